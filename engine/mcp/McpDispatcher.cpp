@@ -1,0 +1,215 @@
+#include "mcp/McpDispatcher.h"
+
+#include "core/Logging.h"
+#include "mcp/JsonRpc.h"
+#include "mcp/ProtocolVersion.h"
+#include "mcp/Tool.h"
+#include "mcp/ToolCall.h"
+#include "mcp/ToolRegistry.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+namespace csm {
+
+using jsonrpc::ErrorCode;
+
+namespace {
+QByteArray idKey(const QJsonValue& id)
+{
+    return QJsonDocument(QJsonArray{id}).toJson(QJsonDocument::Compact);
+}
+} // namespace
+
+McpDispatcher::McpDispatcher(const ToolRegistry& tools, ServerIdentity identity, QObject* parent)
+    : QObject(parent)
+    , m_tools(tools)
+    , m_identity(std::move(identity))
+{}
+
+McpDispatcher::~McpDispatcher() = default;
+
+void McpDispatcher::handleMessage(const QByteArray& bytes)
+{
+    QJsonParseError parseError{};
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        Q_EMIT outgoing(jsonrpc::error(QJsonValue::Null, ErrorCode::ParseError,
+                                       QStringLiteral("Parse error: %1 at offset %2")
+                                           .arg(parseError.errorString())
+                                           .arg(parseError.offset)));
+        return;
+    }
+    if (document.isArray()) {
+        // Batches were removed from MCP in 2025-06-18 and no client we know sends them.
+        Q_EMIT outgoing(jsonrpc::error(QJsonValue::Null, ErrorCode::InvalidRequest,
+                                       QStringLiteral("JSON-RPC batches are not supported")));
+        return;
+    }
+    handle(document.object());
+}
+
+void McpDispatcher::handle(const QJsonObject& message)
+{
+    const bool hasId = message.contains(QLatin1String("id"));
+    const QJsonValue id = message.value(QLatin1String("id"));
+    const QJsonValue replyId = hasId && jsonrpc::isValidId(id) ? id : QJsonValue(QJsonValue::Null);
+
+    if (message.value(QLatin1String("jsonrpc")).toString() != QLatin1String("2.0")) {
+        Q_EMIT outgoing(
+            jsonrpc::error(replyId, ErrorCode::InvalidRequest,
+                           QStringLiteral("Invalid request: \"jsonrpc\" must be \"2.0\"")));
+        return;
+    }
+    const QJsonValue method = message.value(QLatin1String("method"));
+    if (!method.isString()) {
+        if (message.contains(QLatin1String("result")) || message.contains(QLatin1String("error")))
+            return; // A client's response to a server request; we send none yet.
+        Q_EMIT outgoing(
+            jsonrpc::error(replyId, ErrorCode::InvalidRequest,
+                           QStringLiteral("Invalid request: \"method\" must be a string")));
+        return;
+    }
+    if (hasId && !jsonrpc::isValidId(id)) {
+        Q_EMIT outgoing(jsonrpc::error(
+            QJsonValue::Null, ErrorCode::InvalidRequest,
+            QStringLiteral("Invalid request: \"id\" must be a string or an integer")));
+        return;
+    }
+    const QJsonValue params = message.value(QLatin1String("params"));
+    if (!params.isUndefined() && !params.isObject()) {
+        if (hasId) {
+            Q_EMIT outgoing(
+                jsonrpc::error(id, ErrorCode::InvalidParams,
+                               QStringLiteral("Invalid params: \"params\" must be an object")));
+        }
+        return;
+    }
+    if (hasId)
+        handleRequest(id, method.toString(), params.toObject());
+    else
+        handleNotification(method.toString(), params.toObject());
+}
+
+void McpDispatcher::handleRequest(const QJsonValue& id, const QString& method,
+                                  const QJsonObject& params)
+{
+    if (m_awaitingResponse.contains(idKey(id))) {
+        Q_EMIT outgoing(
+            jsonrpc::error(id, ErrorCode::InvalidRequest,
+                           QStringLiteral("Request id is already in use by a running call")));
+        return;
+    }
+    if (method == QLatin1String("initialize")) {
+        Q_EMIT outgoing(jsonrpc::result(id, initialize(params)));
+    } else if (method == QLatin1String("ping")) {
+        Q_EMIT outgoing(jsonrpc::result(id, {}));
+    } else if (method == QLatin1String("tools/list")) {
+        Q_EMIT outgoing(jsonrpc::result(id, {{QStringLiteral("tools"), m_tools.definitions()}}));
+    } else if (method == QLatin1String("tools/call")) {
+        callTool(id, params);
+    } else {
+        Q_EMIT outgoing(jsonrpc::error(id, ErrorCode::MethodNotFound,
+                                       QStringLiteral("Method not found: %1").arg(method)));
+    }
+}
+
+void McpDispatcher::handleNotification(const QString& method, const QJsonObject& params)
+{
+    if (method == QLatin1String("notifications/cancelled")) {
+        const QJsonValue requestId = params.value(QLatin1String("requestId"));
+        ToolCall* call = m_awaitingResponse.take(idKey(requestId));
+        if (call) {
+            qCInfo(lcMcp) << "cancelling request" << requestId.toVariant();
+            call->cancel();
+        }
+    }
+    // notifications/initialized and anything unknown need no action: notifications get no answer.
+}
+
+QJsonObject McpDispatcher::initialize(const QJsonObject& params)
+{
+    m_protocolVersion =
+        ProtocolVersion::negotiate(params.value(QLatin1String("protocolVersion")).toString());
+    m_clientInfo = params.value(QLatin1String("clientInfo")).toObject();
+    qCInfo(lcMcp).noquote()
+        << "client" << m_clientInfo.value(QLatin1String("name")).toString(QStringLiteral("?"))
+        << m_clientInfo.value(QLatin1String("version")).toString() << "protocol"
+        << m_protocolVersion;
+
+    QJsonObject serverInfo{{QStringLiteral("name"), m_identity.name},
+                           {QStringLiteral("version"), m_identity.version}};
+    if (!m_identity.title.isEmpty())
+        serverInfo.insert(QStringLiteral("title"), m_identity.title);
+    QJsonObject result{
+        {QStringLiteral("protocolVersion"), m_protocolVersion},
+        {QStringLiteral("capabilities"),
+         QJsonObject{
+             {QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), false}}}}},
+        {QStringLiteral("serverInfo"), serverInfo},
+    };
+    if (!m_identity.instructions.isEmpty())
+        result.insert(QStringLiteral("instructions"), m_identity.instructions);
+    return result;
+}
+
+void McpDispatcher::callTool(const QJsonValue& id, const QJsonObject& params)
+{
+    const QJsonValue name = params.value(QLatin1String("name"));
+    if (!name.isString()) {
+        Q_EMIT outgoing(
+            jsonrpc::error(id, ErrorCode::InvalidParams,
+                           QStringLiteral("Invalid params: \"name\" must be a string")));
+        return;
+    }
+    Tool* tool = m_tools.find(name.toString());
+    if (!tool) {
+        Q_EMIT outgoing(jsonrpc::error(id, ErrorCode::InvalidParams,
+                                       QStringLiteral("Unknown tool: %1").arg(name.toString())));
+        return;
+    }
+    const QJsonValue arguments = params.value(QLatin1String("arguments"));
+    if (!arguments.isUndefined() && !arguments.isNull() && !arguments.isObject()) {
+        Q_EMIT outgoing(
+            jsonrpc::error(id, ErrorCode::InvalidParams,
+                           QStringLiteral("Invalid params: \"arguments\" must be an object")));
+        return;
+    }
+
+    ToolCall* call = tool->start(arguments.toObject(), this);
+    const QByteArray key = idKey(id);
+    m_awaitingResponse.insert(key, call);
+    m_alive.insert(call);
+    connect(call, &ToolCall::finished, this, [this, call, key, id](const QJsonObject& result) {
+        if (m_awaitingResponse.value(key) == call) {
+            m_awaitingResponse.remove(key);
+            Q_EMIT outgoing(jsonrpc::result(id, result));
+        }
+        forget(call);
+    });
+    connect(call, &ToolCall::cancelled, this, [this, call] { forget(call); });
+}
+
+void McpDispatcher::forget(ToolCall* call)
+{
+    if (!m_alive.remove(call))
+        return;
+    call->deleteLater();
+    if (m_alive.isEmpty())
+        Q_EMIT idle();
+}
+
+void McpDispatcher::cancelAll()
+{
+    m_awaitingResponse.clear();
+    if (m_alive.isEmpty()) {
+        QMetaObject::invokeMethod(this, &McpDispatcher::idle, Qt::QueuedConnection);
+        return;
+    }
+    const auto calls = m_alive.values();
+    for (ToolCall* call : calls)
+        call->cancel();
+}
+
+} // namespace csm

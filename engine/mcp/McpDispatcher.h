@@ -1,0 +1,58 @@
+#pragma once
+
+#include "mcp/ServerIdentity.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QSet>
+
+namespace csm {
+
+class ToolCall;
+class ToolRegistry;
+
+// The transport-free MCP core: JSON-RPC messages in (handleMessage), messages out (outgoing).
+// Tool calls run concurrently; a running call never delays ping or another request.
+class McpDispatcher final : public QObject
+{
+    Q_OBJECT
+
+public:
+    McpDispatcher(const ToolRegistry& tools, ServerIdentity identity, QObject* parent = nullptr);
+    ~McpDispatcher() override;
+
+    // One framed message as received; malformed JSON is answered with a parse error.
+    void handleMessage(const QByteArray& bytes);
+    void handle(const QJsonObject& message);
+
+    // Cancels every running call without answering it; idle() follows once all have cleaned up.
+    void cancelAll();
+    int runningCallCount() const { return static_cast<int>(m_alive.size()); }
+
+    QString negotiatedProtocolVersion() const { return m_protocolVersion; }
+    QJsonObject clientInfo() const { return m_clientInfo; }
+
+Q_SIGNALS:
+    void outgoing(const QJsonObject& message);
+    // No call is running any more (after cancelAll(), or when the last call ends).
+    void idle();
+
+private:
+    void handleRequest(const QJsonValue& id, const QString& method, const QJsonObject& params);
+    void handleNotification(const QString& method, const QJsonObject& params);
+    QJsonObject initialize(const QJsonObject& params);
+    void callTool(const QJsonValue& id, const QJsonObject& params);
+    void forget(ToolCall* call);
+
+    const ToolRegistry& m_tools;
+    ServerIdentity m_identity;
+    QString m_protocolVersion;
+    QJsonObject m_clientInfo;
+    // Calls whose response is still owed, by request id (as compact JSON, so 1 and "1" differ).
+    QHash<QByteArray, ToolCall*> m_awaitingResponse;
+    // Every call still alive, answered or not (a cancelled call lives on until cleaned up).
+    QSet<ToolCall*> m_alive;
+};
+
+} // namespace csm

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+namespace csm {
+
+class ToolCall;
+
+// An MCP tool: its definition for tools/list and a factory for running calls.
+class Tool
+{
+public:
+    virtual ~Tool() = default;
+
+    virtual QString name() const = 0;
+    // Other names a client may call it by; never listed.
+    virtual QStringList aliases() const { return {}; }
+    // The tools/list entry: name, title, description, inputSchema, outputSchema, annotations.
+    virtual QJsonObject definition() const = 0;
+    // Starts a call. Invalid arguments still give a ToolCall, whose result has `isError`, so the
+    // model can read what was wrong and correct itself.
+    virtual ToolCall* start(const QJsonObject& arguments, QObject* parent) = 0;
+};
+
+} // namespace csm

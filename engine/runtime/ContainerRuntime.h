@@ -1,0 +1,41 @@
+#pragma once
+
+#include "runtime/ImageCheck.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace csm {
+
+struct ContainerSpec;
+
+// A container engine driven through its CLI. Implementations only build argument lists and read
+// the engine's answers; running the processes is the caller's business (QProcess, never a shell).
+class ContainerRuntime
+{
+public:
+    explicit ContainerRuntime(QString program);
+    virtual ~ContainerRuntime() = default;
+    ContainerRuntime(const ContainerRuntime&) = delete;
+    ContainerRuntime& operator=(const ContainerRuntime&) = delete;
+
+    // "podman" or "docker".
+    virtual QString name() const = 0;
+    // The executable to start: a name looked up on PATH, or a path.
+    QString program() const { return m_program; }
+
+    // `run` in the foreground, attached to stdin/stdout/stderr, removed when it exits.
+    virtual QStringList runArguments(const ContainerSpec& spec) const;
+    // Kills (without a grace period) and removes a container; no error if it is already gone.
+    virtual QStringList forceRemoveArguments(const QString& container) const = 0;
+    virtual QStringList imageCheckArguments(const QString& image) const = 0;
+    virtual ImageCheck interpretImageCheck(int exitCode, const QByteArray& standardError) const = 0;
+    // The name under which this engine stores a locally built image (podman prefixes localhost/).
+    virtual QString localImageReference(const QString& image) const = 0;
+
+private:
+    QString m_program;
+};
+
+} // namespace csm

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "runtime/ContainerRuntime.h"
+
+namespace csm {
+
+class DockerRuntime final : public ContainerRuntime
+{
+public:
+    explicit DockerRuntime(QString program = QStringLiteral("docker"));
+
+    QString name() const override { return QStringLiteral("docker"); }
+    QStringList forceRemoveArguments(const QString& container) const override;
+    QStringList imageCheckArguments(const QString& image) const override;
+    ImageCheck interpretImageCheck(int exitCode, const QByteArray& standardError) const override;
+    QString localImageReference(const QString& image) const override { return image; }
+};
+
+} // namespace csm

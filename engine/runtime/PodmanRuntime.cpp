@@ -1,0 +1,43 @@
+#include "runtime/PodmanRuntime.h"
+
+namespace csm {
+
+PodmanRuntime::PodmanRuntime(QString program)
+    : ContainerRuntime(std::move(program))
+{}
+
+QStringList PodmanRuntime::forceRemoveArguments(const QString& container) const
+{
+    // --time 0: podman would otherwise wait 10 s for a SIGTERM the program may ignore.
+    return {QStringLiteral("rm"), QStringLiteral("--force"),  QStringLiteral("--time"),
+            QStringLiteral("0"),  QStringLiteral("--ignore"), container};
+}
+
+QStringList PodmanRuntime::imageCheckArguments(const QString& image) const
+{
+    return {QStringLiteral("image"), QStringLiteral("exists"), image};
+}
+
+ImageCheck PodmanRuntime::interpretImageCheck(int exitCode, const QByteArray& standardError) const
+{
+    // `podman image exists`: 0 present, 1 absent, anything else an engine failure.
+    if (exitCode == 0)
+        return {ImageCheck::Status::Present, {}};
+    if (exitCode == 1)
+        return {ImageCheck::Status::Missing, {}};
+    return {ImageCheck::Status::EngineUnavailable, QString::fromUtf8(standardError).trimmed()};
+}
+
+QString PodmanRuntime::localImageReference(const QString& image) const
+{
+    // Podman stores an unqualified local image as localhost/NAME; naming it so avoids
+    // short-name resolution, which would otherwise consult registries.
+    const QString firstPart = image.section(QLatin1Char('/'), 0, 0);
+    const bool qualified =
+        image.contains(QLatin1Char('/')) &&
+        (firstPart.contains(QLatin1Char('.')) || firstPart.contains(QLatin1Char(':')) ||
+         firstPart == QLatin1String("localhost"));
+    return qualified ? image : QStringLiteral("localhost/") + image;
+}
+
+} // namespace csm

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "runtime/ContainerRuntime.h"
+
+namespace csm {
+
+class PodmanRuntime final : public ContainerRuntime
+{
+public:
+    explicit PodmanRuntime(QString program = QStringLiteral("podman"));
+
+    QString name() const override { return QStringLiteral("podman"); }
+    QStringList forceRemoveArguments(const QString& container) const override;
+    QStringList imageCheckArguments(const QString& image) const override;
+    ImageCheck interpretImageCheck(int exitCode, const QByteArray& standardError) const override;
+    QString localImageReference(const QString& image) const override;
+};
+
+} // namespace csm

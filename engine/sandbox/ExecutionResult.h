@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace csm {
+
+// How one sandbox run ended, with its raw output.
+struct ExecutionResult
+{
+    enum class Outcome
+    {
+        Exited,      // the program ran and exited (with any code)
+        TimedOut,    // killed at its deadline
+        Cancelled,   // killed on the client's request or at shutdown
+        EngineError, // the program never ran: engine missing, image missing, daemon down...
+    };
+
+    Outcome outcome = Outcome::Exited;
+    int exitCode = -1;
+    qint64 durationMs = 0;
+    QByteArray stdoutBytes;
+    QByteArray stderrBytes;
+    bool stdoutTruncated = false;
+    bool stderrTruncated = false;
+    // For EngineError: what went wrong and how to fix it, for a person or a model to read.
+    QString engineError;
+
+    bool timedOut() const { return outcome == Outcome::TimedOut; }
+    bool truncated() const { return stdoutTruncated || stderrTruncated; }
+};
+
+} // namespace csm

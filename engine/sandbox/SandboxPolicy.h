@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+
+namespace csm {
+
+// The limits and hardening every sandbox runs under. The defaults are safe for code nobody
+// has read: no root, no capabilities, a read-only image, bounded memory, processes and disk.
+struct SandboxPolicy
+{
+    qint64 memoryBytes = 512LL * 1024 * 1024; // also the memory+swap limit: no swap
+    double cpus = 1.0;
+    int pidsLimit = 256;
+    qint64 tmpfsBytes = 64LL * 1024 * 1024; // each of /tmp and the workdir
+    QString network = QStringLiteral("bridge");
+    QString user = QStringLiteral("65534:65534"); // nobody:nogroup
+    QString workdir = QStringLiteral("/sandbox");
+    qint64 outputCapBytes = 1024LL * 1024; // each of stdout and stderr
+};
+
+} // namespace csm

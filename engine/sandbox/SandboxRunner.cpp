@@ -1,0 +1,62 @@
+#include "sandbox/SandboxRunner.h"
+
+#include "core/Version.h"
+#include "runtime/ContainerRuntime.h"
+#include "sandbox/ContainerSpec.h"
+#include "sandbox/RunRequest.h"
+#include "sandbox/SandboxRun.h"
+
+#include <QCoreApplication>
+#include <QRandomGenerator>
+
+namespace csm {
+
+namespace {
+QString randomInstanceId()
+{
+    return QString::number(QRandomGenerator::system()->generate64(), 36).left(10);
+}
+} // namespace
+
+SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
+                             QStringList passThroughEnvironment, QObject* parent)
+    : QObject(parent)
+    , m_runtime(std::move(runtime))
+    , m_policy(std::move(policy))
+    , m_passThrough(std::move(passThroughEnvironment))
+    , m_instanceId(randomInstanceId())
+{}
+
+SandboxRunner::~SandboxRunner() = default;
+
+void SandboxRunner::setImageKnownPresent(const QString& image, bool present)
+{
+    if (present)
+        m_presentImages.insert(image);
+    else
+        m_presentImages.remove(image);
+}
+
+SandboxRun* SandboxRunner::start(const RunRequest& request, QObject* parent)
+{
+    ContainerSpec spec;
+    spec.name = QStringLiteral("code-sandbox-%1-%2").arg(m_instanceId).arg(m_nextRun++);
+    spec.image = request.image;
+    spec.command = LanguageTraits::interpreterCommand(request.language);
+    spec.policy = m_policy;
+    spec.environmentNames = m_passThrough;
+    // The root filesystem is read-only: tools that write to $HOME (matplotlib, npm) need a
+    // writable one.
+    spec.environment.insert(QStringLiteral("HOME"), QStringLiteral("/tmp"));
+    spec.labels = {
+        {QStringLiteral("code-sandbox.app"), QString::fromLatin1(kApplicationName)},
+        {QStringLiteral("code-sandbox.instance"), m_instanceId},
+        {QStringLiteral("code-sandbox.pid"), QString::number(QCoreApplication::applicationPid())},
+        {QStringLiteral("code-sandbox.language"), LanguageTraits::id(request.language)},
+    };
+    auto* run = new SandboxRun(*this, spec, request.code, request.timeoutMs, parent);
+    run->start();
+    return run;
+}
+
+} // namespace csm

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "sandbox/SandboxPolicy.h"
+
+#include <memory>
+#include <QObject>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+
+namespace csm {
+
+class ContainerRuntime;
+class SandboxRun;
+struct RunRequest;
+
+// Starts sandbox runs on one container engine under one policy, and remembers which images it
+// has seen present so that only the first run of an image pays for the check.
+class SandboxRunner final : public QObject
+{
+    Q_OBJECT
+
+public:
+    SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
+                  QStringList passThroughEnvironment, QObject* parent = nullptr);
+    ~SandboxRunner() override;
+
+    // The run starts at once; it emits SandboxRun::finished() later, from the event loop.
+    SandboxRun* start(const RunRequest& request, QObject* parent);
+
+    const ContainerRuntime& runtime() const { return *m_runtime; }
+    const SandboxPolicy& policy() const { return m_policy; }
+    const QStringList& passThroughEnvironment() const { return m_passThrough; }
+    // Random per server process; names and labels its containers.
+    QString instanceId() const { return m_instanceId; }
+
+    bool isImageKnownPresent(const QString& image) const { return m_presentImages.contains(image); }
+    void setImageKnownPresent(const QString& image, bool present);
+
+private:
+    std::unique_ptr<ContainerRuntime> m_runtime;
+    SandboxPolicy m_policy;
+    QStringList m_passThrough;
+    QString m_instanceId;
+    quint64 m_nextRun = 1;
+    QSet<QString> m_presentImages;
+};
+
+} // namespace csm

@@ -1,0 +1,90 @@
+#include "server/McpServer.h"
+
+#include "core/Logging.h"
+#include "core/Version.h"
+#include "mcp/McpDispatcher.h"
+#include "mcp/ToolRegistry.h"
+#include "runtime/ContainerRuntime.h"
+#include "runtime/RuntimeFactory.h"
+#include "sandbox/SandboxRunner.h"
+#include "server/ServerOptions.h"
+#include "tools/RunCodeTool.h"
+
+#include <QTimer>
+
+namespace csm {
+
+namespace {
+constexpr int kShutdownBudgetMs = 10'000;
+
+RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
+                               const ContainerRuntime& runtime, const ServerOptions& options)
+{
+    RunCodeTool::Config config;
+    config.language = language;
+    config.customImage = !chosenImage.isEmpty();
+    config.image = config.customImage
+                       ? chosenImage
+                       : runtime.localImageReference(LanguageTraits::defaultImageName(language));
+    config.defaultTimeoutSeconds = options.defaultTimeoutSeconds;
+    config.maxTimeoutSeconds = options.maxTimeoutSeconds;
+    return config;
+}
+} // namespace
+
+McpServer::McpServer(const ServerOptions& options, QObject* parent)
+    : QObject(parent)
+    , m_tools(std::make_unique<ToolRegistry>())
+{
+    std::unique_ptr<ContainerRuntime> runtime = RuntimeFactory::create(options.engine);
+    const ContainerRuntime& engine = *runtime;
+    m_runner = std::make_unique<SandboxRunner>(std::move(runtime), SandboxPolicy{},
+                                               options.passThroughEnvironment);
+    const auto python = toolConfig(Language::Python, options.pythonImage, engine, options);
+    const auto js = toolConfig(Language::JavaScript, options.jsImage, engine, options);
+    qCInfo(lcServer).noquote() << "engine" << engine.name() << "| python image" << python.image
+                               << "| javascript image" << js.image;
+    m_tools->add(std::make_unique<RunCodeTool>(*m_runner, python));
+    m_tools->add(std::make_unique<RunCodeTool>(*m_runner, js));
+
+    ServerIdentity identity{
+        QStringLiteral("code-sandbox"),
+        QStringLiteral("Code Sandbox"),
+        QString::fromLatin1(kVersion),
+        QStringLiteral("Runs Python and JavaScript in fresh, locked-down containers. Each call is "
+                       "a new sandbox: send complete programs and print what you need to see."),
+    };
+    m_dispatcher = new McpDispatcher(*m_tools, std::move(identity), this);
+}
+
+McpServer::~McpServer()
+{
+    // The dispatcher's calls hold references into the runner and the tools: delete it first.
+    delete m_dispatcher;
+}
+
+void McpServer::shutdown()
+{
+    if (m_shuttingDown)
+        return;
+    m_shuttingDown = true;
+    qCInfo(lcServer) << "shutting down;" << m_dispatcher->runningCallCount()
+                     << "running call(s) to stop";
+    connect(m_dispatcher, &McpDispatcher::idle, this, &McpServer::finishShutdown);
+    QTimer::singleShot(kShutdownBudgetMs, this, [this] {
+        qCWarning(lcServer) << "containers still being removed after" << kShutdownBudgetMs
+                            << "ms; exiting anyway";
+        finishShutdown();
+    });
+    m_dispatcher->cancelAll();
+}
+
+void McpServer::finishShutdown()
+{
+    if (m_shutDown)
+        return;
+    m_shutDown = true;
+    Q_EMIT shutDown();
+}
+
+} // namespace csm

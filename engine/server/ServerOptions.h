@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace csm {
+
+// The headless server's configuration, from its command line and environment.
+struct ServerOptions
+{
+    enum class Action
+    {
+        Serve,
+        ShowHelp,
+        ShowVersion,
+    };
+
+    Action action = Action::Serve;
+    QString helpText;
+
+    QString engine;      // "podman", "docker" or empty for auto-detection
+    QString pythonImage; // empty: the locally built default
+    QString jsImage;
+    QStringList passThroughEnvironment;
+    double defaultTimeoutSeconds = 30;
+    double maxTimeoutSeconds = 600;
+    bool verbose = false;
+    // Problems that do not stop the server (e.g. a pass-through variable that is not set).
+    QStringList warnings;
+};
+
+} // namespace csm

@@ -1,0 +1,107 @@
+#include "tools/ToolResultFormatter.h"
+
+#include "sandbox/ExecutionResult.h"
+
+#include <QJsonArray>
+
+namespace csm {
+
+namespace {
+QJsonObject textContent(const QString& text)
+{
+    return {{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}};
+}
+
+QJsonObject schemaOf(const QString& type, const QString& description)
+{
+    return {{QStringLiteral("type"), type}, {QStringLiteral("description"), description}};
+}
+
+void appendSection(QString& text, const QString& section)
+{
+    if (!text.isEmpty() && !text.endsWith(QLatin1Char('\n')))
+        text += QLatin1Char('\n');
+    text += section;
+}
+} // namespace
+
+QString ToolResultFormatter::decodeOutput(const QByteArray& bytes)
+{
+    // QString::fromUtf8 replaces every invalid sequence (including a character cut in half by
+    // the output cap) with U+FFFD, so the JSON we send is always valid UTF-8.
+    return QString::fromUtf8(bytes);
+}
+
+QJsonObject ToolResultFormatter::format(const ExecutionResult& result)
+{
+    const QString out = decodeOutput(result.stdoutBytes);
+    const QString err = decodeOutput(result.stderrBytes);
+    const bool failed = result.timedOut() || result.exitCode != 0;
+
+    QString text = out;
+    if (!err.isEmpty())
+        appendSection(text, QStringLiteral("[stderr]\n") + err);
+    if (result.stdoutTruncated)
+        appendSection(text, QStringLiteral("[stdout was truncated: only its beginning is shown]"));
+    if (result.stderrTruncated)
+        appendSection(text, QStringLiteral("[stderr was truncated: only its beginning is shown]"));
+    if (result.timedOut()) {
+        appendSection(text, QStringLiteral("[timed out after %1 s: the program was killed; the "
+                                           "output above is what it printed until then]")
+                                .arg(QString::number(result.durationMs / 1000.0, 'f', 1)));
+    } else if (result.exitCode != 0) {
+        appendSection(text, QStringLiteral("[exit code: %1]").arg(result.exitCode));
+    }
+    if (text.isEmpty())
+        text = QStringLiteral("[no output; exit code 0]");
+
+    const QJsonObject structured{
+        {QStringLiteral("stdout"), out},
+        {QStringLiteral("stderr"), err},
+        {QStringLiteral("exit_code"), result.exitCode},
+        {QStringLiteral("duration_ms"), result.durationMs},
+        {QStringLiteral("timed_out"), result.timedOut()},
+        {QStringLiteral("truncated"), result.truncated()},
+    };
+    return {
+        {QStringLiteral("content"), QJsonArray{textContent(text)}},
+        {QStringLiteral("structuredContent"), structured},
+        {QStringLiteral("isError"), failed},
+    };
+}
+
+QJsonObject ToolResultFormatter::errorResult(const QString& message)
+{
+    return {
+        {QStringLiteral("content"), QJsonArray{textContent(message)}},
+        {QStringLiteral("isError"), true},
+    };
+}
+
+QJsonObject ToolResultFormatter::outputSchema()
+{
+    const QString string = QStringLiteral("string");
+    const QString integer = QStringLiteral("integer");
+    const QString boolean = QStringLiteral("boolean");
+    return {
+        {QStringLiteral("type"), QStringLiteral("object")},
+        {QStringLiteral("properties"),
+         QJsonObject{
+             {QStringLiteral("stdout"), schemaOf(string, QStringLiteral("Standard output"))},
+             {QStringLiteral("stderr"), schemaOf(string, QStringLiteral("Standard error"))},
+             {QStringLiteral("exit_code"),
+              schemaOf(integer, QStringLiteral("The program's exit status (0 is success)"))},
+             {QStringLiteral("duration_ms"),
+              schemaOf(integer, QStringLiteral("Wall time of the run in milliseconds"))},
+             {QStringLiteral("timed_out"),
+              schemaOf(boolean, QStringLiteral("Killed because it exceeded its timeout"))},
+             {QStringLiteral("truncated"),
+              schemaOf(boolean, QStringLiteral("stdout or stderr exceeded the output cap"))},
+         }},
+        {QStringLiteral("required"),
+         QJsonArray{QStringLiteral("stdout"), QStringLiteral("stderr"), QStringLiteral("exit_code"),
+                    QStringLiteral("duration_ms"), QStringLiteral("timed_out")}},
+    };
+}
+
+} // namespace csm

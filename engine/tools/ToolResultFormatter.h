@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+namespace csm {
+
+struct ExecutionResult;
+
+// Turns a sandbox run into an MCP CallToolResult: a readable text in `content` (what most
+// clients show the model) and the same facts, typed, in `structuredContent`.
+class ToolResultFormatter final
+{
+public:
+    static QJsonObject format(const ExecutionResult& result);
+    // A failure before any program ran (bad arguments, engine or image missing).
+    static QJsonObject errorResult(const QString& message);
+    // Program output as text: always valid UTF-8, each invalid byte sequence becoming U+FFFD.
+    static QString decodeOutput(const QByteArray& bytes);
+    // The outputSchema matching format()'s structuredContent.
+    static QJsonObject outputSchema();
+};
+
+} // namespace csm
