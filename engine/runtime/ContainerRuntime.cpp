@@ -25,6 +25,10 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
 {
     const SandboxPolicy& policy = spec.policy;
     QStringList args{QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("-i"),
+                     // A minimal init as PID 1: the program gets normal signal semantics (a
+                     // SIGKILL it sends itself is not ignored as it would be for PID 1) and
+                     // orphaned processes are reaped.
+                     QStringLiteral("--init"),
                      // Never reach for a registry: a missing image is reported, not pulled.
                      QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"),
                      spec.name};

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <QJsonObject>
+#include <QList>
+#include <QProcess>
+#include <QStringList>
+
+// Drives a real code-sandbox-mcp process over stdio, as an MCP client would.
+class McpStdioClient final
+{
+public:
+    McpStdioClient();
+    ~McpStdioClient();
+
+    bool start(const QStringList& arguments, const QProcessEnvironment& environment);
+    // initialize + notifications/initialized; returns the initialize result.
+    QJsonObject initialize(const QString& protocolVersion = QStringLiteral("2025-11-25"));
+
+    int sendRequest(const QString& method, const QJsonObject& params = {});
+    void sendNotification(const QString& method, const QJsonObject& params = {});
+    void sendRaw(const QByteArray& line);
+    // The response to request `id`, or nothing if none came in time.
+    std::optional<QJsonObject> waitForResponse(int id, int timeoutMs = 30'000);
+    // The first message (response or notification) matching `predicate`.
+    std::optional<QJsonObject>
+    waitForMessage(const std::function<bool(const QJsonObject&)>& predicate,
+                   int timeoutMs = 30'000);
+    // Sends a request and waits for its result (an empty object on error or timeout).
+    QJsonObject request(const QString& method, const QJsonObject& params = {},
+                        int timeoutMs = 30'000);
+    QJsonObject callTool(const QString& tool, const QJsonObject& arguments, int timeoutMs = 60'000);
+    // Whether any message for `id` arrived within `ms` (used to prove that none does).
+    bool receivesResponseWithin(int id, int ms);
+
+    void closeStdin();
+    bool waitForExit(int timeoutMs);
+    qint64 pid() const { return m_process.processId(); }
+    QProcess& process() { return m_process; }
+    QString standardError();
+
+private:
+    void readLines(int timeoutMs);
+    std::optional<QJsonObject> take(const std::function<bool(const QJsonObject&)>& predicate);
+
+    QProcess m_process;
+    QByteArray m_buffer;
+    QByteArray m_stderr;
+    QList<QJsonObject> m_messages;
+    int m_nextId = 1;
+};

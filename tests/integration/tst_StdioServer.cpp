@@ -1,0 +1,505 @@
+// The real code-sandbox-mcp binary over stdio against a real container engine
+// (CSM_TEST_ENGINE=podman|docker): what an MCP client sees, including cleanup.
+#include "McpStdioClient.h"
+#include "TestEngine.h"
+
+#include <csignal>
+#include <memory>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QTest>
+
+namespace {
+QJsonObject structured(const QJsonObject& result)
+{
+    return result.value(QLatin1String("structuredContent")).toObject();
+}
+
+QString text(const QJsonObject& result)
+{
+    return result.value(QLatin1String("content"))
+        .toArray()
+        .at(0)
+        .toObject()
+        .value(QLatin1String("text"))
+        .toString();
+}
+
+bool isError(const QJsonObject& result)
+{
+    return result.value(QLatin1String("isError")).toBool();
+}
+
+QJsonObject code(const QString& program)
+{
+    return {{QStringLiteral("code"), program}};
+}
+
+QString pidLabel(qint64 pid)
+{
+    return QStringLiteral("code-sandbox.pid=%1").arg(pid);
+}
+
+// Every process's argv, to prove a secret value is in none of them.
+QStringList allCommandLines()
+{
+    QStringList lines;
+    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+    for (const QString& pid : pids) {
+        QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (file.open(QIODevice::ReadOnly))
+            lines << QString::fromUtf8(file.readAll().replace('\0', ' '));
+    }
+    return lines;
+}
+} // namespace
+
+class TestStdioServer final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<McpStdioClient> startServer(const QStringList& arguments = {},
+                                                const QMap<QString, QString>& environment = {})
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
+        for (auto it = environment.cbegin(); it != environment.cend(); ++it)
+            env.insert(it.key(), it.value());
+        auto client = std::make_unique<McpStdioClient>();
+        if (!client->start(arguments, env))
+            return nullptr;
+        const QJsonObject init = client->initialize();
+        if (init.value(QLatin1String("protocolVersion")).toString() != QLatin1String("2025-11-25"))
+            return nullptr;
+        return client;
+    }
+
+    // Waits until the server has a container (so the program is really running).
+    bool waitForContainer(qint64 serverPid)
+    {
+        QDeadlineTimer deadline(20'000);
+        while (!deadline.hasExpired()) {
+            if (!TestEngine::containersWithLabel(pidLabel(serverPid)).isEmpty())
+                return true;
+            QTest::qWait(100);
+        }
+        return false;
+    }
+
+    std::unique_ptr<McpStdioClient> m_server;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        bool ok = false;
+        TestEngine::run({QStringLiteral("image"), QStringLiteral("inspect"),
+                         TestEngine::localImage(QStringLiteral("code-sandbox-python:latest"))},
+                        &ok);
+        QVERIFY2(ok, "the python sandbox image must be built (containers/build-images)");
+        m_server = startServer();
+        QVERIFY(m_server);
+    }
+
+    void cleanupTestCase()
+    {
+        // Every run so far ended normally: --rm must have left nothing behind.
+        QVERIFY(m_server);
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(m_server->pid()), 15'000),
+                 QStringList());
+        m_server->closeStdin();
+        QVERIFY(m_server->waitForExit(15'000));
+        QCOMPARE(m_server->process().exitCode(), 0);
+    }
+
+    void pythonPrintsItsResult()
+    {
+        const QJsonObject result = m_server->callTool(QStringLiteral("run_python_code"),
+                                                      code(QStringLiteral("print(6*7)")));
+        QCOMPARE(structured(result).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("42\n"));
+        QCOMPARE(structured(result).value(QLatin1String("stderr")).toString(), QString());
+        QCOMPARE(structured(result).value(QLatin1String("exit_code")).toInt(-1), 0);
+        QCOMPARE(structured(result).value(QLatin1String("timed_out")).toBool(true), false);
+        QVERIFY(structured(result).value(QLatin1String("duration_ms")).toInt() > 0);
+        QCOMPARE(isError(result), false);
+        QCOMPARE(text(result), QStringLiteral("42\n"));
+    }
+
+    void stdoutStderrAndExitCodeAreSeparate()
+    {
+        const QJsonObject result = m_server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral("import sys\nprint('to out')\nprint('to err', file=sys.stderr)\n"
+                                "sys.exit(3)\n")));
+        QCOMPARE(structured(result).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("to out\n"));
+        QCOMPARE(structured(result).value(QLatin1String("stderr")).toString(),
+                 QStringLiteral("to err\n"));
+        QCOMPARE(structured(result).value(QLatin1String("exit_code")).toInt(), 3);
+        QVERIFY(isError(result));
+        QCOMPARE(text(result), QStringLiteral("to out\n[stderr]\nto err\n[exit code: 3]"));
+    }
+
+    void stderrIsKeptOnSuccess()
+    {
+        const QJsonObject result = m_server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral("import warnings\nwarnings.warn('careful')\nprint('done')")));
+        QCOMPARE(isError(result), false);
+        QVERIFY(structured(result)
+                    .value(QLatin1String("stderr"))
+                    .toString()
+                    .contains(QLatin1String("careful")));
+    }
+
+    void emptyOutputIsNotAnError()
+    {
+        const QJsonObject result =
+            m_server->callTool(QStringLiteral("run_python_code"), code(QStringLiteral("x = 1")));
+        QCOMPARE(isError(result), false);
+        QCOMPARE(structured(result).value(QLatin1String("stdout")).toString(), QString());
+        QCOMPARE(structured(result).value(QLatin1String("exit_code")).toInt(-1), 0);
+        QVERIFY(!text(result).isEmpty());
+    }
+
+    void killedProgramReports137()
+    {
+        const QJsonObject result = m_server->callTool(
+            QStringLiteral("run_python_code"),
+            code(
+                QStringLiteral("import os\nprint('before', flush=True)\nos.kill(os.getpid(), 9)")));
+        QCOMPARE(structured(result).value(QLatin1String("exit_code")).toInt(), 137);
+        QCOMPARE(structured(result).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("before\n"));
+        QVERIFY(isError(result));
+    }
+
+    void nonUtf8OutputStaysValidJson()
+    {
+        const QJsonObject result = m_server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral(
+                "import sys\nsys.stdout.buffer.write(b'\\xff\\xfe ok \\xe2\\x82\\n')\n"
+                "sys.stderr.buffer.write(b'\\x00\\x80 err\\n')")));
+        // McpStdioClient records a line that is not valid UTF-8 JSON as "invalid_line".
+        QVERIFY(!result.isEmpty());
+        const QString out = structured(result).value(QLatin1String("stdout")).toString();
+        QVERIFY(out.contains(QLatin1String(" ok ")));
+        QVERIFY(out.contains(QChar::ReplacementCharacter));
+        QVERIFY(structured(result)
+                    .value(QLatin1String("stderr"))
+                    .toString()
+                    .contains(QLatin1String(" err")));
+        QCOMPARE(structured(result).value(QLatin1String("exit_code")).toInt(-1), 0);
+    }
+
+    void oneMebibyteOfCode()
+    {
+        const QString program = QStringLiteral("s = '") + QString(1024 * 1024, u'a') +
+                                QStringLiteral("'\nprint(len(s))\n");
+        const QJsonObject result =
+            m_server->callTool(QStringLiteral("run_python_code"), code(program));
+        QCOMPARE(structured(result).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("1048576\n"));
+    }
+
+    void javascriptRuns()
+    {
+        const QJsonObject ok = m_server->callTool(QStringLiteral("run_js_code"),
+                                                  code(QStringLiteral("console.log(6*7)")));
+        QCOMPARE(structured(ok).value(QLatin1String("stdout")).toString(), QStringLiteral("42\n"));
+        QCOMPARE(isError(ok), false);
+
+        const QJsonObject failing = m_server->callTool(
+            QStringLiteral("run_js_code"),
+            code(QStringLiteral("console.log('a'); console.error('b'); process.exit(3)")));
+        QCOMPARE(structured(failing).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("a\n"));
+        QCOMPARE(structured(failing).value(QLatin1String("stderr")).toString(),
+                 QStringLiteral("b\n"));
+        QCOMPARE(structured(failing).value(QLatin1String("exit_code")).toInt(), 3);
+        QVERIFY(isError(failing));
+
+        const QJsonObject thrown = m_server->callTool(
+            QStringLiteral("run_js_code"), code(QStringLiteral("throw new Error('boom')")));
+        QCOMPARE(structured(thrown).value(QLatin1String("exit_code")).toInt(), 1);
+        QVERIFY(structured(thrown)
+                    .value(QLatin1String("stderr"))
+                    .toString()
+                    .contains(QLatin1String("boom")));
+    }
+
+    void javascriptAliasIsCallableButNotListed()
+    {
+        const QJsonObject result = m_server->callTool(QStringLiteral("run_javascript_code"),
+                                                      code(QStringLiteral("console.log('alias')")));
+        QCOMPARE(structured(result).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("alias\n"));
+        QStringList names;
+        const QJsonArray tools =
+            m_server->request(QStringLiteral("tools/list")).value(QLatin1String("tools")).toArray();
+        for (const QJsonValue& tool : tools)
+            names << tool.toObject().value(QLatin1String("name")).toString();
+        QCOMPARE(names,
+                 QStringList({QStringLiteral("run_python_code"), QStringLiteral("run_js_code")}));
+    }
+
+    void runningCallNeverBlocksPingOrAnotherCall()
+    {
+        const int slow = m_server->sendRequest(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+             {QStringLiteral("arguments"),
+              code(QStringLiteral("import time\ntime.sleep(4)\nprint('slow')"))}});
+        QElapsedTimer clock;
+        clock.start();
+        const int ping = m_server->sendRequest(QStringLiteral("ping"));
+        const auto pong = m_server->waitForResponse(ping, 2'000);
+        QVERIFY(pong);
+        QVERIFY2(clock.elapsed() < 1'500, "ping waited for a running call");
+        QCOMPARE(pong->value(QLatin1String("result")).toObject(), QJsonObject());
+
+        const QJsonObject fast = m_server->callTool(QStringLiteral("run_js_code"),
+                                                    code(QStringLiteral("console.log('fast')")));
+        QCOMPARE(structured(fast).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("fast\n"));
+        QVERIFY2(clock.elapsed() < 4'000, "the second call waited for the first");
+
+        const auto slowResponse = m_server->waitForResponse(slow, 30'000);
+        QVERIFY(slowResponse);
+        QCOMPARE(structured(slowResponse->value(QLatin1String("result")).toObject())
+                     .value(QLatin1String("stdout"))
+                     .toString(),
+                 QStringLiteral("slow\n"));
+    }
+
+    void timeoutKillsTheProgramAndKeepsItsOutput()
+    {
+        QElapsedTimer clock;
+        clock.start();
+        const QJsonObject result =
+            m_server->callTool(QStringLiteral("run_python_code"),
+                               {{QStringLiteral("code"),
+                                 QStringLiteral("print('started', flush=True)\nwhile True: pass")},
+                                {QStringLiteral("timeout_seconds"), 2}});
+        QVERIFY2(clock.elapsed() < 12'000, "the timeout did not stop the program");
+        QCOMPARE(structured(result).value(QLatin1String("timed_out")).toBool(), true);
+        QCOMPARE(structured(result).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("started\n"));
+        QVERIFY(isError(result));
+        QVERIFY(text(result).contains(QLatin1String("timed out")));
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(m_server->pid()), 10'000),
+                 QStringList());
+    }
+
+    void cancellationRemovesTheContainerAndSendsNoResponse()
+    {
+        const int id = m_server->sendRequest(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+             {QStringLiteral("arguments"), code(QStringLiteral("import time\ntime.sleep(60)"))}});
+        QVERIFY(waitForContainer(m_server->pid()));
+        m_server->sendNotification(QStringLiteral("notifications/cancelled"),
+                                   {{QStringLiteral("requestId"), id},
+                                    {QStringLiteral("reason"), QStringLiteral("test")}});
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(m_server->pid()), 15'000),
+                 QStringList());
+        QVERIFY2(!m_server->receivesResponseWithin(id, 2'000), "a cancelled call was answered");
+        const auto pong = m_server->waitForResponse(m_server->sendRequest(QStringLiteral("ping")));
+        QVERIFY(pong && pong->contains(QLatin1String("result")));
+    }
+
+    void badInputGetsClearErrorsAndTheServerKeepsServing()
+    {
+        const QJsonObject missingCode =
+            m_server->callTool(QStringLiteral("run_python_code"), QJsonObject{});
+        QVERIFY(isError(missingCode));
+        QVERIFY(text(missingCode).contains(QLatin1String("\"code\"")));
+
+        const QJsonObject badTimeout =
+            m_server->callTool(QStringLiteral("run_python_code"),
+                               {{QStringLiteral("code"), QStringLiteral("print(1)")},
+                                {QStringLiteral("timeout_seconds"), QStringLiteral("soon")}});
+        QVERIFY(isError(badTimeout));
+        QVERIFY(text(badTimeout).contains(QLatin1String("timeout_seconds")));
+
+        const int unknown =
+            m_server->sendRequest(QStringLiteral("tools/call"),
+                                  {{QStringLiteral("name"), QStringLiteral("run_cobol_code")},
+                                   {QStringLiteral("arguments"), QJsonObject{}}});
+        const auto unknownResponse = m_server->waitForResponse(unknown);
+        QVERIFY(unknownResponse);
+        QCOMPARE(unknownResponse->value(QLatin1String("error"))
+                     .toObject()
+                     .value(QLatin1String("code"))
+                     .toInt(),
+                 -32602);
+
+        m_server->sendRaw("{\"jsonrpc\": \"2.0\", \"id\": 99, \"method\": ");
+        const auto parseError = m_server->waitForMessage([](const QJsonObject& message) {
+            return message.value(QLatin1String("id")).isNull() &&
+                   message.value(QLatin1String("error")).toObject().value(QLatin1String("code")) ==
+                       QJsonValue(-32700);
+        });
+        QVERIFY(parseError);
+        const QJsonObject after = m_server->callTool(QStringLiteral("run_python_code"),
+                                                     code(QStringLiteral("print('alive')")));
+        QCOMPARE(structured(after).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("alive\n"));
+    }
+
+    void passThroughEnvironmentReachesOnlyTheNamedVariables()
+    {
+        const QString secret = QStringLiteral("s3cr3t-%1").arg(QCoreApplication::applicationPid());
+        auto server =
+            startServer({QStringLiteral("--pass-through-env"), QStringLiteral("CSM_TEST_SECRET")},
+                        {{QStringLiteral("CSM_TEST_SECRET"), secret},
+                         {QStringLiteral("CSM_TEST_OTHER"), QStringLiteral("not-passed")}});
+        QVERIFY(server);
+        const int id = server->sendRequest(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+             {QStringLiteral("arguments"),
+              code(QStringLiteral("import os, time\nprint(os.environ.get('CSM_TEST_SECRET'))\n"
+                                  "print(os.environ.get('CSM_TEST_OTHER'))\ntime.sleep(2)"))}});
+        QVERIFY(waitForContainer(server->pid()));
+        for (const QString& commandLine : allCommandLines())
+            QVERIFY2(!commandLine.contains(secret), qPrintable(commandLine));
+        const auto response = server->waitForResponse(id);
+        QVERIFY(response);
+        QCOMPARE(structured(response->value(QLatin1String("result")).toObject())
+                     .value(QLatin1String("stdout"))
+                     .toString(),
+                 secret + QStringLiteral("\nNone\n"));
+    }
+
+    void customImagesReplaceOnlyTheirLanguage()
+    {
+        const QString customPython =
+            TestEngine::localImage(QStringLiteral("csm-test-custom-python:latest"));
+        const QString customJs =
+            TestEngine::localImage(QStringLiteral("csm-test-custom-js:latest"));
+        bool ok = false;
+        TestEngine::run({QStringLiteral("tag"),
+                         TestEngine::localImage(QStringLiteral("code-sandbox-python:latest")),
+                         customPython},
+                        &ok);
+        QVERIFY(ok);
+        TestEngine::run({QStringLiteral("tag"),
+                         TestEngine::localImage(QStringLiteral("code-sandbox-js:latest")),
+                         customJs},
+                        &ok);
+        QVERIFY(ok);
+        auto cleanup = qScopeGuard([&] {
+            TestEngine::run({QStringLiteral("rmi"), customPython, customJs});
+        });
+
+        // The flag for Python, the reference's environment variables for JavaScript.
+        auto server =
+            startServer({QStringLiteral("--python-image"), customPython},
+                        {{QStringLiteral("CONTAINER_IMAGE"), customJs},
+                         {QStringLiteral("CONTAINER_LANGUAGE"), QStringLiteral("javascript")}});
+        QVERIFY(server);
+        const QJsonArray tools =
+            server->request(QStringLiteral("tools/list")).value(QLatin1String("tools")).toArray();
+        QCOMPARE(tools.size(), 2);
+        QVERIFY(tools.at(0)
+                    .toObject()
+                    .value(QLatin1String("description"))
+                    .toString()
+                    .contains(customPython));
+        QVERIFY(tools.at(1)
+                    .toObject()
+                    .value(QLatin1String("description"))
+                    .toString()
+                    .contains(customJs));
+
+        const QJsonObject python = server->callTool(QStringLiteral("run_python_code"),
+                                                    code(QStringLiteral("print('py')")));
+        QCOMPARE(structured(python).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("py\n"));
+        const QJsonObject js = server->callTool(QStringLiteral("run_js_code"),
+                                                code(QStringLiteral("console.log('js')")));
+        QCOMPARE(structured(js).value(QLatin1String("stdout")).toString(), QStringLiteral("js\n"));
+    }
+
+    void missingImageIsAClearErrorAndTheServerKeepsServing()
+    {
+        const QString missing =
+            TestEngine::localImage(QStringLiteral("csm-test-no-such-image:latest"));
+        auto server = startServer({QStringLiteral("--python-image"), missing});
+        QVERIFY(server);
+        const QJsonObject result =
+            server->callTool(QStringLiteral("run_python_code"), code(QStringLiteral("print(1)")));
+        QVERIFY(isError(result));
+        QVERIFY2(text(result).contains(missing), qPrintable(text(result)));
+        QVERIFY(text(result).contains(QLatin1String("build-images")));
+        const QJsonObject js = server->callTool(QStringLiteral("run_js_code"),
+                                                code(QStringLiteral("console.log('ok')")));
+        QCOMPARE(structured(js).value(QLatin1String("stdout")).toString(), QStringLiteral("ok\n"));
+    }
+
+    void missingEngineIsAClearErrorAndTheServerKeepsServing()
+    {
+        auto server = startServer({QStringLiteral("--engine"), TestEngine::name()},
+                                  {{QStringLiteral("PATH"), QStringLiteral("/nonexistent")}});
+        QVERIFY(server);
+        const QJsonObject result =
+            server->callTool(QStringLiteral("run_python_code"), code(QStringLiteral("print(1)")));
+        QVERIFY(isError(result));
+        QVERIFY2(text(result).contains(QLatin1String("could not be started")),
+                 qPrintable(text(result)));
+        const auto pong = server->waitForResponse(server->sendRequest(QStringLiteral("ping")));
+        QVERIFY(pong && pong->contains(QLatin1String("result")));
+    }
+
+    void unreachableDockerDaemonIsAClearError()
+    {
+        if (TestEngine::name() != QLatin1String("docker"))
+            QSKIP("podman has no daemon to be down");
+        auto server = startServer({}, {{QStringLiteral("DOCKER_HOST"),
+                                        QStringLiteral("unix:///nonexistent/docker.sock")}});
+        QVERIFY(server);
+        const QJsonObject result =
+            server->callTool(QStringLiteral("run_python_code"), code(QStringLiteral("print(1)")));
+        QVERIFY(isError(result));
+        QVERIFY2(text(result).contains(QLatin1String("daemon")), qPrintable(text(result)));
+    }
+
+    void stdinEofRemovesRunningContainersAndExits()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        server->sendRequest(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+             {QStringLiteral("arguments"), code(QStringLiteral("import time\ntime.sleep(120)"))}});
+        const qint64 pid = server->pid();
+        QVERIFY(waitForContainer(pid));
+        server->closeStdin();
+        QVERIFY(server->waitForExit(15'000));
+        QCOMPARE(server->process().exitCode(), 0);
+        QCOMPARE(TestEngine::containersWithLabel(pidLabel(pid)), QStringList());
+    }
+
+    void sigtermRemovesRunningContainersAndExits()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        server->sendRequest(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("run_js_code")},
+             {QStringLiteral("arguments"), code(QStringLiteral("setTimeout(() => {}, 120000)"))}});
+        const qint64 pid = server->pid();
+        QVERIFY(waitForContainer(pid));
+        ::kill(static_cast<pid_t>(pid), SIGTERM);
+        QVERIFY(server->waitForExit(15'000));
+        QCOMPARE(TestEngine::containersWithLabel(pidLabel(pid)), QStringList());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStdioServer)
+#include "tst_StdioServer.moc"
