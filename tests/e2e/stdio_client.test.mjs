@@ -1,0 +1,97 @@
+// The official MCP TypeScript SDK client launches code-sandbox-mcp over stdio, as Claude
+// Desktop, VS Code or Cursor would, and uses both tools. The SDK also checks every
+// structuredContent against the tool's outputSchema.
+//
+// CSM_SERVER_BINARY: the server to launch; CSM_TEST_ENGINE: podman or docker.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const binary = process.env.CSM_SERVER_BINARY;
+const engine = process.env.CSM_TEST_ENGINE ?? 'podman';
+assert.ok(binary, 'CSM_SERVER_BINARY must name the code-sandbox-mcp binary');
+
+let client;
+let stderr = '';
+
+before(async () => {
+  const transport = new StdioClientTransport({
+    command: binary,
+    args: ['--engine', engine],
+    env: getDefaultEnvironment(),
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk) => { stderr += chunk; });
+  client = new Client({ name: 'code-sandbox-e2e', version: '1.0.0' });
+  await client.connect(transport);
+});
+
+after(async () => {
+  await client?.close();
+});
+
+const text = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+
+test('the server identifies itself and negotiates the SDK\'s protocol version', () => {
+  assert.equal(client.getServerVersion().name, 'code-sandbox');
+  assert.ok(client.getServerCapabilities().tools, 'tools capability');
+});
+
+test('lists run_python_code and run_js_code, each once, with schemas', async () => {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ['run_python_code', 'run_js_code']);
+  for (const tool of tools) {
+    assert.ok(tool.description.length > 50, `${tool.name} has a description`);
+    assert.equal(tool.inputSchema.type, 'object');
+    assert.deepEqual(tool.inputSchema.required, ['code']);
+    assert.equal(tool.outputSchema.type, 'object');
+  }
+  assert.match(tools[0].description, /numpy/);
+});
+
+test('runs print(6*7) in Python', async () => {
+  const result = await client.callTool({ name: 'run_python_code', arguments: { code: 'print(6*7)' } });
+  assert.equal(result.isError, false, stderr);
+  assert.equal(text(result), '42\n');
+  assert.equal(result.structuredContent.stdout, '42\n');
+  assert.equal(result.structuredContent.exit_code, 0);
+  assert.equal(result.structuredContent.timed_out, false);
+});
+
+test('runs console.log(6*7) in JavaScript', async () => {
+  const result = await client.callTool({ name: 'run_js_code', arguments: { code: 'console.log(6*7)' } });
+  assert.equal(result.isError, false, stderr);
+  assert.equal(text(result), '42\n');
+  assert.equal(result.structuredContent.stdout, '42\n');
+});
+
+test('the reference\'s tool name run_javascript_code still works', async () => {
+  const result = await client.callTool({ name: 'run_javascript_code', arguments: { code: 'console.log("alias")' } });
+  assert.equal(result.structuredContent.stdout, 'alias\n');
+});
+
+test('a failing program is reported truthfully: stderr, exit code, isError', async () => {
+  const result = await client.callTool({
+    name: 'run_python_code',
+    arguments: { code: 'import sys\nprint("partial")\nraise SystemExit("bad input")' },
+  });
+  assert.equal(result.isError, true);
+  assert.equal(result.structuredContent.exit_code, 1);
+  assert.equal(result.structuredContent.stdout, 'partial\n');
+  assert.match(result.structuredContent.stderr, /bad input/);
+  assert.match(text(result), /\[stderr\][\s\S]*bad input[\s\S]*\[exit code: 1\]/);
+});
+
+test('overlapping calls both complete', async () => {
+  const [slow, fast] = await Promise.all([
+    client.callTool({ name: 'run_python_code', arguments: { code: 'import time\ntime.sleep(1.5)\nprint("slow")' } }),
+    client.callTool({ name: 'run_js_code', arguments: { code: 'console.log("fast")' } }),
+  ]);
+  assert.equal(slow.structuredContent.stdout, 'slow\n');
+  assert.equal(fast.structuredContent.stdout, 'fast\n');
+});
+
+test('an unknown tool is a protocol error', async () => {
+  await assert.rejects(client.callTool({ name: 'run_cobol_code', arguments: {} }), /Unknown tool/);
+});
