@@ -195,6 +195,13 @@ void McpDispatcher::forget(ToolCall* call)
 {
     if (!m_alive.remove(call))
         return;
+    // A call that ended on its own (not through cancel) must not stay reachable by its id.
+    for (auto it = m_awaitingResponse.begin(); it != m_awaitingResponse.end();) {
+        if (it.value() == call)
+            it = m_awaitingResponse.erase(it);
+        else
+            ++it;
+    }
     call->deleteLater();
     if (m_alive.isEmpty())
         Q_EMIT idle();

@@ -3,8 +3,10 @@
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/Language.h"
 
+#include <algorithm>
 #include <QCommandLineParser>
 #include <QRegularExpression>
+#include <QSet>
 
 namespace csm {
 
@@ -122,6 +124,7 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     if (parser.isSet(jsImage))
         options.jsImage = parser.value(jsImage).trimmed();
 
+    QSet<QString> seen;
     for (const QString& list : parser.values(passThrough)) {
         for (const QString& rawName : list.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             const QString name = rawName.trimmed();
@@ -131,8 +134,9 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
                                       "environment).")
                     .arg(name);
             }
-            if (options.passThroughEnvironment.contains(name))
+            if (seen.contains(name))
                 continue;
+            seen.insert(name);
             if (!environment.contains(name)) {
                 options.warnings << QStringLiteral("--pass-through-env: %1 is not set in the "
                                                    "server's environment; it is not passed.")
@@ -154,6 +158,10 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         if (!value)
             return QStringLiteral("--timeout must be a positive number of seconds.");
         options.defaultTimeoutSeconds = *value;
+    } else {
+        // Only a --max-timeout below the built-in default: the default follows it down.
+        options.defaultTimeoutSeconds =
+            std::min(options.defaultTimeoutSeconds, options.maxTimeoutSeconds);
     }
     if (options.defaultTimeoutSeconds > options.maxTimeoutSeconds) {
         return QStringLiteral("--timeout (%1 s) is larger than --max-timeout (%2 s).")

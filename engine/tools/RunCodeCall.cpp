@@ -22,13 +22,20 @@ RunCodeCall* RunCodeCall::failed(const QString& message, QObject* parent)
     auto* call = new RunCodeCall(parent);
     // Queued: the dispatcher connects to finished() after start() returns.
     QMetaObject::invokeMethod(
-        call, [call, message] { Q_EMIT call->finished(ToolResultFormatter::errorResult(message)); },
+        call,
+        [call, message] {
+            if (!call->m_cancelled)
+                Q_EMIT call->finished(ToolResultFormatter::errorResult(message));
+        },
         Qt::QueuedConnection);
     return call;
 }
 
 void RunCodeCall::cancel()
 {
+    if (m_cancelled)
+        return;
+    m_cancelled = true;
     if (m_run)
         m_run->cancel();
     else

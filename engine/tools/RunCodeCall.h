@@ -26,6 +26,7 @@ private:
     void onRunFinished(const ExecutionResult& result);
 
     QPointer<SandboxRun> m_run;
+    bool m_cancelled = false;
 };
 
 } // namespace csm

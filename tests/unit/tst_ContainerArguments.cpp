@@ -1,0 +1,558 @@
+#include "runtime/ContainerRuntime.h"
+#include "runtime/DockerRuntime.h"
+#include "runtime/PodmanRuntime.h"
+#include "runtime/RuntimeFactory.h"
+#include "sandbox/ContainerSpec.h"
+
+#include <memory>
+#include <QTest>
+
+using namespace csm;
+
+Q_DECLARE_METATYPE(csm::ImageCheck::Status)
+
+namespace {
+
+// The program's source must have no way into argv: a spec that carried it would let a runtime
+// put it on the command line, where every local user can read it (ps, /proc/PID/cmdline).
+template <typename T>
+concept HasCodeMember = requires(T spec)
+{
+    spec.code;
+};
+template <typename T>
+concept HasSourceMember = requires(T spec)
+{
+    spec.source;
+};
+template <typename T>
+concept HasProgramMember = requires(T spec)
+{
+    spec.program;
+};
+
+std::unique_ptr<ContainerRuntime> makeRuntime(const QString& engine)
+{
+    if (engine == QLatin1String("podman"))
+        return std::make_unique<PodmanRuntime>();
+    return std::make_unique<DockerRuntime>();
+}
+
+ContainerSpec sampleSpec()
+{
+    ContainerSpec spec;
+    spec.name = QStringLiteral("code-sandbox-abc123-7");
+    spec.image = QStringLiteral("localhost/code-sandbox-python:latest");
+    spec.command = {QStringLiteral("python3"), QStringLiteral("-u"), QStringLiteral("-")};
+    spec.policy.memoryBytes = 256LL * 1024 * 1024;
+    spec.policy.cpus = 0.5;
+    spec.policy.pidsLimit = 64;
+    spec.policy.tmpfsBytes = 32LL * 1024 * 1024;
+    spec.policy.network = QStringLiteral("none");
+    spec.policy.user = QStringLiteral("65534:65534");
+    spec.policy.workdir = QStringLiteral("/sandbox");
+    spec.environment = {{QStringLiteral("HOME"), QStringLiteral("/tmp")},
+                        {QStringLiteral("LANG"), QStringLiteral("C.UTF-8")}};
+    spec.labels = {{QStringLiteral("code-sandbox.app"), QStringLiteral("code-sandbox-mcp")},
+                   {QStringLiteral("code-sandbox.instance"), QStringLiteral("abc123")},
+                   {QStringLiteral("code-sandbox.language"), QStringLiteral("python")}};
+    return spec;
+}
+
+// The argument right after `flag`, which must occur exactly once.
+QString valueOf(const QStringList& args, const QString& flag)
+{
+    if (args.count(flag) != 1)
+        return QStringLiteral("<%1 occurs %2 times>").arg(flag).arg(args.count(flag));
+    const qsizetype index = args.indexOf(flag);
+    return index + 1 < args.size() ? args.at(index + 1) : QStringLiteral("<missing value>");
+}
+
+// Every value given with a repeatable flag, in order.
+QStringList valuesOf(const QStringList& args, const QString& flag)
+{
+    QStringList values;
+    for (qsizetype i = 0; i + 1 < args.size(); ++i) {
+        if (args.at(i) == flag)
+            values << args.at(i + 1);
+    }
+    return values;
+}
+
+void addEngineRows()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::newRow("podman") << QStringLiteral("podman");
+    QTest::newRow("docker") << QStringLiteral("docker");
+}
+
+} // namespace
+
+class tst_ContainerArguments final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void startsWithForegroundRun_data() { addEngineRows(); }
+    void startsWithForegroundRun();
+    void hardeningFlags_data();
+    void hardeningFlags();
+    void bareFlags_data();
+    void bareFlags();
+    void memoryRoundsUpToWholeMegabytes_data();
+    void memoryRoundsUpToWholeMegabytes();
+    void tmpfsMounts_data() { addEngineRows(); }
+    void tmpfsMounts();
+    void labels_data() { addEngineRows(); }
+    void labels();
+    void environment_data() { addEngineRows(); }
+    void environment();
+    void imageAndCommandLast_data() { addEngineRows(); }
+    void imageAndCommandLast();
+    void specHasNoCodeToLeak();
+
+    void names_data();
+    void names();
+    void forceRemoveArguments_data();
+    void forceRemoveArguments();
+    void imageCheckArguments_data();
+    void imageCheckArguments();
+    void interpretImageCheck_data();
+    void interpretImageCheck();
+    void localImageReference_data();
+    void localImageReference();
+
+    void factoryCreate_data();
+    void factoryCreate();
+    void isKnownEngine_data();
+    void isKnownEngine();
+};
+
+void tst_ContainerArguments::startsWithForegroundRun()
+{
+    QFETCH(QString, engine);
+    const QStringList args = makeRuntime(engine)->runArguments(sampleSpec());
+    QVERIFY(args.size() > 3);
+    QCOMPARE(args.mid(0, 3),
+             (QStringList{QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("-i")}));
+    // Attached to stdin, never detached or with a terminal (a tty would mangle the output).
+    QVERIFY(!args.contains(QStringLiteral("-d")));
+    QVERIFY(!args.contains(QStringLiteral("--detach")));
+    QVERIFY(!args.contains(QStringLiteral("-t")));
+    QVERIFY(!args.contains(QStringLiteral("--tty")));
+    QVERIFY(!args.contains(QStringLiteral("--privileged")));
+}
+
+void tst_ContainerArguments::hardeningFlags_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("flag");
+    QTest::addColumn<QString>("value");
+
+    const ContainerSpec spec = sampleSpec();
+    const QList<std::pair<QString, QString>> expected{
+        {QStringLiteral("--pull"), QStringLiteral("never")},
+        {QStringLiteral("--name"), spec.name},
+        {QStringLiteral("--network"), QStringLiteral("none")},
+        {QStringLiteral("--memory"), QStringLiteral("256m")},
+        // Equal to --memory: no swap on top of the memory limit.
+        {QStringLiteral("--memory-swap"), QStringLiteral("256m")},
+        {QStringLiteral("--pids-limit"), QStringLiteral("64")},
+        {QStringLiteral("--cpus"), QStringLiteral("0.5")},
+        {QStringLiteral("--cap-drop"), QStringLiteral("ALL")},
+        {QStringLiteral("--security-opt"), QStringLiteral("no-new-privileges")},
+        {QStringLiteral("--user"), QStringLiteral("65534:65534")},
+        {QStringLiteral("--workdir"), QStringLiteral("/sandbox")},
+        {QStringLiteral("--log-driver"), QStringLiteral("none")},
+    };
+    for (const QString& engine : {QStringLiteral("podman"), QStringLiteral("docker")}) {
+        for (const auto& [flag, value] : expected) {
+            QTest::addRow("%s %s", qPrintable(engine), qPrintable(flag)) << engine << flag << value;
+        }
+    }
+}
+
+void tst_ContainerArguments::hardeningFlags()
+{
+    QFETCH(QString, engine);
+    QFETCH(QString, flag);
+    QFETCH(QString, value);
+    const ContainerSpec spec = sampleSpec();
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    QCOMPARE(valueOf(args, flag), value);
+    // An option after the image would be handed to the program instead of the engine.
+    QVERIFY(args.indexOf(flag) < args.indexOf(spec.image));
+}
+
+void tst_ContainerArguments::bareFlags_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("flag");
+    for (const QString& engine : {QStringLiteral("podman"), QStringLiteral("docker")}) {
+        for (const QString& flag : {QStringLiteral("--rm"), QStringLiteral("-i"),
+                                    QStringLiteral("--init"), QStringLiteral("--read-only")}) {
+            QTest::addRow("%s %s", qPrintable(engine), qPrintable(flag)) << engine << flag;
+        }
+    }
+}
+
+void tst_ContainerArguments::bareFlags()
+{
+    QFETCH(QString, engine);
+    QFETCH(QString, flag);
+    const ContainerSpec spec = sampleSpec();
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    QCOMPARE(args.count(flag), 1);
+    QVERIFY(args.indexOf(flag) < args.indexOf(spec.image));
+}
+
+void tst_ContainerArguments::memoryRoundsUpToWholeMegabytes_data()
+{
+    QTest::addColumn<qint64>("bytes");
+    QTest::addColumn<QString>("expected");
+    constexpr qint64 mib = 1024 * 1024;
+    QTest::newRow("512 MiB") << 512 * mib << QStringLiteral("512m");
+    QTest::newRow("1 MiB") << mib << QStringLiteral("1m");
+    QTest::newRow("1 byte rounds up") << qint64(1) << QStringLiteral("1m");
+    QTest::newRow("1.5 MiB rounds up") << mib + mib / 2 << QStringLiteral("2m");
+    QTest::newRow("one byte over") << 64 * mib + 1 << QStringLiteral("65m");
+    QTest::newRow("8 GiB") << 8192 * mib << QStringLiteral("8192m");
+}
+
+void tst_ContainerArguments::memoryRoundsUpToWholeMegabytes()
+{
+    QFETCH(qint64, bytes);
+    QFETCH(QString, expected);
+    ContainerSpec spec = sampleSpec();
+    spec.policy.memoryBytes = bytes;
+    for (const QString& engine : {QStringLiteral("podman"), QStringLiteral("docker")}) {
+        const QStringList args = makeRuntime(engine)->runArguments(spec);
+        QCOMPARE(valueOf(args, QStringLiteral("--memory")), expected);
+        QCOMPARE(valueOf(args, QStringLiteral("--memory-swap")), expected);
+    }
+}
+
+void tst_ContainerArguments::tmpfsMounts()
+{
+    QFETCH(QString, engine);
+    ContainerSpec spec = sampleSpec();
+    spec.policy.workdir = QStringLiteral("/work/dir");
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    const QStringList mounts = valuesOf(args, QStringLiteral("--tmpfs"));
+    QCOMPARE(mounts.size(), 2);
+
+    QStringList paths;
+    for (const QString& mount : mounts) {
+        paths << mount.section(QLatin1Char(':'), 0, 0);
+        const QStringList options = mount.section(QLatin1Char(':'), 1).split(QLatin1Char(','));
+        QVERIFY2(options.contains(QStringLiteral("size=32m")), qPrintable(mount));
+        QVERIFY2(options.contains(QStringLiteral("rw")), qPrintable(mount));
+        QVERIFY2(options.contains(QStringLiteral("nosuid")), qPrintable(mount));
+        QVERIFY2(options.contains(QStringLiteral("nodev")), qPrintable(mount));
+    }
+    paths.sort();
+    QCOMPARE(paths, (QStringList{QStringLiteral("/tmp"), QStringLiteral("/work/dir")}));
+    QCOMPARE(valueOf(args, QStringLiteral("--workdir")), QStringLiteral("/work/dir"));
+}
+
+void tst_ContainerArguments::labels()
+{
+    QFETCH(QString, engine);
+    const ContainerSpec spec = sampleSpec();
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    QStringList expected;
+    for (auto it = spec.labels.cbegin(); it != spec.labels.cend(); ++it)
+        expected << it.key() + QLatin1Char('=') + it.value();
+    QStringList actual = valuesOf(args, QStringLiteral("--label"));
+    actual.sort();
+    expected.sort();
+    QCOMPARE(actual, expected);
+}
+
+void tst_ContainerArguments::environment()
+{
+    QFETCH(QString, engine);
+    // Values the engine will read from its own environment; they must never reach argv.
+    const QByteArray secretName("CSM_TEST_PASS_THROUGH_TOKEN");
+    const QByteArray secretValue("s3cr3t-value-4f9a1c");
+    const QByteArray otherName("CSM_TEST_PASS_THROUGH_OTHER");
+    const QByteArray otherValue("other-secret-77b2");
+    qputenv(secretName.constData(), secretValue);
+    qputenv(otherName.constData(), otherValue);
+
+    ContainerSpec spec = sampleSpec();
+    spec.environmentNames = {QString::fromLatin1(secretName), QString::fromLatin1(otherName)};
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    qunsetenv(secretName.constData());
+    qunsetenv(otherName.constData());
+
+    const QStringList variables = valuesOf(args, QStringLiteral("-e"));
+    // Pass-through variables by bare name only.
+    QVERIFY(variables.contains(QString::fromLatin1(secretName)));
+    QVERIFY(variables.contains(QString::fromLatin1(otherName)));
+    // Non-secret ones as NAME=value.
+    QVERIFY(variables.contains(QStringLiteral("HOME=/tmp")));
+    QVERIFY(variables.contains(QStringLiteral("LANG=C.UTF-8")));
+    QCOMPARE(variables.size(), 4);
+
+    for (const QString& arg : args) {
+        QVERIFY2(!arg.contains(QString::fromLatin1(secretValue)), qPrintable(arg));
+        QVERIFY2(!arg.contains(QString::fromLatin1(otherValue)), qPrintable(arg));
+        QVERIFY2(!arg.startsWith(QString::fromLatin1(secretName) + QLatin1Char('=')),
+                 qPrintable(arg));
+        QVERIFY2(!arg.startsWith(QString::fromLatin1(otherName) + QLatin1Char('=')),
+                 qPrintable(arg));
+    }
+    QVERIFY(args.lastIndexOf(QStringLiteral("-e")) < args.indexOf(spec.image));
+}
+
+void tst_ContainerArguments::imageAndCommandLast()
+{
+    QFETCH(QString, engine);
+    const ContainerSpec spec = sampleSpec();
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    const QStringList tail = QStringList{spec.image} + spec.command;
+    QVERIFY(args.size() > tail.size());
+    QCOMPARE(args.mid(args.size() - tail.size()), tail);
+    // The image appears once, exactly where the engine expects it.
+    QCOMPARE(args.count(spec.image), 1);
+
+    ContainerSpec js = spec;
+    js.image = QStringLiteral("localhost/code-sandbox-js:latest");
+    js.command = {QStringLiteral("node"), QStringLiteral("-")};
+    const QStringList jsArgs = makeRuntime(engine)->runArguments(js);
+    QCOMPARE(jsArgs.mid(jsArgs.size() - 3),
+             (QStringList{js.image, js.command.at(0), js.command.at(1)}));
+}
+
+void tst_ContainerArguments::specHasNoCodeToLeak()
+{
+    // SandboxRun writes the program to the container's stdin; the spec that becomes argv has no
+    // field that could carry it.
+    QVERIFY(!HasCodeMember<ContainerSpec>);
+    QVERIFY(!HasSourceMember<ContainerSpec>);
+    QVERIFY(!HasProgramMember<ContainerSpec>);
+}
+
+void tst_ContainerArguments::names_data()
+{
+    addEngineRows();
+}
+
+void tst_ContainerArguments::names()
+{
+    QFETCH(QString, engine);
+    QCOMPARE(makeRuntime(engine)->name(), engine);
+    QCOMPARE(makeRuntime(engine)->program(), engine);
+    const PodmanRuntime podman(QStringLiteral("/opt/bin/podman"));
+    QCOMPARE(podman.program(), QStringLiteral("/opt/bin/podman"));
+    const DockerRuntime docker(QStringLiteral("/opt/bin/docker"));
+    QCOMPARE(docker.program(), QStringLiteral("/opt/bin/docker"));
+}
+
+void tst_ContainerArguments::forceRemoveArguments_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QStringList>("expected");
+    const QString name = QStringLiteral("code-sandbox-abc123-7");
+    // podman: --time 0 skips the 10 s SIGTERM grace period; --ignore: gone already is fine.
+    QTest::newRow("podman") << QStringLiteral("podman")
+                            << QStringList{QStringLiteral("rm"),       QStringLiteral("--force"),
+                                           QStringLiteral("--time"),   QStringLiteral("0"),
+                                           QStringLiteral("--ignore"), name};
+    QTest::newRow("docker") << QStringLiteral("docker")
+                            << QStringList{QStringLiteral("rm"), QStringLiteral("--force"), name};
+}
+
+void tst_ContainerArguments::forceRemoveArguments()
+{
+    QFETCH(QString, engine);
+    QFETCH(QStringList, expected);
+    QCOMPARE(makeRuntime(engine)->forceRemoveArguments(QStringLiteral("code-sandbox-abc123-7")),
+             expected);
+}
+
+void tst_ContainerArguments::imageCheckArguments_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QStringList>("expected");
+    const QString image = QStringLiteral("localhost/code-sandbox-python:latest");
+    QTest::newRow("podman") << QStringLiteral("podman")
+                            << QStringList{QStringLiteral("image"), QStringLiteral("exists"),
+                                           image};
+    QTest::newRow("docker") << QStringLiteral("docker")
+                            << QStringList{QStringLiteral("image"), QStringLiteral("inspect"),
+                                           QStringLiteral("--format"), QStringLiteral("{{.Id}}"),
+                                           image};
+}
+
+void tst_ContainerArguments::imageCheckArguments()
+{
+    QFETCH(QString, engine);
+    QFETCH(QStringList, expected);
+    QCOMPARE(makeRuntime(engine)->imageCheckArguments(
+                 QStringLiteral("localhost/code-sandbox-python:latest")),
+             expected);
+}
+
+void tst_ContainerArguments::interpretImageCheck_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QByteArray>("standardError");
+    QTest::addColumn<ImageCheck::Status>("status");
+    QTest::addColumn<QString>("detail");
+
+    using S = ImageCheck::Status;
+    const QString podman = QStringLiteral("podman");
+    const QString docker = QStringLiteral("docker");
+
+    QTest::newRow("podman present") << podman << 0 << QByteArray() << S::Present << QString();
+    QTest::newRow("podman missing") << podman << 1 << QByteArray() << S::Missing << QString();
+    QTest::newRow("podman missing with text")
+        << podman << 1 << QByteArray("Error: image not known\n") << S::Missing << QString();
+    QTest::newRow("podman 125 storage error")
+        << podman << 125
+        << QByteArray("Error: creating runtime static files directory: mkdir "
+                      "/run/user/1000/libpod: permission denied\n")
+        << S::EngineUnavailable
+        << QStringLiteral("Error: creating runtime static files directory: mkdir "
+                          "/run/user/1000/libpod: permission denied");
+    QTest::newRow("podman 125 without text")
+        << podman << 125 << QByteArray() << S::EngineUnavailable << QString();
+    QTest::newRow("podman crashed")
+        << podman << -1 << QByteArray("  \n") << S::EngineUnavailable << QString();
+
+    QTest::newRow("docker present") << docker << 0 << QByteArray() << S::Present << QString();
+    QTest::newRow("docker no such image")
+        << docker << 1 << QByteArray("Error: No such image: x\n") << S::Missing << QString();
+    QTest::newRow("docker daemon no such image")
+        << docker << 1
+        << QByteArray("Error response from daemon: No such image: code-sandbox-python:latest\n")
+        << S::Missing << QString();
+    QTest::newRow("docker no such object")
+        << docker << 1 << QByteArray("Error: No such object: x\n") << S::Missing << QString();
+    QTest::newRow("docker daemon down")
+        << docker << 1
+        << QByteArray("Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is "
+                      "the docker daemon running?\n")
+        << S::EngineUnavailable
+        << QStringLiteral("Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is "
+                          "the docker daemon running?");
+    QTest::newRow("docker permission denied")
+        << docker << 1
+        << QByteArray("permission denied while trying to connect to the Docker daemon socket at "
+                      "unix:///var/run/docker.sock: Get \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/"
+                      "images/x/json\": dial unix /var/run/docker.sock: connect: permission "
+                      "denied\n")
+        << S::EngineUnavailable
+        << QStringLiteral("permission denied while trying to connect to the Docker daemon socket "
+                          "at unix:///var/run/docker.sock: Get \"http://%2Fvar%2Frun%2Fdocker.sock/"
+                          "v1.24/images/x/json\": dial unix /var/run/docker.sock: connect: "
+                          "permission denied");
+    QTest::newRow("docker exit 1 empty stderr")
+        << docker << 1 << QByteArray() << S::EngineUnavailable << QString();
+}
+
+void tst_ContainerArguments::interpretImageCheck()
+{
+    QFETCH(QString, engine);
+    QFETCH(int, exitCode);
+    QFETCH(QByteArray, standardError);
+    QFETCH(ImageCheck::Status, status);
+    QFETCH(QString, detail);
+
+    const ImageCheck check = makeRuntime(engine)->interpretImageCheck(exitCode, standardError);
+    QCOMPARE(check.status, status);
+    QCOMPARE(check.detail, detail);
+}
+
+void tst_ContainerArguments::localImageReference_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("image");
+    QTest::addColumn<QString>("expected");
+
+    const QList<std::tuple<const char*, QString, QString>> podmanRows{
+        {"unqualified default", QStringLiteral("code-sandbox-python:latest"),
+         QStringLiteral("localhost/code-sandbox-python:latest")},
+        {"unqualified without tag", QStringLiteral("code-sandbox-js"),
+         QStringLiteral("localhost/code-sandbox-js")},
+        {"already localhost", QStringLiteral("localhost/x:1"), QStringLiteral("localhost/x:1")},
+        {"docker.io", QStringLiteral("docker.io/library/python:3"),
+         QStringLiteral("docker.io/library/python:3")},
+        {"quay.io", QStringLiteral("quay.io/a/b"), QStringLiteral("quay.io/a/b")},
+        {"registry with port", QStringLiteral("registry:5000/img"),
+         QStringLiteral("registry:5000/img")},
+        {"user namespace", QStringLiteral("myuser/img:tag"),
+         QStringLiteral("localhost/myuser/img:tag")},
+    };
+    for (const auto& [row, image, expected] : podmanRows)
+        QTest::addRow("podman %s", row) << QStringLiteral("podman") << image << expected;
+
+    // docker keeps local images under their plain names.
+    for (const auto& [row, image, expected] : podmanRows)
+        QTest::addRow("docker %s", row) << QStringLiteral("docker") << image << image;
+}
+
+void tst_ContainerArguments::localImageReference()
+{
+    QFETCH(QString, engine);
+    QFETCH(QString, image);
+    QFETCH(QString, expected);
+    QCOMPARE(makeRuntime(engine)->localImageReference(image), expected);
+}
+
+void tst_ContainerArguments::factoryCreate_data()
+{
+    QTest::addColumn<QString>("preference");
+    QTest::addColumn<bool>("created");
+    QTest::addColumn<QString>("name"); // empty: whichever is installed
+    QTest::newRow("podman") << QStringLiteral("podman") << true << QStringLiteral("podman");
+    QTest::newRow("docker") << QStringLiteral("docker") << true << QStringLiteral("docker");
+    QTest::newRow("auto") << QStringLiteral("auto") << true << QString();
+    QTest::newRow("empty is auto") << QString() << true << QString();
+    QTest::newRow("bogus") << QStringLiteral("bogus") << false << QString();
+    QTest::newRow("lxc") << QStringLiteral("lxc") << false << QString();
+}
+
+void tst_ContainerArguments::factoryCreate()
+{
+    QFETCH(QString, preference);
+    QFETCH(bool, created);
+    QFETCH(QString, name);
+    const std::unique_ptr<ContainerRuntime> runtime = RuntimeFactory::create(preference);
+    QCOMPARE(runtime != nullptr, created);
+    if (!runtime)
+        return;
+    if (!name.isEmpty()) {
+        QCOMPARE(runtime->name(), name);
+        QCOMPARE(runtime->program(), name);
+    } else {
+        QVERIFY(runtime->name() == QLatin1String("podman") ||
+                runtime->name() == QLatin1String("docker"));
+    }
+}
+
+void tst_ContainerArguments::isKnownEngine_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("known");
+    QTest::newRow("podman") << QStringLiteral("podman") << true;
+    QTest::newRow("docker") << QStringLiteral("docker") << true;
+    QTest::newRow("auto") << QStringLiteral("auto") << true;
+    QTest::newRow("empty") << QString() << true;
+    QTest::newRow("bogus") << QStringLiteral("bogus") << false;
+    QTest::newRow("prefix") << QStringLiteral("pod") << false;
+    QTest::newRow("suffix") << QStringLiteral("docker-compose") << false;
+}
+
+void tst_ContainerArguments::isKnownEngine()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, known);
+    QCOMPARE(RuntimeFactory::isKnownEngine(name), known);
+}
+
+QTEST_GUILESS_MAIN(tst_ContainerArguments)
+#include "tst_ContainerArguments.moc"

@@ -1,0 +1,497 @@
+#include "server/ServerOptionsParser.h"
+
+#include <QTest>
+
+using csm::ServerOptions;
+using csm::ServerOptionsParser;
+using Action = csm::ServerOptions::Action;
+
+Q_DECLARE_METATYPE(csm::ServerOptions::Action)
+
+namespace {
+
+using Parsed = std::variant<ServerOptions, QString>;
+
+// `environment` as NAME=value entries; the program name is prepended to `arguments`.
+Parsed parse(const QStringList& arguments, const QStringList& environment = {})
+{
+    QProcessEnvironment env;
+    for (const QString& entry : environment)
+        env.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
+    return ServerOptionsParser::parse(QStringList{QStringLiteral("code-sandbox-mcp")} + arguments,
+                                      env);
+}
+
+QString describe(const Parsed& parsed)
+{
+    if (const auto* error = std::get_if<QString>(&parsed))
+        return QStringLiteral("error: ") + *error;
+    return QStringLiteral("options");
+}
+
+} // namespace
+
+class tst_ServerOptionsParser final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void noArgumentsServesWithDefaults();
+    void actions_data();
+    void actions();
+    void verbose_data();
+    void verbose();
+    void engine_data();
+    void engine();
+    void passThrough_data();
+    void passThrough();
+    void passThroughRejectsValues_data();
+    void passThroughRejectsValues();
+    void images_data();
+    void images();
+    void timeouts_data();
+    void timeouts();
+    void unexpectedArguments_data();
+    void unexpectedArguments();
+};
+
+void tst_ServerOptionsParser::noArgumentsServesWithDefaults()
+{
+    const Parsed parsed = parse({});
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->action, Action::Serve);
+    QCOMPARE(options->engine, QString()); // auto-detect
+    QCOMPARE(options->pythonImage, QString());
+    QCOMPARE(options->jsImage, QString());
+    QCOMPARE(options->passThroughEnvironment, QStringList());
+    QCOMPARE(options->defaultTimeoutSeconds, 30.0);
+    QCOMPARE(options->maxTimeoutSeconds, 600.0);
+    QCOMPARE(options->verbose, false);
+    QCOMPARE(options->warnings, QStringList());
+}
+
+void tst_ServerOptionsParser::actions_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<Action>("action");
+
+    QTest::newRow("none") << QStringList() << Action::Serve;
+    QTest::newRow("--help") << QStringList{QStringLiteral("--help")} << Action::ShowHelp;
+    QTest::newRow("-h") << QStringList{QStringLiteral("-h")} << Action::ShowHelp;
+    QTest::newRow("--version") << QStringList{QStringLiteral("--version")} << Action::ShowVersion;
+    QTest::newRow("-V") << QStringList{QStringLiteral("-V")} << Action::ShowVersion;
+    QTest::newRow("--help with other options")
+        << QStringList{QStringLiteral("--engine"), QStringLiteral("docker"),
+                       QStringLiteral("--help")}
+        << Action::ShowHelp;
+}
+
+void tst_ServerOptionsParser::actions()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(Action, action);
+    const Parsed parsed = parse(arguments);
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->action, action);
+    if (action == Action::ShowHelp) {
+        // The help documents every option.
+        for (const QString& option :
+             {QStringLiteral("--engine"), QStringLiteral("--python-image"),
+              QStringLiteral("--js-image"), QStringLiteral("--pass-through-env"),
+              QStringLiteral("--timeout"), QStringLiteral("--max-timeout"),
+              QStringLiteral("--version")})
+            QVERIFY2(options->helpText.contains(option), qPrintable(option));
+    } else {
+        QVERIFY(options->helpText.isEmpty());
+    }
+}
+
+void tst_ServerOptionsParser::verbose_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<bool>("verbose");
+    QTest::newRow("default") << QStringList() << false;
+    QTest::newRow("-v") << QStringList{QStringLiteral("-v")} << true;
+    QTest::newRow("--verbose") << QStringList{QStringLiteral("--verbose")} << true;
+}
+
+void tst_ServerOptionsParser::verbose()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(bool, verbose);
+    const Parsed parsed = parse(arguments);
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->verbose, verbose);
+}
+
+void tst_ServerOptionsParser::engine_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("environment");
+    QTest::addColumn<bool>("valid");
+    QTest::addColumn<QString>("engine"); // when valid; else a word the error must contain
+
+    const QString engineFlag = QStringLiteral("--engine");
+    QTest::newRow("default is auto") << QStringList() << QStringList() << true << QString();
+    QTest::newRow("--engine podman") << QStringList{engineFlag, QStringLiteral("podman")}
+                                     << QStringList() << true << QStringLiteral("podman");
+    QTest::newRow("--engine docker") << QStringList{engineFlag, QStringLiteral("docker")}
+                                     << QStringList() << true << QStringLiteral("docker");
+    QTest::newRow("--engine=docker") << QStringList{QStringLiteral("--engine=docker")}
+                                     << QStringList() << true << QStringLiteral("docker");
+    QTest::newRow("--engine auto")
+        << QStringList{engineFlag, QStringLiteral("auto")} << QStringList() << true << QString();
+    QTest::newRow("--engine in capitals") << QStringList{engineFlag, QStringLiteral("Podman")}
+                                          << QStringList() << true << QStringLiteral("podman");
+    QTest::newRow("env podman") << QStringList()
+                                << QStringList{QStringLiteral("CODE_SANDBOX_ENGINE=podman")} << true
+                                << QStringLiteral("podman");
+    QTest::newRow("env docker") << QStringList()
+                                << QStringList{QStringLiteral("CODE_SANDBOX_ENGINE=docker")} << true
+                                << QStringLiteral("docker");
+    QTest::newRow("env auto") << QStringList()
+                              << QStringList{QStringLiteral("CODE_SANDBOX_ENGINE=auto")} << true
+                              << QString();
+    QTest::newRow("env empty") << QStringList()
+                               << QStringList{QStringLiteral("CODE_SANDBOX_ENGINE=")} << true
+                               << QString();
+    QTest::newRow("flag beats env") << QStringList{engineFlag, QStringLiteral("docker")}
+                                    << QStringList{QStringLiteral("CODE_SANDBOX_ENGINE=podman")}
+                                    << true << QStringLiteral("docker");
+    QTest::newRow("flag auto beats env")
+        << QStringList{engineFlag, QStringLiteral("auto")}
+        << QStringList{QStringLiteral("CODE_SANDBOX_ENGINE=docker")} << true << QString();
+    QTest::newRow("flag beats bogus env")
+        << QStringList{engineFlag, QStringLiteral("podman")}
+        << QStringList{QStringLiteral("CODE_SANDBOX_ENGINE=bogus")} << true
+        << QStringLiteral("podman");
+    QTest::newRow("bogus flag") << QStringList{engineFlag, QStringLiteral("bogus")} << QStringList()
+                                << false << QStringLiteral("bogus");
+    QTest::newRow("bogus env") << QStringList()
+                               << QStringList{QStringLiteral("CODE_SANDBOX_ENGINE=lxc")} << false
+                               << QStringLiteral("lxc");
+    QTest::newRow("bogus flag beats good env")
+        << QStringList{engineFlag, QStringLiteral("rkt")}
+        << QStringList{QStringLiteral("CODE_SANDBOX_ENGINE=podman")} << false
+        << QStringLiteral("rkt");
+    QTest::newRow("--engine without value")
+        << QStringList{engineFlag} << QStringList() << false << QStringLiteral("engine");
+}
+
+void tst_ServerOptionsParser::engine()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, environment);
+    QFETCH(bool, valid);
+    QFETCH(QString, engine);
+
+    const Parsed parsed = parse(arguments, environment);
+    if (valid) {
+        const auto* options = std::get_if<ServerOptions>(&parsed);
+        QVERIFY2(options, qPrintable(describe(parsed)));
+        QCOMPARE(options->engine, engine);
+    } else {
+        const auto* error = std::get_if<QString>(&parsed);
+        QVERIFY2(error, "expected an error");
+        QVERIFY2(error->contains(engine), qPrintable(*error));
+    }
+}
+
+void tst_ServerOptionsParser::passThrough_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("environment");
+    QTest::addColumn<QStringList>("passed");
+    QTest::addColumn<QStringList>("warnedAbout");
+
+    const QString flag = QStringLiteral("--pass-through-env");
+    const QStringList both{QStringLiteral("API_KEY=k-123"), QStringLiteral("DB_URL=postgres://x")};
+    const QStringList names{QStringLiteral("API_KEY"), QStringLiteral("DB_URL")};
+
+    QTest::newRow("both set") << QStringList{flag, QStringLiteral("API_KEY,DB_URL")} << both
+                              << names << QStringList();
+    QTest::newRow("--flag=value form")
+        << QStringList{QStringLiteral("--pass-through-env=API_KEY,DB_URL")} << both << names
+        << QStringList();
+    QTest::newRow("one unset") << QStringList{flag, QStringLiteral("API_KEY,DB_URL")}
+                               << QStringList{QStringLiteral("API_KEY=k-123")}
+                               << QStringList{QStringLiteral("API_KEY")}
+                               << QStringList{QStringLiteral("DB_URL")};
+    QTest::newRow("none set") << QStringList{flag, QStringLiteral("API_KEY,DB_URL")}
+                              << QStringList() << QStringList() << names;
+    QTest::newRow("set but empty counts as set")
+        << QStringList{flag, QStringLiteral("API_KEY")} << QStringList{QStringLiteral("API_KEY=")}
+        << QStringList{QStringLiteral("API_KEY")} << QStringList();
+    QTest::newRow("repeated flag merges")
+        << QStringList{flag, QStringLiteral("API_KEY"), flag, QStringLiteral("DB_URL")} << both
+        << names << QStringList();
+    QTest::newRow("duplicates removed")
+        << QStringList{flag, QStringLiteral("API_KEY,DB_URL,API_KEY"), flag,
+                       QStringLiteral("DB_URL")}
+        << both << names << QStringList();
+    QTest::newRow("spaces trimmed") << QStringList{flag, QStringLiteral(" API_KEY , DB_URL ")}
+                                    << both << names << QStringList();
+    QTest::newRow("empty entries skipped")
+        << QStringList{flag, QStringLiteral(",API_KEY,,DB_URL,")} << both << names << QStringList();
+    QTest::newRow("empty list") << QStringList{flag, QString()} << both << QStringList()
+                                << QStringList();
+    QTest::newRow("lower case and underscore")
+        << QStringList{flag, QStringLiteral("_my_var2")}
+        << QStringList{QStringLiteral("_my_var2=1")} << QStringList{QStringLiteral("_my_var2")}
+        << QStringList();
+    // Warned about once: repeating a name is not a second problem.
+    QTest::newRow("unset name repeated")
+        << QStringList{flag, QStringLiteral("GONE,GONE")} << QStringList() << QStringList()
+        << QStringList{QStringLiteral("GONE")};
+}
+
+void tst_ServerOptionsParser::passThrough()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, environment);
+    QFETCH(QStringList, passed);
+    QFETCH(QStringList, warnedAbout);
+
+    const Parsed parsed = parse(arguments, environment);
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->passThroughEnvironment, passed);
+    for (const QString& name : warnedAbout) {
+        bool warned = false;
+        for (const QString& warning : options->warnings)
+            warned = warned || warning.contains(name);
+        QVERIFY2(warned, qPrintable(name));
+    }
+    // Values never show up in what the parser keeps or says.
+    for (const QString& entry : environment) {
+        const QString value = entry.section(QLatin1Char('='), 1);
+        if (value.isEmpty())
+            continue;
+        for (const QString& warning : options->warnings)
+            QVERIFY2(!warning.contains(value), qPrintable(warning));
+        QVERIFY(!options->passThroughEnvironment.contains(value));
+    }
+    // A repeated name is warned about once, set or not.
+    QCOMPARE(options->warnings.size(), warnedAbout.size());
+}
+
+void tst_ServerOptionsParser::passThroughRejectsValues_data()
+{
+    QTest::addColumn<QString>("list");
+    QTest::addColumn<QString>("offending");
+
+    QTest::newRow("NAME=value") << QStringLiteral("A=1") << QStringLiteral("A=1");
+    QTest::newRow("NAME=value after a good name")
+        << QStringLiteral("API_KEY,TOKEN=abc") << QStringLiteral("TOKEN=abc");
+    QTest::newRow("NAME= with empty value") << QStringLiteral("A=") << QStringLiteral("A=");
+    QTest::newRow("starts with a digit") << QStringLiteral("1A") << QStringLiteral("1A");
+    QTest::newRow("dash") << QStringLiteral("MY-VAR") << QStringLiteral("MY-VAR");
+    QTest::newRow("inner space") << QStringLiteral("MY VAR") << QStringLiteral("MY VAR");
+    QTest::newRow("dollar") << QStringLiteral("$HOME") << QStringLiteral("$HOME");
+}
+
+void tst_ServerOptionsParser::passThroughRejectsValues()
+{
+    QFETCH(QString, list);
+    QFETCH(QString, offending);
+    // Set, so that the only reason to refuse is the form of the entry.
+    const QStringList environment{QStringLiteral("A=1"), QStringLiteral("API_KEY=k"),
+                                  QStringLiteral("TOKEN=abc")};
+    for (const QStringList& arguments :
+         {QStringList{QStringLiteral("--pass-through-env"), list},
+          QStringList{QStringLiteral("--pass-through-env=") + list}}) {
+        const Parsed parsed = parse(arguments, environment);
+        const auto* error = std::get_if<QString>(&parsed);
+        QVERIFY2(error, "a value on the command line must be refused");
+        QVERIFY2(error->contains(QLatin1String("--pass-through-env")), qPrintable(*error));
+        QVERIFY2(error->contains(offending), qPrintable(*error));
+    }
+}
+
+void tst_ServerOptionsParser::images_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("environment");
+    QTest::addColumn<QString>("pythonImage");
+    QTest::addColumn<QString>("jsImage");
+    QTest::addColumn<bool>("warned");
+
+    const QString image = QStringLiteral("ghcr.io/acme/sandbox:1");
+    const QString imageEnv = QStringLiteral("CONTAINER_IMAGE=") + image;
+    const QString pyFlag = QStringLiteral("--python-image");
+    const QString jsFlag = QStringLiteral("--js-image");
+
+    QTest::newRow("none") << QStringList() << QStringList() << QString() << QString() << false;
+    QTest::newRow("CONTAINER_LANGUAGE=python")
+        << QStringList() << QStringList{imageEnv, QStringLiteral("CONTAINER_LANGUAGE=python")}
+        << image << QString() << false;
+    QTest::newRow("CONTAINER_LANGUAGE=javascript")
+        << QStringList() << QStringList{imageEnv, QStringLiteral("CONTAINER_LANGUAGE=javascript")}
+        << QString() << image << false;
+    QTest::newRow("CONTAINER_LANGUAGE=js")
+        << QStringList() << QStringList{imageEnv, QStringLiteral("CONTAINER_LANGUAGE=js")}
+        << QString() << image << false;
+    QTest::newRow("CONTAINER_LANGUAGE=node")
+        << QStringList() << QStringList{imageEnv, QStringLiteral("CONTAINER_LANGUAGE=node")}
+        << QString() << image << false;
+    QTest::newRow("CONTAINER_LANGUAGE=Python")
+        << QStringList() << QStringList{imageEnv, QStringLiteral("CONTAINER_LANGUAGE=Python")}
+        << image << QString() << false;
+    QTest::newRow("CONTAINER_LANGUAGE missing")
+        << QStringList() << QStringList{imageEnv} << image << QString() << true;
+    QTest::newRow("CONTAINER_LANGUAGE invalid")
+        << QStringList() << QStringList{imageEnv, QStringLiteral("CONTAINER_LANGUAGE=ruby")}
+        << image << QString() << true;
+    QTest::newRow("CONTAINER_LANGUAGE alone is ignored")
+        << QStringList() << QStringList{QStringLiteral("CONTAINER_LANGUAGE=javascript")}
+        << QString() << QString() << false;
+    QTest::newRow("blank CONTAINER_IMAGE is ignored")
+        << QStringList() << QStringList{QStringLiteral("CONTAINER_IMAGE=  ")} << QString()
+        << QString() << false;
+    QTest::newRow("--python-image beats CONTAINER_IMAGE")
+        << QStringList{pyFlag, QStringLiteral("py:flag")}
+        << QStringList{imageEnv, QStringLiteral("CONTAINER_LANGUAGE=python")}
+        << QStringLiteral("py:flag") << QString() << false;
+    QTest::newRow("--js-image beats CONTAINER_IMAGE")
+        << QStringList{jsFlag, QStringLiteral("js:flag")}
+        << QStringList{imageEnv, QStringLiteral("CONTAINER_LANGUAGE=javascript")} << QString()
+        << QStringLiteral("js:flag") << false;
+    QTest::newRow("--python-image with CONTAINER_IMAGE for javascript")
+        << QStringList{pyFlag, QStringLiteral("py:flag")}
+        << QStringList{imageEnv, QStringLiteral("CONTAINER_LANGUAGE=javascript")}
+        << QStringLiteral("py:flag") << image << false;
+    QTest::newRow("both flags") << QStringList{pyFlag, QStringLiteral("py:1"), jsFlag,
+                                               QStringLiteral("js:1")}
+                                << QStringList() << QStringLiteral("py:1") << QStringLiteral("js:1")
+                                << false;
+    QTest::newRow("flag value trimmed")
+        << QStringList{pyFlag, QStringLiteral(" py:2 ")} << QStringList() << QStringLiteral("py:2")
+        << QString() << false;
+}
+
+void tst_ServerOptionsParser::images()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, environment);
+    QFETCH(QString, pythonImage);
+    QFETCH(QString, jsImage);
+    QFETCH(bool, warned);
+
+    const Parsed parsed = parse(arguments, environment);
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->pythonImage, pythonImage);
+    QCOMPARE(options->jsImage, jsImage);
+    QCOMPARE(options->warnings.size(), warned ? 1 : 0);
+    if (warned)
+        QVERIFY2(options->warnings.constFirst().contains(QLatin1String("CONTAINER_LANGUAGE")),
+                 qPrintable(options->warnings.constFirst()));
+}
+
+void tst_ServerOptionsParser::timeouts_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<bool>("valid");
+    QTest::addColumn<double>("defaultTimeout");
+    QTest::addColumn<double>("maxTimeout");
+    QTest::addColumn<QString>("errorMentions");
+
+    const QString t = QStringLiteral("--timeout");
+    const QString m = QStringLiteral("--max-timeout");
+    QTest::newRow("defaults") << QStringList() << true << 30.0 << 600.0 << QString();
+    QTest::newRow("--timeout 10") << QStringList{t, QStringLiteral("10")} << true << 10.0 << 600.0
+                                  << QString();
+    QTest::newRow("--timeout 0.5")
+        << QStringList{t, QStringLiteral("0.5")} << true << 0.5 << 600.0 << QString();
+    QTest::newRow("--max-timeout 120")
+        << QStringList{m, QStringLiteral("120")} << true << 30.0 << 120.0 << QString();
+    QTest::newRow("both") << QStringList{t, QStringLiteral("5"), m, QStringLiteral("60")} << true
+                          << 5.0 << 60.0 << QString();
+    QTest::newRow("equal") << QStringList{t, QStringLiteral("60"), m, QStringLiteral("60")} << true
+                           << 60.0 << 60.0 << QString();
+    QTest::newRow("--max-timeout 10: the default follows it down")
+        << QStringList{m, QStringLiteral("10")} << true << 10.0 << 10.0 << QString();
+    QTest::newRow("--timeout=15") << QStringList{QStringLiteral("--timeout=15")} << true << 15.0
+                                  << 600.0 << QString();
+
+    QTest::newRow("--timeout 0") << QStringList{t, QStringLiteral("0")} << false << 0.0 << 0.0 << t;
+    QTest::newRow("--timeout -1") << QStringList{t, QStringLiteral("-1")} << false << 0.0 << 0.0
+                                  << t;
+    QTest::newRow("--timeout=-1") << QStringList{QStringLiteral("--timeout=-1")} << false << 0.0
+                                  << 0.0 << t;
+    QTest::newRow("--timeout abc")
+        << QStringList{t, QStringLiteral("abc")} << false << 0.0 << 0.0 << t;
+    QTest::newRow("--timeout empty") << QStringList{t, QString()} << false << 0.0 << 0.0 << t;
+    QTest::newRow("--timeout 10s")
+        << QStringList{t, QStringLiteral("10s")} << false << 0.0 << 0.0 << t;
+    QTest::newRow("--timeout nan")
+        << QStringList{t, QStringLiteral("nan")} << false << 0.0 << 0.0 << t;
+    QTest::newRow("--timeout inf")
+        << QStringList{t, QStringLiteral("inf")} << false << 0.0 << 0.0 << t;
+    QTest::newRow("--max-timeout 0")
+        << QStringList{m, QStringLiteral("0")} << false << 0.0 << 0.0 << m;
+    QTest::newRow("--max-timeout -1")
+        << QStringList{m, QStringLiteral("-1")} << false << 0.0 << 0.0 << m;
+    QTest::newRow("--max-timeout abc")
+        << QStringList{m, QStringLiteral("abc")} << false << 0.0 << 0.0 << m;
+    QTest::newRow("timeout above max")
+        << QStringList{t, QStringLiteral("100"), m, QStringLiteral("50")} << false << 0.0 << 0.0
+        << m;
+    QTest::newRow("--timeout above the default max")
+        << QStringList{t, QStringLiteral("601")} << false << 0.0 << 0.0 << m;
+}
+
+void tst_ServerOptionsParser::timeouts()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(bool, valid);
+    QFETCH(double, defaultTimeout);
+    QFETCH(double, maxTimeout);
+    QFETCH(QString, errorMentions);
+
+    const Parsed parsed = parse(arguments);
+    if (valid) {
+        const auto* options = std::get_if<ServerOptions>(&parsed);
+        QVERIFY2(options, qPrintable(describe(parsed)));
+        QCOMPARE(options->defaultTimeoutSeconds, defaultTimeout);
+        QCOMPARE(options->maxTimeoutSeconds, maxTimeout);
+    } else {
+        const auto* error = std::get_if<QString>(&parsed);
+        QVERIFY2(error, "expected an error");
+        QVERIFY2(error->contains(errorMentions), qPrintable(*error));
+    }
+}
+
+void tst_ServerOptionsParser::unexpectedArguments_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("errorMentions");
+
+    QTest::newRow("positional") << QStringList{QStringLiteral("serve")} << QStringLiteral("serve");
+    QTest::newRow("positional after options")
+        << QStringList{QStringLiteral("--engine"), QStringLiteral("podman"),
+                       QStringLiteral("extra")}
+        << QStringLiteral("extra");
+    QTest::newRow("positional with --help")
+        << QStringList{QStringLiteral("--help"), QStringLiteral("what")} << QStringLiteral("what");
+    QTest::newRow("unknown option")
+        << QStringList{QStringLiteral("--bogus")} << QStringLiteral("bogus");
+    QTest::newRow("value for a flag")
+        << QStringList{QStringLiteral("--verbose=yes")} << QStringLiteral("verbose");
+}
+
+void tst_ServerOptionsParser::unexpectedArguments()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, errorMentions);
+    const Parsed parsed = parse(arguments);
+    const auto* error = std::get_if<QString>(&parsed);
+    QVERIFY2(error, "expected an error");
+    QVERIFY2(error->contains(errorMentions), qPrintable(*error));
+}
+
+QTEST_GUILESS_MAIN(tst_ServerOptionsParser)
+#include "tst_ServerOptionsParser.moc"
