@@ -25,10 +25,6 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
 {
     const SandboxPolicy& policy = spec.policy;
     QStringList args{QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("-i"),
-                     // A minimal init as PID 1: the program gets normal signal semantics (a
-                     // SIGKILL it sends itself is not ignored as it would be for PID 1) and
-                     // orphaned processes are reaped.
-                     QStringLiteral("--init"),
                      // Never reach for a registry: a missing image is reported, not pulled.
                      QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"),
                      spec.name};
@@ -48,12 +44,19 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
          // Output reaches us through the attached streams; an engine-side log copy of a program
          // that prints gigabytes would only fill the disk.
          << QStringLiteral("--log-driver") << QStringLiteral("none");
+    // Our launcher is PID 1 whatever the image says: it reaps orphans, frames the program's
+    // output and reports its exit status and an out-of-memory kill (see launcher/csm-launch.c).
+    args << QStringLiteral("--mount")
+         << QStringLiteral("type=bind,source=%1,target=%2,ro=true")
+                .arg(spec.launcherPath, QLatin1String(ContainerSpec::kLauncherMountPoint))
+         << QStringLiteral("--entrypoint") << QLatin1String(ContainerSpec::kLauncherMountPoint);
     for (auto it = spec.environment.cbegin(); it != spec.environment.cend(); ++it)
         args << QStringLiteral("-e") << it.key() + QLatin1Char('=') + it.value();
     // By name only: the engine reads the value from its own environment, so it is never in argv.
     for (const QString& name : spec.environmentNames)
         args << QStringLiteral("-e") << name;
-    args << spec.image << spec.command;
+    args << spec.image << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes)
+         << QStringLiteral("--") << spec.command;
     return args;
 }
 

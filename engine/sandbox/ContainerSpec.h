@@ -11,8 +11,14 @@ namespace csm {
 // Everything needed to start one sandbox container; a runtime turns it into CLI arguments.
 struct ContainerSpec
 {
+    // Where the sandbox launcher (csm-launch) is mounted, read-only, and run as PID 1.
+    static constexpr char kLauncherMountPoint[] = "/.code-sandbox/launch";
+
     QString name;
     QString image;
+    // The launcher on the host; it becomes the container's entrypoint.
+    QString launcherPath;
+    // The interpreter the launcher runs with the program on its stdin, e.g. python3 -u -.
     QStringList command;
     SandboxPolicy policy;
     // Variables passed by name only (`-e NAME`): their values travel in the engine's environment.

@@ -10,7 +10,7 @@ struct ExecutionResult
 {
     enum class Outcome
     {
-        Exited,      // the program ran and exited (with any code)
+        Exited,      // the program ran and exited (with any code, or died of a signal)
         TimedOut,    // killed at its deadline
         Cancelled,   // killed on the client's request or at shutdown
         EngineError, // the program never ran: engine missing, image missing, daemon down...
@@ -23,6 +23,7 @@ struct ExecutionResult
     QByteArray stderrBytes;
     bool stdoutTruncated = false;
     bool stderrTruncated = false;
+    bool oomKilled = false; // the kernel killed the program at the memory limit
     // For EngineError: what went wrong and how to fix it, for a person or a model to read.
     QString engineError;
 

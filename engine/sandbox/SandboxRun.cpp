@@ -2,16 +2,19 @@
 
 #include "core/Logging.h"
 #include "runtime/ContainerRuntime.h"
+#include "sandbox/ContainerReaper.h"
+#include "sandbox/LauncherExitStatus.h"
+#include "sandbox/LauncherLocator.h"
 #include "sandbox/SandboxRunner.h"
 
 namespace csm {
 
 namespace {
-// Exit status with which podman and docker report that *they* failed, not the program.
+// Exit status with which podman and docker report that *they* failed to run a container.
 constexpr int kEngineFailureExitCode = 125;
-// After the engine removed a killed container its client normally exits at once; this bounds
-// the wait for one that does not.
-constexpr int kClientExitGraceMs = 5'000;
+// What a program killed at its deadline is reported with: it died of SIGKILL.
+constexpr int kKilledExitCode = 128 + 9;
+constexpr qint64 kEngineStderrCap = 16 * 1024;
 
 QProcess* newEngineProcess(const ContainerRuntime& runtime, QObject* parent)
 {
@@ -30,20 +33,31 @@ SandboxRun::SandboxRun(SandboxRunner& runner, ContainerSpec spec, QByteArray cod
     , m_timeoutMs(timeoutMs)
     , m_stdout(m_spec.policy.outputCapBytes)
     , m_stderr(m_spec.policy.outputCapBytes)
+    , m_engineStderr(kEngineStderrCap)
 {
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this,
             [this] { stop(ExecutionResult::Outcome::TimedOut); });
+    m_startDeadline.setSingleShot(true);
+    connect(&m_startDeadline, &QTimer::timeout, this, [this] {
+        if (m_phase != Phase::Starting)
+            return;
+        const QString message =
+            QStringLiteral("The container engine %1 did not start the sandbox within %2 s%3")
+                .arg(m_runner.runtime().name())
+                .arg(kStartTimeoutMs / 1000)
+                .arg(engineStderr());
+        handOverClient(true);
+        failWithEngineError(message);
+    });
 }
 
 SandboxRun::~SandboxRun()
 {
-    // Destroyed while its container may still exist (e.g. the server is going down without
-    // waiting): remove it without blocking; the engine finishes the job on its own.
-    if (m_phase == Phase::Running || m_phase == Phase::Stopping) {
-        QProcess::startDetached(m_runner.runtime().program(),
-                                m_runner.runtime().forceRemoveArguments(m_spec.name));
-    }
+    // Destroyed while its container may still exist (the server is going down): the reaper
+    // removes it.
+    if (m_client)
+        m_runner.reaper().adoptAndRemove(m_client, m_spec.name);
 }
 
 void SandboxRun::start()
@@ -56,6 +70,14 @@ void SandboxRun::start()
         [this] {
             if (m_phase != Phase::CheckingImage)
                 return; // cancelled meanwhile
+            if (m_spec.launcherPath.isEmpty()) {
+                failWithEngineError(
+                    QStringLiteral("The sandbox launcher csm-launch is missing (looked for %1). "
+                                   "Reinstall Code Sandbox, or set CODE_SANDBOX_LAUNCHER to its "
+                                   "path.")
+                        .arg(LauncherLocator::candidates().join(QStringLiteral(", "))));
+                return;
+            }
             if (m_runner.isImageKnownPresent(m_spec.image))
                 launch();
             else
@@ -64,7 +86,7 @@ void SandboxRun::start()
         Qt::QueuedConnection);
 }
 
-void SandboxRun::checkImage(bool afterFailedRun)
+void SandboxRun::checkImage(bool afterEngineFailure)
 {
     m_phase = Phase::CheckingImage;
     const ContainerRuntime& runtime = m_runner.runtime();
@@ -75,15 +97,15 @@ void SandboxRun::checkImage(bool afterFailedRun)
             failWithEngineError(engineMissingMessage(m_check->errorString()));
     });
     connect(m_check, &QProcess::finished, this,
-            [this, afterFailedRun](int exitCode, QProcess::ExitStatus status) {
+            [this, afterEngineFailure](int exitCode, QProcess::ExitStatus status) {
                 if (m_phase != Phase::CheckingImage)
                     return;
-                onImageChecked(status == QProcess::NormalExit ? exitCode : -1, afterFailedRun);
+                onImageChecked(status == QProcess::NormalExit ? exitCode : -1, afterEngineFailure);
             });
     m_check->start();
 }
 
-void SandboxRun::onImageChecked(int exitCode, bool afterFailedRun)
+void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
 {
     const ContainerRuntime& runtime = m_runner.runtime();
     const ImageCheck check = runtime.interpretImageCheck(exitCode, m_check->readAllStandardError());
@@ -91,10 +113,15 @@ void SandboxRun::onImageChecked(int exitCode, bool afterFailedRun)
     switch (check.status) {
     case ImageCheck::Status::Present:
         m_runner.setImageKnownPresent(m_spec.image, true);
-        if (afterFailedRun)
-            finish(ExecutionResult::Outcome::Exited, m_runExitCode); // the program's own 125
-        else
+        if (afterEngineFailure) {
+            failWithEngineError(QStringLiteral("The container engine %1 could not run the "
+                                               "sandbox (exit code %2)%3")
+                                    .arg(runtime.name())
+                                    .arg(kEngineFailureExitCode)
+                                    .arg(engineStderr()));
+        } else {
             launch();
+        }
         return;
     case ImageCheck::Status::Missing:
         m_runner.setImageKnownPresent(m_spec.image, false);
@@ -123,73 +150,161 @@ void SandboxRun::launch()
 {
     if (m_phase != Phase::CheckingImage)
         return; // cancelled before it started
-    m_phase = Phase::Running;
+    m_phase = Phase::Starting;
     const ContainerRuntime& runtime = m_runner.runtime();
-    m_run = newEngineProcess(runtime, this);
-    m_run->setArguments(runtime.runArguments(m_spec));
+    m_client = newEngineProcess(runtime, this);
+    m_client->setArguments(runtime.runArguments(m_spec));
     // The engine inherits the server's environment; pass-through values reach the sandbox from
     // there by name, never through argv.
-    m_run->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
-    connect(m_run, &QProcess::readyReadStandardOutput, this,
-            [this] { m_stdout.append(m_run->readAllStandardOutput()); });
-    connect(m_run, &QProcess::readyReadStandardError, this,
-            [this] { m_stderr.append(m_run->readAllStandardError()); });
-    connect(m_run, &QProcess::started, this, [this] {
-        m_clock.start();
-        m_deadline.start(m_timeoutMs);
-        m_run->write(m_code);
-        m_run->closeWriteChannel();
-        m_code = {}; // the process keeps its own copy until it is written
+    m_client->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    connect(m_client, &QProcess::readyReadStandardOutput, this, &SandboxRun::onClientOutput);
+    connect(m_client, &QProcess::readyReadStandardError, this,
+            [this] { m_engineStderr.append(m_client->readAllStandardError()); });
+    connect(m_client, &QProcess::started, this, [this] {
+        m_startDeadline.start(kStartTimeoutMs);
+        m_client->write(m_code);
+        m_client->closeWriteChannel();
+        m_code = {}; // QProcess keeps its own copy until it is written
     });
-    connect(m_run, &QProcess::errorOccurred, this, &SandboxRun::onRunError);
-    connect(m_run, &QProcess::finished, this, &SandboxRun::onRunFinished);
+    connect(m_client, &QProcess::errorOccurred, this, &SandboxRun::onClientError);
+    connect(m_client, &QProcess::finished, this, &SandboxRun::onClientFinished);
     qCDebug(lcSandbox).noquote() << "starting" << m_spec.name << "from" << m_spec.image;
-    m_run->start();
+    m_client->start();
 }
 
-void SandboxRun::onRunError(QProcess::ProcessError error)
+void SandboxRun::onClientOutput()
 {
-    if (error == QProcess::FailedToStart && m_phase == Phase::Running) {
-        m_runner.setImageKnownPresent(m_spec.image, false);
-        failWithEngineError(engineMissingMessage(m_run->errorString()));
+    m_decoder.append(m_client->readAllStandardOutput());
+    while (m_phase != Phase::Done) {
+        const auto frame = m_decoder.next();
+        if (!frame)
+            break;
+        onFrame(*frame);
     }
-    // Write errors (the program closed stdin early) are normal; its exit status tells the story.
+    if (m_decoder.isCorrupt() && m_phase != Phase::Done) {
+        handOverClient(true);
+        failWithEngineError(
+            QStringLiteral("The sandbox sent output that is not from its launcher (%1); the run "
+                           "was stopped.")
+                .arg(m_decoder.error()));
+    }
 }
 
-void SandboxRun::onRunFinished(int exitCode, QProcess::ExitStatus status)
+void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
 {
-    m_durationMs = m_clock.isValid() ? m_clock.elapsed() : 0;
+    using Type = LauncherStreamDecoder::Frame::Type;
+    switch (frame.type) {
+    case Type::Started:
+        if (m_phase == Phase::Starting) {
+            // The program is in the interpreter's hands: from here its timeout runs.
+            m_phase = Phase::Running;
+            m_startDeadline.stop();
+            m_clock.start();
+            m_deadline.start(m_timeoutMs);
+        }
+        return;
+    case Type::Stdout:
+        m_stdout.append(frame.payload);
+        return;
+    case Type::Stderr:
+        m_stderr.append(frame.payload);
+        return;
+    case Type::Exit:
+        if (m_phase != Phase::Running)
+            return; // already being killed: the deadline's verdict stands
+        if (const auto status = LauncherExitStatus::parse(frame.payload)) {
+            onProgramExited(*status);
+        } else {
+            handOverClient(true);
+            failWithEngineError(QStringLiteral("The sandbox launcher reported an unreadable exit "
+                                               "status \"%1\".")
+                                    .arg(QString::fromLatin1(frame.payload.left(200))));
+        }
+        return;
+    case Type::Failure:
+        handOverClient(false);
+        failWithEngineError(QStringLiteral("The sandbox could not run the program in %1: %2. Does "
+                                           "the image have the interpreter on its PATH?")
+                                .arg(m_spec.image, QString::fromUtf8(frame.payload)));
+        return;
+    }
+}
+
+void SandboxRun::onProgramExited(const LauncherExitStatus& status)
+{
+    m_durationMs = m_clock.elapsed();
     m_deadline.stop();
-    m_stdout.append(m_run->readAllStandardOutput());
-    m_stderr.append(m_run->readAllStandardError());
-    m_runExited = true;
-    m_runExitCode = status == QProcess::NormalExit ? exitCode : -1;
+    ExecutionResult result = collectedResult();
+    result.outcome = ExecutionResult::Outcome::Exited;
+    result.exitCode = status.exitCode;
+    result.oomKilled = status.oomKilled;
+    result.stdoutTruncated = result.stdoutTruncated || status.stdoutDropped > 0;
+    result.stderrTruncated = result.stderrTruncated || status.stderrDropped > 0;
+    // The engine still tears the container down (--rm): off the call's path. Handed over before
+    // the result goes out, so that a shutdown it triggers waits for this teardown too.
+    handOverClient(false);
+    finish(result);
+}
 
-    if (m_phase == Phase::Stopping) {
-        maybeFinishStopping();
-        return;
-    }
-    if (m_phase != Phase::Running)
-        return;
-    if (m_runExitCode == kEngineFailureExitCode) {
-        // Either the engine failed (image removed since we checked, daemon gone) or the program
-        // itself exited 125: ask the engine again to tell which.
+void SandboxRun::onClientError(QProcess::ProcessError error)
+{
+    if (error == QProcess::FailedToStart && m_phase == Phase::Starting) {
         m_runner.setImageKnownPresent(m_spec.image, false);
-        checkImage(true);
+        failWithEngineError(engineMissingMessage(m_client->errorString()));
+    }
+    // Write errors (the container ended before reading its program) show in its exit status.
+}
+
+void SandboxRun::onClientFinished(int exitCode, QProcess::ExitStatus status)
+{
+    // Frames still in the pipe when the client exited.
+    onClientOutput();
+    const int code = status == QProcess::NormalExit ? exitCode : -1;
+    switch (m_phase) {
+    case Phase::Starting:
+        m_startDeadline.stop();
+        if (code == kEngineFailureExitCode) {
+            // The engine could not run the container: say why, starting with the image.
+            m_runner.setImageKnownPresent(m_spec.image, false);
+            m_client->deleteLater();
+            m_client = nullptr;
+            checkImage(true);
+            return;
+        }
+        [[fallthrough]];
+    case Phase::Running:
+        m_client->deleteLater();
+        m_client = nullptr;
+        failWithEngineError(
+            QStringLiteral("The sandbox container ended before the program finished (%1 exit code "
+                           "%2): it was killed or removed from outside, or the engine failed%3")
+                .arg(m_runner.runtime().name())
+                .arg(code)
+                .arg(engineStderr()));
+        return;
+    case Phase::Idle:
+    case Phase::CheckingImage:
+    case Phase::Stopping:
+    case Phase::Done:
         return;
     }
-    finish(ExecutionResult::Outcome::Exited, m_runExitCode);
 }
 
 void SandboxRun::cancel()
 {
     switch (m_phase) {
     case Phase::Idle:
-    case Phase::CheckingImage:
-        if (m_check)
+    case Phase::CheckingImage: {
+        if (m_check) {
             m_check->kill();
-        finish(ExecutionResult::Outcome::Cancelled, -1);
+            m_runner.reaper().adoptHelper(m_check);
+        }
+        ExecutionResult result;
+        result.outcome = ExecutionResult::Outcome::Cancelled;
+        finish(result);
         return;
+    }
+    case Phase::Starting:
     case Phase::Running:
         stop(ExecutionResult::Outcome::Cancelled);
         return;
@@ -201,11 +316,12 @@ void SandboxRun::cancel()
 
 void SandboxRun::stop(ExecutionResult::Outcome reason)
 {
-    if (m_phase != Phase::Running)
+    if (m_phase != Phase::Running && m_phase != Phase::Starting)
         return;
     m_phase = Phase::Stopping;
     m_stopReason = reason;
     m_deadline.stop();
+    m_startDeadline.stop();
     if (m_clock.isValid())
         m_durationMs = m_clock.elapsed();
     qCInfo(lcSandbox).noquote() << (reason == ExecutionResult::Outcome::TimedOut
@@ -217,27 +333,24 @@ void SandboxRun::stop(ExecutionResult::Outcome reason)
     const ContainerRuntime& runtime = m_runner.runtime();
     m_remove = newEngineProcess(runtime, this);
     m_remove->setArguments(runtime.forceRemoveArguments(m_spec.name));
-    connect(m_remove, &QProcess::finished, this, [this] {
-        if (m_run && !m_runExited) {
-            QTimer::singleShot(kClientExitGraceMs, m_run, [run = m_run] { run->kill(); });
-        }
-        maybeFinishStopping();
-    });
-    connect(m_remove, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart) {
-            if (m_run)
-                m_run->kill();
-            maybeFinishStopping();
-        }
+    const auto removed = [this] {
+        if (m_phase != Phase::Stopping)
+            return;
+        m_remove->deleteLater();
+        if (m_client)
+            onClientOutput(); // what the program printed until it was killed
+        ExecutionResult result = collectedResult();
+        result.outcome = m_stopReason;
+        result.exitCode = kKilledExitCode;
+        handOverClient(false);
+        finish(result);
+    };
+    connect(m_remove, &QProcess::finished, this, removed);
+    connect(m_remove, &QProcess::errorOccurred, this, [removed](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            removed();
     });
     m_remove->start();
-}
-
-void SandboxRun::maybeFinishStopping()
-{
-    const bool removalDone = !m_remove || m_remove->state() == QProcess::NotRunning;
-    if (m_phase == Phase::Stopping && removalDone && m_runExited)
-        finish(m_stopReason, m_runExitCode);
 }
 
 void SandboxRun::failWithEngineError(const QString& message)
@@ -248,24 +361,40 @@ void SandboxRun::failWithEngineError(const QString& message)
     ExecutionResult result;
     result.outcome = ExecutionResult::Outcome::EngineError;
     result.engineError = message;
-    m_phase = Phase::Done;
-    Q_EMIT finished(result);
+    finish(result);
 }
 
-void SandboxRun::finish(ExecutionResult::Outcome outcome, int exitCode)
+void SandboxRun::finish(ExecutionResult result)
 {
     if (m_phase == Phase::Done)
         return;
     m_phase = Phase::Done;
+    m_deadline.stop();
+    m_startDeadline.stop();
+    Q_EMIT finished(result);
+}
+
+void SandboxRun::handOverClient(bool removeContainer)
+{
+    if (!m_client)
+        return;
+    QProcess* client = m_client;
+    m_client = nullptr;
+    if (removeContainer)
+        m_runner.reaper().adoptAndRemove(client, m_spec.name);
+    else
+        m_runner.reaper().adopt(client, m_spec.name);
+}
+
+ExecutionResult SandboxRun::collectedResult() const
+{
     ExecutionResult result;
-    result.outcome = outcome;
-    result.exitCode = exitCode;
     result.durationMs = m_durationMs;
     result.stdoutBytes = m_stdout.data();
     result.stderrBytes = m_stderr.data();
     result.stdoutTruncated = m_stdout.truncated();
     result.stderrTruncated = m_stderr.truncated();
-    Q_EMIT finished(result);
+    return result;
 }
 
 QString SandboxRun::engineMissingMessage(const QString& processError) const
@@ -276,6 +405,12 @@ QString SandboxRun::engineMissingMessage(const QString& processError) const
                           "podman|docker.")
         .arg(m_runner.runtime().program(), processError,
              engine == QLatin1String("docker") ? QStringLiteral("docker.io") : engine);
+}
+
+QString SandboxRun::engineStderr() const
+{
+    const QString text = QString::fromUtf8(m_engineStderr.data()).trimmed();
+    return text.isEmpty() ? QStringLiteral(".") : QStringLiteral(": ") + text;
 }
 
 } // namespace csm

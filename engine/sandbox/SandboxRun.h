@@ -3,6 +3,7 @@
 #include "sandbox/CappedBuffer.h"
 #include "sandbox/ContainerSpec.h"
 #include "sandbox/ExecutionResult.h"
+#include "sandbox/LauncherStreamDecoder.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -13,15 +14,21 @@
 namespace csm {
 
 class SandboxRunner;
+struct LauncherExitStatus;
 
 // One program in one fresh container: check the image (once per image and runner), start
-// `ENGINE run --rm -i`, feed the code on stdin, collect capped stdout/stderr, enforce the
-// deadline, and make sure the container is gone before finished() is emitted.
+// `ENGINE run --rm -i` with csm-launch as PID 1, feed the code on stdin, decode the launcher's
+// frames (started, stdout, stderr, exit), enforce the deadline from the moment the program
+// starts, and report. The result is emitted as soon as the launcher reports the exit; the
+// engine's own teardown continues in the runner's ContainerReaper.
 class SandboxRun final : public QObject
 {
     Q_OBJECT
 
 public:
+    // How long the engine may take to create and start a container before we give up on it.
+    static constexpr int kStartTimeoutMs = 60'000;
+
     SandboxRun(SandboxRunner& runner, ContainerSpec spec, QByteArray code, int timeoutMs,
                QObject* parent = nullptr);
     ~SandboxRun() override;
@@ -39,21 +46,27 @@ private:
     {
         Idle,
         CheckingImage,
-        Running,
+        Starting, // the engine is creating the container; the program has not started
+        Running,  // the launcher said the program started: the deadline runs
         Stopping, // killed (deadline or cancel): waiting for the engine to remove the container
         Done,
     };
 
-    void checkImage(bool afterFailedRun);
-    void onImageChecked(int exitCode, bool afterFailedRun);
+    void checkImage(bool afterEngineFailure);
+    void onImageChecked(int exitCode, bool afterEngineFailure);
     void launch();
-    void onRunFinished(int exitCode, QProcess::ExitStatus status);
-    void onRunError(QProcess::ProcessError error);
+    void onClientOutput();
+    void onFrame(const LauncherStreamDecoder::Frame& frame);
+    void onProgramExited(const LauncherExitStatus& status);
+    void onClientFinished(int exitCode, QProcess::ExitStatus status);
+    void onClientError(QProcess::ProcessError error);
     void stop(ExecutionResult::Outcome reason);
-    void maybeFinishStopping();
     void failWithEngineError(const QString& message);
-    void finish(ExecutionResult::Outcome outcome, int exitCode);
+    void finish(ExecutionResult result);
+    void handOverClient(bool removeContainer);
+    ExecutionResult collectedResult() const;
     QString engineMissingMessage(const QString& processError) const;
+    QString engineStderr() const;
 
     SandboxRunner& m_runner;
     ContainerSpec m_spec;
@@ -63,15 +76,16 @@ private:
     ExecutionResult::Outcome m_stopReason = ExecutionResult::Outcome::Cancelled;
 
     QPointer<QProcess> m_check;
-    QPointer<QProcess> m_run;
+    QPointer<QProcess> m_client;
     QPointer<QProcess> m_remove;
-    bool m_runExited = false;
-    int m_runExitCode = -1;
+    LauncherStreamDecoder m_decoder;
     QTimer m_deadline;
+    QTimer m_startDeadline;
     QElapsedTimer m_clock;
     qint64 m_durationMs = 0;
     CappedBuffer m_stdout;
     CappedBuffer m_stderr;
+    CappedBuffer m_engineStderr;
 };
 
 } // namespace csm

@@ -2,12 +2,14 @@
 
 #include "core/Version.h"
 #include "runtime/ContainerRuntime.h"
+#include "sandbox/ContainerReaper.h"
 #include "sandbox/ContainerSpec.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRun.h"
 
 #include <QCoreApplication>
 #include <QRandomGenerator>
+#include <QSysInfo>
 
 namespace csm {
 
@@ -19,15 +21,22 @@ QString randomInstanceId()
 } // namespace
 
 SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
-                             QStringList passThroughEnvironment, QObject* parent)
+                             QStringList passThroughEnvironment, QString launcherPath,
+                             QObject* parent)
     : QObject(parent)
     , m_runtime(std::move(runtime))
     , m_policy(std::move(policy))
     , m_passThrough(std::move(passThroughEnvironment))
+    , m_launcherPath(std::move(launcherPath))
     , m_instanceId(randomInstanceId())
+    , m_reaper(new ContainerReaper(*m_runtime, this))
 {}
 
-SandboxRunner::~SandboxRunner() = default;
+SandboxRunner::~SandboxRunner()
+{
+    // The reaper uses the runtime: it goes first, not with the other children after m_runtime.
+    delete m_reaper;
+}
 
 void SandboxRunner::setImageKnownPresent(const QString& image, bool present)
 {
@@ -42,6 +51,7 @@ SandboxRun* SandboxRunner::start(const RunRequest& request, QObject* parent)
     ContainerSpec spec;
     spec.name = QStringLiteral("code-sandbox-%1-%2").arg(m_instanceId).arg(m_nextRun++);
     spec.image = request.image;
+    spec.launcherPath = m_launcherPath;
     spec.command = LanguageTraits::interpreterCommand(request.language);
     spec.policy = m_policy;
     spec.environmentNames = m_passThrough;
@@ -52,6 +62,7 @@ SandboxRun* SandboxRunner::start(const RunRequest& request, QObject* parent)
         {QStringLiteral("code-sandbox.app"), QString::fromLatin1(kApplicationName)},
         {QStringLiteral("code-sandbox.instance"), m_instanceId},
         {QStringLiteral("code-sandbox.pid"), QString::number(QCoreApplication::applicationPid())},
+        {QStringLiteral("code-sandbox.host"), QSysInfo::machineHostName()},
         {QStringLiteral("code-sandbox.language"), LanguageTraits::id(request.language)},
     };
     auto* run = new SandboxRun(*this, spec, request.code, request.timeoutMs, parent);

@@ -10,6 +10,7 @@
 
 namespace csm {
 
+class ContainerReaper;
 class ContainerRuntime;
 class SandboxRun;
 struct RunRequest;
@@ -21,8 +22,11 @@ class SandboxRunner final : public QObject
     Q_OBJECT
 
 public:
+    // `launcherPath`: csm-launch on the host (LauncherLocator::find()); empty makes every run
+    // fail with a clear message.
     SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
-                  QStringList passThroughEnvironment, QObject* parent = nullptr);
+                  QStringList passThroughEnvironment, QString launcherPath,
+                  QObject* parent = nullptr);
     ~SandboxRunner() override;
 
     // The run starts at once; it emits SandboxRun::finished() later, from the event loop.
@@ -31,6 +35,9 @@ public:
     const ContainerRuntime& runtime() const { return *m_runtime; }
     const SandboxPolicy& policy() const { return m_policy; }
     const QStringList& passThroughEnvironment() const { return m_passThrough; }
+    const QString& launcherPath() const { return m_launcherPath; }
+    // Where finished runs leave their engine clients to exit, and where shutdown waits.
+    ContainerReaper& reaper() { return *m_reaper; }
     // Random per server process; names and labels its containers.
     QString instanceId() const { return m_instanceId; }
 
@@ -41,7 +48,9 @@ private:
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxPolicy m_policy;
     QStringList m_passThrough;
+    QString m_launcherPath;
     QString m_instanceId;
+    ContainerReaper* m_reaper = nullptr;
     quint64 m_nextRun = 1;
     QSet<QString> m_presentImages;
 };

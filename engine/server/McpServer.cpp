@@ -6,6 +6,8 @@
 #include "mcp/ToolRegistry.h"
 #include "runtime/ContainerRuntime.h"
 #include "runtime/RuntimeFactory.h"
+#include "sandbox/ContainerReaper.h"
+#include "sandbox/LauncherLocator.h"
 #include "sandbox/SandboxRunner.h"
 #include "server/ServerOptions.h"
 #include "tools/RunCodeTool.h"
@@ -38,8 +40,14 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
 {
     std::unique_ptr<ContainerRuntime> runtime = RuntimeFactory::create(options.engine);
     const ContainerRuntime& engine = *runtime;
-    m_runner = std::make_unique<SandboxRunner>(std::move(runtime), SandboxPolicy{},
-                                               options.passThroughEnvironment);
+    const QString launcher = LauncherLocator::find();
+    if (launcher.isEmpty()) {
+        qCCritical(lcServer).noquote()
+            << "the sandbox launcher csm-launch was not found in"
+            << LauncherLocator::candidates().join(QStringLiteral(", ")) << "; every run will fail";
+    }
+    m_runner = std::make_unique<SandboxRunner>(std::move(runtime), options.policy,
+                                               options.passThroughEnvironment, launcher);
     const auto python = toolConfig(Language::Python, options.pythonImage, engine, options);
     const auto js = toolConfig(Language::JavaScript, options.jsImage, engine, options);
     qCInfo(lcServer).noquote() << "engine" << engine.name() << "| python image" << python.image
@@ -70,7 +78,10 @@ void McpServer::shutdown()
     m_shuttingDown = true;
     qCInfo(lcServer) << "shutting down;" << m_dispatcher->runningCallCount()
                      << "running call(s) to stop";
-    connect(m_dispatcher, &McpDispatcher::idle, this, &McpServer::finishShutdown);
+    // First every call (their containers are removed as they are cancelled), then whatever
+    // finished calls left for the engine to tear down.
+    connect(m_dispatcher, &McpDispatcher::idle, this, [this] { m_runner->reaper().drain(); });
+    connect(&m_runner->reaper(), &ContainerReaper::drained, this, &McpServer::finishShutdown);
     QTimer::singleShot(kShutdownBudgetMs, this, [this] {
         qCWarning(lcServer) << "containers still being removed after" << kShutdownBudgetMs
                             << "ms; exiting anyway";

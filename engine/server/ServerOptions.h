@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sandbox/SandboxPolicy.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -22,6 +24,7 @@ struct ServerOptions
     QString pythonImage; // empty: the locally built default
     QString jsImage;
     QStringList passThroughEnvironment;
+    SandboxPolicy policy;
     double defaultTimeoutSeconds = 30;
     double maxTimeoutSeconds = 600;
     bool verbose = false;

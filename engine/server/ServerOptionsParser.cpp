@@ -1,12 +1,16 @@
 #include "server/ServerOptionsParser.h"
 
+#include "core/ByteSize.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/Language.h"
 
 #include <algorithm>
+#include <functional>
 #include <QCommandLineParser>
 #include <QRegularExpression>
 #include <QSet>
+#include <QThread>
+#include <vector>
 
 namespace csm {
 
@@ -24,6 +28,140 @@ std::optional<double> positiveSeconds(const QString& text)
     if (!ok || !(value > 0) || value > 86'400)
         return std::nullopt;
     return value;
+}
+
+// A flag with an environment variable behind it; the flag wins. `apply` validates the text and
+// stores it, or returns what is wrong with it.
+struct ValueSetting
+{
+    QCommandLineOption option;
+    QString environmentVariable;
+    std::function<std::optional<QString>(const QString&, ServerOptions&)> apply;
+};
+
+std::optional<QString> applySize(const QString& text, qint64 minimum, qint64 maximum,
+                                 qint64& target)
+{
+    const auto bytes = ByteSize::parse(text);
+    if (!bytes || *bytes < minimum || *bytes > maximum) {
+        return QStringLiteral("must be a size from %1 to %2 (e.g. 512m, 1g)")
+            .arg(ByteSize::format(minimum), ByteSize::format(maximum));
+    }
+    target = *bytes;
+    return std::nullopt;
+}
+
+std::vector<ValueSetting> sandboxSettings(bool& timeoutGiven)
+{
+    constexpr qint64 MiB = 1024 * 1024;
+    const auto option = [](const char* name, const QString& description, const char* valueName) {
+        return QCommandLineOption(QString::fromLatin1(name), description,
+                                  QString::fromLatin1(valueName));
+    };
+    std::vector<ValueSetting> settings;
+    settings.push_back(
+        {option("timeout",
+                QStringLiteral("Default timeout of a run in seconds, when a call gives none "
+                               "(default 30). Env: CODE_SANDBOX_TIMEOUT."),
+                "seconds"),
+         QStringLiteral("CODE_SANDBOX_TIMEOUT"),
+         [&timeoutGiven](const QString& text, ServerOptions& options) -> std::optional<QString> {
+             const auto value = positiveSeconds(text);
+             if (!value)
+                 return QStringLiteral("must be a positive number of seconds");
+             options.defaultTimeoutSeconds = *value;
+             timeoutGiven = true;
+             return std::nullopt;
+         }});
+    settings.push_back(
+        {option("max-timeout",
+                QStringLiteral("Largest timeout_seconds a call may ask for (default 600). Env: "
+                               "CODE_SANDBOX_MAX_TIMEOUT."),
+                "seconds"),
+         QStringLiteral("CODE_SANDBOX_MAX_TIMEOUT"),
+         [](const QString& text, ServerOptions& options) -> std::optional<QString> {
+             const auto value = positiveSeconds(text);
+             if (!value)
+                 return QStringLiteral("must be a positive number of seconds");
+             options.maxTimeoutSeconds = *value;
+             return std::nullopt;
+         }});
+    settings.push_back(
+        {option("memory",
+                QStringLiteral("Memory limit of a sandbox, without swap (default 512m). Env: "
+                               "CODE_SANDBOX_MEMORY."),
+                "size"),
+         QStringLiteral("CODE_SANDBOX_MEMORY"), [](const QString& text, ServerOptions& options) {
+             return applySize(text, 16 * MiB, 1024 * 1024 * MiB, options.policy.memoryBytes);
+         }});
+    settings.push_back({option("cpus",
+                               QStringLiteral("CPUs a sandbox may use, e.g. 0.5 (default 1). Env: "
+                                              "CODE_SANDBOX_CPUS."),
+                               "count"),
+                        QStringLiteral("CODE_SANDBOX_CPUS"),
+                        [](const QString& text, ServerOptions& options) -> std::optional<QString> {
+                            bool ok = false;
+                            const double cpus = text.toDouble(&ok);
+                            const int available = std::max(1, QThread::idealThreadCount());
+                            if (!ok || !(cpus >= 0.01) || cpus > available)
+                                return QStringLiteral(
+                                           "must be a number from 0.01 to %1 (this machine's CPUs)")
+                                    .arg(available);
+                            options.policy.cpus = cpus;
+                            return std::nullopt;
+                        }});
+    settings.push_back(
+        {option("pids-limit",
+                QStringLiteral("Processes and threads a sandbox may have at once (default 256). "
+                               "Env: CODE_SANDBOX_PIDS_LIMIT."),
+                "count"),
+         QStringLiteral("CODE_SANDBOX_PIDS_LIMIT"),
+         [](const QString& text, ServerOptions& options) -> std::optional<QString> {
+             bool ok = false;
+             const int pids = text.toInt(&ok);
+             // The launcher and the interpreter need a few of their own.
+             if (!ok || pids < 8 || pids > 1'000'000)
+                 return QStringLiteral("must be a whole number from 8 to 1000000");
+             options.policy.pidsLimit = pids;
+             return std::nullopt;
+         }});
+    settings.push_back(
+        {option("tmpfs-size",
+                QStringLiteral("Size of each writable folder of a sandbox, /tmp and the workdir "
+                               "/sandbox (default 64m). Env: CODE_SANDBOX_TMPFS_SIZE."),
+                "size"),
+         QStringLiteral("CODE_SANDBOX_TMPFS_SIZE"),
+         [](const QString& text, ServerOptions& options) {
+             return applySize(text, 1 * MiB, 64 * 1024 * MiB, options.policy.tmpfsBytes);
+         }});
+    settings.push_back(
+        {option("network",
+                QStringLiteral("Network of a sandbox: bridge (outbound access, the default) or "
+                               "none (no network at all). Env: CODE_SANDBOX_NETWORK."),
+                "mode"),
+         QStringLiteral("CODE_SANDBOX_NETWORK"),
+         [](const QString& text, ServerOptions& options) -> std::optional<QString> {
+             const QString mode = text.trimmed().toLower();
+             if (mode == QLatin1String("host"))
+                 return QStringLiteral("\"host\" is refused: it would give sandboxed code the "
+                                       "host's network, loopback services included; use bridge "
+                                       "or none");
+             if (mode != QLatin1String("bridge") && mode != QLatin1String("none"))
+                 return QStringLiteral("must be bridge or none");
+             options.policy.network = mode;
+             return std::nullopt;
+         }});
+    settings.push_back(
+        {option("output-cap",
+                QStringLiteral("Most bytes kept of each of stdout and stderr; the rest is "
+                               "dropped as it arrives (default 1m). Env: "
+                               "CODE_SANDBOX_OUTPUT_CAP."),
+                "size"),
+         QStringLiteral("CODE_SANDBOX_OUTPUT_CAP"),
+         [](const QString& text, ServerOptions& options) {
+             return applySize(text, 1024, 64 * MiB, options.policy.outputCapBytes);
+         }});
+    return settings;
 }
 } // namespace
 
@@ -62,18 +200,14 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
                        "every sandbox (by name; values never appear in a command line). May be "
                        "repeated."),
         QStringLiteral("names"));
-    const QCommandLineOption timeout(
-        QStringLiteral("timeout"),
-        QStringLiteral("Default timeout of a run in seconds, when a call gives none (default 30)."),
-        QStringLiteral("seconds"));
-    const QCommandLineOption maxTimeout(
-        QStringLiteral("max-timeout"),
-        QStringLiteral("Largest timeout_seconds a call may ask for (default 600)."),
-        QStringLiteral("seconds"));
+    bool timeoutGiven = false;
+    const std::vector<ValueSetting> settings = sandboxSettings(timeoutGiven);
     const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
                                      QStringLiteral("Log details to stderr."));
-    parser.addOptions(
-        {help, version, engine, pythonImage, jsImage, passThrough, timeout, maxTimeout, verbose});
+    parser.addOptions({help, version, engine, pythonImage, jsImage, passThrough});
+    for (const ValueSetting& setting : settings)
+        parser.addOption(setting.option);
+    parser.addOption(verbose);
 
     if (!parser.parse(arguments))
         return parser.errorText();
@@ -147,19 +281,21 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         }
     }
 
-    if (parser.isSet(maxTimeout)) {
-        const auto value = positiveSeconds(parser.value(maxTimeout));
-        if (!value)
-            return QStringLiteral("--max-timeout must be a positive number of seconds.");
-        options.maxTimeoutSeconds = *value;
+    for (const ValueSetting& setting : settings) {
+        const QString name = setting.option.names().constFirst();
+        const bool fromFlag = parser.isSet(setting.option);
+        if (!fromFlag && !environment.contains(setting.environmentVariable))
+            continue;
+        const QString text = fromFlag ? parser.value(setting.option)
+                                      : environment.value(setting.environmentVariable);
+        if (const auto problem = setting.apply(text, options)) {
+            return QStringLiteral("%1 \"%2\": %3")
+                .arg(fromFlag ? QStringLiteral("--") + name : setting.environmentVariable, text,
+                     *problem);
+        }
     }
-    if (parser.isSet(timeout)) {
-        const auto value = positiveSeconds(parser.value(timeout));
-        if (!value)
-            return QStringLiteral("--timeout must be a positive number of seconds.");
-        options.defaultTimeoutSeconds = *value;
-    } else {
-        // Only a --max-timeout below the built-in default: the default follows it down.
+    if (!timeoutGiven) {
+        // Only a maximum below the built-in default: the default follows it down.
         options.defaultTimeoutSeconds =
             std::min(options.defaultTimeoutSeconds, options.maxTimeoutSeconds);
     }

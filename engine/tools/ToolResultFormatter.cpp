@@ -36,7 +36,7 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result)
 {
     const QString out = decodeOutput(result.stdoutBytes);
     const QString err = decodeOutput(result.stderrBytes);
-    const bool failed = result.timedOut() || result.exitCode != 0;
+    const bool failed = result.timedOut() || result.oomKilled || result.exitCode != 0;
 
     QString text = out;
     if (!err.isEmpty())
@@ -45,7 +45,11 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result)
         appendSection(text, QStringLiteral("[stdout was truncated: only its beginning is shown]"));
     if (result.stderrTruncated)
         appendSection(text, QStringLiteral("[stderr was truncated: only its beginning is shown]"));
-    if (result.timedOut()) {
+    if (result.oomKilled) {
+        appendSection(text, QStringLiteral("[killed: the program ran out of memory (it reached the "
+                                           "sandbox's memory limit); exit code %1]")
+                                .arg(result.exitCode));
+    } else if (result.timedOut()) {
         appendSection(text, QStringLiteral("[timed out after %1 s: the program was killed; the "
                                            "output above is what it printed until then]")
                                 .arg(QString::number(result.durationMs / 1000.0, 'f', 1)));
@@ -62,6 +66,7 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result)
         {QStringLiteral("duration_ms"), result.durationMs},
         {QStringLiteral("timed_out"), result.timedOut()},
         {QStringLiteral("truncated"), result.truncated()},
+        {QStringLiteral("oom_killed"), result.oomKilled},
     };
     return {
         {QStringLiteral("content"), QJsonArray{textContent(text)}},
@@ -97,6 +102,8 @@ QJsonObject ToolResultFormatter::outputSchema()
               schemaOf(boolean, QStringLiteral("Killed because it exceeded its timeout"))},
              {QStringLiteral("truncated"),
               schemaOf(boolean, QStringLiteral("stdout or stderr exceeded the output cap"))},
+             {QStringLiteral("oom_killed"),
+              schemaOf(boolean, QStringLiteral("Killed for exceeding the memory limit"))},
          }},
         {QStringLiteral("required"),
          QJsonArray{QStringLiteral("stdout"), QStringLiteral("stderr"), QStringLiteral("exit_code"),

@@ -43,6 +43,7 @@ ContainerSpec sampleSpec()
     ContainerSpec spec;
     spec.name = QStringLiteral("code-sandbox-abc123-7");
     spec.image = QStringLiteral("localhost/code-sandbox-python:latest");
+    spec.launcherPath = QStringLiteral("/opt/code sandbox/libexec/csm-launch");
     spec.command = {QStringLiteral("python3"), QStringLiteral("-u"), QStringLiteral("-")};
     spec.policy.memoryBytes = 256LL * 1024 * 1024;
     spec.policy.cpus = 0.5;
@@ -110,6 +111,8 @@ private Q_SLOTS:
     void imageAndCommandLast_data() { addEngineRows(); }
     void imageAndCommandLast();
     void specHasNoCodeToLeak();
+    void launcherIsTheReadOnlyEntrypoint_data();
+    void launcherIsTheReadOnlyEntrypoint();
 
     void names_data();
     void names();
@@ -189,8 +192,8 @@ void tst_ContainerArguments::bareFlags_data()
     QTest::addColumn<QString>("engine");
     QTest::addColumn<QString>("flag");
     for (const QString& engine : {QStringLiteral("podman"), QStringLiteral("docker")}) {
-        for (const QString& flag : {QStringLiteral("--rm"), QStringLiteral("-i"),
-                                    QStringLiteral("--init"), QStringLiteral("--read-only")}) {
+        for (const QString& flag :
+             {QStringLiteral("--rm"), QStringLiteral("-i"), QStringLiteral("--read-only")}) {
             QTest::addRow("%s %s", qPrintable(engine), qPrintable(flag)) << engine << flag;
         }
     }
@@ -311,7 +314,11 @@ void tst_ContainerArguments::imageAndCommandLast()
     QFETCH(QString, engine);
     const ContainerSpec spec = sampleSpec();
     const QStringList args = makeRuntime(engine)->runArguments(spec);
-    const QStringList tail = QStringList{spec.image} + spec.command;
+    // The launcher gets the output cap, then runs the interpreter after "--".
+    const QStringList tail =
+        QStringList{spec.image, QStringLiteral("--output-cap"),
+                    QString::number(spec.policy.outputCapBytes), QStringLiteral("--")} +
+        spec.command;
     QVERIFY(args.size() > tail.size());
     QCOMPARE(args.mid(args.size() - tail.size()), tail);
     // The image appears once, exactly where the engine expects it.
@@ -322,7 +329,31 @@ void tst_ContainerArguments::imageAndCommandLast()
     js.command = {QStringLiteral("node"), QStringLiteral("-")};
     const QStringList jsArgs = makeRuntime(engine)->runArguments(js);
     QCOMPARE(jsArgs.mid(jsArgs.size() - 3),
-             (QStringList{js.image, js.command.at(0), js.command.at(1)}));
+             (QStringList{QStringLiteral("--"), js.command.at(0), js.command.at(1)}));
+}
+
+void tst_ContainerArguments::launcherIsTheReadOnlyEntrypoint_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::newRow("podman") << QStringLiteral("podman");
+    QTest::newRow("docker") << QStringLiteral("docker");
+}
+
+void tst_ContainerArguments::launcherIsTheReadOnlyEntrypoint()
+{
+    QFETCH(QString, engine);
+    const ContainerSpec spec = sampleSpec();
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    // Whatever ENTRYPOINT the image declares, the launcher is what runs, as PID 1...
+    QCOMPARE(valueOf(args, QStringLiteral("--entrypoint")),
+             QStringLiteral("/.code-sandbox/launch"));
+    // ...mounted read-only from the host, so neither the image nor the program can replace it.
+    QCOMPARE(valueOf(args, QStringLiteral("--mount")),
+             QStringLiteral("type=bind,source=/opt/code sandbox/libexec/csm-launch,"
+                            "target=/.code-sandbox/launch,ro=true"));
+    QVERIFY(args.indexOf(QStringLiteral("--entrypoint")) < args.indexOf(spec.image));
+    // The engine's own init would take PID 1 from the launcher.
+    QVERIFY(!args.contains(QStringLiteral("--init")));
 }
 
 void tst_ContainerArguments::specHasNoCodeToLeak()

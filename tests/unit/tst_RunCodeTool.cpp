@@ -27,8 +27,10 @@ const QString& missingEngine()
 
 std::unique_ptr<SandboxRunner> makeRunner(const SandboxPolicy& policy = {})
 {
+    // The launcher path is only mounted, never run on the host: any path will do here.
     return std::make_unique<SandboxRunner>(std::make_unique<PodmanRuntime>(missingEngine()), policy,
-                                           QStringList());
+                                           QStringList(),
+                                           QStringLiteral("/nonexistent/csm-launch"));
 }
 
 RunCodeTool::Config makeConfig(Language language, const QString& image = {})

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <optional>
+#include <QString>
+
+namespace csm {
+
+// Sizes as users write them for container engines: 512m, 1g, 64k, 1048576 (bytes); binary units.
+class ByteSize final
+{
+public:
+    static std::optional<qint64> parse(const QString& text);
+    // The shortest exact form, e.g. "512m".
+    static QString format(qint64 bytes);
+};
+
+} // namespace csm

@@ -1,0 +1,134 @@
+#include "sandbox/ContainerReaper.h"
+
+#include "core/Logging.h"
+#include "runtime/ContainerRuntime.h"
+
+#include <QProcess>
+#include <QTimer>
+
+namespace csm {
+
+ContainerReaper::ContainerReaper(const ContainerRuntime& runtime, QObject* parent)
+    : QObject(parent)
+    , m_runtime(runtime)
+{}
+
+ContainerReaper::~ContainerReaper()
+{
+    // Last resort (the process is going down without drain()): ask the engine to remove what is
+    // left without waiting for it.
+    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
+        QProcess::startDetached(m_runtime.program(), m_runtime.forceRemoveArguments(it.key()));
+    // Their results are of no use now; QProcess would otherwise wait for each in its destructor.
+    for (QProcess* process : std::as_const(m_helpers))
+        process->kill();
+}
+
+void ContainerReaper::adopt(QProcess* client, const QString& container)
+{
+    client->disconnect();
+    client->setParent(this);
+    if (client->state() == QProcess::NotRunning) {
+        client->deleteLater();
+        return;
+    }
+    m_entries[container].client = client;
+    connect(client, &QProcess::finished, this, [this, client, container] {
+        client->deleteLater();
+        releaseIfDone(container);
+    });
+    // Keep reading the client's pipes: a client blocked on a full pipe would never exit.
+    connect(client, &QProcess::readyReadStandardOutput, client,
+            [client] { client->readAllStandardOutput(); });
+    connect(client, &QProcess::readyReadStandardError, client,
+            [client] { client->readAllStandardError(); });
+    QTimer::singleShot(kExitGraceMs, client, [this, client, container] {
+        if (client->state() != QProcess::NotRunning) {
+            qCWarning(lcSandbox).noquote()
+                << "engine client for" << container << "did not exit; removing the container";
+            forceRemove(container);
+        }
+    });
+}
+
+void ContainerReaper::adoptHelper(QProcess* process)
+{
+    process->disconnect();
+    process->setParent(this);
+    if (process->state() == QProcess::NotRunning) {
+        process->deleteLater();
+        return;
+    }
+    m_helpers.insert(process);
+    connect(process, &QProcess::finished, this, [this, process] {
+        m_helpers.remove(process);
+        process->deleteLater();
+        emitDrainedIfIdle();
+    });
+}
+
+void ContainerReaper::adoptAndRemove(QProcess* client, const QString& container)
+{
+    adopt(client, container);
+    m_entries[container]; // tracked even if the client had already exited
+    forceRemove(container);
+}
+
+void ContainerReaper::forceRemove(const QString& container)
+{
+    Entry& entry = m_entries[container];
+    if (entry.removing)
+        return;
+    entry.removing = true;
+    auto* remove = new QProcess(this);
+    const auto removed = [this, remove, container] {
+        remove->deleteLater();
+        const auto it = m_entries.find(container);
+        if (it == m_entries.end())
+            return;
+        it->removing = false;
+        // The container is gone; a client still attached to it has nothing left to wait for.
+        if (it->client && it->client->state() != QProcess::NotRunning)
+            it->client->kill();
+        releaseIfDone(container);
+    };
+    connect(remove, &QProcess::finished, this, removed);
+    connect(remove, &QProcess::errorOccurred, this, [removed](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            removed();
+    });
+    remove->start(m_runtime.program(), m_runtime.forceRemoveArguments(container));
+}
+
+void ContainerReaper::releaseIfDone(const QString& container)
+{
+    const auto it = m_entries.find(container);
+    if (it == m_entries.end())
+        return;
+    const bool clientRunning = it->client && it->client->state() != QProcess::NotRunning;
+    if (clientRunning || it->removing)
+        return;
+    m_entries.erase(it);
+    emitDrainedIfIdle();
+}
+
+void ContainerReaper::emitDrainedIfIdle()
+{
+    if (m_draining && m_entries.isEmpty() && m_helpers.isEmpty())
+        Q_EMIT drained();
+}
+
+void ContainerReaper::drain()
+{
+    m_draining = true;
+    if (m_entries.isEmpty()) {
+        // Queued, and checked again then: a run handing over its client meanwhile is waited for.
+        QMetaObject::invokeMethod(this, &ContainerReaper::emitDrainedIfIdle, Qt::QueuedConnection);
+        return;
+    }
+    const auto containers = m_entries.keys();
+    for (const QString& container : containers)
+        forceRemove(container);
+}
+
+} // namespace csm

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QString>
+
+class QProcess;
+
+namespace csm {
+
+class ContainerRuntime;
+
+// Takes over engine clients whose run is over for the caller but whose container may still be
+// going away, so that teardown happens off the call's path and nothing is left behind:
+// a client that does not exit in time gets its container force-removed. drain() removes all.
+class ContainerReaper final : public QObject
+{
+    Q_OBJECT
+
+public:
+    // How long an adopted client may take to exit on its own before its container is removed.
+    static constexpr int kExitGraceMs = 10'000;
+
+    explicit ContainerReaper(const ContainerRuntime& runtime, QObject* parent = nullptr);
+    ~ContainerReaper() override;
+
+    // Takes ownership of `client` (an engine `run` process, maybe still running).
+    void adopt(QProcess* client, const QString& container);
+    // Same, and removes the container at once (the run was abandoned mid-way).
+    void adoptAndRemove(QProcess* client, const QString& container);
+    // Takes ownership of a short engine command (e.g. an image check) nobody waits for any more.
+    void adoptHelper(QProcess* process);
+    // Force-removes every container still tracked; drained() follows once every removal and
+    // every client has ended.
+    void drain();
+    int pendingCount() const { return static_cast<int>(m_entries.size() + m_helpers.size()); }
+
+Q_SIGNALS:
+    void drained();
+
+private:
+    struct Entry
+    {
+        QPointer<QProcess> client;
+        bool removing = false;
+    };
+
+    void forceRemove(const QString& container);
+    void releaseIfDone(const QString& container);
+    void emitDrainedIfIdle();
+
+    const ContainerRuntime& m_runtime;
+    QHash<QString, Entry> m_entries;
+    QSet<QProcess*> m_helpers;
+    bool m_draining = false;
+};
+
+} // namespace csm

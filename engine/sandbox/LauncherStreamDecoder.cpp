@@ -1,0 +1,60 @@
+#include "sandbox/LauncherStreamDecoder.h"
+
+namespace csm {
+
+namespace {
+constexpr qsizetype kHeaderSize = 5;
+}
+
+void LauncherStreamDecoder::append(const QByteArray& bytes)
+{
+    if (isCorrupt())
+        return;
+    // Drop what was consumed before growing, so a long run keeps one frame's worth of memory.
+    if (m_offset > 0) {
+        m_buffer.remove(0, m_offset);
+        m_offset = 0;
+    }
+    m_buffer.append(bytes);
+}
+
+std::optional<LauncherStreamDecoder::Frame> LauncherStreamDecoder::next()
+{
+    if (isCorrupt() || pendingBytes() < kHeaderSize)
+        return std::nullopt;
+    const auto* header = reinterpret_cast<const unsigned char*>(m_buffer.constData() + m_offset);
+    const quint32 length = (quint32(header[1]) << 24) | (quint32(header[2]) << 16) |
+                           (quint32(header[3]) << 8) | quint32(header[4]);
+    Frame::Type type;
+    switch (header[0]) {
+    case 'S':
+        type = Frame::Type::Started;
+        break;
+    case 'O':
+        type = Frame::Type::Stdout;
+        break;
+    case 'E':
+        type = Frame::Type::Stderr;
+        break;
+    case 'X':
+        type = Frame::Type::Exit;
+        break;
+    case 'F':
+        type = Frame::Type::Failure;
+        break;
+    default:
+        m_error = QStringLiteral("unknown frame type 0x%1").arg(header[0], 2, 16, QLatin1Char('0'));
+        return std::nullopt;
+    }
+    if (length > kMaxPayload) {
+        m_error = QStringLiteral("frame of %1 bytes exceeds the limit").arg(length);
+        return std::nullopt;
+    }
+    if (pendingBytes() < kHeaderSize + qsizetype(length))
+        return std::nullopt;
+    Frame frame{type, m_buffer.mid(m_offset + kHeaderSize, length)};
+    m_offset += kHeaderSize + length;
+    return frame;
+}
+
+} // namespace csm

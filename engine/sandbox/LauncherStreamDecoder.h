@@ -1,0 +1,45 @@
+#pragma once
+
+#include <optional>
+#include <QByteArray>
+#include <QString>
+
+namespace csm {
+
+// Reads csm-launch's framed stdout (see launcher/csm-launch.c): type byte, 4-byte big-endian
+// length, payload. Incremental: bytes go in as they arrive, whole frames come out.
+class LauncherStreamDecoder final
+{
+public:
+    struct Frame
+    {
+        enum class Type
+        {
+            Started,
+            Stdout,
+            Stderr,
+            Exit,
+            Failure,
+        };
+        Type type;
+        QByteArray payload;
+    };
+
+    // No frame the launcher writes is larger (it forwards output in chunks of 64 KiB).
+    static constexpr qsizetype kMaxPayload = 1024 * 1024;
+
+    void append(const QByteArray& bytes);
+    // The next complete frame, if any. Nothing more comes out once the stream is corrupt.
+    std::optional<Frame> next();
+    // The stream broke the protocol (unknown type, oversized frame): not our launcher talking.
+    bool isCorrupt() const { return !m_error.isEmpty(); }
+    QString error() const { return m_error; }
+    qsizetype pendingBytes() const { return m_buffer.size() - m_offset; }
+
+private:
+    QByteArray m_buffer;
+    qsizetype m_offset = 0;
+    QString m_error;
+};
+
+} // namespace csm
