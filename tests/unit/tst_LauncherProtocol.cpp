@@ -1,0 +1,167 @@
+// The host side of the launcher protocol: frame decoding and the exit frame, from canned bytes.
+#include "sandbox/LauncherExitStatus.h"
+#include "sandbox/LauncherStreamDecoder.h"
+
+#include <QTest>
+
+using namespace csm;
+using Type = LauncherStreamDecoder::Frame::Type;
+
+namespace {
+QByteArray frame(char type, const QByteArray& payload)
+{
+    QByteArray bytes(1, type);
+    const quint32 size = quint32(payload.size());
+    bytes.append(char(size >> 24))
+        .append(char(size >> 16))
+        .append(char(size >> 8))
+        .append(char(size));
+    return bytes + payload;
+}
+} // namespace
+
+class tst_LauncherProtocol final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void decodesEveryFrameType()
+    {
+        LauncherStreamDecoder decoder;
+        decoder.append(frame('S', {}) + frame('O', "out") + frame('E', "err") +
+                       frame('X', "exit=0") + frame('F', "boom"));
+        const QList<Type> expected{Type::Started, Type::Stdout, Type::Stderr, Type::Exit,
+                                   Type::Failure};
+        const QList<QByteArray> payloads{{}, "out", "err", "exit=0", "boom"};
+        for (qsizetype i = 0; i < expected.size(); ++i) {
+            const auto next = decoder.next();
+            QVERIFY(next);
+            QCOMPARE(next->type, expected.at(i));
+            QCOMPARE(next->payload, payloads.at(i));
+        }
+        QVERIFY(!decoder.next());
+        QVERIFY(!decoder.isCorrupt());
+        QCOMPARE(decoder.pendingBytes(), 0);
+    }
+
+    void reassemblesFramesSplitAnywhere()
+    {
+        const QByteArray payload = QByteArray("binary\0\xff\xfe payload", 18);
+        const QByteArray stream = frame('O', payload) + frame('X', "exit=3 oom=0");
+        for (qsizetype split = 0; split <= stream.size(); ++split) {
+            LauncherStreamDecoder decoder;
+            QList<LauncherStreamDecoder::Frame> frames;
+            for (const QByteArray& part : {stream.left(split), stream.mid(split)}) {
+                decoder.append(part);
+                while (const auto next = decoder.next())
+                    frames.append(*next);
+            }
+            QCOMPARE(frames.size(), 2);
+            QCOMPARE(frames.at(0).payload, payload);
+            QCOMPARE(frames.at(1).type, Type::Exit);
+        }
+    }
+
+    void byteByByte()
+    {
+        const QByteArray stream = frame('S', {}) + frame('O', QByteArray(70'000, 'x'));
+        LauncherStreamDecoder decoder;
+        int frames = 0;
+        for (char byte : stream) {
+            decoder.append(QByteArray(1, byte));
+            while (decoder.next())
+                ++frames;
+        }
+        QCOMPARE(frames, 2);
+    }
+
+    void rejectsWhatIsNotTheLauncher_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::newRow("plain text") << QByteArray("Error: no such image\n");
+        QTest::newRow("unknown type") << frame('Z', "x");
+        QTest::newRow("oversized") << QByteArray("O\x7f\xff\xff\xff", 5);
+        QTest::newRow("just over the limit")
+            << (QByteArray(1, 'O') + QByteArray("\x00\x10\x00\x01", 4));
+    }
+
+    void rejectsWhatIsNotTheLauncher()
+    {
+        QFETCH(QByteArray, bytes);
+        LauncherStreamDecoder decoder;
+        decoder.append(bytes);
+        QVERIFY(!decoder.next());
+        QVERIFY(decoder.isCorrupt());
+        QVERIFY(!decoder.error().isEmpty());
+        // Nothing more comes out of a corrupt stream, even a valid frame.
+        decoder.append(frame('X', "exit=0"));
+        QVERIFY(!decoder.next());
+    }
+
+    void incompleteFrameWaits()
+    {
+        LauncherStreamDecoder decoder;
+        decoder.append(frame('O', "hello").left(7));
+        QVERIFY(!decoder.next());
+        QVERIFY(!decoder.isCorrupt());
+        QCOMPARE(decoder.pendingBytes(), 7);
+    }
+
+    void exitStatus_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<bool>("oom");
+        QTest::addColumn<qint64>("stdoutDropped");
+        QTest::addColumn<qint64>("stderrDropped");
+        QTest::newRow("success") << QByteArray("exit=0 oom=0 stdout_dropped=0 stderr_dropped=0")
+                                 << true << 0 << 0 << false << 0LL << 0LL;
+        QTest::newRow("exit 3") << QByteArray("exit=3 oom=0") << true << 3 << 0 << false << 0LL
+                                << 0LL;
+        QTest::newRow("killed") << QByteArray("signal=9 oom=0") << true << 137 << 9 << false << 0LL
+                                << 0LL;
+        QTest::newRow("oom") << QByteArray("signal=9 oom=1 stdout_dropped=5 stderr_dropped=7")
+                             << true << 137 << 9 << true << 5LL << 7LL;
+        QTest::newRow("a newer launcher's extra key")
+            << QByteArray("exit=1 oom=0 cpu_ms=12") << true << 1 << 0 << false << 0LL << 0LL;
+        QTest::newRow("big drop counts") << QByteArray("exit=0 stdout_dropped=1072693248") << true
+                                         << 0 << 0 << false << 1072693248LL << 0LL;
+        QTest::newRow("empty") << QByteArray() << false << 0 << 0 << false << 0LL << 0LL;
+        QTest::newRow("no outcome")
+            << QByteArray("oom=1") << false << 0 << 0 << false << 0LL << 0LL;
+        QTest::newRow("garbage") << QByteArray("exit=abc") << false << 0 << 0 << false << 0LL
+                                 << 0LL;
+        QTest::newRow("negative") << QByteArray("exit=-1") << false << 0 << 0 << false << 0LL
+                                  << 0LL;
+        QTest::newRow("exit above 255")
+            << QByteArray("exit=256") << false << 0 << 0 << false << 0LL << 0LL;
+        QTest::newRow("signal 0") << QByteArray("signal=0") << false << 0 << 0 << false << 0LL
+                                  << 0LL;
+        QTest::newRow("no equals") << QByteArray("exit") << false << 0 << 0 << false << 0LL << 0LL;
+    }
+
+    void exitStatus()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(bool, valid);
+        const auto status = LauncherExitStatus::parse(payload);
+        QCOMPARE(status.has_value(), valid);
+        if (!valid)
+            return;
+        QFETCH(int, exitCode);
+        QFETCH(int, signal);
+        QFETCH(bool, oom);
+        QFETCH(qint64, stdoutDropped);
+        QFETCH(qint64, stderrDropped);
+        QCOMPARE(status->exitCode, exitCode);
+        QCOMPARE(status->signal, signal);
+        QCOMPARE(status->oomKilled, oom);
+        QCOMPARE(status->stdoutDropped, stdoutDropped);
+        QCOMPARE(status->stderrDropped, stderrDropped);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_LauncherProtocol)
+#include "tst_LauncherProtocol.moc"
