@@ -1,8 +1,10 @@
 #pragma once
 
+#include "runtime/ContainerInfo.h"
 #include "runtime/ImageCheck.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -33,6 +35,13 @@ public:
     virtual ImageCheck interpretImageCheck(int exitCode, const QByteArray& standardError) const = 0;
     // The name under which this engine stores a locally built image (podman prefixes localhost/).
     virtual QString localImageReference(const QString& image) const = 0;
+
+    // `ps` of every container labelled as this application's (ContainerLabels::kApp), running
+    // or not, in a machine-readable form that parseContainerList() reads.
+    virtual QStringList listContainersArguments() const = 0;
+    // Reads the standard output of listContainersArguments(). Entries it cannot read are
+    // skipped; empty output or garbage gives an empty list.
+    virtual QList<ContainerInfo> parseContainerList(const QByteArray& output) const = 0;
 
 private:
     QString m_program;

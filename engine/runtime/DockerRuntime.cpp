@@ -1,5 +1,9 @@
 #include "runtime/DockerRuntime.h"
 
+#include "core/Version.h"
+#include "runtime/ContainerLabels.h"
+#include "runtime/ContainerListing.h"
+
 namespace csm {
 
 DockerRuntime::DockerRuntime(QString program)
@@ -29,6 +33,35 @@ ImageCheck DockerRuntime::interpretImageCheck(int exitCode, const QByteArray& st
         text.contains(QLatin1String("No such object"), Qt::CaseInsensitive))
         return {ImageCheck::Status::Missing, {}};
     return {ImageCheck::Status::EngineUnavailable, text};
+}
+
+QStringList DockerRuntime::listContainersArguments() const
+{
+    // `{{json .}}` would give the labels only as one "k=v,k=v" string, which a value holding a
+    // comma makes ambiguous (our image's own code-sandbox.versions label does). So the template
+    // builds the same one-object-per-line shape and adds the labels the sweep decides on, read
+    // one by one with `.Label`, under "LabelValues".
+    QStringList exactValues;
+    for (const char* key : {ContainerLabels::kApp, ContainerLabels::kInstance,
+                            ContainerLabels::kPid, ContainerLabels::kHost}) {
+        exactValues << QStringLiteral("\"%1\":{{json (.Label \"%1\")}}").arg(QLatin1String(key));
+    }
+    const QString format = QStringLiteral("{\"ID\":{{json .ID}},\"Names\":{{json .Names}},"
+                                          "\"Labels\":{{json .Labels}},\"LabelValues\":{") +
+                           exactValues.join(QLatin1Char(',')) + QStringLiteral("}}");
+    return {QStringLiteral("ps"),
+            QStringLiteral("--all"),
+            QStringLiteral("--no-trunc"),
+            QStringLiteral("--filter"),
+            QStringLiteral("label=%1=%2")
+                .arg(QLatin1String(ContainerLabels::kApp), QLatin1String(kApplicationName)),
+            QStringLiteral("--format"),
+            format};
+}
+
+QList<ContainerInfo> DockerRuntime::parseContainerList(const QByteArray& output) const
+{
+    return ContainerListing::fromJsonLines(output);
 }
 
 } // namespace csm

@@ -1,5 +1,9 @@
 #include "runtime/PodmanRuntime.h"
 
+#include "core/Version.h"
+#include "runtime/ContainerLabels.h"
+#include "runtime/ContainerListing.h"
+
 namespace csm {
 
 PodmanRuntime::PodmanRuntime(QString program)
@@ -38,6 +42,23 @@ QString PodmanRuntime::localImageReference(const QString& image) const
         (firstPart.contains(QLatin1Char('.')) || firstPart.contains(QLatin1Char(':')) ||
          firstPart == QLatin1String("localhost"));
     return qualified ? image : QStringLiteral("localhost/") + image;
+}
+
+QStringList PodmanRuntime::listContainersArguments() const
+{
+    // `--format json` prints one JSON array with the labels as a real map: nothing to escape.
+    return {QStringLiteral("ps"),
+            QStringLiteral("--all"),
+            QStringLiteral("--filter"),
+            QStringLiteral("label=%1=%2")
+                .arg(QLatin1String(ContainerLabels::kApp), QLatin1String(kApplicationName)),
+            QStringLiteral("--format"),
+            QStringLiteral("json")};
+}
+
+QList<ContainerInfo> PodmanRuntime::parseContainerList(const QByteArray& output) const
+{
+    return ContainerListing::fromJsonArray(output);
 }
 
 } // namespace csm

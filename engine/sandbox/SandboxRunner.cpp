@@ -1,6 +1,7 @@
 #include "sandbox/SandboxRunner.h"
 
 #include "core/Version.h"
+#include "runtime/ContainerLabels.h"
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/ContainerSpec.h"
@@ -58,12 +59,13 @@ SandboxRun* SandboxRunner::start(const RunRequest& request, QObject* parent)
     // The root filesystem is read-only: tools that write to $HOME (matplotlib, npm) need a
     // writable one.
     spec.environment.insert(QStringLiteral("HOME"), QStringLiteral("/tmp"));
+    // What StaleContainerSweeper reads to find the containers of a server that died.
     spec.labels = {
-        {QStringLiteral("code-sandbox.app"), QString::fromLatin1(kApplicationName)},
-        {QStringLiteral("code-sandbox.instance"), m_instanceId},
-        {QStringLiteral("code-sandbox.pid"), QString::number(QCoreApplication::applicationPid())},
-        {QStringLiteral("code-sandbox.host"), QSysInfo::machineHostName()},
-        {QStringLiteral("code-sandbox.language"), LanguageTraits::id(request.language)},
+        {QLatin1String(ContainerLabels::kApp), QString::fromLatin1(kApplicationName)},
+        {QLatin1String(ContainerLabels::kInstance), m_instanceId},
+        {QLatin1String(ContainerLabels::kPid), QString::number(QCoreApplication::applicationPid())},
+        {QLatin1String(ContainerLabels::kHost), QSysInfo::machineHostName()},
+        {QLatin1String(ContainerLabels::kLanguage), LanguageTraits::id(request.language)},
     };
     auto* run = new SandboxRun(*this, spec, request.code, request.timeoutMs, parent);
     run->start();

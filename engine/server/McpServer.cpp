@@ -9,9 +9,11 @@
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/LauncherLocator.h"
 #include "sandbox/SandboxRunner.h"
+#include "sandbox/StaleContainerSweeper.h"
 #include "server/ServerOptions.h"
 #include "tools/RunCodeTool.h"
 
+#include <QSysInfo>
 #include <QTimer>
 
 namespace csm {
@@ -63,6 +65,12 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
                        "a new sandbox: send complete programs and print what you need to see."),
     };
     m_dispatcher = new McpDispatcher(*m_tools, std::move(identity), this);
+
+    // Containers left by servers that died (kill -9, a crash, a power cut) go first, in the
+    // background: serving does not wait for the engine's answer.
+    auto* sweeper = new StaleContainerSweeper(engine, QSysInfo::machineHostName(), {}, this);
+    connect(sweeper, &StaleContainerSweeper::finished, sweeper, &QObject::deleteLater);
+    sweeper->start();
 }
 
 McpServer::~McpServer()
