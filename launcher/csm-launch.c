@@ -14,6 +14,11 @@
  * non-dumpable, and as PID 1 it ignores every signal the program may send it. The status thus
  * reaches the server as soon as the program ends, without waiting for the engine's teardown.
  *
+ * With --listen PATH (a warm pool's container) it starts the interpreter at once, so that the
+ * interpreter's own start-up is paid before any call, and waits for one connection on the Unix
+ * socket PATH (in a folder the host bind-mounts): the request is the program, preceded by its
+ * length (8 bytes, big-endian); the frames then go back over that connection.
+ *
  * Static, with no dependency on the image: custom images keep working. Linux only.
  */
 #define _GNU_SOURCE
@@ -26,7 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +44,8 @@ enum { kChunk = 64 * 1024 };
 enum { kDrainAfterExitMs = 200 };
 
 static int g_wake[2] = {-1, -1};
+/* Where frames go: stdout, or the host's connection in --listen mode. */
+static int g_frames = STDOUT_FILENO;
 
 static void on_sigchld(int signal_number)
 {
@@ -69,8 +79,8 @@ static void frame(char type, const void* payload, size_t size)
     unsigned char header[5] = {(unsigned char)type, (unsigned char)(size >> 24),
                                (unsigned char)(size >> 16), (unsigned char)(size >> 8),
                                (unsigned char)size};
-    if (write_all(STDOUT_FILENO, header, sizeof header) != 0 ||
-        write_all(STDOUT_FILENO, payload, size) != 0)
+    if (write_all(g_frames, header, sizeof header) != 0 ||
+        write_all(g_frames, payload, size) != 0)
         _exit(120); /* nobody is listening any more */
 }
 
@@ -107,6 +117,66 @@ static long oom_kills(void)
         fclose(file);
     }
     return -1;
+}
+
+static int read_exactly(int fd, void* data, size_t size)
+{
+    char* bytes = data;
+    while (size > 0) {
+        const ssize_t count = read(fd, bytes, size);
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count <= 0)
+            return -1;
+        bytes += count;
+        size -= (size_t)count;
+    }
+    return 0;
+}
+
+/* --listen: waits for the host's one connection and reads the length-prefixed program from it. */
+static char* accept_program(const char* path, size_t limit, size_t* size)
+{
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof address.sun_path) {
+        errno = ENAMETOOLONG;
+        fail("listening");
+    }
+    strcpy(address.sun_path, path);
+    const int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    unlink(path);
+    if (listener < 0 || bind(listener, (struct sockaddr*)&address, sizeof address) != 0 ||
+        listen(listener, 1) != 0)
+        fail("listening");
+    /* The host side may run as another user than the sandbox (rootless engines map ids). */
+    chmod(path, 0666);
+    int connection;
+    do {
+        connection = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+    } while (connection < 0 && errno == EINTR);
+    if (connection < 0)
+        fail("accepting the host's connection");
+    close(listener);
+    unlink(path);
+    g_frames = connection;
+
+    unsigned char header[8];
+    if (read_exactly(connection, header, sizeof header) != 0)
+        fail("reading the program's length");
+    unsigned long long length = 0;
+    for (size_t i = 0; i < sizeof header; ++i)
+        length = (length << 8) | header[i];
+    if (length > limit) {
+        errno = EFBIG;
+        fail("reading the program");
+    }
+    *size = (size_t)length;
+    char* buffer = malloc(*size ? *size : 1);
+    if (!buffer || read_exactly(connection, buffer, *size) != 0)
+        fail("reading the program");
+    return buffer;
 }
 
 static char* read_program(size_t limit, size_t* size)
@@ -151,7 +221,8 @@ static void set_nonblocking(int fd)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] -- PROGRAM [ARG...]\n");
+    fprintf(stderr, "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] [--listen SOCKET] "
+                    "-- PROGRAM [ARG...]\n");
     exit(2);
 }
 
@@ -159,6 +230,7 @@ int main(int argc, char** argv)
 {
     long long output_cap = 1024 * 1024;
     long long code_limit = 64LL * 1024 * 1024;
+    const char* listen_path = NULL;
     int first = 1;
     for (; first < argc; ++first) {
         if (strcmp(argv[first], "--") == 0) {
@@ -171,6 +243,8 @@ int main(int argc, char** argv)
             output_cap = atoll(argv[++first]);
         else if (strcmp(argv[first], "--code-limit") == 0)
             code_limit = atoll(argv[++first]);
+        else if (strcmp(argv[first], "--listen") == 0)
+            listen_path = argv[++first];
         else
             usage();
     }
@@ -182,7 +256,7 @@ int main(int argc, char** argv)
     signal(SIGPIPE, SIG_IGN);
 
     size_t code_size = 0;
-    char* code = read_program((size_t)code_limit, &code_size);
+    char* code = listen_path ? NULL : read_program((size_t)code_limit, &code_size);
 
     int in[2], out[2], err[2], exec_error[2];
     if (pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) != 0 || pipe2(in, O_CLOEXEC) != 0 ||
@@ -197,7 +271,8 @@ int main(int argc, char** argv)
     sigaction(SIGCHLD, &action, NULL);
 
     const long oom_before = oom_kills();
-    frame('S', "", 0);
+    if (!listen_path)
+        frame('S', "", 0);
     const pid_t child = fork();
     if (child < 0)
         fail("starting the program");
@@ -219,7 +294,16 @@ int main(int argc, char** argv)
     close(exec_error[1]);
 
     int exec_errno = 0;
-    if (read(exec_error[0], &exec_errno, sizeof exec_errno) == (ssize_t)sizeof exec_errno) {
+    const int exec_failed =
+        read(exec_error[0], &exec_errno, sizeof exec_errno) == (ssize_t)sizeof exec_errno;
+    close(exec_error[0]);
+    if (listen_path) {
+        /* The interpreter now waits for its program, and we for the host's call. */
+        code = accept_program(listen_path, (size_t)code_limit, &code_size);
+        if (!exec_failed)
+            frame('S', "", 0);
+    }
+    if (exec_failed) {
         char message[512];
         snprintf(message, sizeof message, "could not start %s: %s", argv[first],
                  strerror(exec_errno));
@@ -227,7 +311,6 @@ int main(int argc, char** argv)
         waitpid(child, NULL, 0);
         return 127;
     }
-    close(exec_error[0]);
 
     set_nonblocking(in[1]);
     set_nonblocking(out[0]);

@@ -24,7 +24,11 @@ ContainerRuntime::ContainerRuntime(QString program)
 QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
 {
     const SandboxPolicy& policy = spec.policy;
-    QStringList args{QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("-i"),
+    const bool pooled = !spec.ioDirectory.isEmpty();
+    // A pooled container runs detached: no engine client stays attached while it waits, and the
+    // server reaches its launcher through a socket in the bind-mounted folder instead.
+    QStringList args{QStringLiteral("run"), QStringLiteral("--rm"),
+                     pooled ? QStringLiteral("--detach") : QStringLiteral("-i"),
                      // Never reach for a registry: a missing image is reported, not pulled.
                      QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"),
                      spec.name};
@@ -55,7 +59,17 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     // By name only: the engine reads the value from its own environment, so it is never in argv.
     for (const QString& name : spec.environmentNames)
         args << QStringLiteral("-e") << name;
-    args << spec.image << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes)
+    if (pooled) {
+        args << QStringLiteral("--mount")
+             << QStringLiteral("type=bind,source=%1,target=%2")
+                    .arg(spec.ioDirectory, QLatin1String(ContainerSpec::kIoMountPoint));
+    }
+    args << spec.image;
+    if (pooled) {
+        args << QStringLiteral("--listen")
+             << QLatin1String(ContainerSpec::kIoMountPoint) + QStringLiteral("/sock");
+    }
+    args << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes)
          << QStringLiteral("--") << spec.command;
     return args;
 }

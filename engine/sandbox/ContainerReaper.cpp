@@ -51,6 +51,30 @@ void ContainerReaper::adopt(QProcess* client, const QString& container)
     });
 }
 
+void ContainerReaper::remove(const QString& container)
+{
+    forceRemove(container);
+}
+
+void ContainerReaper::adoptThenRemove(QProcess* starter, const QString& container)
+{
+    starter->disconnect();
+    starter->setParent(this);
+    Entry& entry = m_entries[container];
+    entry.client = starter;
+    entry.removeAfterClient = true;
+    connect(starter, &QProcess::finished, this, [this, starter, container] {
+        starter->deleteLater();
+        m_entries[container].removeAfterClient = false;
+        forceRemove(container);
+    });
+    if (starter->state() == QProcess::NotRunning) {
+        starter->deleteLater();
+        entry.removeAfterClient = false;
+        forceRemove(container);
+    }
+}
+
 void ContainerReaper::adoptHelper(QProcess* process)
 {
     process->disconnect();
@@ -127,8 +151,10 @@ void ContainerReaper::drain()
         return;
     }
     const auto containers = m_entries.keys();
-    for (const QString& container : containers)
-        forceRemove(container);
+    for (const QString& container : containers) {
+        if (!m_entries.value(container).removeAfterClient)
+            forceRemove(container);
+    }
 }
 
 } // namespace csm

@@ -30,6 +30,11 @@ public:
     void adopt(QProcess* client, const QString& container);
     // Same, and removes the container at once (the run was abandoned mid-way).
     void adoptAndRemove(QProcess* client, const QString& container);
+    // Removes a container that no process of ours is attached to (a warm pool's).
+    void remove(const QString& container);
+    // Takes ownership of the process creating `container` (`run --detach`) and removes the
+    // container once that process is done: removing it earlier could miss it.
+    void adoptThenRemove(QProcess* starter, const QString& container);
     // Takes ownership of a short engine command (e.g. an image check) nobody waits for any more.
     void adoptHelper(QProcess* process);
     // Force-removes every container still tracked; drained() follows once every removal and
@@ -45,6 +50,8 @@ private:
     {
         QPointer<QProcess> client;
         bool removing = false;
+        // `client` is creating the container: remove only after it is done.
+        bool removeAfterClient = false;
     };
 
     void forceRemove(const QString& container);

@@ -13,6 +13,8 @@ struct ContainerSpec
 {
     // Where the sandbox launcher (csm-launch) is mounted, read-only, and run as PID 1.
     static constexpr char kLauncherMountPoint[] = "/.code-sandbox/launch";
+    // Where a pooled container finds the folder holding its launcher's socket.
+    static constexpr char kIoMountPoint[] = "/.code-sandbox/io";
 
     QString name;
     QString image;
@@ -26,6 +28,10 @@ struct ContainerSpec
     // Non-secret variables set in the sandbox, e.g. HOME.
     QMap<QString, QString> environment;
     QMap<QString, QString> labels;
+    // Set for a warm pool's container: the host folder, mounted at kIoMountPoint, where the
+    // launcher listens for the server's one connection. Empty: a call's own container, attached
+    // through stdin/stdout.
+    QString ioDirectory;
 };
 
 } // namespace csm

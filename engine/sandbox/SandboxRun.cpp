@@ -6,6 +6,7 @@
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherLocator.h"
 #include "sandbox/SandboxRunner.h"
+#include "sandbox/SandboxSession.h"
 
 namespace csm {
 
@@ -14,7 +15,6 @@ namespace {
 constexpr int kEngineFailureExitCode = 125;
 // What a program killed at its deadline is reported with: it died of SIGKILL.
 constexpr int kKilledExitCode = 128 + 9;
-constexpr qint64 kEngineStderrCap = 16 * 1024;
 
 QProcess* newEngineProcess(const ContainerRuntime& runtime, QObject* parent)
 {
@@ -24,16 +24,12 @@ QProcess* newEngineProcess(const ContainerRuntime& runtime, QObject* parent)
 }
 } // namespace
 
-SandboxRun::SandboxRun(SandboxRunner& runner, ContainerSpec spec, QByteArray code, int timeoutMs,
-                       QObject* parent)
+SandboxRun::SandboxRun(SandboxRunner& runner, RunRequest request, QObject* parent)
     : QObject(parent)
     , m_runner(runner)
-    , m_spec(std::move(spec))
-    , m_code(std::move(code))
-    , m_timeoutMs(timeoutMs)
-    , m_stdout(m_spec.policy.outputCapBytes)
-    , m_stderr(m_spec.policy.outputCapBytes)
-    , m_engineStderr(kEngineStderrCap)
+    , m_request(std::move(request))
+    , m_stdout(runner.policy().outputCapBytes)
+    , m_stderr(runner.policy().outputCapBytes)
 {
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this,
@@ -46,8 +42,8 @@ SandboxRun::SandboxRun(SandboxRunner& runner, ContainerSpec spec, QByteArray cod
             QStringLiteral("The container engine %1 did not start the sandbox within %2 s%3")
                 .arg(m_runner.runtime().name())
                 .arg(kStartTimeoutMs / 1000)
-                .arg(engineStderr());
-        handOverClient(true);
+                .arg(engineDiagnostics());
+        handOverSession(true);
         failWithEngineError(message);
     });
 }
@@ -56,8 +52,12 @@ SandboxRun::~SandboxRun()
 {
     // Destroyed while its container may still exist (the server is going down): the reaper
     // removes it.
-    if (m_client)
-        m_runner.reaper().adoptAndRemove(m_client, m_spec.name);
+    handOverSession(true);
+}
+
+QString SandboxRun::containerName() const
+{
+    return m_containerName;
 }
 
 void SandboxRun::start()
@@ -70,7 +70,7 @@ void SandboxRun::start()
         [this] {
             if (m_phase != Phase::CheckingImage)
                 return; // cancelled meanwhile
-            if (m_spec.launcherPath.isEmpty()) {
+            if (m_runner.launcherPath().isEmpty()) {
                 failWithEngineError(
                     QStringLiteral("The sandbox launcher csm-launch is missing (looked for %1). "
                                    "Reinstall Code Sandbox, or set CODE_SANDBOX_LAUNCHER to its "
@@ -78,10 +78,16 @@ void SandboxRun::start()
                         .arg(LauncherLocator::candidates().join(QStringLiteral(", "))));
                 return;
             }
-            if (m_runner.isImageKnownPresent(m_spec.image))
-                launch();
-            else
+            // A warm container proves its image exists: no check needed.
+            if (SandboxSession* warm =
+                    m_runner.takeWarmSession(m_request.language, m_request.image, this)) {
+                m_warm = true;
+                launch(warm);
+            } else if (m_runner.isImageKnownPresent(m_request.image)) {
+                launch(m_runner.newColdSession(m_request.language, m_request.image, this));
+            } else {
                 checkImage(false);
+            }
         },
         Qt::QueuedConnection);
 }
@@ -91,7 +97,7 @@ void SandboxRun::checkImage(bool afterEngineFailure)
     m_phase = Phase::CheckingImage;
     const ContainerRuntime& runtime = m_runner.runtime();
     m_check = newEngineProcess(runtime, this);
-    m_check->setArguments(runtime.imageCheckArguments(m_spec.image));
+    m_check->setArguments(runtime.imageCheckArguments(m_request.image));
     connect(m_check, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart && m_phase == Phase::CheckingImage)
             failWithEngineError(engineMissingMessage(m_check->errorString()));
@@ -112,28 +118,28 @@ void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
     m_check->deleteLater();
     switch (check.status) {
     case ImageCheck::Status::Present:
-        m_runner.setImageKnownPresent(m_spec.image, true);
+        m_runner.setImageKnownPresent(m_request.image, true);
         if (afterEngineFailure) {
             failWithEngineError(QStringLiteral("The container engine %1 could not run the "
                                                "sandbox (exit code %2)%3")
                                     .arg(runtime.name())
                                     .arg(kEngineFailureExitCode)
-                                    .arg(engineStderr()));
+                                    .arg(engineDiagnostics()));
         } else {
-            launch();
+            launch(m_runner.newColdSession(m_request.language, m_request.image, this));
         }
         return;
     case ImageCheck::Status::Missing:
-        m_runner.setImageKnownPresent(m_spec.image, false);
+        m_runner.setImageKnownPresent(m_request.image, false);
         failWithEngineError(
             QStringLiteral("The sandbox image \"%1\" is not available in %2. Build the default "
                            "images with `containers/build-images --engine %2` (from the Code "
                            "Sandbox sources), or choose another image with --python-image / "
                            "--js-image or CONTAINER_IMAGE.")
-                .arg(m_spec.image, runtime.name()));
+                .arg(m_request.image, runtime.name()));
         return;
     case ImageCheck::Status::EngineUnavailable:
-        m_runner.setImageKnownPresent(m_spec.image, false);
+        m_runner.setImageKnownPresent(m_request.image, false);
         failWithEngineError(
             QStringLiteral("The container engine %1 is not usable: %2%3")
                 .arg(runtime.name(),
@@ -146,35 +152,29 @@ void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
     }
 }
 
-void SandboxRun::launch()
+void SandboxRun::launch(SandboxSession* session)
 {
-    if (m_phase != Phase::CheckingImage)
-        return; // cancelled before it started
     m_phase = Phase::Starting;
-    const ContainerRuntime& runtime = m_runner.runtime();
-    m_client = newEngineProcess(runtime, this);
-    m_client->setArguments(runtime.runArguments(m_spec));
-    // The engine inherits the server's environment; pass-through values reach the sandbox from
-    // there by name, never through argv.
-    m_client->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
-    connect(m_client, &QProcess::readyReadStandardOutput, this, &SandboxRun::onClientOutput);
-    connect(m_client, &QProcess::readyReadStandardError, this,
-            [this] { m_engineStderr.append(m_client->readAllStandardError()); });
-    connect(m_client, &QProcess::started, this, [this] {
-        m_startDeadline.start(kStartTimeoutMs);
-        m_client->write(m_code);
-        m_client->closeWriteChannel();
-        m_code = {}; // QProcess keeps its own copy until it is written
+    m_session = session;
+    m_containerName = session->containerName();
+    connect(session, &SandboxSession::framesReceived, this, &SandboxRun::onFrames);
+    connect(session, &SandboxSession::ended, this, &SandboxRun::onSessionEnded);
+    connect(session, &SandboxSession::failedToStart, this, [this](const QString& reason) {
+        if (m_phase != Phase::Starting)
+            return;
+        m_runner.setImageKnownPresent(m_request.image, false);
+        failWithEngineError(engineMissingMessage(reason));
     });
-    connect(m_client, &QProcess::errorOccurred, this, &SandboxRun::onClientError);
-    connect(m_client, &QProcess::finished, this, &SandboxRun::onClientFinished);
-    qCDebug(lcSandbox).noquote() << "starting" << m_spec.name << "from" << m_spec.image;
-    m_client->start();
+    qCDebug(lcSandbox).noquote() << "running" << m_containerName << "from" << m_request.image
+                                 << (m_warm ? "(warm)" : "(cold)");
+    m_startDeadline.start(kStartTimeoutMs);
+    session->sendProgram(m_request.code);
+    m_request.code = {}; // the session keeps its own copy until it is delivered
 }
 
-void SandboxRun::onClientOutput()
+void SandboxRun::onFrames(const QByteArray& bytes)
 {
-    m_decoder.append(m_client->readAllStandardOutput());
+    m_decoder.append(bytes);
     while (m_phase != Phase::Done) {
         const auto frame = m_decoder.next();
         if (!frame)
@@ -182,7 +182,7 @@ void SandboxRun::onClientOutput()
         onFrame(*frame);
     }
     if (m_decoder.isCorrupt() && m_phase != Phase::Done) {
-        handOverClient(true);
+        handOverSession(true);
         failWithEngineError(
             QStringLiteral("The sandbox sent output that is not from its launcher (%1); the run "
                            "was stopped.")
@@ -200,7 +200,7 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
             m_phase = Phase::Running;
             m_startDeadline.stop();
             m_clock.start();
-            m_deadline.start(m_timeoutMs);
+            m_deadline.start(m_request.timeoutMs);
         }
         return;
     case Type::Stdout:
@@ -215,17 +215,17 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
         if (const auto status = LauncherExitStatus::parse(frame.payload)) {
             onProgramExited(*status);
         } else {
-            handOverClient(true);
+            handOverSession(true);
             failWithEngineError(QStringLiteral("The sandbox launcher reported an unreadable exit "
                                                "status \"%1\".")
                                     .arg(QString::fromLatin1(frame.payload.left(200))));
         }
         return;
     case Type::Failure:
-        handOverClient(false);
+        handOverSession(false);
         failWithEngineError(QStringLiteral("The sandbox could not run the program in %1: %2. Does "
                                            "the image have the interpreter on its PATH?")
-                                .arg(m_spec.image, QString::fromUtf8(frame.payload)));
+                                .arg(m_request.image, QString::fromUtf8(frame.payload)));
         return;
     }
 }
@@ -242,46 +242,36 @@ void SandboxRun::onProgramExited(const LauncherExitStatus& status)
     result.stderrTruncated = result.stderrTruncated || status.stderrDropped > 0;
     // The engine still tears the container down (--rm): off the call's path. Handed over before
     // the result goes out, so that a shutdown it triggers waits for this teardown too.
-    handOverClient(false);
+    handOverSession(false);
     finish(result);
 }
 
-void SandboxRun::onClientError(QProcess::ProcessError error)
+void SandboxRun::onSessionEnded(int engineExitCode)
 {
-    if (error == QProcess::FailedToStart && m_phase == Phase::Starting) {
-        m_runner.setImageKnownPresent(m_spec.image, false);
-        failWithEngineError(engineMissingMessage(m_client->errorString()));
-    }
-    // Write errors (the container ended before reading its program) show in its exit status.
-}
-
-void SandboxRun::onClientFinished(int exitCode, QProcess::ExitStatus status)
-{
-    // Frames still in the pipe when the client exited.
-    onClientOutput();
-    const int code = status == QProcess::NormalExit ? exitCode : -1;
     switch (m_phase) {
     case Phase::Starting:
         m_startDeadline.stop();
-        if (code == kEngineFailureExitCode) {
+        if (engineExitCode == kEngineFailureExitCode && !m_warm) {
             // The engine could not run the container: say why, starting with the image.
-            m_runner.setImageKnownPresent(m_spec.image, false);
-            m_client->deleteLater();
-            m_client = nullptr;
+            m_runner.setImageKnownPresent(m_request.image, false);
+            handOverSession(false);
             checkImage(true);
             return;
         }
         [[fallthrough]];
-    case Phase::Running:
-        m_client->deleteLater();
-        m_client = nullptr;
+    case Phase::Running: {
+        const QString code = engineExitCode >= 0 ? QStringLiteral("%1 exit code %2")
+                                                       .arg(m_runner.runtime().name())
+                                                       .arg(engineExitCode)
+                                                 : QStringLiteral("its connection closed");
+        const QString diagnostics = engineDiagnostics();
+        handOverSession(true);
         failWithEngineError(
-            QStringLiteral("The sandbox container ended before the program finished (%1 exit code "
-                           "%2): it was killed or removed from outside, or the engine failed%3")
-                .arg(m_runner.runtime().name())
-                .arg(code)
-                .arg(engineStderr()));
+            QStringLiteral("The sandbox container ended before the program finished (%1): it was "
+                           "killed or removed from outside, or the engine failed%2")
+                .arg(code, diagnostics));
         return;
+    }
     case Phase::Idle:
     case Phase::CheckingImage:
     case Phase::Stopping:
@@ -327,22 +317,20 @@ void SandboxRun::stop(ExecutionResult::Outcome reason)
     qCInfo(lcSandbox).noquote() << (reason == ExecutionResult::Outcome::TimedOut
                                         ? "deadline reached, removing"
                                         : "cancelled, removing")
-                                << m_spec.name;
+                                << m_containerName;
     // Removing the container (not just killing its client) is what stops the program: the
-    // container belongs to the engine, not to the `run` process we started.
+    // container belongs to the engine, not to the process we started.
     const ContainerRuntime& runtime = m_runner.runtime();
     m_remove = newEngineProcess(runtime, this);
-    m_remove->setArguments(runtime.forceRemoveArguments(m_spec.name));
+    m_remove->setArguments(runtime.forceRemoveArguments(m_containerName));
     const auto removed = [this] {
         if (m_phase != Phase::Stopping)
             return;
         m_remove->deleteLater();
-        if (m_client)
-            onClientOutput(); // what the program printed until it was killed
         ExecutionResult result = collectedResult();
         result.outcome = m_stopReason;
         result.exitCode = kKilledExitCode;
-        handOverClient(false);
+        handOverSession(false);
         finish(result);
     };
     connect(m_remove, &QProcess::finished, this, removed);
@@ -374,16 +362,16 @@ void SandboxRun::finish(ExecutionResult result)
     Q_EMIT finished(result);
 }
 
-void SandboxRun::handOverClient(bool removeContainer)
+void SandboxRun::handOverSession(bool removeContainer)
 {
-    if (!m_client)
+    if (!m_session)
         return;
-    QProcess* client = m_client;
-    m_client = nullptr;
-    if (removeContainer)
-        m_runner.reaper().adoptAndRemove(client, m_spec.name);
-    else
-        m_runner.reaper().adopt(client, m_spec.name);
+    SandboxSession* session = m_session;
+    m_session = nullptr;
+    m_lastEngineDiagnostics = session->engineDiagnostics();
+    session->disconnect(this);
+    session->handOver(m_runner.reaper(), removeContainer);
+    session->deleteLater();
 }
 
 ExecutionResult SandboxRun::collectedResult() const
@@ -407,9 +395,10 @@ QString SandboxRun::engineMissingMessage(const QString& processError) const
              engine == QLatin1String("docker") ? QStringLiteral("docker.io") : engine);
 }
 
-QString SandboxRun::engineStderr() const
+QString SandboxRun::engineDiagnostics() const
 {
-    const QString text = QString::fromUtf8(m_engineStderr.data()).trimmed();
+    const QByteArray raw = m_session ? m_session->engineDiagnostics() : m_lastEngineDiagnostics;
+    const QString text = QString::fromUtf8(raw).trimmed();
     return text.isEmpty() ? QStringLiteral(".") : QStringLiteral(": ") + text;
 }
 

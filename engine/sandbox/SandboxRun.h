@@ -1,9 +1,9 @@
 #pragma once
 
 #include "sandbox/CappedBuffer.h"
-#include "sandbox/ContainerSpec.h"
 #include "sandbox/ExecutionResult.h"
 #include "sandbox/LauncherStreamDecoder.h"
+#include "sandbox/RunRequest.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -14,13 +14,15 @@
 namespace csm {
 
 class SandboxRunner;
+class SandboxSession;
 struct LauncherExitStatus;
 
-// One program in one fresh container: check the image (once per image and runner), start
-// `ENGINE run --rm -i` with csm-launch as PID 1, feed the code on stdin, decode the launcher's
-// frames (started, stdout, stderr, exit), enforce the deadline from the moment the program
-// starts, and report. The result is emitted as soon as the launcher reports the exit; the
-// engine's own teardown continues in the runner's ContainerReaper.
+// One program in one fresh container. It takes a warm container from the pool, or checks the
+// image (once per image and runner) and starts one (cold); either way it hands the program to
+// the container's launcher (csm-launch, PID 1), decodes its frames (started, stdout, stderr,
+// exit), enforces the deadline from the moment the program starts, and reports. The result is
+// emitted as soon as the launcher reports the exit; the engine's own teardown continues in the
+// runner's ContainerReaper.
 class SandboxRun final : public QObject
 {
     Q_OBJECT
@@ -29,14 +31,16 @@ public:
     // How long the engine may take to create and start a container before we give up on it.
     static constexpr int kStartTimeoutMs = 60'000;
 
-    SandboxRun(SandboxRunner& runner, ContainerSpec spec, QByteArray code, int timeoutMs,
-               QObject* parent = nullptr);
+    SandboxRun(SandboxRunner& runner, RunRequest request, QObject* parent = nullptr);
     ~SandboxRun() override;
 
     void start();
     // Kills and removes the container; finished() follows with Outcome::Cancelled.
     void cancel();
-    QString containerName() const { return m_spec.name; }
+    // Empty until a container was chosen.
+    QString containerName() const;
+    // Whether the run got a pre-started container.
+    bool isWarm() const { return m_warm; }
 
 Q_SIGNALS:
     void finished(const csm::ExecutionResult& result);
@@ -46,7 +50,7 @@ private:
     {
         Idle,
         CheckingImage,
-        Starting, // the engine is creating the container; the program has not started
+        Starting, // the program is on its way; the launcher has not said it started
         Running,  // the launcher said the program started: the deadline runs
         Stopping, // killed (deadline or cancel): waiting for the engine to remove the container
         Done,
@@ -54,30 +58,30 @@ private:
 
     void checkImage(bool afterEngineFailure);
     void onImageChecked(int exitCode, bool afterEngineFailure);
-    void launch();
-    void onClientOutput();
+    void launch(SandboxSession* session);
+    void onFrames(const QByteArray& bytes);
     void onFrame(const LauncherStreamDecoder::Frame& frame);
     void onProgramExited(const LauncherExitStatus& status);
-    void onClientFinished(int exitCode, QProcess::ExitStatus status);
-    void onClientError(QProcess::ProcessError error);
+    void onSessionEnded(int engineExitCode);
     void stop(ExecutionResult::Outcome reason);
     void failWithEngineError(const QString& message);
     void finish(ExecutionResult result);
-    void handOverClient(bool removeContainer);
+    void handOverSession(bool removeContainer);
     ExecutionResult collectedResult() const;
     QString engineMissingMessage(const QString& processError) const;
-    QString engineStderr() const;
+    QString engineDiagnostics() const;
 
     SandboxRunner& m_runner;
-    ContainerSpec m_spec;
-    QByteArray m_code;
-    int m_timeoutMs;
+    RunRequest m_request;
     Phase m_phase = Phase::Idle;
     ExecutionResult::Outcome m_stopReason = ExecutionResult::Outcome::Cancelled;
+    bool m_warm = false;
 
     QPointer<QProcess> m_check;
-    QPointer<QProcess> m_client;
     QPointer<QProcess> m_remove;
+    QPointer<SandboxSession> m_session;
+    QString m_containerName;
+    QByteArray m_lastEngineDiagnostics;
     LauncherStreamDecoder m_decoder;
     QTimer m_deadline;
     QTimer m_startDeadline;
@@ -85,7 +89,6 @@ private:
     qint64 m_durationMs = 0;
     CappedBuffer m_stdout;
     CappedBuffer m_stderr;
-    CappedBuffer m_engineStderr;
 };
 
 } // namespace csm

@@ -3,10 +3,13 @@
 #include "core/Version.h"
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerRuntime.h"
+#include "sandbox/ColdSession.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/ContainerSpec.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRun.h"
+#include "sandbox/WarmPool.h"
+#include "sandbox/WarmSession.h"
 
 #include <QCoreApplication>
 #include <QRandomGenerator>
@@ -35,7 +38,9 @@ SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxP
 
 SandboxRunner::~SandboxRunner()
 {
-    // The reaper uses the runtime: it goes first, not with the other children after m_runtime.
+    // The pool hands its containers to the reaper, and the reaper uses the runtime: they go
+    // first, in that order, not with the other children after m_runtime.
+    delete m_pool;
     delete m_reaper;
 }
 
@@ -47,13 +52,13 @@ void SandboxRunner::setImageKnownPresent(const QString& image, bool present)
         m_presentImages.remove(image);
 }
 
-SandboxRun* SandboxRunner::start(const RunRequest& request, QObject* parent)
+ContainerSpec SandboxRunner::makeSpec(Language language, const QString& image)
 {
     ContainerSpec spec;
-    spec.name = QStringLiteral("code-sandbox-%1-%2").arg(m_instanceId).arg(m_nextRun++);
-    spec.image = request.image;
+    spec.name = QStringLiteral("code-sandbox-%1-%2").arg(m_instanceId).arg(m_nextContainer++);
+    spec.image = image;
     spec.launcherPath = m_launcherPath;
-    spec.command = LanguageTraits::interpreterCommand(request.language);
+    spec.command = LanguageTraits::interpreterCommand(language);
     spec.policy = m_policy;
     spec.environmentNames = m_passThrough;
     // The root filesystem is read-only: tools that write to $HOME (matplotlib, npm) need a
@@ -65,9 +70,45 @@ SandboxRun* SandboxRunner::start(const RunRequest& request, QObject* parent)
         {QLatin1String(ContainerLabels::kInstance), m_instanceId},
         {QLatin1String(ContainerLabels::kPid), QString::number(QCoreApplication::applicationPid())},
         {QLatin1String(ContainerLabels::kHost), QSysInfo::machineHostName()},
-        {QLatin1String(ContainerLabels::kLanguage), LanguageTraits::id(request.language)},
+        {QLatin1String(ContainerLabels::kLanguage), LanguageTraits::id(language)},
     };
-    auto* run = new SandboxRun(*this, spec, request.code, request.timeoutMs, parent);
+    return spec;
+}
+
+void SandboxRunner::enablePool(int sizePerImage, int idleTimeoutMs)
+{
+    delete m_pool;
+    m_pool = sizePerImage > 0 ? new WarmPool(*this, sizePerImage, idleTimeoutMs, this) : nullptr;
+}
+
+void SandboxRunner::warm(Language language, const QString& image)
+{
+    if (m_pool && !m_launcherPath.isEmpty())
+        m_pool->warm(language, image);
+}
+
+SandboxSession* SandboxRunner::takeWarmSession(Language language, const QString& image,
+                                               QObject* parent)
+{
+    return m_pool ? m_pool->take(language, image, parent) : nullptr;
+}
+
+SandboxSession* SandboxRunner::newColdSession(Language language, const QString& image,
+                                              QObject* parent)
+{
+    return new ColdSession(*m_runtime, makeSpec(language, image), parent);
+}
+
+void SandboxRunner::shutdown()
+{
+    if (m_pool)
+        m_pool->shutdown();
+    m_reaper->drain();
+}
+
+SandboxRun* SandboxRunner::start(const RunRequest& request, QObject* parent)
+{
+    auto* run = new SandboxRun(*this, request, parent);
     run->start();
     return run;
 }

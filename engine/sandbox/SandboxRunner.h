@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sandbox/ContainerSpec.h"
+#include "sandbox/Language.h"
 #include "sandbox/SandboxPolicy.h"
 
 #include <memory>
@@ -13,6 +15,8 @@ namespace csm {
 class ContainerReaper;
 class ContainerRuntime;
 class SandboxRun;
+class SandboxSession;
+class WarmPool;
 struct RunRequest;
 
 // Starts sandbox runs on one container engine under one policy, and remembers which images it
@@ -31,6 +35,19 @@ public:
 
     // The run starts at once; it emits SandboxRun::finished() later, from the event loop.
     SandboxRun* start(const RunRequest& request, QObject* parent);
+
+    // Keeps `sizePerImage` containers of each warmed image started ahead of calls; 0 disables.
+    void enablePool(int sizePerImage, int idleTimeoutMs);
+    void warm(Language language, const QString& image);
+    WarmPool* pool() const { return m_pool; }
+    // A pre-started container for one program, or null when none is ready.
+    SandboxSession* takeWarmSession(Language language, const QString& image, QObject* parent);
+    // A container started for this program alone.
+    SandboxSession* newColdSession(Language language, const QString& image, QObject* parent);
+    // A fresh container's spec: a unique name, the policy, the labels that tie it to us.
+    ContainerSpec makeSpec(Language language, const QString& image);
+    // Stops the pool and removes every container left; reaper().drained() follows.
+    void shutdown();
 
     const ContainerRuntime& runtime() const { return *m_runtime; }
     const SandboxPolicy& policy() const { return m_policy; }
@@ -51,7 +68,8 @@ private:
     QString m_launcherPath;
     QString m_instanceId;
     ContainerReaper* m_reaper = nullptr;
-    quint64 m_nextRun = 1;
+    WarmPool* m_pool = nullptr;
+    quint64 m_nextContainer = 1;
     QSet<QString> m_presentImages;
 };
 

@@ -56,6 +56,9 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
                                << "| javascript image" << js.image;
     m_tools->add(std::make_unique<RunCodeTool>(*m_runner, python));
     m_tools->add(std::make_unique<RunCodeTool>(*m_runner, js));
+    m_runner->enablePool(options.poolSize, options.poolIdleSeconds * 1000);
+    m_runner->warm(Language::Python, python.image);
+    m_runner->warm(Language::JavaScript, js.image);
 
     ServerIdentity identity{
         QStringLiteral("code-sandbox"),
@@ -88,7 +91,7 @@ void McpServer::shutdown()
                      << "running call(s) to stop";
     // First every call (their containers are removed as they are cancelled), then whatever
     // finished calls left for the engine to tear down.
-    connect(m_dispatcher, &McpDispatcher::idle, this, [this] { m_runner->reaper().drain(); });
+    connect(m_dispatcher, &McpDispatcher::idle, this, [this] { m_runner->shutdown(); });
     connect(&m_runner->reaper(), &ContainerReaper::drained, this, &McpServer::finishShutdown);
     QTimer::singleShot(kShutdownBudgetMs, this, [this] {
         qCWarning(lcServer) << "containers still being removed after" << kShutdownBudgetMs

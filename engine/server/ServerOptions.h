@@ -27,6 +27,10 @@ struct ServerOptions
     SandboxPolicy policy;
     double defaultTimeoutSeconds = 30;
     double maxTimeoutSeconds = 600;
+    // Containers kept started ahead of calls, per image; 0 disables the warm pool.
+    int poolSize = 2;
+    // A pool unused this long is emptied (and refilled at its next call).
+    int poolIdleSeconds = 600;
     bool verbose = false;
     // Problems that do not stop the server (e.g. a pass-through variable that is not set).
     QStringList warnings;

@@ -161,6 +161,36 @@ std::vector<ValueSetting> sandboxSettings(bool& timeoutGiven)
          [](const QString& text, ServerOptions& options) {
              return applySize(text, 1024, 64 * MiB, options.policy.outputCapBytes);
          }});
+    settings.push_back(
+        {option("pool",
+                QStringLiteral("Containers per language kept started ahead of calls, so that a "
+                               "call skips the container start (default 2; 0 disables). Each runs "
+                               "one call only. Env: CODE_SANDBOX_POOL."),
+                "count"),
+         QStringLiteral("CODE_SANDBOX_POOL"),
+         [](const QString& text, ServerOptions& options) -> std::optional<QString> {
+             bool ok = false;
+             const int size = text.toInt(&ok);
+             if (!ok || size < 0 || size > 32)
+                 return QStringLiteral("must be a whole number from 0 to 32");
+             options.poolSize = size;
+             return std::nullopt;
+         }});
+    settings.push_back(
+        {option("pool-idle",
+                QStringLiteral("Seconds without a call after which the pool's waiting "
+                               "containers are removed (default 600). Env: "
+                               "CODE_SANDBOX_POOL_IDLE."),
+                "seconds"),
+         QStringLiteral("CODE_SANDBOX_POOL_IDLE"),
+         [](const QString& text, ServerOptions& options) -> std::optional<QString> {
+             bool ok = false;
+             const int seconds = text.toInt(&ok);
+             if (!ok || seconds < 1 || seconds > 7 * 86'400)
+                 return QStringLiteral("must be a whole number of seconds from 1 to 604800");
+             options.poolIdleSeconds = seconds;
+             return std::nullopt;
+         }});
     return settings;
 }
 } // namespace

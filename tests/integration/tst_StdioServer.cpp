@@ -69,7 +69,10 @@ private:
         for (auto it = environment.cbegin(); it != environment.cend(); ++it)
             env.insert(it.key(), it.value());
         auto client = std::make_unique<McpStdioClient>();
-        if (!client->start(arguments, env))
+        // These tests count a call's containers by the server's pid label: without a warm pool,
+        // every container is a call's own (tst_WarmPool covers the pool).
+        if (!client->start(QStringList{QStringLiteral("--pool"), QStringLiteral("0")} + arguments,
+                           env))
             return nullptr;
         const QJsonObject init = client->initialize();
         if (init.value(QLatin1String("protocolVersion")).toString() != QLatin1String("2025-11-25"))

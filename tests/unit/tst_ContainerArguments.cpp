@@ -112,6 +112,8 @@ private Q_SLOTS:
     void imageAndCommandLast();
     void specHasNoCodeToLeak();
     void launcherIsTheReadOnlyEntrypoint_data();
+    void pooledContainerRunsDetachedAndListens_data();
+    void pooledContainerRunsDetachedAndListens();
     void launcherIsTheReadOnlyEntrypoint();
 
     void names_data();
@@ -583,6 +585,41 @@ void tst_ContainerArguments::isKnownEngine()
     QFETCH(QString, name);
     QFETCH(bool, known);
     QCOMPARE(RuntimeFactory::isKnownEngine(name), known);
+}
+
+void tst_ContainerArguments::pooledContainerRunsDetachedAndListens_data()
+{
+    launcherIsTheReadOnlyEntrypoint_data();
+}
+
+void tst_ContainerArguments::pooledContainerRunsDetachedAndListens()
+{
+    QFETCH(QString, engine);
+    ContainerSpec spec = sampleSpec();
+    spec.ioDirectory = QStringLiteral("/tmp/code-sandbox-pool-x/code-sandbox-abc123-7");
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    // No client stays attached to a waiting container: detached, not interactive.
+    QVERIFY(args.contains(QStringLiteral("--detach")));
+    QVERIFY(!args.contains(QStringLiteral("-i")));
+    QVERIFY(args.contains(QStringLiteral("--rm")));
+    QVERIFY(args.contains(QStringLiteral("type=bind,source=/tmp/code-sandbox-pool-x/"
+                                         "code-sandbox-abc123-7,target=/.code-sandbox/io")));
+    // The launcher listens in the mounted folder, then runs the interpreter as before.
+    const QStringList tail = QStringList{spec.image,
+                                         QStringLiteral("--listen"),
+                                         QStringLiteral("/.code-sandbox/io/sock"),
+                                         QStringLiteral("--output-cap"),
+                                         QString::number(spec.policy.outputCapBytes),
+                                         QStringLiteral("--")} +
+                             spec.command;
+    QCOMPARE(args.mid(args.size() - tail.size()), tail);
+    // Everything else (limits, hardening) is the same as for a call's own container.
+    const QStringList cold = makeRuntime(engine)->runArguments(sampleSpec());
+    for (const QString& flag :
+         {QStringLiteral("--read-only"), QStringLiteral("--cap-drop"), QStringLiteral("--memory"),
+          QStringLiteral("--pids-limit"), QStringLiteral("--user"), QStringLiteral("--network")}) {
+        QCOMPARE(valueOf(args, flag), valueOf(cold, flag));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_ContainerArguments)

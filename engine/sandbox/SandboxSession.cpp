@@ -1,0 +1,10 @@
+#include "sandbox/SandboxSession.h"
+
+namespace csm {
+
+SandboxSession::SandboxSession(QString containerName, QObject* parent)
+    : QObject(parent)
+    , m_containerName(std::move(containerName))
+{}
+
+} // namespace csm

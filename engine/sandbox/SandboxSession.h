@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+
+namespace csm {
+
+class ContainerReaper;
+
+// A container that will run one program, and the channel to its launcher: started on demand
+// (ColdSession) or ahead of time by the warm pool (WarmSession). SandboxRun drives either the
+// same way: send the program, read the launcher's frames, and hand the container over when done.
+class SandboxSession : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit SandboxSession(QString containerName, QObject* parent = nullptr);
+
+    QString containerName() const { return m_containerName; }
+
+    // Delivers the program; the launcher answers with frames through framesReceived().
+    virtual void sendProgram(const QByteArray& code) = 0;
+    // What the engine itself said on stderr (for error messages); may be empty.
+    virtual QByteArray engineDiagnostics() const { return {}; }
+    // Gives the container (and any process still attached to it) to the reaper, to remove it or
+    // let it go away on its own. The session is unusable afterwards.
+    virtual void handOver(ContainerReaper& reaper, bool removeContainer) = 0;
+
+Q_SIGNALS:
+    void framesReceived(const QByteArray& bytes);
+    // The channel closed. `engineExitCode` is the engine client's exit code where there is one
+    // (cold), else -1.
+    void ended(int engineExitCode);
+    // The engine could not even be started.
+    void failedToStart(const QString& reason);
+
+private:
+    QString m_containerName;
+};
+
+} // namespace csm

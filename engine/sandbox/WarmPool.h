@@ -1,0 +1,77 @@
+#pragma once
+
+#include "sandbox/Language.h"
+
+#include <memory>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <vector>
+
+namespace csm {
+
+class SandboxRunner;
+class WarmSession;
+
+// Keeps, for each image in use, a few single-use containers started ahead of time with the
+// interpreter waiting for its program. A call takes one (and a replacement starts at once) or,
+// when none is ready, falls back to a cold start without waiting. Isolation is the same as
+// without the pool: each container runs exactly one program and is then removed.
+class WarmPool final : public QObject
+{
+    Q_OBJECT
+
+public:
+    // At most this many containers are being started at once, so that refills never crowd out
+    // the runs that are going on.
+    static constexpr int kMaxParallelStarts = 1;
+    // After a failed start, how long before trying that image again.
+    static constexpr int kRetryAfterFailureMs = 30'000;
+
+    WarmPool(SandboxRunner& runner, int sizePerImage, int idleTimeoutMs, QObject* parent = nullptr);
+    ~WarmPool() override;
+
+    // Keeps containers of `image` for `language` ready from now on.
+    void warm(Language language, const QString& image);
+    // A ready container (the caller owns it), or null when none is ready.
+    WarmSession* take(Language language, const QString& image, QObject* newParent);
+    // Stops refilling and removes every container, ready or starting (through the reaper).
+    void shutdown();
+
+    int readyCount() const;
+    int startingCount() const;
+
+Q_SIGNALS:
+    // A container became ready (tests and benchmarks wait for a full pool).
+    void readyCountChanged(int ready);
+
+private:
+    struct Slot
+    {
+        Language language;
+        QString image;
+        QList<WarmSession*> ready;
+        QList<WarmSession*> starting;
+        bool active = true;
+        qint64 retryAfter = 0; // msecs since epoch
+        std::unique_ptr<QTimer> idleTimer;
+    };
+
+    Slot* slotFor(Language language, const QString& image);
+    void refill();
+    void startOne(Slot& slot);
+    void retire(Slot& slot);
+    void discard(WarmSession* session, bool removeContainer);
+
+    SandboxRunner& m_runner;
+    int m_size;
+    int m_idleTimeoutMs;
+    bool m_shutDown = false;
+    // Holds each pooled container's folder; private (0700) so no other user reaches a socket.
+    QTemporaryDir m_ioRoot;
+    std::vector<std::unique_ptr<Slot>> m_slots;
+};
+
+} // namespace csm

@@ -1,0 +1,127 @@
+#include "sandbox/WarmSession.h"
+
+#include "runtime/ContainerRuntime.h"
+#include "sandbox/ContainerReaper.h"
+
+#include <QDir>
+#include <QLocalSocket>
+#include <QProcess>
+#include <QtEndian>
+#include <QTimer>
+
+namespace csm {
+
+namespace {
+constexpr int kConnectRetryMs = 10;
+}
+
+WarmSession::WarmSession(const ContainerRuntime& runtime, ContainerSpec spec, QObject* parent)
+    : SandboxSession(spec.name, parent)
+    , m_runtime(runtime)
+    , m_spec(std::move(spec))
+    , m_socket(new QLocalSocket(this))
+{
+    connect(m_socket, &QLocalSocket::connected, this, [this] {
+        m_ready = true;
+        Q_EMIT ready();
+    });
+    connect(m_socket, &QLocalSocket::readyRead, this,
+            [this] { Q_EMIT framesReceived(m_socket->readAll()); });
+    connect(m_socket, &QLocalSocket::disconnected, this, [this] {
+        const QByteArray rest = m_socket->readAll();
+        if (!rest.isEmpty())
+            Q_EMIT framesReceived(rest);
+        if (m_inUse)
+            Q_EMIT ended(-1);
+        else if (m_ready)
+            Q_EMIT lostWhileIdle();
+    });
+    connect(
+        m_socket, &QLocalSocket::errorOccurred, this, [this](QLocalSocket::LocalSocketError error) {
+            if (m_ready || m_handedOver)
+                return;
+            // Not listening yet: the launcher is still starting.
+            if ((error == QLocalSocket::ServerNotFoundError ||
+                 error == QLocalSocket::ConnectionRefusedError) &&
+                m_sinceStart.elapsed() < kReadyTimeoutMs) {
+                QTimer::singleShot(kConnectRetryMs, this, &WarmSession::connectToLauncher);
+                return;
+            }
+            fail(QStringLiteral("its launcher did not listen: %1").arg(m_socket->errorString()));
+        });
+}
+
+WarmSession::~WarmSession()
+{
+    QDir(m_spec.ioDirectory).removeRecursively();
+}
+
+void WarmSession::start()
+{
+    m_sinceStart.start();
+    m_starter = new QProcess(this);
+    m_starter->setProgram(m_runtime.program());
+    m_starter->setArguments(m_runtime.runArguments(m_spec));
+    // Pass-through values reach the sandbox from the engine's environment, never from argv.
+    m_starter->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    connect(m_starter, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            fail(m_starter->errorString());
+    });
+    connect(m_starter, &QProcess::finished, this,
+            [this](int exitCode, QProcess::ExitStatus status) {
+                const QString diagnostics =
+                    QString::fromUtf8(m_starter->readAllStandardError()).trimmed();
+                m_starter->deleteLater();
+                if (status != QProcess::NormalExit || exitCode != 0) {
+                    fail(QStringLiteral("%1 exited with %2: %3")
+                             .arg(m_runtime.name())
+                             .arg(exitCode)
+                             .arg(diagnostics));
+                    return;
+                }
+                connectToLauncher();
+            });
+    m_starter->start();
+}
+
+void WarmSession::connectToLauncher()
+{
+    if (m_handedOver)
+        return;
+    m_socket->connectToServer(m_spec.ioDirectory + QStringLiteral("/sock"));
+}
+
+void WarmSession::fail(const QString& reason)
+{
+    if (m_handedOver)
+        return;
+    Q_EMIT startFailed(reason);
+}
+
+void WarmSession::sendProgram(const QByteArray& code)
+{
+    m_inUse = true;
+    QByteArray request(8, '\0');
+    qToBigEndian<quint64>(quint64(code.size()), request.data());
+    m_socket->write(request + code);
+}
+
+void WarmSession::handOver(ContainerReaper& reaper, bool removeContainer)
+{
+    if (m_handedOver)
+        return;
+    m_handedOver = true;
+    m_socket->disconnect(this);
+    m_socket->abort();
+    if (m_starter && m_starter->state() != QProcess::NotRunning) {
+        // Still being created: it can only be removed once the engine is done creating it.
+        reaper.adoptThenRemove(m_starter, containerName());
+        m_starter = nullptr;
+    } else if (removeContainer) {
+        reaper.remove(containerName());
+    }
+    // Otherwise the program ended and the container goes away by itself (--rm).
+}
+
+} // namespace csm

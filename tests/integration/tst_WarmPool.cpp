@@ -1,0 +1,215 @@
+// The warm pool against a real engine (CSM_TEST_ENGINE): pooled calls are as isolated as cold
+// ones, a burst larger than the pool is answered in full, and no pooled container outlives its
+// server, however it ends.
+#include "McpStdioClient.h"
+#include "TestEngine.h"
+
+#include <csignal>
+#include <memory>
+#include <QDeadlineTimer>
+#include <QJsonArray>
+#include <QTest>
+
+namespace {
+QJsonObject structured(const QJsonObject& result)
+{
+    return result.value(QLatin1String("structuredContent")).toObject();
+}
+
+QString stdoutOf(const QJsonObject& result)
+{
+    return structured(result).value(QLatin1String("stdout")).toString();
+}
+
+QJsonObject code(const QString& program)
+{
+    return {{QStringLiteral("code"), program}};
+}
+
+QString pidLabel(qint64 pid)
+{
+    return QStringLiteral("code-sandbox.pid=%1").arg(pid);
+}
+} // namespace
+
+class TestWarmPool final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<McpStdioClient> startServer(const QStringList& arguments)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
+        auto client = std::make_unique<McpStdioClient>();
+        // --verbose: the server says which calls got a warm container.
+        if (!client->start(QStringList{QStringLiteral("--verbose")} + arguments, env))
+            return nullptr;
+        if (client->initialize().isEmpty())
+            return nullptr;
+        return client;
+    }
+
+    // Waits until the server's log says `count` pooled containers have become ready since it
+    // started (each one logs a line when it is).
+    static bool waitForReady(McpStdioClient& server, int count)
+    {
+        QDeadlineTimer deadline(60'000);
+        while (!deadline.hasExpired()) {
+            if (countOf(server.standardError(), QStringLiteral(" ready in all")) >= count)
+                return true;
+            QTest::qWait(100);
+        }
+        return false;
+    }
+
+    static int countOf(const QString& text, const QString& needle)
+    {
+        return int(text.count(needle));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        bool ok = false;
+        TestEngine::run({QStringLiteral("image"), QStringLiteral("inspect"),
+                         TestEngine::localImage(QStringLiteral("code-sandbox-python:latest"))},
+                        &ok);
+        QVERIFY2(ok, "the python sandbox image must be built (containers/build-images)");
+    }
+
+    void pooledCallsAreIsolatedFromEachOther()
+    {
+        auto server = startServer({QStringLiteral("--pool"), QStringLiteral("1")});
+        QVERIFY(server);
+        QVERIFY(waitForReady(*server, 2));
+        // The first call leaves everything it can behind: files, a background process, an
+        // environment variable for its children.
+        const QJsonObject first = server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral("import os, subprocess\n"
+                                "open('/tmp/left-behind', 'w').write('x')\n"
+                                "open('/sandbox/left-behind', 'w').write('x')\n"
+                                "os.environ['LEFT_BEHIND'] = '1'\n"
+                                "subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+                                "print('planted')\n")));
+        QCOMPARE(stdoutOf(first), QStringLiteral("planted\n"));
+        QVERIFY(waitForReady(*server, 3)); // the replacement is warm too
+        const QJsonObject second = server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral(
+                "import os\n"
+                "files = [p for p in ('/tmp/left-behind', '/sandbox/left-behind') "
+                "if os.path.exists(p)]\n"
+                "procs = [open(f'/proc/{p}/cmdline').read() for p in os.listdir('/proc') "
+                "if p.isdigit()]\n"
+                "sleeping = [c for c in procs if c.startswith('sleep')]\n"
+                "print(files, sleeping, os.environ.get('LEFT_BEHIND'))\n")));
+        QCOMPARE(stdoutOf(second), QStringLiteral("[] [] None\n"));
+        // Both calls really ran in pre-started containers.
+        QCOMPARE(countOf(server->standardError(), QStringLiteral("(warm)")), 2);
+    }
+
+    void burstLargerThanThePoolIsAnsweredInFull()
+    {
+        auto server = startServer({QStringLiteral("--pool"), QStringLiteral("1")});
+        QVERIFY(server);
+        QVERIFY(waitForReady(*server, 2));
+        QList<int> ids;
+        for (int i = 0; i < 6; ++i) {
+            ids << server->sendRequest(
+                QStringLiteral("tools/call"),
+                {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+                 {QStringLiteral("arguments"), code(QStringLiteral("print(%1 * 7)").arg(i))}});
+        }
+        for (int i = 0; i < ids.size(); ++i) {
+            const auto response = server->waitForResponse(ids.at(i), 60'000);
+            QVERIFY(response);
+            const QJsonObject result = response->value(QLatin1String("result")).toObject();
+            QCOMPARE(stdoutOf(result), QStringLiteral("%1\n").arg(i * 7));
+            QCOMPARE(result.value(QLatin1String("isError")).toBool(true), false);
+        }
+        // One warm container for Python; the rest did not wait for refills but started cold.
+        const QString log = server->standardError();
+        QCOMPARE(countOf(log, QStringLiteral("(warm)")) + countOf(log, QStringLiteral("(cold)")),
+                 6);
+        QVERIFY(countOf(log, QStringLiteral("(cold)")) >= 4);
+    }
+
+    void timeoutOfAPooledCallRemovesItsContainer()
+    {
+        auto server = startServer({QStringLiteral("--pool"), QStringLiteral("1")});
+        QVERIFY(server);
+        QVERIFY(waitForReady(*server, 2));
+        const QJsonObject result =
+            server->callTool(QStringLiteral("run_python_code"),
+                             {{QStringLiteral("code"),
+                               QStringLiteral("print('started', flush=True)\nwhile True: pass")},
+                              {QStringLiteral("timeout_seconds"), 1}});
+        QCOMPARE(structured(result).value(QLatin1String("timed_out")).toBool(), true);
+        QCOMPARE(stdoutOf(result), QStringLiteral("started\n"));
+        // The clock started when the code was delivered: about one second, not more.
+        const int duration = structured(result).value(QLatin1String("duration_ms")).toInt();
+        QVERIFY2(duration >= 900 && duration < 3000, qPrintable(QString::number(duration)));
+        QCOMPARE(countOf(server->standardError(), QStringLiteral("(warm)")), 1);
+    }
+
+    void poolIsDrainedWhenStdinCloses()
+    {
+        auto server = startServer({QStringLiteral("--pool"), QStringLiteral("2")});
+        QVERIFY(server);
+        QVERIFY(waitForReady(*server, 4));
+        const qint64 pid = server->pid();
+        QCOMPARE(TestEngine::containersWithLabel(pidLabel(pid)).size(), 4);
+        server->closeStdin();
+        QVERIFY(server->waitForExit(20'000));
+        QCOMPARE(server->process().exitCode(), 0);
+        QCOMPARE(TestEngine::containersWithLabel(pidLabel(pid)), QStringList());
+    }
+
+    void poolIsDrainedOnSigtermEvenWhileRefilling()
+    {
+        auto server = startServer({QStringLiteral("--pool"), QStringLiteral("2")});
+        QVERIFY(server);
+        QVERIFY(waitForReady(*server, 1));
+        // Some containers are ready, others are being created right now.
+        const qint64 pid = server->pid();
+        ::kill(static_cast<pid_t>(pid), SIGTERM);
+        QVERIFY(server->waitForExit(20'000));
+        QCOMPARE(TestEngine::containersWithLabel(pidLabel(pid)), QStringList());
+    }
+
+    void nextServerRemovesThePoolOfAKilledOne()
+    {
+        auto killed = startServer({QStringLiteral("--pool"), QStringLiteral("1")});
+        QVERIFY(killed);
+        QVERIFY(waitForReady(*killed, 2));
+        const qint64 pid = killed->pid();
+        ::kill(static_cast<pid_t>(pid), SIGKILL);
+        QVERIFY(killed->waitForExit(10'000));
+        // A waiting launcher ends when the server's connection drops, so the engine may already
+        // be removing them; whatever is left, the next server removes.
+
+        auto next = startServer({QStringLiteral("--pool"), QStringLiteral("0")});
+        QVERIFY(next);
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), 20'000), QStringList());
+        const QJsonObject result =
+            next->callTool(QStringLiteral("run_js_code"), code(QStringLiteral("console.log(6*7)")));
+        QCOMPARE(stdoutOf(result), QStringLiteral("42\n"));
+    }
+
+    void noPoolMeansNoWaitingContainers()
+    {
+        auto server = startServer({QStringLiteral("--pool"), QStringLiteral("0")});
+        QVERIFY(server);
+        QTest::qWait(1500);
+        QCOMPARE(TestEngine::containersWithLabel(pidLabel(server->pid())), QStringList());
+        const QJsonObject result =
+            server->callTool(QStringLiteral("run_python_code"), code(QStringLiteral("print(1)")));
+        QCOMPARE(stdoutOf(result), QStringLiteral("1\n"));
+        QCOMPARE(countOf(server->standardError(), QStringLiteral("(cold)")), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWarmPool)
+#include "tst_WarmPool.moc"
