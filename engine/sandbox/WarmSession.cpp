@@ -4,6 +4,7 @@
 #include "sandbox/ContainerReaper.h"
 
 #include <QDir>
+#include <QFile>
 #include <QLocalSocket>
 #include <QProcess>
 #include <QtEndian>
@@ -22,6 +23,10 @@ WarmSession::WarmSession(const ContainerRuntime& runtime, ContainerSpec spec, QO
     , m_socket(new QLocalSocket(this))
 {
     connect(m_socket, &QLocalSocket::connected, this, [this] {
+        // The socket has served its purpose (the launcher unlinks it once it accepts). Close the
+        // folder to the sandbox before any program runs: it is on the host's disk, and a program
+        // could otherwise fill it.
+        QFile::setPermissions(m_spec.ioDirectory, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
         m_ready = true;
         Q_EMIT ready();
     });
@@ -53,6 +58,8 @@ WarmSession::WarmSession(const ContainerRuntime& runtime, ContainerSpec spec, QO
 
 WarmSession::~WarmSession()
 {
+    QFile::setPermissions(m_spec.ioDirectory,
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QDir(m_spec.ioDirectory).removeRecursively();
 }
 

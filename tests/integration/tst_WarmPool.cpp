@@ -104,8 +104,14 @@ private Q_SLOTS:
                 "procs = [open(f'/proc/{p}/cmdline').read() for p in os.listdir('/proc') "
                 "if p.isdigit()]\n"
                 "sleeping = [c for c in procs if c.startswith('sleep')]\n"
-                "print(files, sleeping, os.environ.get('LEFT_BEHIND'))\n")));
-        QCOMPARE(stdoutOf(second), QStringLiteral("[] [] None\n"));
+                "print(files, sleeping, os.environ.get('LEFT_BEHIND'))\n"
+                // The folder the launcher's socket was in is on the host's disk: closed.
+                "try:\n"
+                "    open('/.code-sandbox/io/fill', 'w').write('x' * 1024)\n"
+                "    print('host folder writable')\n"
+                "except OSError as error:\n"
+                "    print('refused', error.errno)\n")));
+        QCOMPARE(stdoutOf(second), QStringLiteral("[] [] None\nrefused 13\n"));
         // Both calls really ran in pre-started containers.
         QCOMPARE(countOf(server->standardError(), QStringLiteral("(warm)")), 2);
     }
