@@ -1,5 +1,6 @@
 // The real code-sandbox-mcp binary over stdio against a real container engine
 // (CSM_TEST_ENGINE=podman|docker): what an MCP client sees, including cleanup.
+#include "CallResult.h"
 #include "McpStdioClient.h"
 #include "TestEngine.h"
 
@@ -11,36 +12,9 @@
 #include <QJsonArray>
 #include <QTest>
 
+using namespace callresult;
+
 namespace {
-QJsonObject structured(const QJsonObject& result)
-{
-    return result.value(QLatin1String("structuredContent")).toObject();
-}
-
-QString text(const QJsonObject& result)
-{
-    return result.value(QLatin1String("content"))
-        .toArray()
-        .at(0)
-        .toObject()
-        .value(QLatin1String("text"))
-        .toString();
-}
-
-bool isError(const QJsonObject& result)
-{
-    return result.value(QLatin1String("isError")).toBool();
-}
-
-QJsonObject code(const QString& program)
-{
-    return {{QStringLiteral("code"), program}};
-}
-
-QString pidLabel(qint64 pid)
-{
-    return QStringLiteral("code-sandbox.pid=%1").arg(pid);
-}
 
 // Every process's argv, to prove a secret value is in none of them.
 QStringList allCommandLines()

@@ -1,6 +1,7 @@
 // The warm pool against a real engine (CSM_TEST_ENGINE): pooled calls are as isolated as cold
 // ones, a burst larger than the pool is answered in full, and no pooled container outlives its
 // server, however it ends.
+#include "CallResult.h"
 #include "McpStdioClient.h"
 #include "TestEngine.h"
 
@@ -10,27 +11,7 @@
 #include <QJsonArray>
 #include <QTest>
 
-namespace {
-QJsonObject structured(const QJsonObject& result)
-{
-    return result.value(QLatin1String("structuredContent")).toObject();
-}
-
-QString stdoutOf(const QJsonObject& result)
-{
-    return structured(result).value(QLatin1String("stdout")).toString();
-}
-
-QJsonObject code(const QString& program)
-{
-    return {{QStringLiteral("code"), program}};
-}
-
-QString pidLabel(qint64 pid)
-{
-    return QStringLiteral("code-sandbox.pid=%1").arg(pid);
-}
-} // namespace
+using namespace callresult;
 
 class TestWarmPool final : public QObject
 {

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+
+// Reading a tools/call result, and writing a call's arguments, as the integration tests do.
+namespace callresult {
+
+inline QJsonObject structured(const QJsonObject& result)
+{
+    return result.value(QLatin1String("structuredContent")).toObject();
+}
+
+// The readable text a client shows (the first content item).
+inline QString text(const QJsonObject& result)
+{
+    return result.value(QLatin1String("content"))
+        .toArray()
+        .at(0)
+        .toObject()
+        .value(QLatin1String("text"))
+        .toString();
+}
+
+inline bool isError(const QJsonObject& result)
+{
+    return result.value(QLatin1String("isError")).toBool();
+}
+
+inline QString stdoutOf(const QJsonObject& result)
+{
+    return structured(result).value(QLatin1String("stdout")).toString();
+}
+
+inline QJsonObject code(const QString& program)
+{
+    return {{QStringLiteral("code"), program}};
+}
+
+// The label filter that finds the containers of the server with this pid.
+inline QString pidLabel(qint64 pid)
+{
+    return QStringLiteral("code-sandbox.pid=%1").arg(pid);
+}
+
+} // namespace callresult
