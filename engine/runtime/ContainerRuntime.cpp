@@ -1,19 +1,21 @@
 #include "runtime/ContainerRuntime.h"
 
+#include "core/ByteSize.h"
 #include "sandbox/ContainerSpec.h"
 
 namespace csm {
 
 namespace {
-QString megabytes(qint64 bytes)
+// Exact, in the engines' own notation (512m, 1536k, or bytes): what the user asked for.
+QString size(qint64 bytes)
 {
-    return QStringLiteral("%1m").arg((bytes + 1024 * 1024 - 1) / (1024 * 1024));
+    return ByteSize::format(bytes);
 }
 
 QString tmpfsMount(const QString& path, qint64 bytes)
 {
     // mode=1777: the sandbox user is not root and must be able to write there.
-    return QStringLiteral("%1:rw,nosuid,nodev,size=%2,mode=1777").arg(path, megabytes(bytes));
+    return QStringLiteral("%1:rw,nosuid,nodev,size=%2,mode=1777").arg(path, size(bytes));
 }
 } // namespace
 
@@ -35,11 +37,10 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     for (auto it = spec.labels.cbegin(); it != spec.labels.cend(); ++it)
         args << QStringLiteral("--label") << it.key() + QLatin1Char('=') + it.value();
     args << QStringLiteral("--network") << policy.network << QStringLiteral("--memory")
-         << megabytes(policy.memoryBytes) << QStringLiteral("--memory-swap")
-         << megabytes(policy.memoryBytes) << QStringLiteral("--cpus")
-         << QString::number(policy.cpus) << QStringLiteral("--pids-limit")
-         << QString::number(policy.pidsLimit) << QStringLiteral("--read-only")
-         << QStringLiteral("--cap-drop") << QStringLiteral("ALL")
+         << size(policy.memoryBytes) << QStringLiteral("--memory-swap") << size(policy.memoryBytes)
+         << QStringLiteral("--cpus") << QString::number(policy.cpus)
+         << QStringLiteral("--pids-limit") << QString::number(policy.pidsLimit)
+         << QStringLiteral("--read-only") << QStringLiteral("--cap-drop") << QStringLiteral("ALL")
          << QStringLiteral("--security-opt") << QStringLiteral("no-new-privileges")
          << QStringLiteral("--user") << policy.user << QStringLiteral("--tmpfs")
          << tmpfsMount(QStringLiteral("/tmp"), policy.tmpfsBytes) << QStringLiteral("--tmpfs")
@@ -48,6 +49,7 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
          // Output reaches us through the attached streams; an engine-side log copy of a program
          // that prints gigabytes would only fill the disk.
          << QStringLiteral("--log-driver") << QStringLiteral("none");
+    args << engineSpecificRunOptions();
     // Our launcher is PID 1 whatever the image says: it reaps orphans, frames the program's
     // output and reports its exit status and an out-of-memory kill (see launcher/csm-launch.c).
     args << QStringLiteral("--mount")

@@ -43,6 +43,10 @@ public:
     // skipped; empty output or garbage gives an empty list.
     virtual QList<ContainerInfo> parseContainerList(const QByteArray& output) const = 0;
 
+protected:
+    // Options of `run` that only this engine needs, added to the common ones.
+    virtual QStringList engineSpecificRunOptions() const { return {}; }
+
 private:
     QString m_program;
 };

@@ -10,6 +10,13 @@ PodmanRuntime::PodmanRuntime(QString program)
     : ContainerRuntime(std::move(program))
 {}
 
+QStringList PodmanRuntime::engineSpecificRunOptions() const
+{
+    // With --read-only podman also mounts tmpfs on /run, /tmp and /var/tmp with no size limit:
+    // a writable place the policy does not allow. Only our size-limited /tmp and workdir stay.
+    return {QStringLiteral("--read-only-tmpfs=false")};
+}
+
 QStringList PodmanRuntime::forceRemoveArguments(const QString& container) const
 {
     // --time 0: podman would otherwise wait 10 s for a SIGTERM the program may ignore.

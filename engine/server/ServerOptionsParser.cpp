@@ -44,8 +44,10 @@ std::optional<QString> applySize(const QString& text, qint64 minimum, qint64 max
 {
     const auto bytes = ByteSize::parse(text);
     if (!bytes || *bytes < minimum || *bytes > maximum) {
-        return QStringLiteral("must be a size from %1 to %2 (e.g. 512m, 1g)")
-            .arg(ByteSize::format(minimum), ByteSize::format(maximum));
+        return QStringLiteral("must be a size from %1 to %2, written like %3 (k, m and g are "
+                              "binary units; no unit means bytes)")
+            .arg(ByteSize::format(minimum), ByteSize::format(maximum),
+                 ByteSize::format(std::max(minimum, std::min<qint64>(maximum, 256LL << 20))));
     }
     target = *bytes;
     return std::nullopt;

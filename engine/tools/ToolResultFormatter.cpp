@@ -25,6 +25,27 @@ void appendSection(QString& text, const QString& section)
 }
 } // namespace
 
+QString ToolResultFormatter::decodeTruncatedOutput(const QByteArray& bytes)
+{
+    // The cap cuts at a byte count, possibly inside a character: drop that character's first
+    // bytes rather than turn them into U+FFFD, which would make the text longer than the cap.
+    qsizetype end = bytes.size();
+    for (qsizetype back = 1; back <= 4 && back <= bytes.size(); ++back) {
+        const auto byte = static_cast<unsigned char>(bytes.at(bytes.size() - back));
+        if ((byte & 0xC0) == 0x80)
+            continue; // a continuation byte: keep looking for the character's first byte
+        const int length = byte < 0x80    ? 1
+                           : byte >= 0xF0 ? 4
+                           : byte >= 0xE0 ? 3
+                           : byte >= 0xC0 ? 2
+                                          : 1;
+        if (length > back)
+            end = bytes.size() - back;
+        break;
+    }
+    return decodeOutput(bytes.left(end));
+}
+
 QString ToolResultFormatter::decodeOutput(const QByteArray& bytes)
 {
     // QString::fromUtf8 replaces every invalid sequence (including a character cut in half by
@@ -34,8 +55,10 @@ QString ToolResultFormatter::decodeOutput(const QByteArray& bytes)
 
 QJsonObject ToolResultFormatter::format(const ExecutionResult& result)
 {
-    const QString out = decodeOutput(result.stdoutBytes);
-    const QString err = decodeOutput(result.stderrBytes);
+    const QString out = result.stdoutTruncated ? decodeTruncatedOutput(result.stdoutBytes)
+                                               : decodeOutput(result.stdoutBytes);
+    const QString err = result.stderrTruncated ? decodeTruncatedOutput(result.stderrBytes)
+                                               : decodeOutput(result.stderrBytes);
     const bool failed = result.timedOut() || result.oomKilled || result.exitCode != 0;
 
     QString text = out;

@@ -18,6 +18,8 @@ public:
     static QJsonObject errorResult(const QString& message);
     // Program output as text: always valid UTF-8, each invalid byte sequence becoming U+FFFD.
     static QString decodeOutput(const QByteArray& bytes);
+    // The same for output cut at the cap: a character the cut split in two is left out.
+    static QString decodeTruncatedOutput(const QByteArray& bytes);
     // The outputSchema matching format()'s structuredContent.
     static QJsonObject outputSchema();
 };

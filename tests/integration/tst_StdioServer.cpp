@@ -1,6 +1,7 @@
 // The real code-sandbox-mcp binary over stdio against a real container engine
 // (CSM_TEST_ENGINE=podman|docker): what an MCP client sees, including cleanup.
 #include "CallResult.h"
+#include "HostProcesses.h"
 #include "McpStdioClient.h"
 #include "TestEngine.h"
 
@@ -14,21 +15,7 @@
 
 using namespace callresult;
 
-namespace {
-
-// Every process's argv, to prove a secret value is in none of them.
-QStringList allCommandLines()
-{
-    QStringList lines;
-    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
-    for (const QString& pid : pids) {
-        QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
-        if (file.open(QIODevice::ReadOnly))
-            lines << QString::fromUtf8(file.readAll().replace('\0', ' '));
-    }
-    return lines;
-}
-} // namespace
+using hostprocesses::allCommandLines;
 
 class TestStdioServer final : public QObject
 {

@@ -95,6 +95,8 @@ class tst_ToolResultFormatter final : public QObject
 private Q_SLOTS:
     void decodeOutput_data();
     void decodeOutput();
+    void truncatedOutputDropsASplitCharacter_data();
+    void truncatedOutputDropsASplitCharacter();
     void contentText_data();
     void contentText();
     void emptyOutputSucceeds();
@@ -109,6 +111,45 @@ private Q_SLOTS:
     void errorResult_data();
     void errorResult();
 };
+
+void tst_ToolResultFormatter::truncatedOutputDropsASplitCharacter_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");
+    const QByteArray euro("\xe2\x82\xac");
+    QTest::newRow("whole characters") << euro + euro << QStringLiteral("\u20ac\u20ac");
+    QTest::newRow("cut after 1 of 3 bytes") << euro + euro.left(1) << QStringLiteral("\u20ac");
+    QTest::newRow("cut after 2 of 3 bytes") << euro + euro.left(2) << QStringLiteral("\u20ac");
+    QTest::newRow("cut inside a 4-byte emoji")
+        << QByteArray("ok\xf0\x9f\x98") << QStringLiteral("ok");
+    QTest::newRow("cut inside a 2-byte letter") << QByteArray("caf\xc3") << QStringLiteral("caf");
+    QTest::newRow("ascii") << QByteArray("abc") << QStringLiteral("abc");
+    QTest::newRow("a stray continuation byte stays visible")
+        << QByteArray("ab\x80") << QStringLiteral("ab\ufffd");
+}
+
+void tst_ToolResultFormatter::truncatedOutputDropsASplitCharacter()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    const QString decoded = ToolResultFormatter::decodeTruncatedOutput(bytes);
+    QCOMPARE(decoded, expected);
+    // Valid output is never longer than the bytes the cap kept (an invalid byte still becomes
+    // a visible U+FFFD, three bytes long).
+    if (!expected.contains(QChar::ReplacementCharacter))
+        QVERIFY(decoded.toUtf8().size() <= bytes.size());
+
+    // And format() uses it for a truncated stream.
+    ExecutionResult result;
+    result.stdoutBytes = bytes;
+    result.stdoutTruncated = true;
+    const QJsonObject formatted = ToolResultFormatter::format(result);
+    QCOMPARE(formatted.value(QLatin1String("structuredContent"))
+                 .toObject()
+                 .value(QLatin1String("stdout"))
+                 .toString(),
+             expected);
+}
 
 void tst_ToolResultFormatter::decodeOutput_data()
 {
