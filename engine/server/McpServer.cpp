@@ -71,15 +71,17 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
 
     // Containers left by servers that died (kill -9, a crash, a power cut) go first, in the
     // background: serving does not wait for the engine's answer.
-    auto* sweeper = new StaleContainerSweeper(engine, QSysInfo::machineHostName(), {}, this);
-    connect(sweeper, &StaleContainerSweeper::finished, sweeper, &QObject::deleteLater);
-    sweeper->start();
+    m_sweeper = new StaleContainerSweeper(engine, QSysInfo::machineHostName(), {}, this);
+    connect(m_sweeper, &StaleContainerSweeper::finished, m_sweeper, &QObject::deleteLater);
+    m_sweeper->start();
 }
 
 McpServer::~McpServer()
 {
-    // The dispatcher's calls hold references into the runner and the tools: delete it first.
+    // The dispatcher's calls and the sweeper hold references into the runner, its runtime and
+    // the tools: they go first, not with the other children after the members.
     delete m_dispatcher;
+    delete m_sweeper;
 }
 
 void McpServer::shutdown()

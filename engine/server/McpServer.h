@@ -2,11 +2,13 @@
 
 #include <memory>
 #include <QObject>
+#include <QPointer>
 
 namespace csm {
 
 class McpDispatcher;
 class SandboxRunner;
+class StaleContainerSweeper;
 class ToolRegistry;
 struct ServerOptions;
 
@@ -36,6 +38,7 @@ private:
     std::unique_ptr<SandboxRunner> m_runner;
     std::unique_ptr<ToolRegistry> m_tools;
     McpDispatcher* m_dispatcher = nullptr;
+    QPointer<StaleContainerSweeper> m_sweeper;
     bool m_shuttingDown = false;
     bool m_shutDown = false;
 };
