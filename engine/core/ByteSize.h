@@ -1,7 +1,8 @@
 #pragma once
 
-#include <optional>
 #include <QString>
+
+#include <optional>
 
 namespace csm {
 

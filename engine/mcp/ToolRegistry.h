@@ -1,8 +1,9 @@
 #pragma once
 
-#include <memory>
 #include <QJsonArray>
 #include <QString>
+
+#include <memory>
 #include <vector>
 
 namespace csm {

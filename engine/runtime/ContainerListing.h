@@ -2,10 +2,11 @@
 
 #include "runtime/ContainerInfo.h"
 
-#include <optional>
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
+
+#include <optional>
 
 namespace csm {
 

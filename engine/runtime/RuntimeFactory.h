@@ -1,7 +1,8 @@
 #pragma once
 
-#include <memory>
 #include <QString>
+
+#include <memory>
 
 namespace csm {
 

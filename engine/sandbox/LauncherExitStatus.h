@@ -1,7 +1,8 @@
 #pragma once
 
-#include <optional>
 #include <QByteArray>
+
+#include <optional>
 
 namespace csm {
 

@@ -1,8 +1,9 @@
 #pragma once
 
-#include <optional>
 #include <QByteArray>
 #include <QString>
+
+#include <optional>
 
 namespace csm {
 

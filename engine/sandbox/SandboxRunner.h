@@ -4,11 +4,12 @@
 #include "sandbox/Language.h"
 #include "sandbox/SandboxPolicy.h"
 
-#include <memory>
 #include <QObject>
 #include <QSet>
 #include <QString>
 #include <QStringList>
+
+#include <memory>
 
 namespace csm {
 

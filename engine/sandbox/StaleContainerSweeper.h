@@ -3,13 +3,14 @@
 #include "platform/ProcessProbe.h"
 #include "runtime/ContainerInfo.h"
 
-#include <functional>
 #include <QList>
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
 #include <QString>
 #include <QTimer>
+
+#include <functional>
 
 namespace csm {
 

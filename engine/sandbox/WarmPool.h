@@ -2,12 +2,13 @@
 
 #include "sandbox/Language.h"
 
-#include <memory>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QTemporaryDir>
 #include <QTimer>
+
+#include <memory>
 #include <vector>
 
 namespace csm {

@@ -1,8 +1,9 @@
 #pragma once
 
-#include <memory>
 #include <QObject>
 #include <QPointer>
+
+#include <memory>
 
 namespace csm {
 

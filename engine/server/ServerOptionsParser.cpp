@@ -4,12 +4,13 @@
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/Language.h"
 
-#include <algorithm>
-#include <functional>
 #include <QCommandLineParser>
 #include <QRegularExpression>
 #include <QSet>
 #include <QThread>
+
+#include <algorithm>
+#include <functional>
 #include <vector>
 
 namespace csm {

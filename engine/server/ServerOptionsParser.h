@@ -4,6 +4,7 @@
 
 #include <QProcessEnvironment>
 #include <QStringList>
+
 #include <variant>
 
 namespace csm {

@@ -6,8 +6,9 @@
 #include "tools/RunCodeCall.h"
 #include "tools/ToolResultFormatter.h"
 
-#include <cmath>
 #include <QJsonArray>
+
+#include <cmath>
 
 namespace csm {
 

@@ -2,11 +2,12 @@
 
 #include "core/Logging.h"
 
+#include <QJsonDocument>
+#include <QSocketNotifier>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <QJsonDocument>
-#include <QSocketNotifier>
 
 #ifdef Q_OS_UNIX
 #include <unistd.h>

@@ -1,11 +1,12 @@
 #pragma once
 
-#include <functional>
-#include <optional>
 #include <QJsonObject>
 #include <QList>
 #include <QProcess>
 #include <QStringList>
+
+#include <functional>
+#include <optional>
 
 // Drives a real code-sandbox-mcp process over stdio, as an MCP client would.
 class McpStdioClient final

@@ -6,8 +6,6 @@
 #include "McpStdioClient.h"
 #include "TestEngine.h"
 
-#include <csignal>
-#include <memory>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
@@ -20,6 +18,9 @@
 #include <QStorageInfo>
 #include <QSysInfo>
 #include <QTest>
+
+#include <csignal>
+#include <memory>
 
 using callresult::isError;
 using callresult::pidLabel;

@@ -5,13 +5,14 @@
 #include "McpStdioClient.h"
 #include "TestEngine.h"
 
-#include <csignal>
-#include <memory>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTest>
+
+#include <csignal>
+#include <memory>
 
 using namespace callresult;
 

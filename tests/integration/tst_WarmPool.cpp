@@ -5,11 +5,12 @@
 #include "McpStdioClient.h"
 #include "TestEngine.h"
 
-#include <csignal>
-#include <memory>
 #include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QTest>
+
+#include <csignal>
+#include <memory>
 
 using namespace callresult;
 

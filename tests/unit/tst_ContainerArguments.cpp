@@ -4,8 +4,9 @@
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/ContainerSpec.h"
 
-#include <memory>
 #include <QTest>
+
+#include <memory>
 
 using namespace csm;
 

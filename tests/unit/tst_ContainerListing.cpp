@@ -2,8 +2,9 @@
 #include "runtime/DockerRuntime.h"
 #include "runtime/PodmanRuntime.h"
 
-#include <memory>
 #include <QTest>
+
+#include <memory>
 
 using namespace csm;
 

@@ -3,12 +3,13 @@
 #include "mcp/ToolCall.h"
 #include "mcp/ToolRegistry.h"
 
-#include <memory>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <memory>
 
 using namespace csm;
 

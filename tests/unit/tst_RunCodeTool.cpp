@@ -5,12 +5,13 @@
 #include "tools/RunCodeTool.h"
 #include "tools/ToolResultFormatter.h"
 
-#include <memory>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <memory>
 
 using namespace csm;
 
