@@ -50,6 +50,8 @@ SandboxRun::SandboxRun(SandboxRunner& runner, RunRequest request, QObject* paren
 
 SandboxRun::~SandboxRun()
 {
+    if (m_phase != Phase::Idle && m_phase != Phase::Done)
+        m_runner.runEnded();
     // Destroyed while its container may still exist (the server is going down): the reaper
     // removes it.
     handOverSession(true);
@@ -63,6 +65,7 @@ QString SandboxRun::containerName() const
 void SandboxRun::start()
 {
     m_phase = Phase::CheckingImage;
+    m_runner.runStarted();
     // Deferred, so that finished() is never emitted from inside start(), even when the engine
     // cannot be started at all.
     QMetaObject::invokeMethod(
@@ -359,6 +362,7 @@ void SandboxRun::finish(ExecutionResult result)
     m_phase = Phase::Done;
     m_deadline.stop();
     m_startDeadline.stop();
+    m_runner.runEnded();
     Q_EMIT finished(result);
 }
 

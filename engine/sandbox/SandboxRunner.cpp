@@ -99,6 +99,18 @@ SandboxSession* SandboxRunner::newColdSession(Language language, const QString& 
     return new ColdSession(*m_runtime, makeSpec(language, image), parent);
 }
 
+void SandboxRunner::runStarted()
+{
+    if (m_pool)
+        m_pool->callStarted();
+}
+
+void SandboxRunner::runEnded()
+{
+    if (m_pool)
+        m_pool->callEnded();
+}
+
 void SandboxRunner::shutdown()
 {
     if (m_pool)

@@ -47,6 +47,9 @@ public:
     SandboxSession* newColdSession(Language language, const QString& image, QObject* parent);
     // A fresh container's spec: a unique name, the policy, the labels that tie it to us.
     ContainerSpec makeSpec(Language language, const QString& image);
+    // Runs report their start and end here (the pool times its refills by them).
+    void runStarted();
+    void runEnded();
     // Stops the pool and removes every container left; reaper().drained() follows.
     void shutdown();
 

@@ -9,6 +9,8 @@
 #include <QDir>
 #include <QFile>
 
+#include <algorithm>
+
 namespace csm {
 
 WarmPool::WarmPool(SandboxRunner& runner, int sizePerImage, int idleTimeoutMs, QObject* parent)
@@ -20,6 +22,24 @@ WarmPool::WarmPool(SandboxRunner& runner, int sizePerImage, int idleTimeoutMs, Q
 {
     if (!m_ioRoot.isValid())
         qCWarning(lcSandbox) << "no folder for the warm pool:" << m_ioRoot.errorString();
+    m_refillDeferral.setSingleShot(true);
+    connect(&m_refillDeferral, &QTimer::timeout, this, [this] {
+        m_deferralExpired = true;
+        refill();
+        m_deferralExpired = false;
+    });
+}
+
+void WarmPool::callStarted()
+{
+    ++m_callsRunning;
+}
+
+void WarmPool::callEnded()
+{
+    m_callsRunning = std::max(0, m_callsRunning - 1);
+    if (m_callsRunning == 0)
+        refill();
 }
 
 WarmPool::~WarmPool()
@@ -80,6 +100,11 @@ void WarmPool::refill()
 {
     if (m_shutDown)
         return;
+    if (m_callsRunning > 0 && !m_deferralExpired) {
+        if (!m_refillDeferral.isActive())
+            m_refillDeferral.start(kRefillDeferralMs);
+        return;
+    }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (;;) {
         if (startingCount() >= kMaxParallelStarts)

@@ -28,6 +28,9 @@ public:
     // At most this many containers are being started at once, so that refills never crowd out
     // the runs that are going on.
     static constexpr int kMaxParallelStarts = 1;
+    // While calls run, refills wait for them to end (starting a container takes the engine a few
+    // hundred milliseconds of CPU, which a running call would feel), but no longer than this.
+    static constexpr int kRefillDeferralMs = 1'000;
     // After a failed start, how long before trying that image again.
     static constexpr int kRetryAfterFailureMs = 30'000;
 
@@ -40,6 +43,9 @@ public:
     WarmSession* take(Language language, const QString& image, QObject* newParent);
     // Stops refilling and removes every container, ready or starting (through the reaper).
     void shutdown();
+    // Every run, pooled or cold, says when it starts and ends, so refills can keep out of its way.
+    void callStarted();
+    void callEnded();
 
     int readyCount() const;
     int startingCount() const;
@@ -70,6 +76,9 @@ private:
     int m_size;
     int m_idleTimeoutMs;
     bool m_shutDown = false;
+    int m_callsRunning = 0;
+    QTimer m_refillDeferral;
+    bool m_deferralExpired = false;
     // Holds each pooled container's folder; private (0700) so no other user reaches a socket.
     QTemporaryDir m_ioRoot;
     std::vector<std::unique_ptr<Slot>> m_slots;
