@@ -4,6 +4,7 @@
 #include "core/Version.h"
 #include "mcp/McpDispatcher.h"
 #include "mcp/ToolRegistry.h"
+#include "platform/ProcessProbe.h"
 #include "runtime/ContainerRuntime.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/ContainerReaper.h"
@@ -13,6 +14,7 @@
 #include "server/ServerOptions.h"
 #include "tools/RunCodeTool.h"
 
+#include <QCoreApplication>
 #include <QSysInfo>
 #include <QTimer>
 
@@ -82,6 +84,7 @@ McpServer::~McpServer()
     // the tools: they go first, not with the other children after the members.
     delete m_dispatcher;
     delete m_sweeper;
+    delete m_finalSweep;
 }
 
 void McpServer::shutdown()
@@ -94,13 +97,34 @@ void McpServer::shutdown()
     // First every call (their containers are removed as they are cancelled), then whatever
     // finished calls left for the engine to tear down.
     connect(m_dispatcher, &McpDispatcher::idle, this, [this] { m_runner->shutdown(); });
-    connect(&m_runner->reaper(), &ContainerReaper::drained, this, &McpServer::finishShutdown);
+    connect(&m_runner->reaper(), &ContainerReaper::drained, this, &McpServer::sweepOwnContainers);
     QTimer::singleShot(kShutdownBudgetMs, this, [this] {
         qCWarning(lcServer) << "containers still being removed after" << kShutdownBudgetMs
                             << "ms; exiting anyway";
         finishShutdown();
     });
     m_dispatcher->cancelAll();
+}
+
+void McpServer::sweepOwnContainers()
+{
+    if (m_shutDown || m_finalSweep)
+        return;
+    // Last, ask the engine itself: anything still labelled with our pid goes. Docker, for one,
+    // may answer a removal while its own --rm removal of the same container is still going on.
+    const qint64 ownPid = QCoreApplication::applicationPid();
+    m_finalSweep = new StaleContainerSweeper(
+        m_runner->runtime(), QSysInfo::machineHostName(),
+        [ownPid](qint64 pid) {
+            return pid != ownPid && ProcessProbe::isCodeSandboxProcessAlive(pid);
+        },
+        this);
+    connect(m_finalSweep, &StaleContainerSweeper::finished, this, [this](int removed) {
+        if (removed > 0)
+            qCInfo(lcServer) << "removed" << removed << "container(s) at exit";
+        finishShutdown();
+    });
+    m_finalSweep->start();
 }
 
 void McpServer::finishShutdown()

@@ -34,12 +34,14 @@ Q_SIGNALS:
     void shutDown();
 
 private:
+    void sweepOwnContainers();
     void finishShutdown();
 
     std::unique_ptr<SandboxRunner> m_runner;
     std::unique_ptr<ToolRegistry> m_tools;
     McpDispatcher* m_dispatcher = nullptr;
     QPointer<StaleContainerSweeper> m_sweeper;
+    QPointer<StaleContainerSweeper> m_finalSweep;
     bool m_shuttingDown = false;
     bool m_shutDown = false;
 };
