@@ -3,6 +3,8 @@
 #include "core/ByteSize.h"
 #include "sandbox/ContainerSpec.h"
 
+#include <QProcess>
+
 namespace csm {
 
 namespace {
@@ -22,6 +24,15 @@ QString tmpfsMount(const QString& path, qint64 bytes)
 ContainerRuntime::ContainerRuntime(QString program)
     : m_program(std::move(program))
 {}
+
+QProcess* ContainerRuntime::newProcess(const QStringList& arguments, QObject* parent) const
+{
+    auto* process = new QProcess(parent);
+    process->setProgram(m_program);
+    process->setArguments(arguments);
+    process->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    return process;
+}
 
 QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
 {

@@ -8,6 +8,9 @@
 #include <QString>
 #include <QStringList>
 
+class QObject;
+class QProcess;
+
 namespace csm {
 
 struct ContainerSpec;
@@ -26,6 +29,11 @@ public:
     virtual QString name() const = 0;
     // The executable to start: a name looked up on PATH, or a path.
     QString program() const { return m_program; }
+
+    // A process of this engine's CLI with these arguments, not yet started. It inherits the
+    // server's environment: pass-through values reach a sandbox from there, by name (`-e NAME`),
+    // never through argv.
+    QProcess* newProcess(const QStringList& arguments, QObject* parent) const;
 
     // `run` in the foreground, attached to stdin/stdout/stderr, removed when it exits.
     virtual QStringList runArguments(const ContainerSpec& spec) const;

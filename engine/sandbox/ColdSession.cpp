@@ -12,14 +12,9 @@ constexpr qint64 kEngineStderrCap = 16 * 1024;
 ColdSession::ColdSession(const ContainerRuntime& runtime, const ContainerSpec& spec,
                          QObject* parent)
     : SandboxSession(spec.name, parent)
-    , m_client(new QProcess(this))
+    , m_client(runtime.newProcess(runtime.runArguments(spec), this))
     , m_engineStderr(kEngineStderrCap)
 {
-    m_client->setProgram(runtime.program());
-    m_client->setArguments(runtime.runArguments(spec));
-    // The engine inherits the server's environment; pass-through values reach the sandbox from
-    // there by name, never through argv.
-    m_client->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
     connect(m_client, &QProcess::readyReadStandardOutput, this,
             [this] { Q_EMIT framesReceived(m_client->readAllStandardOutput()); });
     connect(m_client, &QProcess::readyReadStandardError, this,

@@ -104,7 +104,7 @@ void ContainerReaper::forceRemove(const QString& container)
     if (entry.removing)
         return;
     entry.removing = true;
-    auto* remove = new QProcess(this);
+    QProcess* remove = m_runtime.newProcess(m_runtime.forceRemoveArguments(container), this);
     const auto removed = [this, remove, container] {
         remove->deleteLater();
         const auto it = m_entries.find(container);
@@ -121,7 +121,7 @@ void ContainerReaper::forceRemove(const QString& container)
         if (error == QProcess::FailedToStart)
             removed();
     });
-    remove->start(m_runtime.program(), m_runtime.forceRemoveArguments(container));
+    remove->start();
 }
 
 void ContainerReaper::releaseIfDone(const QString& container)

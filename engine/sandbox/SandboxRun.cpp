@@ -15,13 +15,6 @@ namespace {
 constexpr int kEngineFailureExitCode = 125;
 // What a program killed at its deadline is reported with: it died of SIGKILL.
 constexpr int kKilledExitCode = 128 + 9;
-
-QProcess* newEngineProcess(const ContainerRuntime& runtime, QObject* parent)
-{
-    auto* process = new QProcess(parent);
-    process->setProgram(runtime.program());
-    return process;
-}
 } // namespace
 
 SandboxRun::SandboxRun(SandboxRunner& runner, RunRequest request, QObject* parent)
@@ -99,8 +92,7 @@ void SandboxRun::checkImage(bool afterEngineFailure)
 {
     m_phase = Phase::CheckingImage;
     const ContainerRuntime& runtime = m_runner.runtime();
-    m_check = newEngineProcess(runtime, this);
-    m_check->setArguments(runtime.imageCheckArguments(m_request.image));
+    m_check = runtime.newProcess(runtime.imageCheckArguments(m_request.image), this);
     connect(m_check, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart && m_phase == Phase::CheckingImage)
             failWithEngineError(engineMissingMessage(m_check->errorString()));
@@ -324,8 +316,7 @@ void SandboxRun::stop(ExecutionResult::Outcome reason)
     // Removing the container (not just killing its client) is what stops the program: the
     // container belongs to the engine, not to the process we started.
     const ContainerRuntime& runtime = m_runner.runtime();
-    m_remove = newEngineProcess(runtime, this);
-    m_remove->setArguments(runtime.forceRemoveArguments(m_containerName));
+    m_remove = runtime.newProcess(runtime.forceRemoveArguments(m_containerName), this);
     const auto removed = [this] {
         if (m_phase != Phase::Stopping)
             return;

@@ -71,9 +71,7 @@ void StaleContainerSweeper::start()
 
 QProcess* StaleContainerSweeper::newEngineProcess(const QStringList& arguments)
 {
-    auto* process = new QProcess(this);
-    process->setProgram(m_runtime.program());
-    process->setArguments(arguments);
+    QProcess* process = m_runtime.newProcess(arguments, this);
     m_processes.append(process);
     return process;
 }

@@ -66,11 +66,7 @@ WarmSession::~WarmSession()
 void WarmSession::start()
 {
     m_sinceStart.start();
-    m_starter = new QProcess(this);
-    m_starter->setProgram(m_runtime.program());
-    m_starter->setArguments(m_runtime.runArguments(m_spec));
-    // Pass-through values reach the sandbox from the engine's environment, never from argv.
-    m_starter->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    m_starter = m_runtime.newProcess(m_runtime.runArguments(m_spec), this);
     connect(m_starter, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
             fail(m_starter->errorString());
