@@ -11,7 +11,8 @@
 // Usage: node latency.mjs [--server PATH] [--engine podman|docker] [--calls N] [--json FILE]
 //        [--replay-calls N] [--throughput-calls N] [--burst N] [--starts N] [--log-dir DIR]
 
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -392,6 +393,26 @@ function progress(message) {
   process.stderr.write(`[${new Date().toISOString().slice(11, 19)} load ${load()}] ${message}\n`);
 }
 
+// Which server is measured: on a shared machine someone may rebuild it in the middle of a run.
+function serverIdentity() {
+  const stat = fs.statSync(serverBinary);
+  const sha256 = createHash('sha256').update(fs.readFileSync(serverBinary)).digest('hex').slice(0, 12);
+  const cache = path.join(path.dirname(serverBinary), '..', 'CMakeCache.txt');
+  const buildType = fs.existsSync(cache)
+    ? (fs.readFileSync(cache, 'utf8').match(/^CMAKE_BUILD_TYPE:STRING=(.*)$/m)?.[1] || 'none')
+    : 'unknown';
+  let commit = 'unknown';
+  try {
+    const dir = path.dirname(serverBinary);
+    commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--', ':/engine', ':/app', ':/launcher'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    if (dirty) commit += ' + uncommitted changes';
+  } catch {
+    // Not in a git checkout.
+  }
+  return { path: serverBinary, sha256, modified: stat.mtime.toISOString(), buildType, commit };
+}
+
 async function machineDescription() {
   const cpu = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? 'unknown';
   const debian = fs.existsSync('/etc/debian_version') ? fs.readFileSync('/etc/debian_version', 'utf8').trim() : 'n/a';
@@ -504,7 +525,9 @@ async function replaySeries() {
 
 async function main() {
   results.machine = await machineDescription();
+  results.server = serverIdentity();
   progress(`machine: ${JSON.stringify(results.machine)}`);
+  progress(`server: ${JSON.stringify(results.server)}`);
   progress(`SDK ${sdk.version} from ${path.relative(path.join(here, '..'), path.dirname(sdk.from)) || '.'}`);
 
   // Nothing of ours may be running, and the images must be there.
@@ -607,6 +630,7 @@ async function main() {
   const replay = await replaySeries();
   results.series.replay = { ...replay, ...summarize(replay.samples) };
   results.load.end = load();
+  results.serverAtEnd = serverIdentity();
 
   report();
   if (opts.json) {
@@ -627,6 +651,11 @@ function report() {
   const mc = results.machine;
 
   out.push(`code-sandbox-mcp benchmark: ${mc.engine}, ${mc.cpu}, ${mc.cores} cores, ${mc.memoryGiB} GiB, kernel ${mc.kernel}, Debian ${mc.debian}, Node ${mc.node}, MCP SDK ${mc.sdk}`);
+  const sv = results.server;
+  out.push(`server: ${sv.path} (${sv.buildType} build, commit ${sv.commit}, sha256 ${sv.sha256}, built ${sv.modified})`);
+  if (results.serverAtEnd.sha256 !== sv.sha256) {
+    out.push(`WARNING: the server binary changed during the run (now sha256 ${results.serverAtEnd.sha256}, built ${results.serverAtEnd.modified}): run again`);
+  }
   out.push(`load average (1/5/15 min) at start-up series ${results.load.startup}; pooled ${results.load.pooled}; cold ${results.load.cold}; floor ${results.load.floor}; replay ${results.load.replay}; end ${results.load.end}`);
   out.push('');
   out.push('Latency of print(1), end to end (ms)');
