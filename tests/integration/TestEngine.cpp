@@ -30,6 +30,13 @@ QByteArray TestEngine::run(const QStringList& arguments, bool* ok)
     return process.readAllStandardOutput();
 }
 
+bool TestEngine::hasLocalImage(const QString& image)
+{
+    bool ok = false;
+    run({QStringLiteral("image"), QStringLiteral("inspect"), localImage(image)}, &ok);
+    return ok;
+}
+
 QStringList TestEngine::containersWithLabel(const QString& label)
 {
     const QByteArray out = run({QStringLiteral("ps"), QStringLiteral("-a"),

@@ -13,6 +13,8 @@ public:
     static QString localImage(const QString& image);
     // Runs the engine CLI and returns its stdout; fails the test's expectations through `ok`.
     static QByteArray run(const QStringList& arguments, bool* ok = nullptr);
+    // Whether the engine has this locally built image (named as localImage() names it).
+    static bool hasLocalImage(const QString& image);
     // Names of containers (running or not) carrying this label.
     static QStringList containersWithLabel(const QString& label);
     // Polls until no container has the label, up to `timeoutMs`; returns what remains.

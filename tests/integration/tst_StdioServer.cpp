@@ -59,11 +59,8 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        bool ok = false;
-        TestEngine::run({QStringLiteral("image"), QStringLiteral("inspect"),
-                         TestEngine::localImage(QStringLiteral("code-sandbox-python:latest"))},
-                        &ok);
-        QVERIFY2(ok, "the python sandbox image must be built (containers/build-images)");
+        QVERIFY2(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-python:latest")),
+                 "the python sandbox image must be built (containers/build-images)");
         m_server = startServer();
         QVERIFY(m_server);
     }

@@ -64,11 +64,8 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        bool ok = false;
-        TestEngine::run({QStringLiteral("image"), QStringLiteral("inspect"),
-                         TestEngine::localImage(QStringLiteral("code-sandbox-python:latest"))},
-                        &ok);
-        QVERIFY2(ok, "the python sandbox image must be built (containers/build-images)");
+        QVERIFY2(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-python:latest")),
+                 "the python sandbox image must be built (containers/build-images)");
     }
 
     void pooledCallsAreIsolatedFromEachOther()
