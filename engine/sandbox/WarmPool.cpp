@@ -38,8 +38,10 @@ void WarmPool::callStarted()
 void WarmPool::callEnded()
 {
     m_callsRunning = std::max(0, m_callsRunning - 1);
+    // Queued: the call's result is written to the client first; starting the engine's process
+    // takes a few milliseconds that the client would otherwise wait for.
     if (m_callsRunning == 0)
-        refill();
+        QMetaObject::invokeMethod(this, &WarmPool::refill, Qt::QueuedConnection);
 }
 
 WarmPool::~WarmPool()
