@@ -255,10 +255,12 @@ void SandboxRun::onSessionEnded(int engineExitCode)
         }
         [[fallthrough]];
     case Phase::Running: {
-        const QString code = engineExitCode >= 0 ? QStringLiteral("%1 exit code %2")
-                                                       .arg(m_runner.runtime().name())
-                                                       .arg(engineExitCode)
-                                                 : QStringLiteral("its connection closed");
+        const QString code =
+            engineExitCode >= 0
+                ? QStringLiteral("%1 exit code %2")
+                      .arg(m_runner.runtime().name())
+                      .arg(engineExitCode)
+                : QStringLiteral("%1: its connection closed").arg(m_runner.runtime().name());
         const QString diagnostics = engineDiagnostics();
         handOverSession(true);
         failWithEngineError(
