@@ -40,7 +40,6 @@ public:
     // Force-removes every container still tracked; drained() follows once every removal and
     // every client has ended.
     void drain();
-    int pendingCount() const { return static_cast<int>(m_entries.size() + m_helpers.size()); }
 
 Q_SIGNALS:
     void drained();

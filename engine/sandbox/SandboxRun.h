@@ -39,8 +39,6 @@ public:
     void cancel();
     // Empty until a container was chosen.
     QString containerName() const;
-    // Whether the run got a pre-started container.
-    bool isWarm() const { return m_warm; }
 
 Q_SIGNALS:
     void finished(const csm::ExecutionResult& result);

@@ -31,8 +31,6 @@ public:
     // Starts the container; ready() or startFailed() follows.
     void start();
     bool isReady() const { return m_ready; }
-    // The folder is ours to delete once the container is gone.
-    QString ioDirectory() const { return m_spec.ioDirectory; }
 
     void sendProgram(const QByteArray& code) override;
     void handOver(ContainerReaper& reaper, bool removeContainer) override;
