@@ -189,6 +189,13 @@ void McpDispatcher::callTool(const QJsonValue& id, const QJsonObject& params)
         forget(call);
     });
     connect(call, &ToolCall::cancelled, this, [this, call] { forget(call); });
+
+    const QJsonValue progressToken =
+        params.value(QLatin1String("_meta")).toObject().value(QLatin1String("progressToken"));
+    if (jsonrpc::isValidId(progressToken)) {
+        auto* progress = new ProgressNotifier(*call, progressToken, m_progressTiming, call);
+        connect(progress, &ProgressNotifier::notification, this, &McpDispatcher::outgoing);
+    }
 }
 
 void McpDispatcher::forget(ToolCall* call)

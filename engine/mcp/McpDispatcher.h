@@ -1,5 +1,6 @@
 #pragma once
 
+#include "mcp/ProgressNotifier.h"
 #include "mcp/ServerIdentity.h"
 
 #include <QHash>
@@ -30,6 +31,9 @@ public:
     void cancelAll();
     int runningCallCount() const { return static_cast<int>(m_alive.size()); }
 
+    // How often a call with a progressToken reports progress (tests make it faster).
+    void setProgressTiming(ProgressNotifier::Timing timing) { m_progressTiming = timing; }
+
     QString negotiatedProtocolVersion() const { return m_protocolVersion; }
     QJsonObject clientInfo() const { return m_clientInfo; }
 
@@ -49,6 +53,7 @@ private:
     ServerIdentity m_identity;
     QString m_protocolVersion;
     QJsonObject m_clientInfo;
+    ProgressNotifier::Timing m_progressTiming;
     // Calls whose response is still owed, by request id (as compact JSON, so 1 and "1" differ).
     QHash<QByteArray, ToolCall*> m_awaitingResponse;
     // Every call still alive, answered or not (a cancelled call lives on until cleaned up).

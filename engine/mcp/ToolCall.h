@@ -16,6 +16,9 @@ public:
 
     // Stop the work (kill and remove its container); cancelled() follows when that is done.
     virtual void cancel() = 0;
+    // What the call is doing now, for a person to read in a progress notification (a run's
+    // latest output line); empty when there is nothing to say.
+    virtual QString progressMessage() const { return {}; }
 
 Q_SIGNALS:
     void finished(const QJsonObject& callResult);

@@ -200,9 +200,11 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
         return;
     case Type::Stdout:
         m_stdout.append(frame.payload);
+        m_latestLine.append(frame.payload);
         return;
     case Type::Stderr:
         m_stderr.append(frame.payload);
+        m_latestLine.append(frame.payload);
         return;
     case Type::Exit:
         if (m_phase != Phase::Running)

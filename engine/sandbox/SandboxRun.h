@@ -2,6 +2,7 @@
 
 #include "sandbox/CappedBuffer.h"
 #include "sandbox/ExecutionResult.h"
+#include "sandbox/LatestOutputLine.h"
 #include "sandbox/LauncherStreamDecoder.h"
 #include "sandbox/RunRequest.h"
 
@@ -39,6 +40,8 @@ public:
     void cancel();
     // Empty until a container was chosen.
     QString containerName() const;
+    // The last line the program printed so far (for progress messages); empty before any.
+    QString latestOutputLine() const { return m_latestLine.text(); }
 
 Q_SIGNALS:
     void finished(const csm::ExecutionResult& result);
@@ -87,6 +90,7 @@ private:
     qint64 m_durationMs = 0;
     CappedBuffer m_stdout;
     CappedBuffer m_stderr;
+    LatestOutputLine m_latestLine;
 };
 
 } // namespace csm

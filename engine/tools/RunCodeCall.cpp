@@ -42,6 +42,11 @@ void RunCodeCall::cancel()
         QMetaObject::invokeMethod(this, &ToolCall::cancelled, Qt::QueuedConnection);
 }
 
+QString RunCodeCall::progressMessage() const
+{
+    return m_run ? m_run->latestOutputLine() : QString();
+}
+
 void RunCodeCall::onRunFinished(const ExecutionResult& result)
 {
     if (result.outcome == ExecutionResult::Outcome::Cancelled) {

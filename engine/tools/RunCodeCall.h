@@ -20,6 +20,7 @@ public:
     RunCodeCall(SandboxRun* run, QObject* parent);
 
     void cancel() override;
+    QString progressMessage() const override;
 
 private:
     explicit RunCodeCall(QObject* parent);

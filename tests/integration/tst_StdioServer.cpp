@@ -238,6 +238,52 @@ private Q_SLOTS:
                  QStringLiteral("slow\n"));
     }
 
+    void progressNotificationsCarryTheLatestLine()
+    {
+        // A 5 s program printing a line a second: progress arrives while it runs, before the
+        // response, with growing progress and the program's own lines as messages.
+        const int id = m_server->sendRequest(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+             {QStringLiteral("arguments"),
+              code(QStringLiteral("import time\nfor i in range(5):\n    print(f'step {i}')\n"
+                                  "    time.sleep(1)"))},
+             {QStringLiteral("_meta"),
+              QJsonObject{{QStringLiteral("progressToken"), QStringLiteral("tok-1")}}}});
+        QList<QJsonObject> progress;
+        std::optional<QJsonObject> response;
+        QElapsedTimer clock;
+        clock.start();
+        while (!response && clock.elapsed() < 30'000) {
+            const auto message = m_server->waitForMessage(
+                [id](const QJsonObject& m) {
+                    return m.value(QLatin1String("id")).toInt(-1) == id ||
+                           m.value(QLatin1String("method")).toString() ==
+                               QLatin1String("notifications/progress");
+                },
+                30'000);
+            QVERIFY(message);
+            if (message->contains(QLatin1String("id")))
+                response = message;
+            else
+                progress << message->value(QLatin1String("params")).toObject();
+        }
+        QVERIFY(response);
+        QVERIFY2(progress.size() >= 3, qPrintable(QString::number(progress.size())));
+        double previous = -1;
+        QStringList messages;
+        for (const QJsonObject& params : std::as_const(progress)) {
+            QCOMPARE(params.value(QLatin1String("progressToken")).toString(),
+                     QStringLiteral("tok-1"));
+            QVERIFY(params.value(QLatin1String("progress")).toDouble() > previous);
+            previous = params.value(QLatin1String("progress")).toDouble();
+            messages << params.value(QLatin1String("message")).toString();
+        }
+        QVERIFY2(messages.contains(QStringLiteral("step 2")), qPrintable(messages.join(u'|')));
+        QCOMPARE(stdoutOf(response->value(QLatin1String("result")).toObject()),
+                 QStringLiteral("step 0\nstep 1\nstep 2\nstep 3\nstep 4\n"));
+    }
+
     void timeoutKillsTheProgramAndKeepsItsOutput()
     {
         QElapsedTimer clock;

@@ -195,6 +195,8 @@ private Q_SLOTS:
     void cancelAllWhenIdle();
     void idleAfterLastCallFinishes();
     void finishedCallsAreDeleted();
+    void progressOnlyWithAToken_data();
+    void progressOnlyWithAToken();
 
 private:
     void handleText(const QByteArray& text) { m_dispatcher->handleMessage(text); }
@@ -834,6 +836,47 @@ void tst_McpDispatcher::finishedCallsAreDeleted()
     m_dispatcher->handle(request(1, QStringLiteral("ping")));
     QCOMPARE(m_out->size(), 2);
     QVERIFY(messageAt(*m_out, 1).contains(QLatin1String("result")));
+}
+
+void tst_McpDispatcher::progressOnlyWithAToken_data()
+{
+    QTest::addColumn<QJsonValue>("token"); // undefined: no _meta at all
+    QTest::addColumn<bool>("expectProgress");
+
+    QTest::newRow("string token") << QJsonValue(QStringLiteral("tok")) << true;
+    QTest::newRow("integer token") << QJsonValue(5) << true;
+    QTest::newRow("no _meta") << QJsonValue(QJsonValue::Undefined) << false;
+    QTest::newRow("invalid token") << QJsonValue(QJsonObject{}) << false;
+}
+
+void tst_McpDispatcher::progressOnlyWithAToken()
+{
+    QFETCH(QJsonValue, token);
+    QFETCH(bool, expectProgress);
+    m_dispatcher->setProgressTiming({10, 50});
+    QJsonObject params = callParams(QStringLiteral("fake_tool"));
+    if (!token.isUndefined())
+        params.insert(QStringLiteral("_meta"),
+                      QJsonObject{{QStringLiteral("progressToken"), token}});
+    m_dispatcher->handle(request(3, QStringLiteral("tools/call"), params));
+    QTest::qWait(300);
+    const qsizetype notifications = m_out->size();
+    if (expectProgress) {
+        QVERIFY2(notifications >= 2, qPrintable(QString::number(notifications)));
+        const QJsonObject first = messageAt(*m_out, 0);
+        QCOMPARE(first.value(QLatin1String("method")).toString(),
+                 QStringLiteral("notifications/progress"));
+        QCOMPARE(
+            first.value(QLatin1String("params")).toObject().value(QLatin1String("progressToken")),
+            token);
+    } else {
+        QCOMPARE(notifications, 0);
+    }
+    // The response is the last message: no progress follows it.
+    m_tool->calls.first()->finish(QStringLiteral("done"));
+    QTest::qWait(200);
+    QCOMPARE(m_out->size(), notifications + 1);
+    QVERIFY(messageAt(*m_out, notifications).contains(QLatin1String("result")));
 }
 
 QTEST_GUILESS_MAIN(tst_McpDispatcher)

@@ -1,0 +1,70 @@
+#include "sandbox/LatestOutputLine.h"
+
+#include <QTest>
+
+using csm::LatestOutputLine;
+
+class tst_LatestOutputLine final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void text_data();
+    void text();
+    void longLinesAreCut();
+    void onlyATailIsKept();
+};
+
+void tst_LatestOutputLine::text_data()
+{
+    QTest::addColumn<QByteArrayList>("chunks");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("nothing") << QByteArrayList{} << QString();
+    QTest::newRow("whitespace only") << QByteArrayList{"\n", "  \n\t\n"} << QString();
+    QTest::newRow("one line") << QByteArrayList{"hello\n"} << QStringLiteral("hello");
+    QTest::newRow("unfinished line counts") << QByteArrayList{"a\n", "b"} << QStringLiteral("b");
+    QTest::newRow("trailing blank lines are skipped")
+        << QByteArrayList{"step 3\n\n\n"} << QStringLiteral("step 3");
+    QTest::newRow("line split over chunks")
+        << QByteArrayList{"first\nsec", "ond\n"} << QStringLiteral("second");
+    QTest::newRow("progress bar: the last version")
+        << QByteArrayList{"10%\r50%\r", "90%\r"} << QStringLiteral("90%");
+    QTest::newRow("crlf") << QByteArrayList{"done\r\n"} << QStringLiteral("done");
+    QTest::newRow("tabs and escapes become spaces")
+        << QByteArrayList{"a\tb\x1b[0m c\n"} << QStringLiteral("a b [0m c");
+    QTest::newRow("invalid UTF-8 is replaced")
+        << QByteArrayList{"caf\xc3\n"} << QStringLiteral("caf\uFFFD");
+    QTest::newRow("stderr after stdout: whichever came last")
+        << QByteArrayList{"out line\n", "Traceback: boom\n"} << QStringLiteral("Traceback: boom");
+}
+
+void tst_LatestOutputLine::text()
+{
+    QFETCH(QByteArrayList, chunks);
+    QFETCH(QString, expected);
+    LatestOutputLine line;
+    for (const QByteArray& chunk : chunks)
+        line.append(chunk);
+    QCOMPARE(line.text(), expected);
+}
+
+void tst_LatestOutputLine::longLinesAreCut()
+{
+    LatestOutputLine line;
+    line.append(QByteArray(1000, 'x') + '\n');
+    const QString text = line.text();
+    QCOMPARE(text.size(), LatestOutputLine::kMaxCharacters);
+    QVERIFY(text.endsWith(QChar(0x2026)));
+}
+
+void tst_LatestOutputLine::onlyATailIsKept()
+{
+    LatestOutputLine line;
+    for (int i = 0; i < 100'000; ++i)
+        line.append(QByteArray::number(i) + '\n');
+    QCOMPARE(line.text(), QStringLiteral("99999"));
+}
+
+QTEST_GUILESS_MAIN(tst_LatestOutputLine)
+#include "tst_LatestOutputLine.moc"
