@@ -46,15 +46,15 @@ int main(int argc, char* argv[])
     ShutdownSignals signals;
     McpServer server(options);
     StdioTransport transport;
-    QObject::connect(&transport, &StdioTransport::messageReceived, &server.dispatcher(),
+    McpDispatcher* session = server.openSession();
+    QObject::connect(&transport, &StdioTransport::messageReceived, session,
                      &McpDispatcher::handleMessage);
     QObject::connect(&transport, &StdioTransport::messageTooLarge, &transport, [&transport] {
         transport.send(jsonrpc::error(QJsonValue::Null, jsonrpc::ErrorCode::InvalidRequest,
                                       QStringLiteral("Message larger than %1 MiB refused")
                                           .arg(StdioTransport::kMaxMessageBytes / (1024 * 1024))));
     });
-    QObject::connect(&server.dispatcher(), &McpDispatcher::outgoing, &transport,
-                     &StdioTransport::send);
+    QObject::connect(session, &McpDispatcher::outgoing, &transport, &StdioTransport::send);
     QObject::connect(&transport, &StdioTransport::closed, &server, &McpServer::shutdown);
     QObject::connect(&signals, &ShutdownSignals::shutdownRequested, &server, &McpServer::shutdown);
     QObject::connect(&server, &McpServer::shutDown, &app, &QCoreApplication::quit);

@@ -18,6 +18,8 @@
 #include <QSysInfo>
 #include <QTimer>
 
+#include <utility>
+
 namespace csm {
 
 namespace {
@@ -62,14 +64,13 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     m_runner->warm(Language::Python, python.image);
     m_runner->warm(Language::JavaScript, js.image);
 
-    ServerIdentity identity{
+    m_identity = ServerIdentity{
         QStringLiteral("code-sandbox"),
         QStringLiteral("Code Sandbox"),
         QString::fromLatin1(kVersion),
         QStringLiteral("Runs Python and JavaScript in fresh, locked-down containers. Each call is "
                        "a new sandbox: send complete programs and print what you need to see."),
     };
-    m_dispatcher = new McpDispatcher(*m_tools, std::move(identity), this);
 
     // Containers left by servers that died (kill -9, a crash, a power cut) go first, in the
     // background: serving does not wait for the engine's answer.
@@ -80,11 +81,43 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
 
 McpServer::~McpServer()
 {
-    // The dispatcher's calls and the sweeper hold references into the runner, its runtime and
-    // the tools: they go first, not with the other children after the members.
-    delete m_dispatcher;
+    // The sessions' calls and the sweeper hold references into the runner, its runtime and the
+    // tools: they go first, not with the other children after the members.
+    for (McpDispatcher* session : std::exchange(m_sessions, {})) {
+        disconnect(session, nullptr, this, nullptr);
+        delete session;
+    }
     delete m_sweeper;
     delete m_finalSweep;
+}
+
+McpDispatcher* McpServer::openSession()
+{
+    auto* session = new McpDispatcher(*m_tools, m_identity, this);
+    m_sessions.append(session);
+    connect(session, &QObject::destroyed, this, [this, session] {
+        m_sessions.removeOne(session);
+        stopRunnerOnceIdle();
+    });
+    connect(session, &McpDispatcher::idle, this, &McpServer::stopRunnerOnceIdle);
+    return session;
+}
+
+void McpServer::closeSession(McpDispatcher* session)
+{
+    if (!session || !m_sessions.contains(session))
+        return;
+    connect(session, &McpDispatcher::idle, session, &QObject::deleteLater,
+            Qt::SingleShotConnection);
+    session->cancelAll();
+}
+
+int McpServer::runningCallCount() const
+{
+    int count = 0;
+    for (const McpDispatcher* session : m_sessions)
+        count += session->runningCallCount();
+    return count;
 }
 
 void McpServer::shutdown()
@@ -92,18 +125,27 @@ void McpServer::shutdown()
     if (m_shuttingDown)
         return;
     m_shuttingDown = true;
-    qCInfo(lcServer) << "shutting down;" << m_dispatcher->runningCallCount()
-                     << "running call(s) to stop";
+    qCInfo(lcServer) << "shutting down;" << runningCallCount() << "running call(s) to stop";
     // First every call (their containers are removed as they are cancelled), then whatever
     // finished calls left for the engine to tear down.
-    connect(m_dispatcher, &McpDispatcher::idle, this, [this] { m_runner->shutdown(); });
     connect(&m_runner->reaper(), &ContainerReaper::drained, this, &McpServer::sweepOwnContainers);
     QTimer::singleShot(kShutdownBudgetMs, this, [this] {
         qCWarning(lcServer) << "containers still being removed after" << kShutdownBudgetMs
                             << "ms; exiting anyway";
         finishShutdown();
     });
-    m_dispatcher->cancelAll();
+    for (McpDispatcher* session : std::as_const(m_sessions))
+        session->cancelAll();
+    // Queued, like the sessions' idle(): with no call running anywhere nothing else would ask.
+    QMetaObject::invokeMethod(this, &McpServer::stopRunnerOnceIdle, Qt::QueuedConnection);
+}
+
+void McpServer::stopRunnerOnceIdle()
+{
+    if (!m_shuttingDown || m_runnerStopping || runningCallCount() > 0)
+        return;
+    m_runnerStopping = true;
+    m_runner->shutdown();
 }
 
 void McpServer::sweepOwnContainers()

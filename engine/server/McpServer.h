@@ -1,5 +1,8 @@
 #pragma once
 
+#include "mcp/ServerIdentity.h"
+
+#include <QList>
 #include <QObject>
 #include <QPointer>
 
@@ -13,8 +16,9 @@ class StaleContainerSweeper;
 class ToolRegistry;
 struct ServerOptions;
 
-// The headless server's parts, wired together: engine, sandbox runner, tools and dispatcher.
-// A transport feeds dispatcher(); shutdown() ends every run before shutDown() is emitted.
+// The server's parts, wired together: engine, sandbox runner and tools, shared by any number of
+// MCP sessions (one McpDispatcher each: stdio has one, HTTP one per Mcp-Session-Id). A transport
+// feeds a session's dispatcher; shutdown() ends every run before shutDown() is emitted.
 class McpServer final : public QObject
 {
     Q_OBJECT
@@ -23,7 +27,13 @@ public:
     explicit McpServer(const ServerOptions& options, QObject* parent = nullptr);
     ~McpServer() override;
 
-    McpDispatcher& dispatcher() { return *m_dispatcher; }
+    // A new session, owned by the server, living until closeSession() or the server's end.
+    McpDispatcher* openSession();
+    // Cancels the session's running calls (their containers are removed) and deletes it once
+    // they have cleaned up.
+    void closeSession(McpDispatcher* session);
+    int sessionCount() const { return static_cast<int>(m_sessions.size()); }
+    int runningCallCount() const;
     const SandboxRunner& runner() const { return *m_runner; }
 
     // Kills and removes every running container, then emits shutDown(). Bounded in time: a
@@ -34,15 +44,19 @@ Q_SIGNALS:
     void shutDown();
 
 private:
+    void stopRunnerOnceIdle();
     void sweepOwnContainers();
     void finishShutdown();
 
     std::unique_ptr<SandboxRunner> m_runner;
     std::unique_ptr<ToolRegistry> m_tools;
-    McpDispatcher* m_dispatcher = nullptr;
+    ServerIdentity m_identity;
+    // Every session not yet deleted, closing ones included.
+    QList<McpDispatcher*> m_sessions;
     QPointer<StaleContainerSweeper> m_sweeper;
     QPointer<StaleContainerSweeper> m_finalSweep;
     bool m_shuttingDown = false;
+    bool m_runnerStopping = false;
     bool m_shutDown = false;
 };
 
