@@ -6,11 +6,76 @@
 #include "mcp/McpDispatcher.h"
 #include "platform/ShutdownSignals.h"
 #include "server/McpServer.h"
+#include "server/McpSessionHost.h"
 #include "server/ServerOptionsParser.h"
+#include "transport/http/HttpServerThread.h"
+#include "transport/http/McpHttpEndpoint.h"
 #include "transport/StdioTransport.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
+
+namespace {
+
+using namespace csm;
+
+int serveStdio(McpServer& server, ShutdownSignals& signals)
+{
+    StdioTransport transport;
+    McpDispatcher* session = server.openSession();
+    QObject::connect(&transport, &StdioTransport::messageReceived, session,
+                     &McpDispatcher::handleMessage);
+    QObject::connect(&transport, &StdioTransport::messageTooLarge, &transport, [&transport] {
+        transport.send(jsonrpc::error(QJsonValue::Null, jsonrpc::ErrorCode::InvalidRequest,
+                                      QStringLiteral("Message larger than %1 MiB refused")
+                                          .arg(StdioTransport::kMaxMessageBytes / (1024 * 1024))));
+    });
+    QObject::connect(session, &McpDispatcher::outgoing, &transport, &StdioTransport::send);
+    QObject::connect(&transport, &StdioTransport::closed, &server, &McpServer::shutdown);
+    QObject::connect(&signals, &ShutdownSignals::shutdownRequested, &server, &McpServer::shutdown);
+
+    transport.start();
+    qCInfo(lcServer) << "serving MCP on stdio";
+    return QCoreApplication::exec();
+}
+
+int serveHttp(McpServer& server, ShutdownSignals& signals, const http::HttpServerConfig& config)
+{
+    McpSessionHost sessions(server);
+    http::HttpServerThread transport(config);
+    http::McpHttpEndpoint& endpoint = transport.endpoint();
+    // The endpoint lives on the transport's thread: every connection below is queued.
+    QObject::connect(&endpoint, &http::McpHttpEndpoint::sessionOpened, &sessions,
+                     &McpSessionHost::openSession);
+    QObject::connect(&endpoint, &http::McpHttpEndpoint::messageReceived, &sessions,
+                     &McpSessionHost::deliver);
+    QObject::connect(&endpoint, &http::McpHttpEndpoint::sessionClosed, &sessions,
+                     &McpSessionHost::closeSession);
+    QObject::connect(&sessions, &McpSessionHost::outgoing, &endpoint,
+                     &http::McpHttpEndpoint::deliver);
+
+    int exitCode = 0;
+    QObject::connect(&transport, &http::HttpServerThread::listening, &server, [](const QUrl& url) {
+        qCInfo(lcServer).noquote() << "serving MCP on" << url.toString();
+    });
+    QObject::connect(&transport, &http::HttpServerThread::failed, &server,
+                     [&server, &exitCode](const QString& error) {
+                         qCCritical(lcServer).noquote() << error;
+                         exitCode = 1;
+                         server.shutdown();
+                     });
+    QObject::connect(&signals, &ShutdownSignals::shutdownRequested, &server, [&server, &transport] {
+        // No new request first; then every call is cancelled.
+        transport.stop();
+        server.shutdown();
+    });
+
+    transport.start();
+    const int loopExit = QCoreApplication::exec();
+    return exitCode != 0 ? exitCode : loopExit;
+}
+
+} // namespace
 
 int main(int argc, char* argv[])
 {
@@ -45,21 +110,8 @@ int main(int argc, char* argv[])
 
     ShutdownSignals signals;
     McpServer server(options);
-    StdioTransport transport;
-    McpDispatcher* session = server.openSession();
-    QObject::connect(&transport, &StdioTransport::messageReceived, session,
-                     &McpDispatcher::handleMessage);
-    QObject::connect(&transport, &StdioTransport::messageTooLarge, &transport, [&transport] {
-        transport.send(jsonrpc::error(QJsonValue::Null, jsonrpc::ErrorCode::InvalidRequest,
-                                      QStringLiteral("Message larger than %1 MiB refused")
-                                          .arg(StdioTransport::kMaxMessageBytes / (1024 * 1024))));
-    });
-    QObject::connect(session, &McpDispatcher::outgoing, &transport, &StdioTransport::send);
-    QObject::connect(&transport, &StdioTransport::closed, &server, &McpServer::shutdown);
-    QObject::connect(&signals, &ShutdownSignals::shutdownRequested, &server, &McpServer::shutdown);
     QObject::connect(&server, &McpServer::shutDown, &app, &QCoreApplication::quit);
-
-    transport.start();
-    qCInfo(lcServer) << "serving MCP on stdio";
-    return QCoreApplication::exec();
+    if (options.transport == ServerOptions::Transport::Http)
+        return serveHttp(server, signals, options.http);
+    return serveStdio(server, signals);
 }

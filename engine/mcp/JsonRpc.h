@@ -13,6 +13,7 @@ enum class ErrorCode
     MethodNotFound = -32601,
     InvalidParams = -32602,
     InternalError = -32603,
+    ServerError = -32000, // implementation-defined: refusals of the transport (HTTP 4xx)
 };
 
 // A response carries exactly one of `result` / `error`: real clients drop a message that has

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sandbox/SandboxPolicy.h"
+#include "transport/http/HttpServerConfig.h"
 
 #include <QString>
 #include <QStringList>
@@ -17,8 +18,16 @@ struct ServerOptions
         ShowVersion,
     };
 
+    enum class Transport
+    {
+        Stdio,
+        Http,
+    };
+
     Action action = Action::Serve;
     QString helpText;
+    Transport transport = Transport::Stdio;
+    http::HttpServerConfig http; // used with Transport::Http
 
     QString engine;      // "podman", "docker" or empty for auto-detection
     QString pythonImage; // empty: the locally built default

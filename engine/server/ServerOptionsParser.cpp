@@ -3,6 +3,7 @@
 #include "core/ByteSize.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/Language.h"
+#include "server/HttpOptionsParser.h"
 
 #include <QCommandLineParser>
 #include <QRegularExpression>
@@ -204,7 +205,8 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "An MCP server that runs Python and JavaScript in fresh, locked-down containers.\n"
-        "With no arguments it serves MCP over stdio, as MCP clients launch it.\n\n"
+        "With no arguments it serves MCP over stdio, as MCP clients launch it; --transport http "
+        "serves Streamable HTTP on 127.0.0.1:8765/mcp.\n\n"
         "Environment: CODE_SANDBOX_ENGINE (podman|docker), CONTAINER_IMAGE with "
         "CONTAINER_LANGUAGE (python|javascript) to replace that language's image."));
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -237,9 +239,11 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     const std::vector<ValueSetting> settings = sandboxSettings(timeoutGiven);
     const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
                                      QStringLiteral("Log details to stderr."));
+    const HttpOptionsParser httpOptions;
     parser.addOptions({help, version, engine, pythonImage, jsImage, passThrough});
     for (const ValueSetting& setting : settings)
         parser.addOption(setting.option);
+    httpOptions.addTo(parser);
     parser.addOption(verbose);
 
     if (!parser.parse(arguments))
@@ -260,6 +264,13 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         return options;
     }
     options.verbose = parser.isSet(verbose);
+
+    bool http = false;
+    if (auto problem = httpOptions.readTransport(parser, environment, &http))
+        return *problem;
+    options.transport = http ? ServerOptions::Transport::Http : ServerOptions::Transport::Stdio;
+    if (auto problem = httpOptions.read(parser, environment, http, options.http))
+        return *problem;
 
     options.engine = parser.isSet(engine)
                          ? parser.value(engine)

@@ -53,6 +53,10 @@ private Q_SLOTS:
     void timeouts();
     void unexpectedArguments_data();
     void unexpectedArguments();
+    void httpDefaults();
+    void httpSettings();
+    void httpErrors_data();
+    void httpErrors();
 };
 
 void tst_ServerOptionsParser::noArgumentsServesWithDefaults()
@@ -488,6 +492,143 @@ void tst_ServerOptionsParser::unexpectedArguments()
     QFETCH(QStringList, arguments);
     QFETCH(QString, errorMentions);
     const Parsed parsed = parse(arguments);
+    const auto* error = std::get_if<QString>(&parsed);
+    QVERIFY2(error, "expected an error");
+    QVERIFY2(error->contains(errorMentions), qPrintable(*error));
+}
+
+void tst_ServerOptionsParser::httpDefaults()
+{
+    const Parsed parsed = parse({QStringLiteral("--transport"), QStringLiteral("http")});
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->transport, ServerOptions::Transport::Http);
+    QCOMPARE(options->http.host, QStringLiteral("127.0.0.1"));
+    QCOMPARE(options->http.port, quint16(8765));
+    QCOMPARE(options->http.path, QStringLiteral("/mcp"));
+    QCOMPARE(options->http.authToken, QString());
+    QCOMPARE(options->http.allowRemote, false);
+    QCOMPARE(options->http.maxRequestBytes, 16 * 1024 * 1024);
+
+    const Parsed stdio = parse({});
+    QCOMPARE(std::get<ServerOptions>(stdio).transport, ServerOptions::Transport::Stdio);
+    const Parsed fromEnvironment = parse({}, {QStringLiteral("CODE_SANDBOX_TRANSPORT=http")});
+    QCOMPARE(std::get<ServerOptions>(fromEnvironment).transport, ServerOptions::Transport::Http);
+}
+
+void tst_ServerOptionsParser::httpSettings()
+{
+    const Parsed parsed = parse({QStringLiteral("--transport"),
+                                 QStringLiteral("http"),
+                                 QStringLiteral("--host"),
+                                 QStringLiteral("0.0.0.0"),
+                                 QStringLiteral("--allow-remote"),
+                                 QStringLiteral("--port"),
+                                 QStringLiteral("0"),
+                                 QStringLiteral("--path"),
+                                 QStringLiteral("/v1/mcp"),
+                                 QStringLiteral("--allowed-host"),
+                                 QStringLiteral("box.lan"),
+                                 QStringLiteral("--allowed-origin"),
+                                 QStringLiteral("http://box.lan:3000"),
+                                 QStringLiteral("--max-request-size"),
+                                 QStringLiteral("1m"),
+                                 QStringLiteral("--max-sessions"),
+                                 QStringLiteral("7"),
+                                 QStringLiteral("--session-timeout"),
+                                 QStringLiteral("60"),
+                                 QStringLiteral("--request-timeout"),
+                                 QStringLiteral("5"),
+                                 QStringLiteral("--idle-timeout"),
+                                 QStringLiteral("9")},
+                                {QStringLiteral("CODE_SANDBOX_AUTH_TOKEN=0123456789abcdefXYZ")});
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->http.host, QStringLiteral("0.0.0.0"));
+    QCOMPARE(options->http.port, quint16(0));
+    QCOMPARE(options->http.path, QStringLiteral("/v1/mcp"));
+    QCOMPARE(options->http.authToken, QStringLiteral("0123456789abcdefXYZ"));
+    QCOMPARE(options->http.allowedHosts, QStringList{QStringLiteral("box.lan")});
+    QCOMPARE(options->http.allowedOrigins, QStringList{QStringLiteral("http://box.lan:3000")});
+    QCOMPARE(options->http.maxRequestBytes, 1024 * 1024);
+    QCOMPARE(options->http.maxSessions, 7);
+    QCOMPARE(options->http.sessionIdleSeconds, 60);
+    QCOMPARE(options->http.requestTimeoutSeconds, 5);
+    QCOMPARE(options->http.idleTimeoutSeconds, 9);
+
+    // The flag wins over the variable.
+    const Parsed flagWins = parse({QStringLiteral("--transport"), QStringLiteral("http"),
+                                   QStringLiteral("--auth-token"), QStringLiteral("from-flag")},
+                                  {QStringLiteral("CODE_SANDBOX_AUTH_TOKEN=from-env")});
+    QCOMPARE(std::get<ServerOptions>(flagWins).http.authToken, QStringLiteral("from-flag"));
+}
+
+void tst_ServerOptionsParser::httpErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("environment");
+    QTest::addColumn<QString>("errorMentions");
+
+    const QString transport = QStringLiteral("--transport");
+    const QString http = QStringLiteral("http");
+    QTest::newRow("unknown transport")
+        << QStringList{transport, QStringLiteral("sse")} << QStringList() << QStringLiteral("sse");
+    QTest::newRow("unknown transport from the environment")
+        << QStringList() << QStringList{QStringLiteral("CODE_SANDBOX_TRANSPORT=ws")}
+        << QStringLiteral("CODE_SANDBOX_TRANSPORT");
+    QTest::newRow("http flag with stdio")
+        << QStringList{QStringLiteral("--port"), QStringLiteral("9000")} << QStringList()
+        << QStringLiteral("--port applies only with --transport http");
+    QTest::newRow("remote host without --allow-remote")
+        << QStringList{transport, http, QStringLiteral("--host"), QStringLiteral("0.0.0.0")}
+        << QStringList() << QStringLiteral("--allow-remote");
+    QTest::newRow("--allow-remote without a token")
+        << QStringList{transport, http, QStringLiteral("--host"), QStringLiteral("0.0.0.0"),
+                       QStringLiteral("--allow-remote")}
+        << QStringList() << QStringLiteral("token");
+    QTest::newRow("--allow-remote with a short token")
+        << QStringList{transport,
+                       http,
+                       QStringLiteral("--host"),
+                       QStringLiteral("0.0.0.0"),
+                       QStringLiteral("--allow-remote"),
+                       QStringLiteral("--auth-token"),
+                       QStringLiteral("short")}
+        << QStringList() << QStringLiteral("16 characters");
+    QTest::newRow("host name") << QStringList{transport, http, QStringLiteral("--host"),
+                                              QStringLiteral("example.com")}
+                               << QStringList() << QStringLiteral("IP address");
+    QTest::newRow("port too big") << QStringList{transport, http, QStringLiteral("--port"),
+                                                 QStringLiteral("65536")}
+                                  << QStringList() << QStringLiteral("--port");
+    QTest::newRow("path without slash")
+        << QStringList{transport, http, QStringLiteral("--path"), QStringLiteral("mcp")}
+        << QStringList() << QStringLiteral("--path");
+    QTest::newRow("path with a query")
+        << QStringList{transport, http, QStringLiteral("--path"), QStringLiteral("/mcp?x")}
+        << QStringList() << QStringLiteral("--path");
+    QTest::newRow("token with a space")
+        << QStringList{transport, http}
+        << QStringList{QStringLiteral("CODE_SANDBOX_AUTH_TOKEN=a b")}
+        << QStringLiteral("whitespace");
+    QTest::newRow("request size") << QStringList{transport, http,
+                                                 QStringLiteral("--max-request-size"),
+                                                 QStringLiteral("2g")}
+                                  << QStringList() << QStringLiteral("--max-request-size");
+    QTest::newRow("sessions zero")
+        << QStringList{transport, http, QStringLiteral("--max-sessions"), QStringLiteral("0")}
+        << QStringList() << QStringLiteral("--max-sessions");
+    QTest::newRow("timeout not a number")
+        << QStringList{transport, http, QStringLiteral("--request-timeout"), QStringLiteral("x")}
+        << QStringList() << QStringLiteral("--request-timeout");
+}
+
+void tst_ServerOptionsParser::httpErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, environment);
+    QFETCH(QString, errorMentions);
+    const Parsed parsed = parse(arguments, environment);
     const auto* error = std::get_if<QString>(&parsed);
     QVERIFY2(error, "expected an error");
     QVERIFY2(error->contains(errorMentions), qPrintable(*error));

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace csm::http {
+
+// How the Streamable HTTP transport serves: where, for whom, and within which limits.
+struct HttpServerConfig
+{
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 8765; // 0: any free port (the log says which)
+    QString path = QStringLiteral("/mcp");
+    // A non-loopback host is refused unless this is set (and then a token is required).
+    bool allowRemote = false;
+    // Clients must send "Authorization: Bearer <token>" when this is set.
+    QString authToken;
+    // Host and Origin values accepted besides the loopback names (DNS rebinding protection).
+    QStringList allowedHosts;
+    QStringList allowedOrigins;
+
+    qint64 maxRequestBytes = 16 * 1024 * 1024;
+    int maxConnections = 256;
+    int maxSessions = 100;
+    int sessionIdleSeconds = 1800;     // a session with nothing running expires after this
+    int requestTimeoutSeconds = 30;    // a request must arrive whole within this
+    int idleTimeoutSeconds = 60;       // a keep-alive connection with no request is closed
+    int keepAliveIntervalSeconds = 15; // SSE comment on open streams, so proxies keep them
+};
+
+} // namespace csm::http
