@@ -61,6 +61,7 @@ void HttpConnection::parse(QByteArrayView bytes)
     if (state == HttpRequestParser::State::Failed) {
         // The request cannot be read, so neither can anything after it: answer and close.
         m_keepAlive = false;
+        m_headRequest = false;
         m_state = State::Handling;
         respond(HttpResponse::error(m_parser.errorStatus(), m_parser.errorMessage(),
                                     jsonrpc::ErrorCode::InvalidRequest));
@@ -69,6 +70,7 @@ void HttpConnection::parse(QByteArrayView bytes)
     if (state == HttpRequestParser::State::Complete) {
         HttpRequest request = m_parser.takeRequest();
         m_minorVersion = request.minorVersion;
+        m_headRequest = request.method == "HEAD";
         m_keepAlive = request.keepAlive();
         m_continueSent = false;
         m_state = State::Handling;
@@ -118,7 +120,9 @@ void HttpConnection::respond(const HttpResponse& response)
     whole.headers.removeIf([](const auto& field) {
         return field.first.compare("Connection", Qt::CaseInsensitive) == 0;
     });
-    m_socket->write(head(whole, false) + whole.body);
+    // A response to HEAD has the headers of the full response and never a body (RFC 9110 9.3.2):
+    // bytes after them would be read as the next response.
+    m_socket->write(m_headRequest ? head(whole, false) : head(whole, false) + whole.body);
     finishResponse();
 }
 
@@ -215,6 +219,7 @@ void HttpConnection::onTimeout()
         qCInfo(lcHttp) << "a request did not arrive whole within" << m_timeouts.requestMs
                        << "ms; answering 408";
         m_keepAlive = false;
+        m_headRequest = false;
         m_state = State::Handling;
         respond(HttpResponse::error(408, QStringLiteral("The request did not arrive in time")));
         return;

@@ -86,6 +86,7 @@ private:
     bool m_keepAlive = true;
     bool m_chunked = true;
     bool m_continueSent = false;
+    bool m_headRequest = false;
     int m_minorVersion = 1;
 };
 

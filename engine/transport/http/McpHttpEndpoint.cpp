@@ -158,7 +158,11 @@ void McpHttpEndpoint::handlePost(HttpConnection& connection, const HttpRequest& 
 
     QJsonParseError parseError{};
     const QJsonDocument document = QJsonDocument::fromJson(request.body, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
+    // Qt refuses a bare scalar (42, "x", null) as a document; JSON-RPC calls that valid JSON
+    // but an invalid request (-32600), not a parse error.
+    const bool isScalar = parseError.error != QJsonParseError::NoError &&
+                          QJsonDocument::fromJson('[' + request.body + ']').array().size() == 1;
+    if (parseError.error != QJsonParseError::NoError && !isScalar) {
         connection.respond(HttpResponse::error(400,
                                                QStringLiteral("Parse error: %1 at offset %2")
                                                    .arg(parseError.errorString())

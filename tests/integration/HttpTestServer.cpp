@@ -1,0 +1,88 @@
+#include "HttpTestServer.h"
+
+#include "TestEngine.h"
+
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QRegularExpression>
+#include <QUrl>
+
+#include <csignal>
+
+namespace {
+QString stderrPath(const QTemporaryDir& dir)
+{
+    return dir.filePath(QStringLiteral("stderr.log"));
+}
+} // namespace
+
+HttpTestServer::HttpTestServer() = default;
+
+HttpTestServer::~HttpTestServer()
+{
+    if (isRunning() && !terminate(15'000)) {
+        m_process.kill();
+        m_process.waitForFinished(5'000);
+    }
+}
+
+bool HttpTestServer::start(const QStringList& arguments, const QMap<QString, QString>& environment,
+                           int timeoutMs)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (auto it = environment.cbegin(); it != environment.cend(); ++it)
+        env.insert(it.key(), it.value());
+    m_process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
+    m_process.setArguments(QStringList{QStringLiteral("--transport"), QStringLiteral("http"),
+                                       QStringLiteral("--port"), QStringLiteral("0"),
+                                       QStringLiteral("--engine"), TestEngine::name(),
+                                       QStringLiteral("--pool"), QStringLiteral("0")} +
+                           arguments);
+    m_process.setProcessEnvironment(env);
+    m_process.setStandardOutputFile(m_dir.filePath(QStringLiteral("stdout.log")));
+    m_process.setStandardErrorFile(stderrPath(m_dir));
+    m_process.start();
+    if (!m_process.waitForStarted(10'000)) {
+        qWarning("could not start %s: %s", CSM_SERVER_BINARY, qPrintable(m_process.errorString()));
+        return false;
+    }
+    m_pid = m_process.processId();
+
+    static const QRegularExpression serving(QStringLiteral("serving MCP on (http://\\S+)"));
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        const QRegularExpressionMatch match = serving.match(standardError());
+        if (match.hasMatch()) {
+            m_url = match.captured(1);
+            m_port = static_cast<quint16>(QUrl(m_url).port());
+            return m_port != 0;
+        }
+        // Doubles as the polling pause, and notices a server that stopped at once.
+        if (m_process.waitForFinished(20))
+            break;
+    }
+    qWarning("the server did not say where it serves; its stderr:\n%s",
+             qPrintable(standardError()));
+    return false;
+}
+
+QByteArray HttpTestServer::hostHeader() const
+{
+    return "127.0.0.1:" + QByteArray::number(m_port);
+}
+
+QString HttpTestServer::standardError() const
+{
+    QFile file(stderrPath(m_dir));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll());
+}
+
+bool HttpTestServer::terminate(int timeoutMs)
+{
+    if (!isRunning())
+        return true;
+    ::kill(static_cast<pid_t>(m_pid), SIGTERM);
+    return m_process.waitForFinished(timeoutMs);
+}

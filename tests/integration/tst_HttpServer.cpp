@@ -1,0 +1,1346 @@
+// The real code-sandbox-mcp binary serving Streamable HTTP (--transport http), driven over raw
+// sockets against a real container engine (CSM_TEST_ENGINE=podman|docker): status codes, fields
+// and framing as a client sees them on the wire, the checks and limits that protect the server,
+// and the removal of a call's container when its session or its connection ends.
+#include "CallResult.h"
+#include "HttpTestServer.h"
+#include "RawHttpClient.h"
+#include "TestEngine.h"
+
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTest>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
+
+using namespace callresult;
+
+using Request = RawHttpClient::Request;
+using Response = RawHttpClient::Response;
+using Event = RawHttpClient::Event;
+
+namespace {
+
+const QByteArray kAcceptBoth = "application/json, text/event-stream";
+// How long a container may take to appear (a cold start under load) and to go once its call
+// ends (the engine's removal).
+constexpr int kContainerStartMs = 30'000;
+constexpr int kContainerRemovalMs = 15'000;
+
+QByteArray compact(const QJsonObject& message)
+{
+    return QJsonDocument(message).toJson(QJsonDocument::Compact);
+}
+
+QJsonObject rpcRequest(const QJsonValue& id, const QString& method, const QJsonObject& params = {})
+{
+    QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                        {QStringLiteral("id"), id},
+                        {QStringLiteral("method"), method}};
+    if (!params.isEmpty())
+        message.insert(QStringLiteral("params"), params);
+    return message;
+}
+
+QJsonObject rpcNotification(const QString& method)
+{
+    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("method"), method}};
+}
+
+QJsonObject initializeRequest()
+{
+    // Id 0, as real clients send it.
+    return rpcRequest(0, QStringLiteral("initialize"),
+                      {{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
+                       {QStringLiteral("capabilities"), QJsonObject{}},
+                       {QStringLiteral("clientInfo"),
+                        QJsonObject{{QStringLiteral("name"), QStringLiteral("tst_HttpServer")},
+                                    {QStringLiteral("version"), QStringLiteral("1")}}}});
+}
+
+QJsonObject pythonCall(const QJsonValue& id, const QString& program,
+                       const QJsonValue& progressToken = QJsonValue::Undefined)
+{
+    QJsonObject params{{QStringLiteral("name"), QStringLiteral("run_python_code")},
+                       {QStringLiteral("arguments"), code(program)}};
+    if (!progressToken.isUndefined())
+        params.insert(QStringLiteral("_meta"),
+                      QJsonObject{{QStringLiteral("progressToken"), progressToken}});
+    return rpcRequest(id, QStringLiteral("tools/call"), params);
+}
+
+// A POST of one message to /mcp, as a conforming client sends it.
+Request post(const HttpTestServer& server, const QByteArray& body, const QByteArray& sessionId = {})
+{
+    Request request;
+    request.set("Host", server.hostHeader())
+        .set("Accept", kAcceptBoth)
+        .set("Content-Type", "application/json");
+    if (!sessionId.isEmpty())
+        request.set("Mcp-Session-Id", sessionId);
+    request.body = body;
+    return request;
+}
+
+Request post(const HttpTestServer& server, const QJsonObject& message,
+             const QByteArray& sessionId = {})
+{
+    return post(server, compact(message), sessionId);
+}
+
+Request ping(const HttpTestServer& server, const QByteArray& sessionId, int id = 7)
+{
+    return post(server, rpcRequest(id, QStringLiteral("ping")), sessionId);
+}
+
+Request streamRequest(const HttpTestServer& server, const QByteArray& sessionId)
+{
+    Request request;
+    request.method = "GET";
+    request.set("Host", server.hostHeader()).set("Accept", "text/event-stream");
+    if (!sessionId.isEmpty())
+        request.set("Mcp-Session-Id", sessionId);
+    return request;
+}
+
+Request deleteRequest(const HttpTestServer& server, const QByteArray& sessionId)
+{
+    Request request;
+    request.method = "DELETE";
+    request.set("Host", server.hostHeader()).set("Mcp-Session-Id", sessionId);
+    return request;
+}
+
+int errorCodeOf(const QJsonObject& message)
+{
+    return message.value(QLatin1String("error")).toObject().value(QLatin1String("code")).toInt();
+}
+
+QByteArray withPort(QByteArray text, quint16 port)
+{
+    return text.replace("PORT", QByteArray::number(port));
+}
+
+// A response, for failure messages: its status line, fields and the start of its body.
+QString describe(const std::optional<Response>& response, const RawHttpClient& client)
+{
+    if (!response)
+        return QStringLiteral("no response (%1)").arg(client.lastError());
+    QString text =
+        QStringLiteral("%1 %2\n").arg(response->status).arg(QString::fromLatin1(response->reason));
+    for (const auto& [name, value] : response->fields)
+        text += QString::fromLatin1(name + ": " + value) + QLatin1Char('\n');
+    return text + QString::fromUtf8(response->body.left(500));
+}
+
+bool isVisibleAscii(const QByteArray& text)
+{
+    return std::all_of(text.cbegin(), text.cend(), [](char c) { return c >= 0x21 && c <= 0x7e; });
+}
+
+} // namespace
+
+class TestHttpServer final : public QObject
+{
+    Q_OBJECT
+
+private:
+    static std::unique_ptr<HttpTestServer> startServer(const QStringList& arguments = {},
+                                                       const QMap<QString, QString>& env = {})
+    {
+        auto server = std::make_unique<HttpTestServer>();
+        if (!server->start(arguments, env))
+            return nullptr;
+        return server;
+    }
+
+    // SIGTERM: the server exits with 0 within 15 s and leaves no container behind. (Docker may
+    // still be finishing a removal it started itself: a moment's grace.)
+    static void expectCleanStop(HttpTestServer& server)
+    {
+        QVERIFY2(server.terminate(15'000), "the server did not exit within 15 s of SIGTERM");
+        QCOMPARE(server.exitStatus(), QProcess::NormalExit);
+        if (server.exitCode() != 0)
+            qWarning("server log:\n%s", qPrintable(server.standardError().right(4000)));
+        QCOMPARE(server.exitCode(), 0);
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(server.pid()), 5'000),
+                 QStringList());
+    }
+
+    // Sends `request` over `client` and reads the whole response.
+    static std::optional<Response> exchange(RawHttpClient& client, const Request& request,
+                                            int timeoutMs = 30'000)
+    {
+        if (!client.send(request))
+            return std::nullopt;
+        return client.readResponse(timeoutMs, request.method == "HEAD");
+    }
+
+    // initialize, then notifications/initialized; the session id, or empty (with a warning).
+    static QByteArray openSession(RawHttpClient& client, const HttpTestServer& server)
+    {
+        const auto initialized = exchange(client, post(server, initializeRequest()));
+        if (!initialized || initialized->status != 200) {
+            qWarning("initialize failed: %s", qPrintable(describe(initialized, client)));
+            return {};
+        }
+        const QByteArray sessionId = initialized->header("mcp-session-id");
+        const auto accepted = exchange(
+            client,
+            post(server, rpcNotification(QStringLiteral("notifications/initialized")), sessionId));
+        if (!accepted || accepted->status != 202) {
+            qWarning("notifications/initialized: %s", qPrintable(describe(accepted, client)));
+            return {};
+        }
+        return sessionId;
+    }
+
+    // A ping in the session over `client` is answered 200 with an empty result.
+    static bool pingWorks(RawHttpClient& client, const HttpTestServer& server,
+                          const QByteArray& sessionId)
+    {
+        const auto response = exchange(client, ping(server, sessionId));
+        const bool ok = response && response->status == 200 &&
+                        response->json().value(QLatin1String("result")) == QJsonObject() &&
+                        response->json().value(QLatin1String("id")) == QJsonValue(7);
+        if (!ok)
+            qWarning("ping: %s", qPrintable(describe(response, client)));
+        return ok;
+    }
+
+    // A tools/call's stream to its end: the events before the response, and the response.
+    struct CallStream
+    {
+        std::optional<Response> head;
+        QList<QJsonObject> notifications;
+        QJsonObject response;
+        QList<QJsonObject> afterResponse; // nothing may follow the response
+        bool ended = false;
+    };
+
+    static CallStream readCallStream(RawHttpClient& client, int timeoutMs)
+    {
+        CallStream stream;
+        const QDeadlineTimer deadline(timeoutMs);
+        stream.head = client.readHead(timeoutMs);
+        if (!stream.head)
+            return stream;
+        const QList<Event> events =
+            client.readEventsUntilEnd(static_cast<int>(deadline.remainingTime()));
+        for (const Event& event : events) {
+            const QJsonObject message = event.json();
+            if (message.contains(QLatin1String("id")) && stream.response.isEmpty())
+                stream.response = message;
+            else if (stream.response.isEmpty())
+                stream.notifications << message;
+            else
+                stream.afterResponse << message;
+        }
+        stream.ended = client.streamEnded();
+        return stream;
+    }
+
+    // Polls until the server has a container (so the program really runs).
+    static bool waitForContainer(qint64 serverPid)
+    {
+        QDeadlineTimer deadline(kContainerStartMs);
+        while (!deadline.hasExpired()) {
+            if (!TestEngine::containersWithLabel(pidLabel(serverPid)).isEmpty())
+                return true;
+            QTest::qWait(100);
+        }
+        return false;
+    }
+
+    // One server for every test whose flags are the defaults, and one session in it.
+    std::unique_ptr<HttpTestServer> m_server;
+    QByteArray m_session;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-python:latest")),
+                 "the python sandbox image must be built (containers/build-images)");
+        m_server = startServer();
+        QVERIFY(m_server);
+        QVERIFY2(m_server->url().startsWith(QLatin1String("http://127.0.0.1:")),
+                 qPrintable(m_server->url()));
+        QVERIFY(m_server->url().endsWith(QLatin1String("/mcp")));
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        m_session = openSession(client, *m_server);
+        QVERIFY(!m_session.isEmpty());
+    }
+
+    void cleanupTestCase()
+    {
+        QVERIFY(m_server);
+        expectCleanStop(*m_server);
+    }
+
+    // 1. What a client does first, on one keep-alive connection.
+    void initializeListAndCallOverOneConnection()
+    {
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+
+        const auto init = exchange(client, post(*m_server, initializeRequest()));
+        QVERIFY2(init && init->status == 200, qPrintable(describe(init, client)));
+        QCOMPARE(init->mediaType(), QByteArray("application/json"));
+        QCOMPARE(init->header("content-length").toInt(), init->body.size());
+        QCOMPARE(init->headerCount("mcp-session-id"), 1);
+        const QByteArray sessionId = init->header("mcp-session-id");
+        QVERIFY2(sessionId.size() >= 16 && isVisibleAscii(sessionId), sessionId.constData());
+        QVERIFY(sessionId != m_session);
+        QCOMPARE(init->json().value(QLatin1String("id")), QJsonValue(0));
+        const QJsonObject result = init->json().value(QLatin1String("result")).toObject();
+        QCOMPARE(result.value(QLatin1String("protocolVersion")).toString(),
+                 QStringLiteral("2025-11-25"));
+        QVERIFY(result.value(QLatin1String("capabilities"))
+                    .toObject()
+                    .contains(QLatin1String("tools")));
+        QVERIFY(!init->json().contains(QLatin1String("error")));
+
+        const auto initialized = exchange(
+            client, post(*m_server, rpcNotification(QStringLiteral("notifications/initialized")),
+                         sessionId));
+        QVERIFY2(initialized && initialized->status == 202,
+                 qPrintable(describe(initialized, client)));
+        QCOMPARE(initialized->body, QByteArray());
+
+        // As real clients send it: no params.
+        const auto list = exchange(
+            client, post(*m_server, rpcRequest(1, QStringLiteral("tools/list")), sessionId));
+        QVERIFY2(list && list->status == 200, qPrintable(describe(list, client)));
+        QCOMPARE(list->mediaType(), QByteArray("application/json"));
+        QStringList names;
+        const QJsonArray tools = list->json()
+                                     .value(QLatin1String("result"))
+                                     .toObject()
+                                     .value(QLatin1String("tools"))
+                                     .toArray();
+        for (const QJsonValue& tool : tools)
+            names << tool.toObject().value(QLatin1String("name")).toString();
+        QCOMPARE(names,
+                 QStringList({QStringLiteral("run_python_code"), QStringLiteral("run_js_code")}));
+
+        QVERIFY(
+            client.send(post(*m_server, pythonCall(2, QStringLiteral("print(6*7)")), sessionId)));
+        const CallStream call = readCallStream(client, 60'000);
+        QVERIFY2(call.head && call.head->status == 200, qPrintable(describe(call.head, client)));
+        QCOMPARE(call.head->mediaType(), QByteArray("text/event-stream"));
+        QVERIFY(call.head->isChunked());
+        QVERIFY2(call.ended, qPrintable(client.lastError()));
+        QCOMPARE(call.notifications, QList<QJsonObject>()); // no progressToken: no progress
+        QCOMPARE(call.afterResponse, QList<QJsonObject>());
+        QCOMPARE(call.response.value(QLatin1String("id")), QJsonValue(2));
+        const QJsonObject callResult = call.response.value(QLatin1String("result")).toObject();
+        QCOMPARE(stdoutOf(callResult), QStringLiteral("42\n"));
+        QCOMPARE(isError(callResult), false);
+
+        // The stream's end left the connection ready for the next request.
+        QVERIFY(pingWorks(client, *m_server, sessionId));
+    }
+
+    // 1. A long call with a progressToken reports progress, with what it printed, before its
+    // result.
+    void progressArrivesBeforeTheResult()
+    {
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        const QString program = QStringLiteral("import time\n"
+                                               "for i in range(5):\n"
+                                               "    print(f'step {i}', flush=True)\n"
+                                               "    time.sleep(1)\n");
+        QVERIFY(client.send(
+            post(*m_server, pythonCall(3, program, QStringLiteral("progress-3")), m_session)));
+        const CallStream call = readCallStream(client, 60'000);
+        QVERIFY2(call.head && call.head->status == 200, qPrintable(describe(call.head, client)));
+        QCOMPARE(call.head->mediaType(), QByteArray("text/event-stream"));
+        QVERIFY2(call.ended, qPrintable(client.lastError()));
+
+        QCOMPARE(call.response.value(QLatin1String("id")), QJsonValue(3));
+        QCOMPARE(call.afterResponse, QList<QJsonObject>());
+        QCOMPARE(stdoutOf(call.response.value(QLatin1String("result")).toObject()),
+                 QStringLiteral("step 0\nstep 1\nstep 2\nstep 3\nstep 4\n"));
+
+        QVERIFY2(call.notifications.size() >= 3,
+                 qPrintable(QStringLiteral("%1 notifications").arg(call.notifications.size())));
+        double lastProgress = -1;
+        int lastStep = -1;
+        QStringList steps;
+        static const QRegularExpression stepLine(QStringLiteral("^step (\\d)$"));
+        for (const QJsonObject& notification : call.notifications) {
+            QCOMPARE(notification.value(QLatin1String("method")).toString(),
+                     QStringLiteral("notifications/progress"));
+            const QJsonObject params = notification.value(QLatin1String("params")).toObject();
+            QCOMPARE(params.value(QLatin1String("progressToken")).toString(),
+                     QStringLiteral("progress-3"));
+            const double progress = params.value(QLatin1String("progress")).toDouble(-1);
+            QVERIFY2(
+                progress > lastProgress,
+                qPrintable(QStringLiteral("progress %1 after %2").arg(progress).arg(lastProgress)));
+            lastProgress = progress;
+            const QString message = params.value(QLatin1String("message")).toString();
+            const QRegularExpressionMatch match = stepLine.match(message);
+            if (!match.hasMatch()) {
+                QVERIFY2(message.startsWith(QLatin1String("Running for")), qPrintable(message));
+                continue;
+            }
+            const int step = match.captured(1).toInt();
+            QVERIFY2(step >= lastStep, qPrintable(message));
+            lastStep = step;
+            if (!steps.contains(message))
+                steps << message;
+        }
+        // A line a second, looked at twice a second: most lines are reported.
+        QVERIFY2(steps.size() >= 3, qPrintable(steps.join(QLatin1String(", "))));
+    }
+
+    // 2. Bodies that are not one JSON-RPC message; the connection and the server go on.
+    void invalidBodiesAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("errorCode");
+        QTest::newRow("truncated JSON")
+            << QByteArray(R"({"jsonrpc": "2.0", "id": 1, "method": )") << -32700;
+        QTest::newRow("not JSON") << QByteArray("hello") << -32700;
+        QTest::newRow("empty body") << QByteArray("") << -32700;
+        QTest::newRow("batch") << QByteArray(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])")
+                               << -32600;
+        QTest::newRow("empty batch") << QByteArray("[]") << -32600;
+        // Valid JSON, just not a message: an invalid request, not a parse error (the JSON-RPC
+        // 2.0 specification's own example sends `1` and gets -32600).
+        QTest::newRow("JSON number") << QByteArray("42") << -32600;
+        QTest::newRow("JSON string") << QByteArray(R"("ping")") << -32600;
+        QTest::newRow("JSON null") << QByteArray("null") << -32600;
+        QTest::newRow("object, not JSON-RPC") << QByteArray(R"({"hello":"world"})") << -32600;
+        QTest::newRow("JSON-RPC 1.0")
+            << QByteArray(R"({"jsonrpc":"1.0","id":1,"method":"ping"})") << -32600;
+        QTest::newRow("no jsonrpc member") << QByteArray(R"({"id":1,"method":"ping"})") << -32600;
+        QTest::newRow("method not a string")
+            << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":42})") << -32600;
+        QTest::newRow("id an object")
+            << QByteArray(R"({"jsonrpc":"2.0","id":{"a":1},"method":"ping"})") << -32600;
+    }
+
+    void invalidBodiesAreRefused()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(int, errorCode);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        const auto response = exchange(client, post(*m_server, body, m_session));
+        QVERIFY2(response && response->status == 400, qPrintable(describe(response, client)));
+        QCOMPARE(response->mediaType(), QByteArray("application/json"));
+        const QJsonObject error = response->json();
+        QCOMPARE(error.value(QLatin1String("jsonrpc")).toString(), QStringLiteral("2.0"));
+        QVERIFY(error.value(QLatin1String("id")).isNull());
+        QCOMPARE(errorCodeOf(error), errorCode);
+        QVERIFY(!error.contains(QLatin1String("result")));
+        // 11. The same connection, and the session, still serve.
+        QVERIFY(pingWorks(client, *m_server, m_session));
+    }
+
+    // Notifications and the client's responses get 202 and no body.
+    void notificationsAndClientResponsesAreAccepted_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::newRow("notifications/initialized")
+            << compact(rpcNotification(QStringLiteral("notifications/initialized")));
+        QTest::newRow("unknown notification")
+            << compact(rpcNotification(QStringLiteral("notifications/whatever")));
+        QTest::newRow("cancel of no running request")
+            << QByteArray(R"({"jsonrpc":"2.0","method":"notifications/cancelled",)"
+                          R"("params":{"requestId":12345}})");
+        QTest::newRow("client result") << QByteArray(R"({"jsonrpc":"2.0","id":5,"result":{}})");
+        QTest::newRow("client error")
+            << QByteArray(R"({"jsonrpc":"2.0","id":"s-1","error":{"code":-1,"message":"no"}})");
+    }
+
+    void notificationsAndClientResponsesAreAccepted()
+    {
+        QFETCH(QByteArray, body);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        const auto response = exchange(client, post(*m_server, body, m_session));
+        QVERIFY2(response && response->status == 202, qPrintable(describe(response, client)));
+        QCOMPARE(response->body, QByteArray());
+        QVERIFY(pingWorks(client, *m_server, m_session));
+    }
+
+    // 2. Only POST, GET and DELETE.
+    void otherMethodsAreNotAllowed_data()
+    {
+        QTest::addColumn<QByteArray>("method");
+        QTest::newRow("PUT") << QByteArray("PUT");
+        QTest::newRow("PATCH") << QByteArray("PATCH");
+        QTest::newRow("HEAD") << QByteArray("HEAD");
+        QTest::newRow("OPTIONS") << QByteArray("OPTIONS");
+    }
+
+    void otherMethodsAreNotAllowed()
+    {
+        QFETCH(QByteArray, method);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        Request request = post(*m_server, rpcRequest(1, QStringLiteral("ping")), m_session);
+        request.method = method;
+        if (method == "HEAD")
+            request.body = QByteArray();
+        const auto response = exchange(client, request);
+        QVERIFY2(response && response->status == 405, qPrintable(describe(response, client)));
+        QCOMPARE(response->headerCount("allow"), 1);
+        QStringList allowed = QString::fromLatin1(response->header("allow"))
+                                  .remove(QLatin1Char(' '))
+                                  .split(QLatin1Char(','));
+        allowed.sort();
+        QCOMPARE(allowed, QStringList({QStringLiteral("DELETE"), QStringLiteral("GET"),
+                                       QStringLiteral("POST")}));
+        if (method == "HEAD") {
+            // A response to HEAD has no content (RFC 9110 9.3.2): content sent anyway is read
+            // as the start of the next response on this connection.
+            QVERIFY(client.send(ping(*m_server, m_session)));
+            const auto next = client.readResponse(10'000);
+            QVERIFY2(next && next->status == 200,
+                     qPrintable(QStringLiteral("the response to HEAD carried content: ") +
+                                describe(next, client)));
+        }
+        QVERIFY(pingWorks(client, *m_server, m_session));
+    }
+
+    // 2. One endpoint.
+    void otherPathsAreNotFound_data()
+    {
+        QTest::addColumn<QByteArray>("target");
+        QTest::newRow("/") << QByteArray("/");
+        QTest::newRow("/other") << QByteArray("/other");
+        QTest::newRow("/mcp/extra") << QByteArray("/mcp/extra");
+        QTest::newRow("/MCP") << QByteArray("/MCP");
+        QTest::newRow("/mcpx") << QByteArray("/mcpx");
+    }
+
+    void otherPathsAreNotFound()
+    {
+        QFETCH(QByteArray, target);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        Request request = ping(*m_server, m_session);
+        request.target = target;
+        const auto response = exchange(client, request);
+        QVERIFY2(response && response->status == 404, qPrintable(describe(response, client)));
+        QVERIFY(pingWorks(client, *m_server, m_session));
+    }
+
+    // 2. Accept must list both media types.
+    void acceptMustListJsonAndEventStream_data()
+    {
+        QTest::addColumn<QByteArray>("accept"); // null: no Accept field
+        QTest::addColumn<int>("status");
+        QTest::newRow("none") << QByteArray() << 406;
+        QTest::newRow("only application/json") << QByteArray("application/json") << 406;
+        QTest::newRow("only text/event-stream") << QByteArray("text/event-stream") << 406;
+        QTest::newRow("text/html") << QByteArray("text/html") << 406;
+        QTest::newRow("empty") << QByteArray("") << 406;
+        QTest::newRow("both") << kAcceptBoth << 200;
+        QTest::newRow("both, other order")
+            << QByteArray("text/event-stream, application/json") << 200;
+        QTest::newRow("both, with parameters")
+            << QByteArray("application/json;q=0.9, text/event-stream;q=0.8") << 200;
+    }
+
+    void acceptMustListJsonAndEventStream()
+    {
+        QFETCH(QByteArray, accept);
+        QFETCH(int, status);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        Request request = ping(*m_server, m_session);
+        request.set("Accept", accept);
+        const auto response = exchange(client, request);
+        QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
+        QCOMPARE(response->mediaType(), QByteArray("application/json"));
+        QVERIFY(pingWorks(client, *m_server, m_session));
+    }
+
+    // 2. The body is JSON.
+    void contentTypeMustBeJson_data()
+    {
+        QTest::addColumn<QByteArray>("contentType"); // null: no Content-Type field
+        QTest::addColumn<int>("status");
+        QTest::newRow("none") << QByteArray() << 415;
+        QTest::newRow("text/plain") << QByteArray("text/plain") << 415;
+        QTest::newRow("form") << QByteArray("application/x-www-form-urlencoded") << 415;
+        QTest::newRow("text/event-stream") << QByteArray("text/event-stream") << 415;
+        QTest::newRow("application/json") << QByteArray("application/json") << 200;
+        QTest::newRow("with charset") << QByteArray("application/json; charset=utf-8") << 200;
+        QTest::newRow("upper case") << QByteArray("Application/JSON") << 200;
+    }
+
+    void contentTypeMustBeJson()
+    {
+        QFETCH(QByteArray, contentType);
+        QFETCH(int, status);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        Request request = ping(*m_server, m_session);
+        request.set("Content-Type", contentType);
+        const auto response = exchange(client, request);
+        QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
+        QVERIFY(pingWorks(client, *m_server, m_session));
+    }
+
+    // 2. Every message after initialize names its session.
+    void sessionIdIsRequired_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QByteArray>("sessionId"); // null: no Mcp-Session-Id field
+        QTest::addColumn<int>("status");
+        const QByteArray pingBody = compact(rpcRequest(1, QStringLiteral("ping")));
+        const QByteArray listBody = compact(rpcRequest(1, QStringLiteral("tools/list")));
+        const QByteArray notification =
+            compact(rpcNotification(QStringLiteral("notifications/initialized")));
+        QTest::newRow("ping without") << pingBody << QByteArray() << 400;
+        QTest::newRow("tools/list without") << listBody << QByteArray() << 400;
+        QTest::newRow("notification without") << notification << QByteArray() << 400;
+        QTest::newRow("empty") << pingBody << QByteArray("") << 400;
+        QTest::newRow("unknown") << pingBody << QByteArray("0123456789abcdef0123456789abcdef")
+                                 << 404;
+        QTest::newRow("unknown, notification")
+            << notification << QByteArray("0123456789abcdef0123456789abcdef") << 404;
+    }
+
+    void sessionIdIsRequired()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QByteArray, sessionId);
+        QFETCH(int, status);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        Request request = post(*m_server, body);
+        request.set("Mcp-Session-Id", sessionId);
+        const auto response = exchange(client, request);
+        QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
+        QVERIFY(!response->json().contains(QLatin1String("result")));
+        QVERIFY(pingWorks(client, *m_server, m_session));
+    }
+
+    // 2. MCP-Protocol-Version: any supported one, or none (2025-03-26).
+    void protocolVersionHeader_data()
+    {
+        QTest::addColumn<QByteArray>("version"); // null: no field
+        QTest::addColumn<int>("status");
+        QTest::newRow("none") << QByteArray() << 200;
+        QTest::newRow("2025-11-25") << QByteArray("2025-11-25") << 200;
+        QTest::newRow("2025-06-18") << QByteArray("2025-06-18") << 200;
+        QTest::newRow("2025-03-26") << QByteArray("2025-03-26") << 200;
+        QTest::newRow("2024-11-05") << QByteArray("2024-11-05") << 200;
+        QTest::newRow("1999-01-01") << QByteArray("1999-01-01") << 400;
+        QTest::newRow("not a version") << QByteArray("latest") << 400;
+        QTest::newRow("empty") << QByteArray("") << 400;
+    }
+
+    void protocolVersionHeader()
+    {
+        QFETCH(QByteArray, version);
+        QFETCH(int, status);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        Request request = ping(*m_server, m_session);
+        request.set("MCP-Protocol-Version", version);
+        const auto response = exchange(client, request);
+        QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
+        if (status == 200)
+            QCOMPARE(response->json().value(QLatin1String("result")), QJsonValue(QJsonObject()));
+        QVERIFY(pingWorks(client, *m_server, m_session));
+    }
+
+    // Some clients send the header on initialize itself.
+    void initializeToleratesProtocolVersionHeader()
+    {
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        const auto response = exchange(
+            client, post(*m_server, initializeRequest()).set("MCP-Protocol-Version", "2025-11-25"));
+        QVERIFY2(response && response->status == 200, qPrintable(describe(response, client)));
+        QVERIFY(!response->header("mcp-session-id").isEmpty());
+    }
+
+    // 3. DNS rebinding protection: Host names this server.
+    void hostIsChecked_data()
+    {
+        QTest::addColumn<QByteArrayList>("hosts"); // one Host field each; PORT is replaced
+        QTest::addColumn<int>("status");
+        QTest::newRow("evil.example.com") << QByteArrayList{"evil.example.com"} << 403;
+        QTest::newRow("evil.example.com:PORT") << QByteArrayList{"evil.example.com:PORT"} << 403;
+        QTest::newRow("127.0.0.1.evil.com") << QByteArrayList{"127.0.0.1.evil.com"} << 403;
+        QTest::newRow("localhost.evil.com:PORT")
+            << QByteArrayList{"localhost.evil.com:PORT"} << 403;
+        QTest::newRow("two Host fields")
+            << QByteArrayList{"127.0.0.1:PORT", "evil.example.com"} << 400;
+        QTest::newRow("two equal Host fields")
+            << QByteArrayList{"127.0.0.1:PORT", "127.0.0.1:PORT"} << 400;
+        QTest::newRow("no Host (HTTP/1.1)") << QByteArrayList{} << 400;
+        QTest::newRow("localhost:PORT") << QByteArrayList{"localhost:PORT"} << 200;
+        QTest::newRow("127.0.0.1:PORT") << QByteArrayList{"127.0.0.1:PORT"} << 200;
+        QTest::newRow("[::1]:PORT") << QByteArrayList{"[::1]:PORT"} << 200;
+        QTest::newRow("localhost") << QByteArrayList{"localhost"} << 200;
+        QTest::newRow("LOCALHOST:PORT") << QByteArrayList{"LOCALHOST:PORT"} << 200;
+    }
+
+    void hostIsChecked()
+    {
+        QFETCH(QByteArrayList, hosts);
+        QFETCH(int, status);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        Request request = ping(*m_server, m_session);
+        request.set("Host", QByteArray());
+        for (const QByteArray& host : std::as_const(hosts))
+            request.add("Host", withPort(host, m_server->port()));
+        const auto response = exchange(client, request);
+        QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
+        if (status == 200)
+            QCOMPARE(response->json().value(QLatin1String("result")), QJsonValue(QJsonObject()));
+        else
+            QVERIFY(response->json().contains(QLatin1String("error")));
+        QVERIFY(pingWorks(client, *m_server, m_session));
+    }
+
+    // 3. Origin, when a browser sends one, is a loopback page.
+    void originIsChecked_data()
+    {
+        QTest::addColumn<QByteArray>("origin"); // PORT is replaced
+        QTest::addColumn<int>("status");
+        QTest::newRow("http://evil.example.com") << QByteArray("http://evil.example.com") << 403;
+        QTest::newRow("null") << QByteArray("null") << 403;
+        QTest::newRow("http://localhost.evil.com")
+            << QByteArray("http://localhost.evil.com") << 403;
+        QTest::newRow("http://127.0.0.1.evil.com:PORT")
+            << QByteArray("http://127.0.0.1.evil.com:PORT") << 403;
+        QTest::newRow("file://") << QByteArray("file://") << 403;
+        QTest::newRow("http://localhost:3000") << QByteArray("http://localhost:3000") << 200;
+        QTest::newRow("http://127.0.0.1:PORT") << QByteArray("http://127.0.0.1:PORT") << 200;
+        QTest::newRow("https://localhost") << QByteArray("https://localhost") << 200;
+        QTest::newRow("http://[::1]:8080") << QByteArray("http://[::1]:8080") << 200;
+    }
+
+    void originIsChecked()
+    {
+        QFETCH(QByteArray, origin);
+        QFETCH(int, status);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        Request request = ping(*m_server, m_session);
+        request.set("Origin", withPort(origin, m_server->port()));
+        const auto response = exchange(client, request);
+        QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
+        QVERIFY(pingWorks(client, *m_server, m_session));
+    }
+
+    // 3. --allowed-host and --allowed-origin admit exactly theirs, besides loopback.
+    void allowedHostAndOriginAreAdmitted()
+    {
+        auto server = startServer(
+            {QStringLiteral("--allowed-host"), QStringLiteral("mcp.example.test"),
+             QStringLiteral("--allowed-origin"), QStringLiteral("http://app.example.test:3000")});
+        QVERIFY(server);
+        const QByteArray port = QByteArray::number(server->port());
+        struct Row
+        {
+            const char* name;
+            QByteArray host;
+            QByteArray origin; // null: none
+            int status;
+        };
+        const Row rows[] = {
+            {"allowed host", "mcp.example.test:" + port, {}, 200},
+            {"allowed host, no port", "mcp.example.test", {}, 200},
+            {"allowed origin", server->hostHeader(), "http://app.example.test:3000", 200},
+            {"both", "mcp.example.test:" + port, "http://app.example.test:3000", 200},
+            {"loopback still", "localhost:" + port, "http://localhost:3000", 200},
+            {"other host", "other.example.test:" + port, {}, 403},
+            {"allowed host's subdomain", "evil.mcp.example.test", {}, 403},
+            {"allowed origin, other port", server->hostHeader(), "http://app.example.test:3001",
+             403},
+            {"allowed origin, other scheme", server->hostHeader(), "https://app.example.test:3000",
+             403},
+            {"other origin", server->hostHeader(), "http://evil.example.com", 403},
+        };
+        RawHttpClient setup(server->port());
+        QVERIFY(setup.connectToServer());
+        const QByteArray session = openSession(setup, *server);
+        QVERIFY(!session.isEmpty());
+        for (const Row& row : rows) {
+            RawHttpClient client(server->port());
+            QVERIFY(client.connectToServer());
+            Request request = ping(*server, session);
+            request.set("Host", row.host).set("Origin", row.origin);
+            const auto response = exchange(client, request);
+            QVERIFY2(response && response->status == row.status,
+                     qPrintable(QLatin1String(row.name) + QLatin1String(": ") +
+                                describe(response, client)));
+        }
+        expectCleanStop(*server);
+    }
+
+    // 4. With a token, every request must carry it; the token is never logged.
+    void bearerTokenIsRequired()
+    {
+        const QByteArray token =
+            "csm-test-" + QByteArray::number(QRandomGenerator::global()->generate64(), 16);
+        auto server =
+            startServer({QStringLiteral("--verbose")},
+                        {{QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"), QString::fromLatin1(token)}});
+        QVERIFY(server);
+        struct Row
+        {
+            const char* name;
+            QByteArray authorization; // null: none
+            int status;
+        };
+        const Row rows[] = {
+            {"no Authorization", {}, 401},
+            {"wrong token", "Bearer wrong-token", 401},
+            {"token with a suffix", "Bearer " + token + "x", 401},
+            {"token without its last character", "Bearer " + token.chopped(1), 401},
+            {"wrong scheme", "Basic " + token, 401},
+            {"no scheme", token, 401},
+            {"empty", "", 401},
+            {"right token", "Bearer " + token, 200},
+            {"scheme in lower case", "bearer " + token, 200},
+        };
+        QByteArray session;
+        for (const Row& row : rows) {
+            RawHttpClient client(server->port());
+            QVERIFY(client.connectToServer());
+            Request request = post(*server, initializeRequest());
+            request.set("Authorization", row.authorization);
+            const auto response = exchange(client, request);
+            const QString what =
+                QLatin1String(row.name) + QLatin1String(": ") + describe(response, client);
+            QVERIFY2(response && response->status == row.status, qPrintable(what));
+            if (row.status == 401) {
+                QVERIFY2(response->header("www-authenticate").startsWith("Bearer"),
+                         qPrintable(what));
+                QVERIFY2(response->header("mcp-session-id").isNull(), qPrintable(what));
+            } else {
+                session = response->header("mcp-session-id");
+            }
+        }
+        QVERIFY(!session.isEmpty());
+
+        // Not only initialize: every later request, GET and DELETE too.
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const auto pingWithout = exchange(client, ping(*server, session));
+        QVERIFY2(pingWithout && pingWithout->status == 401,
+                 qPrintable(describe(pingWithout, client)));
+        const auto streamWithout = exchange(client, streamRequest(*server, session));
+        QVERIFY2(streamWithout && streamWithout->status == 401,
+                 qPrintable(describe(streamWithout, client)));
+        const auto deleteWithout = exchange(client, deleteRequest(*server, session));
+        QVERIFY2(deleteWithout && deleteWithout->status == 401,
+                 qPrintable(describe(deleteWithout, client)));
+        const auto pingWith =
+            exchange(client, ping(*server, session).set("Authorization", "Bearer " + token));
+        QVERIFY2(pingWith && pingWith->status == 200, qPrintable(describe(pingWith, client)));
+
+        const QString log = server->standardError();
+        QVERIFY2(log.contains(QLatin1String("session")), "the verbose log says nothing");
+        QVERIFY2(!log.contains(QString::fromLatin1(token)), "the server logged its token");
+        expectCleanStop(*server);
+    }
+
+    // 5. An oversized body is refused as soon as its Content-Length is read.
+    void oversizedBodyIsRefusedBeforeItArrives()
+    {
+        auto server = startServer({QStringLiteral("--max-request-size"), QStringLiteral("64k")});
+        QVERIFY(server);
+
+        // Only the head: the 413 must not wait for a body that never comes.
+        RawHttpClient refused(server->port());
+        QVERIFY(refused.connectToServer());
+        Request tooLarge = post(*server, QByteArray());
+        tooLarge.set("Content-Length", "100000");
+        QVERIFY(refused.send(tooLarge.head()));
+        const auto response = refused.readResponse(5'000);
+        QVERIFY2(response && response->status == 413, qPrintable(describe(response, refused)));
+        QCOMPARE(response->header("connection"), QByteArray("close"));
+        QVERIFY2(refused.waitForServerClose(5'000), "the server kept the connection open");
+
+        // Below and at the limit: a program padded with a comment runs.
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const QByteArray session = openSession(client, *server);
+        QVERIFY(!session.isEmpty());
+        for (const qsizetype size : {qsizetype(60 * 1024), qsizetype(64 * 1024)}) {
+            const QString start = QStringLiteral("print('padded')\n# ");
+            const qsizetype base = compact(pythonCall(4, start)).size();
+            const QByteArray body =
+                compact(pythonCall(4, start + QString(size - base, QLatin1Char('x'))));
+            QCOMPARE(body.size(), size);
+            QVERIFY(client.send(post(*server, body, session)));
+            const CallStream call = readCallStream(client, 60'000);
+            QVERIFY2(call.head && call.head->status == 200,
+                     qPrintable(describe(call.head, client)));
+            QCOMPARE(stdoutOf(call.response.value(QLatin1String("result")).toObject()),
+                     QStringLiteral("padded\n"));
+        }
+
+        // One byte over the limit.
+        RawHttpClient over(server->port());
+        QVERIFY(over.connectToServer());
+        Request oneOver = post(*server, QByteArray(), session);
+        oneOver.set("Content-Length", QByteArray::number(64 * 1024 + 1));
+        QVERIFY(over.send(oneOver.head()));
+        const auto overResponse = over.readResponse(5'000);
+        QVERIFY2(overResponse && overResponse->status == 413,
+                 qPrintable(describe(overResponse, over)));
+        QVERIFY(over.waitForServerClose(5'000));
+
+        QVERIFY(pingWorks(client, *server, session));
+        expectCleanStop(*server);
+    }
+
+    // 5. The default limit is 16 MiB.
+    void defaultLimitRefusesSeventeenMebibytes()
+    {
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        Request request = post(*m_server, QByteArray(), m_session);
+        request.set("Content-Length", QByteArray::number(17 * 1024 * 1024));
+        QVERIFY(client.send(request.head()));
+        const auto response = client.readResponse(5'000);
+        QVERIFY2(response && response->status == 413, qPrintable(describe(response, client)));
+        QVERIFY2(client.waitForServerClose(5'000), "the server kept the connection open");
+    }
+
+    // 6. A client that sends half a request, or nothing, does not hold a connection; one that
+    // waits for a long call is not cut off.
+    void slowAndIdleConnectionsAreClosed()
+    {
+        auto server = startServer({QStringLiteral("--request-timeout"), QStringLiteral("2"),
+                                   QStringLiteral("--idle-timeout"), QStringLiteral("2")});
+        QVERIFY(server);
+        QElapsedTimer clock;
+
+        RawHttpClient halfSent(server->port());
+        QVERIFY(halfSent.connectToServer());
+        const QByteArray head = post(*server, QByteArray("{}")).head();
+        clock.start();
+        QVERIFY(halfSent.send(head.left(head.size() / 2)));
+        const auto timedOut = halfSent.readResponse(8'000);
+        const qint64 answeredMs = clock.elapsed();
+        QVERIFY2(timedOut && timedOut->status == 408, qPrintable(describe(timedOut, halfSent)));
+        QVERIFY2(answeredMs >= 1'500 && answeredMs <= 5'000,
+                 qPrintable(QStringLiteral("408 after %1 ms").arg(answeredMs)));
+        QVERIFY2(halfSent.waitForServerClose(3'000), "the connection stayed open after 408");
+
+        RawHttpClient silent(server->port());
+        QVERIFY(silent.connectToServer());
+        clock.start();
+        QVERIFY2(silent.waitForServerClose(8'000), "an idle connection stayed open");
+        const qint64 idleMs = clock.elapsed();
+        QVERIFY2(idleMs >= 1'500 && idleMs <= 5'000,
+                 qPrintable(QStringLiteral("closed after %1 ms").arg(idleMs)));
+        QCOMPARE(silent.unreadBytes(), QByteArray());
+
+        // A long call is not a slow client: no timeout runs while a request is handled, nor on
+        // an open GET stream.
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const QByteArray session = openSession(client, *server);
+        QVERIFY(!session.isEmpty());
+        RawHttpClient stream(server->port());
+        QVERIFY(stream.connectToServer());
+        QVERIFY(stream.send(streamRequest(*server, session)));
+        const auto streamHead = stream.readHead(10'000);
+        QVERIFY2(streamHead && streamHead->status == 200, qPrintable(describe(streamHead, stream)));
+        QVERIFY(client.send(post(
+            *server, pythonCall(5, QStringLiteral("import time\ntime.sleep(4)\nprint('done')")),
+            session)));
+        const CallStream call = readCallStream(client, 60'000);
+        QVERIFY2(call.head && call.head->status == 200, qPrintable(describe(call.head, client)));
+        QCOMPARE(stdoutOf(call.response.value(QLatin1String("result")).toObject()),
+                 QStringLiteral("done\n"));
+        QVERIFY2(stream.isConnected(), "the GET stream was closed as idle");
+
+        // ... and once it is answered, the connection idles out like any other.
+        clock.start();
+        QVERIFY2(client.waitForServerClose(8'000), "an idle connection stayed open");
+        QVERIFY2(clock.elapsed() >= 1'500 && clock.elapsed() <= 5'000,
+                 qPrintable(QStringLiteral("closed after %1 ms").arg(clock.elapsed())));
+        expectCleanStop(*server);
+    }
+
+    // 6. Keep-alive: several requests on one connection, one after another or sent together.
+    void keepAliveAnswersEveryRequest_data()
+    {
+        QTest::addColumn<bool>("pipelined");
+        QTest::newRow("one after another") << false;
+        QTest::newRow("pipelined") << true;
+    }
+
+    void keepAliveAnswersEveryRequest()
+    {
+        QFETCH(bool, pipelined);
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        const QList<int> ids{11, 12, 13};
+        if (pipelined) {
+            QByteArray all;
+            for (const int id : ids)
+                all += ping(*m_server, m_session, id).bytes();
+            QVERIFY(client.send(all));
+        }
+        for (const int id : ids) {
+            if (!pipelined)
+                QVERIFY(client.send(ping(*m_server, m_session, id)));
+            const auto response = client.readResponse(10'000);
+            QVERIFY2(response && response->status == 200, qPrintable(describe(response, client)));
+            QCOMPARE(response->header("connection"), QByteArray("keep-alive"));
+            QCOMPARE(response->json().value(QLatin1String("id")), QJsonValue(id));
+        }
+        QVERIFY(client.isConnected());
+    }
+
+    // 9. GET opens the session's one server-to-client stream.
+    void getOpensOneStreamPerSession()
+    {
+        RawHttpClient setup(m_server->port());
+        QVERIFY(setup.connectToServer());
+        const QByteArray session = openSession(setup, *m_server);
+        QVERIFY(!session.isEmpty());
+
+        auto stream = std::make_unique<RawHttpClient>(m_server->port());
+        QVERIFY(stream->connectToServer());
+        QVERIFY(stream->send(streamRequest(*m_server, session)));
+        const auto head = stream->readHead(10'000);
+        QVERIFY2(head && head->status == 200, qPrintable(describe(head, *stream)));
+        QCOMPARE(head->mediaType(), QByteArray("text/event-stream"));
+        QVERIFY(head->isChunked());
+
+        RawHttpClient second(m_server->port());
+        QVERIFY(second.connectToServer());
+        const auto conflict = exchange(second, streamRequest(*m_server, session));
+        QVERIFY2(conflict && conflict->status == 409, qPrintable(describe(conflict, second)));
+
+        const auto noSession = exchange(second, streamRequest(*m_server, QByteArray()));
+        QVERIFY2(noSession && noSession->status == 405, qPrintable(describe(noSession, second)));
+        QVERIFY(noSession->header("allow").contains("POST"));
+
+        const auto unknown =
+            exchange(second, streamRequest(*m_server, "0123456789abcdef0123456789abcdef"));
+        QVERIFY2(unknown && unknown->status == 404, qPrintable(describe(unknown, second)));
+
+        // The stream open does not hold up requests.
+        QVERIFY(pingWorks(second, *m_server, session));
+
+        // Once its client closes it, the session may open another.
+        stream->close();
+        stream.reset();
+        QDeadlineTimer deadline(10'000);
+        std::optional<Response> reopened;
+        auto again = std::make_unique<RawHttpClient>(m_server->port());
+        while (!deadline.hasExpired()) {
+            again = std::make_unique<RawHttpClient>(m_server->port());
+            QVERIFY(again->connectToServer());
+            QVERIFY(again->send(streamRequest(*m_server, session)));
+            reopened = again->readHead(5'000);
+            if (!reopened || reopened->status != 409)
+                break;
+            QTest::qWait(100);
+        }
+        QVERIFY2(reopened && reopened->status == 200, qPrintable(describe(reopened, *again)));
+    }
+
+    // 7. DELETE ends the session and its running call: the container goes, the call's stream
+    // ends, and the session id is unknown from then on.
+    void deleteEndsTheSessionAndItsCalls()
+    {
+        const qint64 pid = m_server->pid();
+        // The containers of earlier calls may still be being removed.
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), kContainerRemovalMs),
+                 QStringList());
+        RawHttpClient setup(m_server->port());
+        QVERIFY(setup.connectToServer());
+        const QByteArray session = openSession(setup, *m_server);
+        QVERIFY(!session.isEmpty());
+
+        RawHttpClient caller(m_server->port());
+        QVERIFY(caller.connectToServer());
+        QVERIFY(caller.send(post(
+            *m_server, pythonCall(6, QStringLiteral("import time\ntime.sleep(60)")), session)));
+        const auto head = caller.readHead(10'000);
+        QVERIFY2(head && head->status == 200, qPrintable(describe(head, caller)));
+        QVERIFY(waitForContainer(pid));
+
+        const auto deleted = exchange(setup, deleteRequest(*m_server, session));
+        QVERIFY2(deleted && deleted->status == 200, qPrintable(describe(deleted, setup)));
+
+        const QList<Event> events = caller.readEventsUntilEnd(10'000);
+        QVERIFY2(caller.streamEnded(), qPrintable(caller.lastError()));
+        for (const Event& event : events)
+            QVERIFY2(!event.json().contains(QLatin1String("result")), event.data.constData());
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), kContainerRemovalMs),
+                 QStringList());
+
+        const auto afterwards = exchange(setup, ping(*m_server, session));
+        QVERIFY2(afterwards && afterwards->status == 404, qPrintable(describe(afterwards, setup)));
+        const auto deletedAgain = exchange(setup, deleteRequest(*m_server, session));
+        QVERIFY2(deletedAgain && deletedAgain->status == 404,
+                 qPrintable(describe(deletedAgain, setup)));
+        QVERIFY(pingWorks(setup, *m_server, m_session));
+    }
+
+    // 8. A client that goes away in the middle of a call: the call is cancelled and its
+    // container removed; the session and the server go on.
+    void clientDisconnectCancelsTheCall_data()
+    {
+        QTest::addColumn<bool>("reset");
+        QTest::newRow("closed") << false;
+        QTest::newRow("reset") << true;
+    }
+
+    void clientDisconnectCancelsTheCall()
+    {
+        QFETCH(bool, reset);
+        const qint64 pid = m_server->pid();
+        // The containers of earlier calls may still be being removed.
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), kContainerRemovalMs),
+                 QStringList());
+        RawHttpClient setup(m_server->port());
+        QVERIFY(setup.connectToServer());
+        const QByteArray session = openSession(setup, *m_server);
+        QVERIFY(!session.isEmpty());
+
+        RawHttpClient caller(m_server->port());
+        QVERIFY(caller.connectToServer());
+        QVERIFY(caller.send(post(
+            *m_server, pythonCall(8, QStringLiteral("import time\ntime.sleep(60)")), session)));
+        const auto head = caller.readHead(10'000);
+        QVERIFY2(head && head->status == 200, qPrintable(describe(head, caller)));
+        QVERIFY(waitForContainer(pid));
+        if (reset)
+            caller.abort();
+        else
+            caller.close();
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), kContainerRemovalMs),
+                 QStringList());
+
+        // The session outlives the connection, and a new one runs code.
+        QVERIFY(pingWorks(setup, *m_server, session));
+        RawHttpClient next(m_server->port());
+        QVERIFY(next.connectToServer());
+        const QByteArray nextSession = openSession(next, *m_server);
+        QVERIFY(!nextSession.isEmpty());
+        QVERIFY(next.send(
+            post(*m_server, pythonCall(9, QStringLiteral("print('after')")), nextSession)));
+        const CallStream call = readCallStream(next, 60'000);
+        QCOMPARE(stdoutOf(call.response.value(QLatin1String("result")).toObject()),
+                 QStringLiteral("after\n"));
+    }
+
+    // 10. Fifty clients, each its own connection and session, all running code at once.
+    void fiftyConcurrentSessions()
+    {
+        constexpr int kClients = 50;
+        const QDeadlineTimer deadline(180'000);
+        const auto remainingMs = [&deadline] {
+            return static_cast<int>(std::max<qint64>(deadline.remainingTime(), 1));
+        };
+        QElapsedTimer clock;
+        clock.start();
+        std::vector<std::unique_ptr<RawHttpClient>> clients;
+        for (int i = 0; i < kClients; ++i) {
+            clients.push_back(std::make_unique<RawHttpClient>(m_server->port()));
+            QVERIFY(clients.back()->connectToServer());
+            QVERIFY(clients.back()->send(post(*m_server, initializeRequest())));
+        }
+        QByteArrayList sessions;
+        for (auto& client : clients) {
+            const auto response = client->readResponse(remainingMs());
+            QVERIFY2(response && response->status == 200, qPrintable(describe(response, *client)));
+            sessions << response->header("mcp-session-id");
+        }
+        QCOMPARE(QSet<QByteArray>(sessions.cbegin(), sessions.cend()).size(), kClients);
+        for (int i = 0; i < kClients; ++i) {
+            QVERIFY(clients.at(i)->send(
+                post(*m_server, rpcNotification(QStringLiteral("notifications/initialized")),
+                     sessions.at(i))));
+        }
+        for (auto& client : clients) {
+            const auto response = client->readResponse(remainingMs());
+            QVERIFY2(response && response->status == 202, qPrintable(describe(response, *client)));
+        }
+        for (int i = 0; i < kClients; ++i) {
+            QVERIFY(clients.at(i)->send(
+                post(*m_server, pythonCall(100 + i, QStringLiteral("print(%1)").arg(i)),
+                     sessions.at(i))));
+        }
+        for (int i = 0; i < kClients; ++i) {
+            const CallStream call = readCallStream(*clients.at(i), remainingMs());
+            QVERIFY2(call.head && call.head->status == 200,
+                     qPrintable(describe(call.head, *clients.at(i))));
+            QCOMPARE(call.response.value(QLatin1String("id")), QJsonValue(100 + i));
+            const QJsonObject result = call.response.value(QLatin1String("result")).toObject();
+            QCOMPARE(stdoutOf(result), QStringLiteral("%1\n").arg(i));
+            QCOMPARE(isError(result), false);
+        }
+        qInfo("%d sessions answered in %lld ms on %s", kClients,
+              static_cast<long long>(clock.elapsed()), qPrintable(TestEngine::name()));
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(m_server->pid()),
+                                                           kContainerRemovalMs),
+                 QStringList());
+        for (int i = 0; i < kClients; ++i) {
+            const auto deleted = exchange(*clients.at(i), deleteRequest(*m_server, sessions.at(i)));
+            QVERIFY2(deleted && deleted->status == 200,
+                     qPrintable(describe(deleted, *clients.at(i))));
+        }
+    }
+
+    // 10. --max-sessions: one more initialize is refused until a session ends.
+    void sessionLimitRefusesInitialize()
+    {
+        auto server = startServer({QStringLiteral("--max-sessions"), QStringLiteral("3")});
+        QVERIFY(server);
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        QByteArrayList sessions;
+        for (int i = 0; i < 3; ++i) {
+            sessions << openSession(client, *server);
+            QVERIFY(!sessions.constLast().isEmpty());
+        }
+        const auto refused = exchange(client, post(*server, initializeRequest()));
+        QVERIFY2(refused && refused->status == 503, qPrintable(describe(refused, client)));
+        QVERIFY(refused->header("mcp-session-id").isNull());
+        // The open sessions are unaffected, and ending one makes room.
+        QVERIFY(pingWorks(client, *server, sessions.at(0)));
+        const auto deleted = exchange(client, deleteRequest(*server, sessions.at(0)));
+        QVERIFY2(deleted && deleted->status == 200, qPrintable(describe(deleted, client)));
+        QVERIFY(!openSession(client, *server).isEmpty());
+        expectCleanStop(*server);
+    }
+
+    // 10. --max-connections: one more connection is answered 503 and closed.
+    void connectionLimitRefusesConnections()
+    {
+        auto server = startServer({QStringLiteral("--max-connections"), QStringLiteral("2")});
+        QVERIFY(server);
+        auto first = std::make_unique<RawHttpClient>(server->port());
+        QVERIFY(first->connectToServer());
+        const QByteArray session = openSession(*first, *server);
+        QVERIFY(!session.isEmpty());
+        RawHttpClient second(server->port());
+        QVERIFY(second.connectToServer());
+        QVERIFY(pingWorks(second, *server, session)); // both are accepted and open now
+
+        RawHttpClient third(server->port());
+        QVERIFY(third.connectToServer());
+        const auto refused = third.readResponse(5'000);
+        QVERIFY2(refused && refused->status == 503, qPrintable(describe(refused, third)));
+        QVERIFY2(third.waitForServerClose(5'000), "a refused connection stayed open");
+        QVERIFY(pingWorks(second, *server, session));
+
+        // Once one closes, a new connection is served.
+        first->close();
+        first.reset();
+        QDeadlineTimer deadline(10'000);
+        bool served = false;
+        while (!served && !deadline.hasExpired()) {
+            RawHttpClient next(server->port());
+            QVERIFY(next.connectToServer());
+            const auto response = exchange(next, ping(*server, session), 5'000);
+            served = response && response->status == 200;
+            if (!served)
+                QTest::qWait(100);
+        }
+        QVERIFY2(served, "no connection was served after one closed");
+        expectCleanStop(*server);
+    }
+
+    // --session-timeout: a session with nothing running ends; one with a running call does
+    // not.
+    void idleSessionExpires()
+    {
+        auto server = startServer({QStringLiteral("--session-timeout"), QStringLiteral("2")});
+        QVERIFY(server);
+        // Any request counts as activity, so the server's log tells when a session expired.
+        const auto expiredInLog = [&server](const QByteArray& session) {
+            const QStringList lines = server->standardError().split(QLatin1Char('\n'));
+            return std::any_of(lines.cbegin(), lines.cend(), [&session](const QString& line) {
+                return line.contains(QLatin1String(session)) &&
+                       line.contains(QLatin1String("expired"));
+            });
+        };
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const QByteArray idle = openSession(client, *server);
+        QVERIFY(!idle.isEmpty());
+        const QByteArray busy = openSession(client, *server);
+        QVERIFY(!busy.isEmpty());
+        QVERIFY(client.send(post(
+            *server, pythonCall(11, QStringLiteral("import time\ntime.sleep(5)\nprint('kept')")),
+            busy)));
+        QTRY_VERIFY_WITH_TIMEOUT(expiredInLog(idle), 10'000);
+        const CallStream call = readCallStream(client, 60'000);
+        QCOMPARE(stdoutOf(call.response.value(QLatin1String("result")).toObject()),
+                 QStringLiteral("kept\n"));
+        // The busy one's clock starts again only now.
+        QVERIFY(pingWorks(client, *server, busy));
+        QVERIFY(!expiredInLog(busy));
+        const auto expired = exchange(client, ping(*server, idle));
+        QVERIFY2(expired && expired->status == 404, qPrintable(describe(expired, client)));
+        expectCleanStop(*server);
+    }
+
+    // SIGTERM while a call runs and a GET stream is open: its container goes, the server exits
+    // with 0.
+    void sigtermEndsRunningCalls()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const QByteArray session = openSession(client, *server);
+        QVERIFY(!session.isEmpty());
+        RawHttpClient stream(server->port());
+        QVERIFY(stream.connectToServer());
+        QVERIFY(stream.send(streamRequest(*server, session)));
+        QVERIFY(stream.readHead(10'000));
+        QVERIFY(client.send(
+            post(*server, pythonCall(12, QStringLiteral("import time\ntime.sleep(60)")), session)));
+        QVERIFY(client.readHead(10'000));
+        QVERIFY(waitForContainer(server->pid()));
+        expectCleanStop(*server);
+        QVERIFY(client.waitForServerClose(1'000));
+        QVERIFY(stream.waitForServerClose(1'000));
+    }
+
+    // 11. After everything above, the shared server still runs code in a new session.
+    void serverStillServesAfterEverything()
+    {
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        QVERIFY(pingWorks(client, *m_server, m_session));
+        const QByteArray session = openSession(client, *m_server);
+        QVERIFY(!session.isEmpty());
+        QVERIFY(client.send(
+            post(*m_server, pythonCall(10, QStringLiteral("print('still here')")), session)));
+        const CallStream call = readCallStream(client, 60'000);
+        QCOMPARE(stdoutOf(call.response.value(QLatin1String("result")).toObject()),
+                 QStringLiteral("still here\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHttpServer)
+#include "tst_HttpServer.moc"
