@@ -10,8 +10,8 @@ namespace csm::http {
 // One HTTP/1.1 request as received: what the server needs of it, nothing more.
 struct HttpRequest
 {
-    QByteArray method; // as sent, e.g. "POST" (methods are case-sensitive)
-    QByteArray target; // the request target as sent: "/mcp" or "/mcp?x=1"
+    QByteArray method;    // as sent, e.g. "POST" (methods are case-sensitive)
+    QByteArray target;    // the request target as sent: "/mcp" or "/mcp?x=1"
     int minorVersion = 1; // HTTP/1.<minorVersion>; only 1.0 and 1.1 are accepted
     // Header fields in the order received; names lower-cased, values with surrounding
     // whitespace removed.

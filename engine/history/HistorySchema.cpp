@@ -1,0 +1,75 @@
+#include "history/HistorySchema.h"
+
+namespace csm {
+
+namespace {
+
+// Version 1. Times are integer milliseconds since the epoch (UTC); limits is a JSON object;
+// texts are UTF-8. change_seq comes from the single row of `counters`, bumped in the same
+// transaction as every insert and update of a run, so it grows in commit order and a reader in
+// another process can fetch exactly what changed since it last looked (see
+// HistoryStore::changedSince). AUTOINCREMENT: ids of deleted runs are never handed out again,
+// so an id seen by a monitor never comes to mean another run.
+HistoryMigration version1()
+{
+    HistoryMigration migration;
+    migration.version = 1;
+    migration.description = QStringLiteral("runs, counters and their indexes");
+    migration.statements = {
+        QStringLiteral("PRAGMA application_id = %1").arg(HistorySchema::kApplicationId),
+        QStringLiteral(R"(CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    change_seq INTEGER NOT NULL,
+    server_instance TEXT NOT NULL DEFAULT '',
+    server_pid INTEGER NOT NULL DEFAULT 0,
+    host_name TEXT NOT NULL DEFAULT '',
+    transport TEXT NOT NULL DEFAULT '',
+    session_id TEXT NOT NULL DEFAULT '',
+    client_name TEXT NOT NULL DEFAULT '',
+    client_version TEXT NOT NULL DEFAULT '',
+    tool TEXT NOT NULL DEFAULT '',
+    language TEXT NOT NULL DEFAULT '',
+    image TEXT NOT NULL DEFAULT '',
+    code TEXT NOT NULL DEFAULT '',
+    limits TEXT NOT NULL DEFAULT '{}',
+    stdout_text TEXT NOT NULL DEFAULT '',
+    stderr_text TEXT NOT NULL DEFAULT '',
+    stdout_truncated INTEGER NOT NULL DEFAULT 0,
+    stderr_truncated INTEGER NOT NULL DEFAULT 0,
+    exit_code INTEGER,
+    duration_ms INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    error_message TEXT NOT NULL DEFAULT ''
+))"),
+        QStringLiteral(R"(CREATE TABLE counters (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    change_seq INTEGER NOT NULL,
+    delete_seq INTEGER NOT NULL
+))"),
+        QStringLiteral("INSERT INTO counters (id, change_seq, delete_seq) VALUES (1, 0, 0)"),
+        QStringLiteral("CREATE UNIQUE INDEX runs_change_seq ON runs (change_seq)"),
+        QStringLiteral("CREATE INDEX runs_started_at ON runs (started_at)"),
+        // status first: filters by status, and markInterrupted's "running on this host".
+        QStringLiteral("CREATE INDEX runs_status ON runs (status, host_name)"),
+        QStringLiteral("CREATE INDEX runs_client_name ON runs (client_name)"),
+    };
+    return migration;
+}
+
+} // namespace
+
+const QList<HistoryMigration>& HistorySchema::migrations()
+{
+    // Append version 2 here.
+    static const QList<HistoryMigration> all{version1()};
+    return all;
+}
+
+int HistorySchema::latestVersion()
+{
+    return migrations().constLast().version;
+}
+
+} // namespace csm

@@ -1,0 +1,966 @@
+#include "history/HistoryStore.h"
+
+#include "core/Logging.h"
+#include "history/HistorySchema.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QThread>
+#include <QUuid>
+
+namespace csm {
+
+namespace {
+
+constexpr QLatin1String kDriver("QSQLITE");
+// Rows a prune or remove deletes per statement: a few hundred keeps each transaction short.
+constexpr int kDeleteBatch = 500;
+// The WAL file is cut back to this size after a checkpoint; without a limit it keeps the
+// largest size it ever reached (a burst of megabyte outputs).
+constexpr qint64 kJournalSizeLimit = 32LL * 1024 * 1024;
+// vacuumIfWorthIt: at least this many free pages, and a fifth of the file.
+constexpr qint64 kVacuumMinFreePages = 256;
+constexpr int kVacuumPagesPerTransaction = 1024;
+constexpr qint64 kMsPerDay = 24LL * 60 * 60 * 1000;
+
+// Every column of a run, in the order readRun expects them.
+enum Column
+{
+    ColId,
+    ColChangeSeq,
+    ColServerInstance,
+    ColServerPid,
+    ColHostName,
+    ColTransport,
+    ColSessionId,
+    ColClientName,
+    ColClientVersion,
+    ColTool,
+    ColLanguage,
+    ColImage,
+    ColCode,
+    ColLimits,
+    ColStdout,
+    ColStderr,
+    ColStdoutTruncated,
+    ColStderrTruncated,
+    ColExitCode,
+    ColDurationMs,
+    ColStatus,
+    ColStartedAt,
+    ColEndedAt,
+    ColErrorMessage,
+};
+
+QString contentColumn(const QString& name, bool includeContent, int previewChars)
+{
+    if (includeContent)
+        return name;
+    if (previewChars <= 0)
+        return QStringLiteral("''");
+    return QStringLiteral("substr(%1, 1, %2)").arg(name).arg(previewChars);
+}
+
+QString selectColumns(bool includeContent, int previewChars)
+{
+    return QStringLiteral("SELECT id, change_seq, server_instance, server_pid, host_name, "
+                          "transport, session_id, client_name, client_version, tool, language, "
+                          "image, ") +
+           contentColumn(QStringLiteral("code"), includeContent, previewChars) +
+           QStringLiteral(", limits, ") +
+           contentColumn(QStringLiteral("stdout_text"), includeContent, previewChars) +
+           QStringLiteral(", ") +
+           contentColumn(QStringLiteral("stderr_text"), includeContent, previewChars) +
+           QStringLiteral(", stdout_truncated, stderr_truncated, exit_code, duration_ms, status, "
+                          "started_at, ended_at, error_message FROM runs");
+}
+
+QDateTime fromMs(const QVariant& value)
+{
+    if (value.isNull())
+        return {};
+    return QDateTime::fromMSecsSinceEpoch(value.toLongLong(), Qt::UTC);
+}
+
+// QtSql binds a null QString as SQL NULL; the text columns are NOT NULL.
+QVariant text(const QString& value)
+{
+    return value.isNull() ? QVariant(QStringLiteral("")) : QVariant(value);
+}
+
+QVariant exitCodeValue(const std::optional<int>& exitCode)
+{
+    return exitCode ? QVariant(*exitCode) : QVariant(QMetaType::fromType<int>());
+}
+
+QString limitsText(const QJsonObject& limits)
+{
+    return QString::fromUtf8(QJsonDocument(limits).toJson(QJsonDocument::Compact));
+}
+
+RunRecord readRun(const QSqlQuery& query)
+{
+    RunRecord run;
+    run.id = query.value(ColId).toLongLong();
+    run.changeSeq = query.value(ColChangeSeq).toLongLong();
+    run.serverInstance = query.value(ColServerInstance).toString();
+    run.serverPid = query.value(ColServerPid).toLongLong();
+    run.hostName = query.value(ColHostName).toString();
+    run.transport = query.value(ColTransport).toString();
+    run.sessionId = query.value(ColSessionId).toString();
+    run.clientName = query.value(ColClientName).toString();
+    run.clientVersion = query.value(ColClientVersion).toString();
+    run.tool = query.value(ColTool).toString();
+    run.language = query.value(ColLanguage).toString();
+    run.image = query.value(ColImage).toString();
+    run.code = query.value(ColCode).toString();
+    run.limits = QJsonDocument::fromJson(query.value(ColLimits).toString().toUtf8()).object();
+    run.stdoutText = query.value(ColStdout).toString();
+    run.stderrText = query.value(ColStderr).toString();
+    run.stdoutTruncated = query.value(ColStdoutTruncated).toLongLong() != 0;
+    run.stderrTruncated = query.value(ColStderrTruncated).toLongLong() != 0;
+    const QVariant exitCode = query.value(ColExitCode);
+    if (!exitCode.isNull())
+        run.exitCode = exitCode.toInt();
+    run.durationMs = query.value(ColDurationMs).toLongLong();
+    const QString status = query.value(ColStatus).toString();
+    // A status this build does not know can only come from a newer build that broke the rule
+    // "a new status is a new schema version"; showing it as an error is the least surprising.
+    run.status = RunStatusTraits::fromString(status).value_or(RunStatus::Error);
+    run.startedAt = fromMs(query.value(ColStartedAt));
+    run.endedAt = fromMs(query.value(ColEndedAt));
+    run.errorMessage = query.value(ColErrorMessage).toString();
+    return run;
+}
+
+// LIKE pattern matching `needle` anywhere, with its own wildcards taken literally
+// (used with ESCAPE '\').
+QString containsPattern(const QString& needle)
+{
+    QString escaped;
+    escaped.reserve(needle.size() + 8);
+    for (const QChar c : needle) {
+        if (c == u'\\' || c == u'%' || c == u'_')
+            escaped += u'\\';
+        escaped += c;
+    }
+    return u'%' + escaped + u'%';
+}
+
+// The WHERE clause of a HistoryQuery, with its values in order.
+QString whereClause(const HistoryQuery& query, QVariantList* values)
+{
+    QStringList conditions;
+    if (query.beforeId) {
+        conditions += QStringLiteral("id < ?");
+        values->append(*query.beforeId);
+    }
+    if (query.sinceId) {
+        conditions += QStringLiteral("id > ?");
+        values->append(*query.sinceId);
+    }
+    if (!query.statuses.isEmpty()) {
+        QStringList marks;
+        for (const RunStatus status : query.statuses) {
+            marks += QStringLiteral("?");
+            values->append(RunStatusTraits::toString(status));
+        }
+        conditions += QStringLiteral("status IN (") + marks.join(u',') + u')';
+    }
+    if (!query.language.isEmpty()) {
+        conditions += QStringLiteral("language = ?");
+        values->append(query.language);
+    }
+    if (!query.clientName.isEmpty()) {
+        conditions += QStringLiteral("client_name LIKE ? ESCAPE '\\'");
+        values->append(containsPattern(query.clientName));
+    }
+    if (!query.text.isEmpty()) {
+        conditions += QStringLiteral("(code LIKE ? ESCAPE '\\' OR stdout_text LIKE ? ESCAPE '\\' "
+                                     "OR stderr_text LIKE ? ESCAPE '\\')");
+        const QString pattern = containsPattern(query.text);
+        *values << pattern << pattern << pattern;
+    }
+    if (query.startedFrom.isValid()) {
+        conditions += QStringLiteral("started_at >= ?");
+        values->append(query.startedFrom.toMSecsSinceEpoch());
+    }
+    if (query.startedBefore.isValid()) {
+        conditions += QStringLiteral("started_at < ?");
+        values->append(query.startedBefore.toMSecsSinceEpoch());
+    }
+    if (conditions.isEmpty())
+        return {};
+    return QStringLiteral(" WHERE ") + conditions.join(QStringLiteral(" AND "));
+}
+
+QString describe(const QSqlError& error)
+{
+    // SQLITE_BUSY (5) and SQLITE_LOCKED (6): another process held the database past the timeout.
+    const QString code = error.nativeErrorCode();
+    if (code == QLatin1String("5") || code == QLatin1String("6"))
+        return QStringLiteral("the database stayed locked by another process past the busy "
+                              "timeout (%1)")
+            .arg(error.text());
+    return error.text();
+}
+
+// Why `folder` cannot be created: the nearest part of it that exists is a file, or not writable.
+QString folderFailure(const QString& folder)
+{
+    QFileInfo ancestor(folder);
+    while (!ancestor.exists() && !ancestor.isRoot() &&
+           ancestor.absolutePath() != ancestor.absoluteFilePath())
+        ancestor.setFile(ancestor.absolutePath());
+    const QString where = QDir::toNativeSeparators(ancestor.absoluteFilePath());
+    if (ancestor.exists() && !ancestor.isDir())
+        return QStringLiteral("cannot create the folder %1: %2 is a file, not a folder")
+            .arg(QDir::toNativeSeparators(folder), where);
+    return QStringLiteral("cannot create the folder %1 (is %2 writable?)")
+        .arg(QDir::toNativeSeparators(folder), where);
+}
+
+// Creates `folder` (mode 0700, since the history holds code and outputs) and its parents.
+bool ensureFolder(const QString& folder, QString* reason)
+{
+    const QFileInfo info(folder);
+    if (info.isDir())
+        return true;
+    if (info.exists()) {
+        *reason = QStringLiteral("%1 is not a folder").arg(QDir::toNativeSeparators(folder));
+        return false;
+    }
+    const QString parent = info.absolutePath();
+    if (!QDir().mkpath(parent)) {
+        *reason = folderFailure(parent);
+        return false;
+    }
+    // Another process may create it at the same moment: that is fine too.
+    if (QDir().mkdir(folder,
+                     QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner) ||
+        QFileInfo(folder).isDir())
+        return true;
+    *reason = folderFailure(folder);
+    return false;
+}
+
+} // namespace
+
+HistoryStore::HistoryStore(const QString& path)
+    : m_path(path)
+    , m_connectionName(QStringLiteral("csm-history-") +
+                       QUuid::createUuid().toString(QUuid::WithoutBraces))
+    , m_thread(QThread::currentThread())
+{}
+
+HistoryStore::~HistoryStore()
+{
+    if (m_db.isOpen())
+        m_db.close();
+    // The connection can only be removed once no QSqlDatabase refers to it any more.
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+QString HistoryStore::defaultPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/code-sandbox/history.sqlite");
+}
+
+std::unique_ptr<HistoryStore> HistoryStore::open(const QString& path, QString* error)
+{
+    return open(path, HistorySchema::migrations(), error);
+}
+
+std::unique_ptr<HistoryStore>
+HistoryStore::open(const QString& path, const QList<HistoryMigration>& migrations, QString* error)
+{
+    const QString shownPath = QDir::toNativeSeparators(path);
+    const auto fail = [&](const QString& reason) -> std::unique_ptr<HistoryStore> {
+        const QString message =
+            QStringLiteral("Cannot open the run history %1: %2").arg(shownPath, reason);
+        qCWarning(lcHistory).noquote() << message;
+        if (error)
+            *error = message;
+        return nullptr;
+    };
+
+    if (path.isEmpty())
+        return fail(QStringLiteral("no file name given"));
+    for (qsizetype i = 0; i < migrations.size(); ++i) {
+        if (migrations.at(i).version != i + 1)
+            return fail(QStringLiteral("schema step %1 is numbered %2 (a bug)")
+                            .arg(i + 1)
+                            .arg(migrations.at(i).version));
+    }
+    if (migrations.isEmpty())
+        return fail(QStringLiteral("no schema (a bug)"));
+
+    const QFileInfo info(path);
+    const QString filePath = info.absoluteFilePath();
+    if (info.isDir())
+        return fail(QStringLiteral("it is a folder"));
+    QString reason;
+    if (!ensureFolder(info.absolutePath(), &reason))
+        return fail(reason);
+    if (!info.exists()) {
+        // Created here rather than by SQLite so that it is private from the start; SQLite gives
+        // its -wal and -shm files the same mode.
+        QFile file(filePath);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly,
+                       QFileDevice::ReadOwner | QFileDevice::WriteOwner) &&
+            !QFileInfo::exists(filePath))
+            return fail(QStringLiteral("cannot create the file: ") + file.errorString());
+    }
+    if (!QSqlDatabase::isDriverAvailable(kDriver))
+        return fail(QStringLiteral("the Qt SQLite driver (QSQLITE) is not installed "
+                                   "(on Debian: libqt6sql6-sqlite)"));
+
+    std::unique_ptr<HistoryStore> store(new HistoryStore(filePath));
+    if (!store->initialize(migrations, &reason))
+        return fail(reason);
+    qCDebug(lcHistory).noquote() << "opened" << shownPath << "at schema version"
+                                 << store->m_schemaVersion;
+    return store;
+}
+
+bool HistoryStore::initialize(const QList<HistoryMigration>& migrations, QString* reason)
+{
+    m_db = QSqlDatabase::addDatabase(kDriver, m_connectionName);
+    m_db.setDatabaseName(m_path);
+    m_db.setConnectOptions(
+        QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kDefaultBusyTimeout.count()));
+    if (!m_db.open()) {
+        *reason = m_db.lastError().text();
+        return false;
+    }
+    if (!setBusyTimeout(kDefaultBusyTimeout)) {
+        *reason = m_lastError;
+        return false;
+    }
+
+    // Look before touching anything: a file that is not ours, or is newer than this build, is
+    // left exactly as it is. One read transaction, so that the three answers come from the same
+    // snapshot even while another process is creating the schema.
+    if (!execute(QStringLiteral("BEGIN"), "reading the schema")) {
+        *reason = m_lastError;
+        return false;
+    }
+    const auto applicationId =
+        readInteger(QStringLiteral("PRAGMA application_id"), "reading the application id");
+    const auto version = readInteger(QStringLiteral("PRAGMA user_version"), "reading the version");
+    const auto objects =
+        readInteger(QStringLiteral("SELECT count(*) FROM sqlite_master"), "reading the schema");
+    const QString readError = m_lastError;
+    execute(QStringLiteral("ROLLBACK"), "reading the schema");
+    if (!applicationId || !version || !objects) {
+        *reason = readError;
+        return false;
+    }
+    const int latest = migrations.constLast().version;
+    if (*version > latest) {
+        *reason = QStringLiteral("it was written by a newer version of Code Sandbox (schema "
+                                 "version %1; this version knows up to %2). It was left "
+                                 "unchanged: update Code Sandbox, or use another file.")
+                      .arg(*version)
+                      .arg(latest);
+        return false;
+    }
+    // A file without tables or marks is new (SQLite makes empty files on any open).
+    const bool fresh = *objects == 0 && *version == 0 && *applicationId == 0;
+    if (!fresh && *applicationId != HistorySchema::kApplicationId) {
+        *reason = QStringLiteral("it is not a Code Sandbox history database (another program's "
+                                 "SQLite file?). It was left unchanged.");
+        return false;
+    }
+
+    // auto_vacuum only takes effect on a file without tables, and before the WAL switch writes
+    // the file's first page; on an existing file it changes nothing.
+    if (!execute(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), "setting auto_vacuum")) {
+        *reason = m_lastError;
+        return false;
+    }
+    QSqlQuery journal(m_db);
+    if (!journal.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !journal.next()) {
+        *reason = QStringLiteral("cannot switch to WAL mode: ") + describe(journal.lastError());
+        return false;
+    }
+    const QString mode = journal.value(0).toString();
+    journal.finish();
+    // A file system without shared memory (some network file systems) keeps the rollback
+    // journal: it still works, with writers and readers waiting for each other more.
+    if (mode.compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
+        qCWarning(lcHistory).noquote()
+            << "the run history" << QDir::toNativeSeparators(m_path)
+            << "cannot use WAL mode here (journal mode:" << mode << "); it will be slower";
+    if (!execute(QStringLiteral("PRAGMA synchronous = NORMAL"), "setting synchronous") ||
+        !execute(QStringLiteral("PRAGMA foreign_keys = ON"), "setting foreign_keys") ||
+        !execute(QStringLiteral("PRAGMA journal_size_limit = %1").arg(kJournalSizeLimit),
+                 "setting journal_size_limit")) {
+        *reason = m_lastError;
+        return false;
+    }
+    return migrate(migrations, reason);
+}
+
+bool HistoryStore::migrate(const QList<HistoryMigration>& migrations, QString* reason)
+{
+    const int latest = migrations.constLast().version;
+    // One step per transaction, and the version read again inside it: several processes may
+    // open a new or old file at the same moment, and each step must run exactly once.
+    for (;;) {
+        if (!execute(QStringLiteral("BEGIN IMMEDIATE"), "starting a schema upgrade")) {
+            *reason = m_lastError;
+            return false;
+        }
+        const auto version =
+            readInteger(QStringLiteral("PRAGMA user_version"), "reading the version");
+        if (!version || *version > latest || *version == latest) {
+            execute(QStringLiteral("ROLLBACK"), "ending a schema check");
+            if (!version) {
+                *reason = m_lastError;
+                return false;
+            }
+            if (*version > latest) {
+                *reason = QStringLiteral("another process upgraded it to schema version %1, "
+                                         "newer than this version of Code Sandbox knows (%2)")
+                              .arg(*version)
+                              .arg(latest);
+                return false;
+            }
+            m_schemaVersion = static_cast<int>(*version);
+            setError({});
+            return true;
+        }
+        const HistoryMigration& step = migrations.at(static_cast<qsizetype>(*version));
+        bool ok = true;
+        for (const QString& statement : step.statements) {
+            if (!execute(statement, "upgrading the schema")) {
+                ok = false;
+                break;
+            }
+        }
+        ok = ok &&
+             execute(QStringLiteral("PRAGMA user_version = %1").arg(step.version),
+                     "setting the version") &&
+             execute(QStringLiteral("COMMIT"), "committing a schema upgrade");
+        if (!ok) {
+            const QString failure = m_lastError;
+            execute(QStringLiteral("ROLLBACK"), "undoing a schema upgrade");
+            *reason = QStringLiteral("upgrading the schema to version %1 (%2) failed, the file "
+                                     "was left at version %3: %4")
+                          .arg(step.version)
+                          .arg(step.description)
+                          .arg(*version)
+                          .arg(failure);
+            return false;
+        }
+        qCInfo(lcHistory).noquote()
+            << "upgraded the run history" << QDir::toNativeSeparators(m_path) << "to schema version"
+            << step.version;
+    }
+}
+
+bool HistoryStore::setBusyTimeout(std::chrono::milliseconds timeout)
+{
+    if (!onOwnerThread())
+        return false;
+    if (!execute(QStringLiteral("PRAGMA busy_timeout = %1").arg(timeout.count()),
+                 "setting the busy timeout"))
+        return false;
+    setError({});
+    return true;
+}
+
+bool HistoryStore::onOwnerThread() const
+{
+    if (QThread::currentThread() == m_thread)
+        return true;
+    // QtSql connections must stay on their thread; refusing beats corrupting its state.
+    setError(QStringLiteral("the run history was used from another thread than the one that "
+                            "opened it"));
+    qCCritical(lcHistory).noquote() << m_lastError;
+    return false;
+}
+
+void HistoryStore::setError(const QString& message) const
+{
+    m_lastError = message;
+}
+
+bool HistoryStore::execute(QSqlQuery& query, const char* what) const
+{
+    if (query.exec())
+        return true;
+    setError(QStringLiteral("%1: %2").arg(QLatin1String(what), describe(query.lastError())));
+    qCWarning(lcHistory).noquote()
+        << "run history" << QDir::toNativeSeparators(m_path) << "-" << m_lastError;
+    return false;
+}
+
+bool HistoryStore::execute(const QString& sql, const char* what) const
+{
+    QSqlQuery query(m_db);
+    if (query.exec(sql))
+        return true;
+    setError(QStringLiteral("%1: %2").arg(QLatin1String(what), describe(query.lastError())));
+    qCWarning(lcHistory).noquote()
+        << "run history" << QDir::toNativeSeparators(m_path) << "-" << m_lastError;
+    return false;
+}
+
+std::optional<qint64> HistoryStore::readInteger(const QString& sql, const char* what) const
+{
+    QSqlQuery query(m_db);
+    query.setForwardOnly(true);
+    if (!query.exec(sql)) {
+        setError(QStringLiteral("%1: %2").arg(QLatin1String(what), describe(query.lastError())));
+        qCWarning(lcHistory).noquote()
+            << "run history" << QDir::toNativeSeparators(m_path) << "-" << m_lastError;
+        return std::nullopt;
+    }
+    if (!query.next()) {
+        setError(QStringLiteral("%1: no result").arg(QLatin1String(what)));
+        return std::nullopt;
+    }
+    return query.value(0).toLongLong();
+}
+
+bool HistoryStore::write(const char* what, const std::function<bool()>& body)
+{
+    // IMMEDIATE takes the write lock up front (waiting up to the busy timeout): a deferred
+    // transaction that reads first could fail at its first write without waiting at all.
+    if (!execute(QStringLiteral("BEGIN IMMEDIATE"), what))
+        return false;
+    if (body() && execute(QStringLiteral("COMMIT"), what)) {
+        setError({});
+        return true;
+    }
+    const QString failure = m_lastError;
+    QSqlQuery rollback(m_db);
+    rollback.exec(QStringLiteral("ROLLBACK")); // fails harmlessly when SQLite already rolled back
+    setError(failure);
+    return false;
+}
+
+std::optional<qint64> HistoryStore::nextChangeSeq()
+{
+    if (!execute(QStringLiteral("UPDATE counters SET change_seq = change_seq + 1 WHERE id = 1"),
+                 "counting a change"))
+        return std::nullopt;
+    return readInteger(QStringLiteral("SELECT change_seq FROM counters WHERE id = 1"),
+                       "counting a change");
+}
+
+bool HistoryStore::bumpDeletionSeq()
+{
+    return execute(QStringLiteral("UPDATE counters SET delete_seq = delete_seq + 1 WHERE id = 1"),
+                   "counting a deletion");
+}
+
+std::optional<qint64> HistoryStore::recordStart(const RunRecord& run)
+{
+    if (!onOwnerThread())
+        return std::nullopt;
+    std::optional<qint64> id;
+    const bool ok = write("recording the start of a run", [&] {
+        const auto seq = nextChangeSeq();
+        if (!seq)
+            return false;
+        QSqlQuery insert(m_db);
+        insert.prepare(QStringLiteral(
+            "INSERT INTO runs (change_seq, server_instance, server_pid, host_name, transport, "
+            "session_id, client_name, client_version, tool, language, image, code, limits, "
+            "stdout_text, stderr_text, stdout_truncated, stderr_truncated, exit_code, "
+            "duration_ms, status, started_at, ended_at, error_message) VALUES (?, ?, ?, ?, ?, "
+            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)"));
+        insert.addBindValue(*seq);
+        insert.addBindValue(text(run.serverInstance));
+        insert.addBindValue(run.serverPid);
+        insert.addBindValue(text(run.hostName));
+        insert.addBindValue(text(run.transport));
+        insert.addBindValue(text(run.sessionId));
+        insert.addBindValue(text(run.clientName));
+        insert.addBindValue(text(run.clientVersion));
+        insert.addBindValue(text(run.tool));
+        insert.addBindValue(text(run.language));
+        insert.addBindValue(text(run.image));
+        insert.addBindValue(text(run.code));
+        insert.addBindValue(limitsText(run.limits));
+        insert.addBindValue(text(run.stdoutText));
+        insert.addBindValue(text(run.stderrText));
+        insert.addBindValue(run.stdoutTruncated ? 1 : 0);
+        insert.addBindValue(run.stderrTruncated ? 1 : 0);
+        insert.addBindValue(exitCodeValue(run.exitCode));
+        insert.addBindValue(run.durationMs);
+        insert.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+        insert.addBindValue(run.startedAt.isValid() ? run.startedAt.toMSecsSinceEpoch()
+                                                    : QDateTime::currentMSecsSinceEpoch());
+        insert.addBindValue(text(run.errorMessage));
+        if (!execute(insert, "recording the start of a run"))
+            return false;
+        id = insert.lastInsertId().toLongLong();
+        return true;
+    });
+    if (!ok)
+        return std::nullopt;
+    return id;
+}
+
+bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
+{
+    if (!onOwnerThread())
+        return false;
+    if (!RunStatusTraits::isFinal(finished.status)) {
+        setError(
+            QStringLiteral("recording the end of run %1: its status is still running").arg(id));
+        qCWarning(lcHistory).noquote() << m_lastError;
+        return false;
+    }
+    return write("recording the end of a run", [&] {
+        const auto seq = nextChangeSeq();
+        if (!seq)
+            return false;
+        QSqlQuery update(m_db);
+        update.prepare(QStringLiteral(
+            "UPDATE runs SET change_seq = ?, status = ?, stdout_text = ?, stderr_text = ?, "
+            "stdout_truncated = ?, stderr_truncated = ?, exit_code = ?, duration_ms = ?, "
+            "ended_at = ?, error_message = ? WHERE id = ?"));
+        update.addBindValue(*seq);
+        update.addBindValue(RunStatusTraits::toString(finished.status));
+        update.addBindValue(text(finished.stdoutText));
+        update.addBindValue(text(finished.stderrText));
+        update.addBindValue(finished.stdoutTruncated ? 1 : 0);
+        update.addBindValue(finished.stderrTruncated ? 1 : 0);
+        update.addBindValue(exitCodeValue(finished.exitCode));
+        update.addBindValue(finished.durationMs);
+        update.addBindValue(finished.endedAt.isValid() ? finished.endedAt.toMSecsSinceEpoch()
+                                                       : QDateTime::currentMSecsSinceEpoch());
+        update.addBindValue(text(finished.errorMessage));
+        update.addBindValue(id);
+        if (!execute(update, "recording the end of a run"))
+            return false;
+        if (update.numRowsAffected() != 1) {
+            // Deleted meanwhile (by a user, in another process): nothing left to update.
+            setError(QStringLiteral("recording the end of run %1: no such run").arg(id));
+            qCInfo(lcHistory).noquote() << m_lastError;
+            return false;
+        }
+        return true;
+    });
+}
+
+int HistoryStore::markInterrupted(const QString& hostName,
+                                  const std::function<bool(qint64 pid)>& isServerAlive)
+{
+    if (!onOwnerThread())
+        return -1;
+    // The servers are asked about first, outside the transaction: a probe may be slow, and no
+    // other process should wait for it.
+    QList<std::pair<qint64, QString>> deadServers;
+    {
+        QSqlQuery servers(m_db);
+        servers.setForwardOnly(true);
+        servers.prepare(QStringLiteral("SELECT DISTINCT server_pid, server_instance FROM runs "
+                                       "WHERE status = ? AND host_name = ?"));
+        servers.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+        servers.addBindValue(text(hostName));
+        if (!execute(servers, "looking for interrupted runs"))
+            return -1;
+        QHash<qint64, bool> alive;
+        while (servers.next()) {
+            const qint64 pid = servers.value(0).toLongLong();
+            auto known = alive.constFind(pid);
+            if (known == alive.constEnd())
+                known = alive.insert(pid, isServerAlive(pid));
+            if (!*known)
+                deadServers.append({pid, servers.value(1).toString()});
+        }
+    }
+    if (deadServers.isEmpty()) {
+        setError({});
+        return 0;
+    }
+
+    int marked = 0;
+    const bool ok = write("marking interrupted runs", [&] {
+        marked = 0;
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (const auto& [pid, instance] : deadServers) {
+            QList<qint64> ids;
+            {
+                QSqlQuery runs(m_db);
+                runs.setForwardOnly(true);
+                runs.prepare(QStringLiteral("SELECT id FROM runs WHERE status = ? AND "
+                                            "host_name = ? AND server_pid = ? AND "
+                                            "server_instance = ? ORDER BY id"));
+                runs.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+                runs.addBindValue(text(hostName));
+                runs.addBindValue(pid);
+                runs.addBindValue(text(instance));
+                if (!execute(runs, "marking interrupted runs"))
+                    return false;
+                while (runs.next())
+                    ids.append(runs.value(0).toLongLong());
+            }
+            // One change_seq per run, as for any other update, so changedSince can page.
+            for (const qint64 id : ids) {
+                const auto seq = nextChangeSeq();
+                if (!seq)
+                    return false;
+                QSqlQuery update(m_db);
+                update.prepare(QStringLiteral(
+                    "UPDATE runs SET change_seq = ?, status = ?, ended_at = ?, error_message = "
+                    "CASE WHEN error_message = '' THEN ? ELSE error_message END WHERE id = ?"));
+                update.addBindValue(*seq);
+                update.addBindValue(RunStatusTraits::toString(RunStatus::Interrupted));
+                update.addBindValue(now);
+                update.addBindValue(
+                    QStringLiteral("The server process (pid %1) ended before the run did.")
+                        .arg(pid));
+                update.addBindValue(id);
+                if (!execute(update, "marking interrupted runs"))
+                    return false;
+                ++marked;
+            }
+        }
+        return true;
+    });
+    if (!ok)
+        return -1;
+    if (marked > 0)
+        qCInfo(lcHistory) << "marked" << marked << "runs of ended servers as interrupted";
+    return marked;
+}
+
+bool HistoryStore::remove(const QList<qint64>& ids)
+{
+    if (!onOwnerThread())
+        return false;
+    if (ids.isEmpty()) {
+        setError({});
+        return true;
+    }
+    return write("deleting runs", [&] {
+        qint64 deleted = 0;
+        for (qsizetype first = 0; first < ids.size(); first += kDeleteBatch) {
+            const QList<qint64> batch = ids.mid(first, kDeleteBatch);
+            QStringList marks;
+            marks.reserve(batch.size());
+            for (qsizetype i = 0; i < batch.size(); ++i)
+                marks += QStringLiteral("?");
+            QSqlQuery query(m_db);
+            query.prepare(QStringLiteral("DELETE FROM runs WHERE id IN (") + marks.join(u',') +
+                          u')');
+            for (const qint64 id : batch)
+                query.addBindValue(id);
+            if (!execute(query, "deleting runs"))
+                return false;
+            deleted += query.numRowsAffected();
+        }
+        return deleted == 0 || bumpDeletionSeq();
+    });
+}
+
+int HistoryStore::prune(const RetentionPolicy& policy)
+{
+    if (!onOwnerThread())
+        return 0;
+    setError({});
+    if (policy.maxRuns <= 0 && policy.maxAgeDays <= 0)
+        return 0;
+    const qint64 oldestKept =
+        QDateTime::currentMSecsSinceEpoch() - static_cast<qint64>(policy.maxAgeDays) * kMsPerDay;
+    int total = 0;
+    for (;;) {
+        int deleted = 0;
+        const bool ok = write("pruning the history", [&] {
+            QStringList conditions;
+            QVariantList values;
+            if (policy.maxRuns > 0) {
+                // The id of the maxRuns-th newest run: everything older goes.
+                QSqlQuery cutoff(m_db);
+                cutoff.setForwardOnly(true);
+                cutoff.prepare(QStringLiteral("SELECT id FROM runs ORDER BY id DESC LIMIT 1 "
+                                              "OFFSET ?"));
+                cutoff.addBindValue(policy.maxRuns - 1);
+                if (!execute(cutoff, "pruning the history"))
+                    return false;
+                if (cutoff.next()) {
+                    conditions += QStringLiteral("id < ?");
+                    values += cutoff.value(0).toLongLong();
+                }
+            }
+            if (policy.maxAgeDays > 0) {
+                conditions += QStringLiteral("started_at < ?");
+                values += oldestKept;
+            }
+            if (conditions.isEmpty())
+                return true;
+            QSqlQuery query(m_db);
+            query.prepare(QStringLiteral("DELETE FROM runs WHERE id IN (SELECT id FROM runs "
+                                         "WHERE status != ? AND (") +
+                          conditions.join(QStringLiteral(" OR ")) +
+                          QStringLiteral(") ORDER BY id LIMIT %1)").arg(kDeleteBatch));
+            query.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+            for (const QVariant& value : std::as_const(values))
+                query.addBindValue(value);
+            if (!execute(query, "pruning the history"))
+                return false;
+            deleted = query.numRowsAffected();
+            return deleted == 0 || bumpDeletionSeq();
+        });
+        if (!ok)
+            return total;
+        total += deleted;
+        if (deleted < kDeleteBatch)
+            break;
+    }
+    if (total > 0)
+        qCInfo(lcHistory) << "pruned" << total << "runs from the history";
+    return total;
+}
+
+int HistoryStore::vacuumIfWorthIt()
+{
+    if (!onOwnerThread())
+        return 0;
+    const auto autoVacuum = readInteger(QStringLiteral("PRAGMA auto_vacuum"), "vacuuming");
+    const auto freePages = readInteger(QStringLiteral("PRAGMA freelist_count"), "vacuuming");
+    const auto pages = readInteger(QStringLiteral("PRAGMA page_count"), "vacuuming");
+    if (!autoVacuum || !freePages || !pages)
+        return 0;
+    setError({});
+    // 2: incremental. A file made without it would need a full VACUUM, which locks every
+    // process out for as long as it takes to rewrite the file: not worth it here.
+    if (*autoVacuum != 2 || *freePages < kVacuumMinFreePages || *freePages * 5 < *pages)
+        return 0;
+    qint64 released = 0;
+    for (qint64 left = *freePages; left > 0; left -= kVacuumPagesPerTransaction) {
+        const bool ok = write("vacuuming", [&] {
+            // SQLite frees one page per step of this pragma, and QtSql steps a statement without
+            // result columns only once per exec(): hence one exec() per page.
+            QSqlQuery query(m_db);
+            if (!query.prepare(QStringLiteral("PRAGMA incremental_vacuum"))) {
+                setError(QStringLiteral("vacuuming: ") + describe(query.lastError()));
+                return false;
+            }
+            const qint64 chunk = qMin<qint64>(left, kVacuumPagesPerTransaction);
+            for (qint64 i = 0; i < chunk; ++i) {
+                if (!execute(query, "vacuuming"))
+                    return false;
+            }
+            return true;
+        });
+        if (!ok)
+            break;
+    }
+    const auto freeAfter = readInteger(QStringLiteral("PRAGMA freelist_count"), "vacuuming");
+    if (freeAfter)
+        released = *freePages - *freeAfter;
+    // Copy the shrunk pages into the file now, so that its size goes down.
+    QSqlQuery checkpoint(m_db);
+    checkpoint.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"));
+    qCInfo(lcHistory) << "released" << released << "free pages of the history";
+    return static_cast<int>(released);
+}
+
+QList<RunRecord> HistoryStore::select(const QString& sql, const QVariantList& values) const
+{
+    if (!onOwnerThread())
+        return {};
+    QSqlQuery query(m_db);
+    query.setForwardOnly(true);
+    query.prepare(sql);
+    for (const QVariant& value : values)
+        query.addBindValue(value);
+    if (!execute(query, "reading the history"))
+        return {};
+    QList<RunRecord> runs;
+    while (query.next())
+        runs.append(readRun(query));
+    if (query.lastError().isValid()) {
+        setError(QStringLiteral("reading the history: ") + describe(query.lastError()));
+        qCWarning(lcHistory).noquote() << m_lastError;
+        return {};
+    }
+    setError({});
+    return runs;
+}
+
+QList<RunRecord> HistoryStore::list(const HistoryQuery& query) const
+{
+    QVariantList values;
+    QString sql = selectColumns(query.includeContent, query.previewChars) +
+                  whereClause(query, &values) + QStringLiteral(" ORDER BY id DESC");
+    if (query.limit > 0 || query.offset > 0) {
+        sql += QStringLiteral(" LIMIT ? OFFSET ?");
+        values << (query.limit > 0 ? query.limit : -1) << qMax(query.offset, 0);
+    }
+    return select(sql, values);
+}
+
+qint64 HistoryStore::count(const HistoryQuery& query) const
+{
+    if (!onOwnerThread())
+        return -1;
+    QVariantList values;
+    QSqlQuery select(m_db);
+    select.setForwardOnly(true);
+    select.prepare(QStringLiteral("SELECT count(*) FROM runs") + whereClause(query, &values));
+    for (const QVariant& value : std::as_const(values))
+        select.addBindValue(value);
+    if (!execute(select, "counting runs") || !select.next())
+        return -1;
+    setError({});
+    return select.value(0).toLongLong();
+}
+
+std::optional<RunRecord> HistoryStore::get(qint64 id) const
+{
+    const QList<RunRecord> runs =
+        select(selectColumns(true, 0) + QStringLiteral(" WHERE id = ?"), {id});
+    if (runs.isEmpty())
+        return std::nullopt;
+    return runs.constFirst();
+}
+
+QList<RunRecord> HistoryStore::changedSince(qint64 lastSeenChangeSeq, int limit,
+                                            int previewChars) const
+{
+    return select(selectColumns(false, previewChars) +
+                      QStringLiteral(" WHERE change_seq > ? ORDER BY change_seq LIMIT ?"),
+                  {lastSeenChangeSeq, limit > 0 ? limit : -1});
+}
+
+qint64 HistoryStore::lastChangeSeq() const
+{
+    if (!onOwnerThread())
+        return -1;
+    const auto seq = readInteger(QStringLiteral("SELECT change_seq FROM counters WHERE id = 1"),
+                                 "reading the change counter");
+    if (!seq)
+        return -1;
+    setError({});
+    return *seq;
+}
+
+qint64 HistoryStore::deletionSeq() const
+{
+    if (!onOwnerThread())
+        return -1;
+    const auto seq = readInteger(QStringLiteral("SELECT delete_seq FROM counters WHERE id = 1"),
+                                 "reading the deletion counter");
+    if (!seq)
+        return -1;
+    setError({});
+    return *seq;
+}
+
+} // namespace csm

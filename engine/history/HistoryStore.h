@@ -1,0 +1,144 @@
+#pragma once
+
+#include "history/HistoryMigration.h"
+#include "history/HistoryQuery.h"
+#include "history/RetentionPolicy.h"
+#include "history/RunRecord.h"
+
+#include <QList>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QSqlQuery;
+class QThread;
+
+namespace csm {
+
+// The run history: every tool call of every Code Sandbox process of this user (headless servers
+// and the desktop app alike) in one SQLite file, written and read by all of them at once.
+//
+// Concurrency: the file is in WAL mode, so readers never block writers nor each other. Every
+// write is one short `BEGIN IMMEDIATE` transaction; a writer waits up to the busy timeout
+// (5 s by default) for another one to finish, then gives up: the call fails, says why in
+// lastError() and in the `csm.history` log, and the database stays as it was.
+//
+// Threads: a store holds its own database connection (uniquely named) and may be used only on
+// the thread that opened it, and destroyed there. Calls block: a write usually takes well under
+// a millisecond, but can wait for the busy timeout, so a GUI thread may want a shorter one.
+//
+// Errors: a failed call returns its failure value (nullopt, false, -1 or an empty list), and
+// lastError() says what went wrong; after a call that succeeded lastError() is empty.
+class HistoryStore final
+{
+public:
+    static constexpr std::chrono::milliseconds kDefaultBusyTimeout{5000};
+
+    // <GenericDataLocation>/code-sandbox/history.sqlite, e.g.
+    // ~/.local/share/code-sandbox/history.sqlite: shared by the app and the headless server
+    // whatever their application names.
+    static QString defaultPath();
+
+    // Opens the history at `path`, creating its folder (mode 0700) and file (0600) as needed,
+    // and brings the schema up to date. Null, with `error` saying which file and why, when the
+    // folder or file cannot be created, the file is not a SQLite database or is another
+    // program's, or it was written by a newer version of Code Sandbox (left untouched then).
+    static std::unique_ptr<HistoryStore> open(const QString& path, QString* error);
+    // The same with the schema steps to apply instead of HistorySchema::migrations(): for tests
+    // of the migration mechanism.
+    static std::unique_ptr<HistoryStore>
+    open(const QString& path, const QList<HistoryMigration>& migrations, QString* error);
+
+    ~HistoryStore();
+    Q_DISABLE_COPY_MOVE(HistoryStore)
+
+    QString path() const { return m_path; }
+    // The schema version of the file (PRAGMA user_version), once open() has upgraded it.
+    int schemaVersion() const { return m_schemaVersion; }
+    QString lastError() const { return m_lastError; }
+    // How long a call waits for another process's write to finish before it fails.
+    bool setBusyTimeout(std::chrono::milliseconds timeout);
+
+    // --- Writes: each is one transaction, applied entirely or not at all.
+
+    // Inserts a run as `running` (status, endedAt, id and changeSeq of `run` are ignored; a null
+    // startedAt means now). Returns the new run's id.
+    std::optional<qint64> recordStart(const RunRecord& run);
+    // Ends run `id`: stores status (which must be final), stdout/stderr and their truncation
+    // flags, exitCode, durationMs, endedAt (null means now) and errorMessage of `finished`.
+    // A run already marked interrupted is ended all the same: its real end wins. False when
+    // the run does not exist (any more) or the write failed.
+    bool recordEnd(qint64 id, const RunRecord& finished);
+    // Every run still `running` on `hostName` whose server is gone becomes `interrupted`, ended
+    // now. `isServerAlive` is asked once per server pid (outside any transaction); pass
+    // ProcessProbe::isCodeSandboxProcessAlive. A pid reused by a new server does not catch its
+    // runs: runs are matched by server pid and server instance. Returns how many runs were
+    // marked, or -1 when the write failed.
+    int markInterrupted(const QString& hostName,
+                        const std::function<bool(qint64 pid)>& isServerAlive);
+    // Deletes these runs (ids that do not exist are ignored), running ones included.
+    bool remove(const QList<qint64>& ids);
+    // Deletes ended runs beyond the newest policy.maxRuns and those started more than
+    // policy.maxAgeDays ago, oldest first, in transactions of a few hundred rows so that other
+    // processes' writes are never held up for long. Running runs are never deleted. Returns
+    // how many were deleted (lastError() is set when it had to stop early).
+    int prune(const RetentionPolicy& policy);
+    // Gives the space of deleted runs back to the file system when there is a lot of it, a
+    // chunk at a time. Returns how many pages (of 4 KiB) were released.
+    int vacuumIfWorthIt();
+
+    // --- Reads: each sees one consistent snapshot of the database.
+
+    // Runs matching `query`, newest first.
+    QList<RunRecord> list(const HistoryQuery& query) const;
+    // How many runs match `query` (its limit and offset are ignored), or -1 on failure.
+    qint64 count(const HistoryQuery& query) const;
+    // One run, in full.
+    std::optional<RunRecord> get(qint64 id) const;
+
+    // For a live view in any process: the runs inserted or updated since the change
+    // `lastSeenChangeSeq`, oldest change first, at most `limit` of them, with code and outputs cut
+    // to `previewChars` characters (get() loads a run in full). Every insert and update of a run
+    // gives it the next value of one counter, in the same transaction, so the values grow in
+    // commit order: a reader that keeps the changeSeq of the last run it received and asks again
+    // with it misses nothing and gets nothing twice (a run updated again comes back with its new
+    // state). Start with 0, or with lastChangeSeq() to skip what is already there. Deleted runs
+    // do not show up here: watch deletionSeq() for those.
+    QList<RunRecord> changedSince(qint64 lastSeenChangeSeq, int limit = 500,
+                                  int previewChars = 200) const;
+    // The changeSeq of the latest insert or update (0 for none), or -1 on failure.
+    qint64 lastChangeSeq() const;
+    // Grows whenever runs are deleted (remove, prune): a view that sees it change reloads.
+    // -1 on failure.
+    qint64 deletionSeq() const;
+
+private:
+    explicit HistoryStore(const QString& path);
+
+    bool initialize(const QList<HistoryMigration>& migrations, QString* reason);
+    bool migrate(const QList<HistoryMigration>& migrations, QString* reason);
+    bool onOwnerThread() const;
+
+    // Runs `body` in a write transaction; rolls back when it returns false or COMMIT fails.
+    bool write(const char* what, const std::function<bool()>& body);
+    bool execute(QSqlQuery& query, const char* what) const;
+    bool execute(const QString& sql, const char* what) const;
+    std::optional<qint64> readInteger(const QString& sql, const char* what) const;
+    std::optional<qint64> nextChangeSeq();
+    bool bumpDeletionSeq();
+    QList<RunRecord> select(const QString& sql, const QVariantList& values) const;
+    void setError(const QString& message) const;
+
+    QString m_path;
+    QString m_connectionName;
+    QSqlDatabase m_db;
+    QThread* m_thread = nullptr;
+    int m_schemaVersion = 0;
+    mutable QString m_lastError;
+};
+
+} // namespace csm

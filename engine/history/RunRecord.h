@@ -1,0 +1,50 @@
+#pragma once
+
+#include "history/RunStatus.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace csm {
+
+// One tool call as the history database keeps it.
+struct RunRecord
+{
+    qint64 id = 0; // assigned by HistoryStore::recordStart; never reused, grows with time
+    // Bumped on every insert and update of this run (see HistoryStore::changedSince).
+    qint64 changeSeq = 0;
+
+    // Who ran it.
+    QString serverInstance; // unique per server process (a UUID), so a reused pid is told apart
+    qint64 serverPid = 0;
+    QString hostName;
+    QString transport; // "stdio", "http" or "app"
+    QString sessionId;
+    QString clientName;
+    QString clientVersion;
+
+    // What ran.
+    QString tool;
+    QString language; // LanguageTraits::id: "python", "javascript"
+    QString image;
+    QString code;
+    // The policy it ran under: memory, cpus, timeout_ms, network...
+    QJsonObject limits;
+
+    // How it ended.
+    QString stdoutText;
+    QString stderrText;
+    bool stdoutTruncated = false;
+    bool stderrTruncated = false;
+    std::optional<int> exitCode; // none while running, or when the program never ran
+    qint64 durationMs = 0;
+    RunStatus status = RunStatus::Running;
+    QDateTime startedAt;
+    QDateTime endedAt;    // null while running
+    QString errorMessage; // the engine's error text, for a person or a model to read
+};
+
+} // namespace csm

@@ -1,0 +1,280 @@
+// The run history written by several processes at once, as MCP servers and the desktop app do:
+// real writer processes (history_writer) on one SQLite file, a live reader in this process, and
+// a writer killed in the middle of its writes. No container engine is needed.
+
+#include "history/HistoryStore.h"
+#include "platform/ProcessProbe.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QHash>
+#include <QProcess>
+#include <QSet>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <QUuid>
+
+#include <memory>
+#include <vector>
+
+using namespace csm;
+
+namespace {
+
+constexpr int kWriters = 4;
+constexpr int kRunsPerWriter = 250;
+
+QString writerBinary()
+{
+    return QStringLiteral(CSM_HISTORY_WRITER);
+}
+
+std::unique_ptr<QProcess> startWriter(const QString& database, int id, int runs,
+                                      const QStringList& options)
+{
+    auto process = std::make_unique<QProcess>();
+    process->setProgram(writerBinary());
+    process->setArguments(QStringList{database, QString::number(id), QString::number(runs)} +
+                          options);
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    process->start();
+    return process;
+}
+
+// PRAGMA integrity_check through a connection of its own.
+QString integrityCheck(const QString& path)
+{
+    const QString name = QStringLiteral("check-") + QUuid::createUuid().toString();
+    QString result;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        if (db.open()) {
+            QSqlQuery query(db);
+            if (query.exec(QStringLiteral("PRAGMA integrity_check")) && query.next())
+                result = query.value(0).toString();
+            else
+                result = query.lastError().text();
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return result;
+}
+
+} // namespace
+
+class tst_HistoryConcurrency final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(QFileInfo(writerBinary()).isExecutable(), qPrintable(writerBinary()));
+    }
+
+    void concurrentWritersAndALiveReader()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // Not created beforehand: the writers race to create the file and its schema.
+        const QString path = dir.filePath(QStringLiteral("history/history.sqlite"));
+
+        QElapsedTimer timer;
+        timer.start();
+        std::vector<std::unique_ptr<QProcess>> writers;
+        writers.reserve(kWriters);
+        for (int id = 0; id < kWriters; ++id)
+            writers.push_back(startWriter(path, id, kRunsPerWriter,
+                                          {QStringLiteral("--max-sleep-us"), QStringLiteral("1000"),
+                                           QStringLiteral("--in-flight"), QStringLiteral("2")}));
+        for (const auto& writer : writers)
+            QVERIFY2(writer->waitForStarted(10000), qPrintable(writer->errorString()));
+
+        QString error;
+        auto monitor = HistoryStore::open(path, &error);
+        QVERIFY2(monitor, qPrintable(error));
+
+        // What a live view would show: the latest state of each run, from changedSince only.
+        QHash<qint64, RunStatus> seen;
+        qint64 lastSeq = 0;
+        int polls = 0;
+        int pages = 0;
+        const auto drain = [&]() -> bool {
+            for (;;) {
+                const QList<RunRecord> changes = monitor->changedSince(lastSeq, 100);
+                if (!monitor->lastError().isEmpty()) {
+                    qWarning().noquote() << monitor->lastError();
+                    return false;
+                }
+                if (changes.isEmpty())
+                    return true;
+                for (const RunRecord& run : changes) {
+                    // Strictly increasing: nothing twice, nothing out of order.
+                    if (run.changeSeq <= lastSeq) {
+                        qWarning() << "change" << run.changeSeq << "after" << lastSeq;
+                        return false;
+                    }
+                    lastSeq = run.changeSeq;
+                    seen.insert(run.id, run.status);
+                }
+                ++pages;
+            }
+        };
+
+        const QDeadlineTimer deadline(120000);
+        const auto allFinished = [&] {
+            for (const auto& writer : writers) {
+                if (writer->state() != QProcess::NotRunning)
+                    return false;
+            }
+            return true;
+        };
+        while (!allFinished()) {
+            QVERIFY2(!deadline.hasExpired(), "the writers took too long");
+            QVERIFY(drain());
+            HistoryQuery page;
+            page.limit = 50;
+            page.includeContent = false;
+            const QList<RunRecord> newest = monitor->list(page);
+            QVERIFY2(monitor->lastError().isEmpty(), qPrintable(monitor->lastError()));
+            QVERIFY(newest.size() <= 50);
+            QVERIFY(monitor->count({}) >= newest.size());
+            ++polls;
+            QCoreApplication::processEvents();
+            QThread::msleep(2);
+            for (const auto& writer : writers)
+                writer->waitForFinished(0);
+        }
+        const qint64 elapsed = timer.elapsed();
+        for (const auto& writer : writers) {
+            const QByteArray output = writer->readAll();
+            QVERIFY2(writer->exitStatus() == QProcess::NormalExit && writer->exitCode() == 0,
+                     output.constData());
+            qInfo().noquote() << output.trimmed();
+        }
+        qInfo("%d writer processes x %d runs (start + end each): %lld ms; the reader polled %d "
+              "times (%d pages of changes)",
+              kWriters, kRunsPerWriter, static_cast<long long>(elapsed), polls, pages);
+        QVERIFY(polls > 1);
+
+        QVERIFY(drain());
+        const int total = kWriters * kRunsPerWriter;
+        QCOMPARE(monitor->count({}), total);
+        HistoryQuery all;
+        all.limit = 0;
+        const QList<RunRecord> runs = monitor->list(all);
+        QCOMPARE(runs.size(), total);
+        QSet<QString> codes;
+        QSet<qint64> ids;
+        for (const RunRecord& run : runs) {
+            QCOMPARE(run.status, RunStatus::Ok);
+            QVERIFY(run.endedAt.isValid());
+            QCOMPARE(run.stdoutText.size(), 16);
+            codes.insert(run.code);
+            ids.insert(run.id);
+        }
+        QCOMPARE(ids.size(), total);
+        for (int writer = 0; writer < kWriters; ++writer) {
+            for (int index = 0; index < kRunsPerWriter; ++index)
+                QVERIFY(codes.contains(QStringLiteral("writer %1 run %2").arg(writer).arg(index)));
+        }
+        // The live view missed nothing: it holds every run, in its final state.
+        QCOMPARE(seen.size(), total);
+        for (auto it = seen.cbegin(); it != seen.cend(); ++it)
+            QCOMPARE(it.value(), RunStatus::Ok);
+        QCOMPARE(lastSeq, monitor->lastChangeSeq());
+        QCOMPARE(lastSeq, 2 * total);
+        QCOMPARE(integrityCheck(path), QStringLiteral("ok"));
+    }
+
+    void killedWriterLeavesAUsableDatabase()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+        QString error;
+        {
+            auto store = HistoryStore::open(path, &error);
+            QVERIFY2(store, qPrintable(error));
+            // The writer never gets this far; big outputs keep it inside transactions often.
+            auto writer = startWriter(path, 9, 1000000,
+                                      {QStringLiteral("--in-flight"), QStringLiteral("4"),
+                                       QStringLiteral("--output-bytes"), QStringLiteral("65536")});
+            QVERIFY2(writer->waitForStarted(10000), qPrintable(writer->errorString()));
+            const qint64 pid = writer->processId();
+            // Kill it once it is well into its writes (a few hundred ms), not at a fixed time.
+            QTRY_VERIFY_WITH_TIMEOUT(store->count({}) >= 100, 30000);
+            QVERIFY(writer->state() == QProcess::Running);
+            writer->kill(); // SIGKILL: no chance to finish anything
+            QVERIFY(writer->waitForFinished(10000));
+            QCOMPARE(writer->exitStatus(), QProcess::CrashExit);
+            QVERIFY(!ProcessProbe::isCodeSandboxProcessAlive(pid));
+
+            // Reopened from scratch, as the next server to start would.
+            store.reset();
+            auto reopened = HistoryStore::open(path, &error);
+            QVERIFY2(reopened, qPrintable(error));
+            QCOMPARE(integrityCheck(path), QStringLiteral("ok"));
+
+            HistoryQuery all;
+            all.limit = 0;
+            all.includeContent = false;
+            const QList<RunRecord> runs = reopened->list(all);
+            QVERIFY(runs.size() >= 100);
+            int running = 0;
+            for (const RunRecord& summary : runs) {
+                const auto run = reopened->get(summary.id);
+                QVERIFY(run);
+                QVERIFY(run->code.startsWith(QLatin1String("writer 9 run ")));
+                QCOMPARE(run->serverPid, pid);
+                if (run->status == RunStatus::Running) {
+                    ++running;
+                    QVERIFY(run->stdoutText.isEmpty());
+                } else {
+                    QCOMPARE(run->status, RunStatus::Ok);
+                    QCOMPARE(run->stdoutText.size(), 65536);
+                }
+            }
+            // Four in flight: three or four were open when it died.
+            QVERIFY2(running >= 3 && running <= 4, qPrintable(QString::number(running)));
+
+            // The next server start notices.
+            QCOMPARE(reopened->markInterrupted(QSysInfo::machineHostName(),
+                                               ProcessProbe::isCodeSandboxProcessAlive),
+                     running);
+            HistoryQuery stillRunning;
+            stillRunning.statuses = {RunStatus::Running};
+            QCOMPARE(reopened->count(stillRunning), 0);
+            HistoryQuery interrupted;
+            interrupted.statuses = {RunStatus::Interrupted};
+            QCOMPARE(reopened->count(interrupted), running);
+
+            // And writing goes on.
+            RunRecord run;
+            run.serverPid = QCoreApplication::applicationPid();
+            run.hostName = QSysInfo::machineHostName();
+            run.code = QStringLiteral("after the crash");
+            const auto id = reopened->recordStart(run);
+            QVERIFY2(id, qPrintable(reopened->lastError()));
+            RunRecord finished;
+            finished.status = RunStatus::Ok;
+            QVERIFY(reopened->recordEnd(*id, finished));
+            QCOMPARE(reopened->get(*id)->code, QStringLiteral("after the crash"));
+        }
+        QCOMPARE(integrityCheck(path), QStringLiteral("ok"));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_HistoryConcurrency)
+#include "tst_HistoryConcurrency.moc"

@@ -1,0 +1,1254 @@
+#include "history/HistorySchema.h"
+#include "history/HistoryStore.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <QUuid>
+
+#include <algorithm>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace csm;
+
+Q_DECLARE_METATYPE(csm::HistoryQuery)
+
+namespace {
+
+const QString kHost = QStringLiteral("test-host");
+const QString kOtherHost = QStringLiteral("other-host");
+
+// A connection of its own beside the store's, to look at or forge the file as another program
+// (or an older build) would.
+class RawDatabase final
+{
+public:
+    explicit RawDatabase(const QString& path)
+        : m_name(QStringLiteral("raw-") + QUuid::createUuid().toString(QUuid::WithoutBraces))
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
+        db.setDatabaseName(path);
+        m_open = db.open();
+    }
+    ~RawDatabase()
+    {
+        {
+            QSqlDatabase db = QSqlDatabase::database(m_name, false);
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(m_name);
+    }
+    Q_DISABLE_COPY_MOVE(RawDatabase)
+
+    bool isOpen() const { return m_open; }
+
+    bool exec(const QString& sql, const QVariantList& values = {})
+    {
+        QSqlQuery query(QSqlDatabase::database(m_name, false));
+        query.prepare(sql);
+        for (const QVariant& value : values)
+            query.addBindValue(value);
+        if (query.exec())
+            return true;
+        m_lastError = query.lastError().text();
+        qWarning().noquote() << "raw SQL failed:" << sql << m_lastError;
+        return false;
+    }
+
+    // The first column of the first row, or an invalid QVariant.
+    QVariant value(const QString& sql, const QVariantList& values = {})
+    {
+        QSqlQuery query(QSqlDatabase::database(m_name, false));
+        query.prepare(sql);
+        for (const QVariant& v : values)
+            query.addBindValue(v);
+        if (!query.exec() || !query.next()) {
+            m_lastError = query.lastError().text();
+            return {};
+        }
+        return query.value(0);
+    }
+
+    QString lastError() const { return m_lastError; }
+
+private:
+    QString m_name;
+    bool m_open = false;
+    QString m_lastError;
+};
+
+// Version 1 of the schema as it shipped, frozen on purpose: HistorySchema must keep opening
+// (and, once there is a version 2, upgrading) files made with exactly this.
+const char* const kFrozenVersion1[] = {
+    "PRAGMA application_id = 1129532744",
+    R"(CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    change_seq INTEGER NOT NULL,
+    server_instance TEXT NOT NULL DEFAULT '',
+    server_pid INTEGER NOT NULL DEFAULT 0,
+    host_name TEXT NOT NULL DEFAULT '',
+    transport TEXT NOT NULL DEFAULT '',
+    session_id TEXT NOT NULL DEFAULT '',
+    client_name TEXT NOT NULL DEFAULT '',
+    client_version TEXT NOT NULL DEFAULT '',
+    tool TEXT NOT NULL DEFAULT '',
+    language TEXT NOT NULL DEFAULT '',
+    image TEXT NOT NULL DEFAULT '',
+    code TEXT NOT NULL DEFAULT '',
+    limits TEXT NOT NULL DEFAULT '{}',
+    stdout_text TEXT NOT NULL DEFAULT '',
+    stderr_text TEXT NOT NULL DEFAULT '',
+    stdout_truncated INTEGER NOT NULL DEFAULT 0,
+    stderr_truncated INTEGER NOT NULL DEFAULT 0,
+    exit_code INTEGER,
+    duration_ms INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    error_message TEXT NOT NULL DEFAULT ''
+))",
+    R"(CREATE TABLE counters (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    change_seq INTEGER NOT NULL,
+    delete_seq INTEGER NOT NULL
+))",
+    "INSERT INTO counters (id, change_seq, delete_seq) VALUES (1, 0, 0)",
+    "CREATE UNIQUE INDEX runs_change_seq ON runs (change_seq)",
+    "CREATE INDEX runs_started_at ON runs (started_at)",
+    "CREATE INDEX runs_status ON runs (status, host_name)",
+    "CREATE INDEX runs_client_name ON runs (client_name)",
+    "PRAGMA user_version = 1",
+};
+
+QString historyPath(const QTemporaryDir& dir)
+{
+    return dir.filePath(QStringLiteral("history.sqlite"));
+}
+
+RunRecord newRun(const QString& code)
+{
+    RunRecord run;
+    run.serverInstance = QStringLiteral("instance-1");
+    run.serverPid = 4242;
+    run.hostName = kHost;
+    run.transport = QStringLiteral("stdio");
+    run.sessionId = QStringLiteral("session-1");
+    run.clientName = QStringLiteral("claude-ai");
+    run.clientVersion = QStringLiteral("0.1.0");
+    run.tool = QStringLiteral("run_code");
+    run.language = QStringLiteral("python");
+    run.image = QStringLiteral("code-sandbox-python:latest");
+    run.code = code;
+    run.limits = QJsonObject{{QStringLiteral("memory"), QStringLiteral("512m")},
+                             {QStringLiteral("cpus"), 1.5},
+                             {QStringLiteral("timeout_ms"), 30000},
+                             {QStringLiteral("network"), false}};
+    run.startedAt = QDateTime::currentDateTimeUtc();
+    return run;
+}
+
+RunRecord ended(RunStatus status, const QString& stdoutText = {}, std::optional<int> exitCode = 0)
+{
+    RunRecord end;
+    end.status = status;
+    end.stdoutText = stdoutText;
+    end.exitCode = exitCode;
+    end.durationMs = 12;
+    end.endedAt = QDateTime::currentDateTimeUtc();
+    return end;
+}
+
+QList<qint64> idsOf(const QList<RunRecord>& runs)
+{
+    QList<qint64> ids;
+    for (const RunRecord& run : runs)
+        ids.append(run.id);
+    return ids;
+}
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+mode_t modeOf(const QString& path)
+{
+    struct stat info = {};
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0)
+        return 0;
+    return info.st_mode & 07777;
+}
+
+bool anyHistoryConnectionLeft()
+{
+    const QStringList names = QSqlDatabase::connectionNames();
+    return std::any_of(names.cbegin(), names.cend(), [](const QString& name) {
+        return name.startsWith(QLatin1String("csm-history-"));
+    });
+}
+
+} // namespace
+
+class tst_HistoryStore final : public QObject
+{
+    Q_OBJECT
+
+private:
+    // Opens `path`, failing the test (and returning null) when it cannot.
+    std::unique_ptr<HistoryStore> openStore(const QString& path)
+    {
+        QString error;
+        auto store = HistoryStore::open(path, &error);
+        if (!store)
+            qWarning().noquote() << error;
+        return store;
+    }
+
+    // The runs of `list`: 1..12, a minute apart, with the statuses, languages and clients the
+    // rows of list_data expect.
+    void addListFixture(HistoryStore& store)
+    {
+        static const RunStatus statuses[] = {
+            RunStatus::Ok,    RunStatus::Error,     RunStatus::Timeout,     RunStatus::Ok,
+            RunStatus::Oom,   RunStatus::Cancelled, RunStatus::EngineError, RunStatus::Ok,
+            RunStatus::Error, RunStatus::Ok,        RunStatus::Running,     RunStatus::Running,
+        };
+        for (int i = 1; i <= 12; ++i) {
+            RunRecord run = newRun(i == 5 ? QStringLiteral("print('run 5: 50% off_sale')")
+                                          : QStringLiteral("print('run %1')").arg(i));
+            run.startedAt = m_listBase.addSecs(60LL * i);
+            run.language = i % 2 == 1 ? QStringLiteral("python") : QStringLiteral("javascript");
+            run.clientName = i % 3 == 0   ? QStringLiteral("Claude Desktop")
+                             : i % 3 == 1 ? QStringLiteral("cursor-vscode")
+                                          : QStringLiteral("100%_client");
+            const auto id = store.recordStart(run);
+            QVERIFY(id);
+            QCOMPARE(*id, i);
+            const RunStatus status = statuses[i - 1];
+            if (status == RunStatus::Running)
+                continue;
+            RunRecord end = ended(status, QStringLiteral("out %1").arg(i));
+            if (i == 7)
+                end.stdoutText = QStringLiteral("a needle in stdout");
+            if (i == 9)
+                end.stderrText = QStringLiteral("a NEEDLE in stderr");
+            QVERIFY(store.recordEnd(*id, end));
+        }
+    }
+
+    QDateTime m_listBase = QDateTime::fromMSecsSinceEpoch(1700000000000, Qt::UTC);
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // Nothing here may reach the user's real data folder.
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")),
+                 "the QSQLITE driver is missing (Debian: libqt6sql6-sqlite)");
+    }
+
+    void cleanup() { QVERIFY(!anyHistoryConnectionLeft()); }
+
+    void statusNames_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("running") << int(RunStatus::Running) << QStringLiteral("running");
+        QTest::newRow("ok") << int(RunStatus::Ok) << QStringLiteral("ok");
+        QTest::newRow("error") << int(RunStatus::Error) << QStringLiteral("error");
+        QTest::newRow("timeout") << int(RunStatus::Timeout) << QStringLiteral("timeout");
+        QTest::newRow("cancelled") << int(RunStatus::Cancelled) << QStringLiteral("cancelled");
+        QTest::newRow("oom") << int(RunStatus::Oom) << QStringLiteral("oom");
+        QTest::newRow("engine_error")
+            << int(RunStatus::EngineError) << QStringLiteral("engine_error");
+        QTest::newRow("interrupted")
+            << int(RunStatus::Interrupted) << QStringLiteral("interrupted");
+    }
+
+    void statusNames()
+    {
+        QFETCH(int, status);
+        QFETCH(QString, name);
+        const auto value = static_cast<RunStatus>(status);
+        QCOMPARE(RunStatusTraits::toString(value), name);
+        QCOMPARE(RunStatusTraits::fromString(name), std::optional<RunStatus>(value));
+        QCOMPARE(RunStatusTraits::isFinal(value), value != RunStatus::Running);
+    }
+
+    void unknownStatusNames()
+    {
+        for (const char* text : {"", "Running", "OK", "engine-error", "interrupted ", "done"})
+            QVERIFY2(!RunStatusTraits::fromString(QString::fromLatin1(text)), text);
+    }
+
+    void defaultPathIsSharedByTheAppAndTheServer()
+    {
+        const QString path = HistoryStore::defaultPath();
+        QVERIFY(
+            path.startsWith(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)));
+        QVERIFY(path.endsWith(QLatin1String("/code-sandbox/history.sqlite")));
+    }
+
+    void createsAPrivateWalDatabase()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString folder = dir.filePath(QStringLiteral("data/code-sandbox"));
+        const QString path = folder + QStringLiteral("/history.sqlite");
+        {
+            auto store = openStore(path);
+            QVERIFY(store);
+            QCOMPARE(store->schemaVersion(), HistorySchema::latestVersion());
+            QCOMPARE(store->path(), path);
+            QVERIFY(store->recordStart(newRun(QStringLiteral("1"))));
+            QCOMPARE(modeOf(folder), mode_t(0700));
+            QCOMPARE(modeOf(path), mode_t(0600));
+            // SQLite gives its side files the mode of the database.
+            QCOMPARE(modeOf(path + QStringLiteral("-wal")), mode_t(0600));
+            QCOMPARE(modeOf(path + QStringLiteral("-shm")), mode_t(0600));
+
+            RawDatabase raw(path);
+            QVERIFY(raw.isOpen());
+            QCOMPARE(raw.value(QStringLiteral("PRAGMA journal_mode")).toString(),
+                     QStringLiteral("wal"));
+            QCOMPARE(raw.value(QStringLiteral("PRAGMA auto_vacuum")).toInt(), 2);
+            QCOMPARE(raw.value(QStringLiteral("PRAGMA application_id")).toInt(),
+                     HistorySchema::kApplicationId);
+            QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(),
+                     HistorySchema::latestVersion());
+        }
+        // Opening again changes nothing.
+        auto again = openStore(path);
+        QVERIFY(again);
+        QCOMPARE(again->count({}), 1);
+    }
+
+    void roundTrip_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("stdoutText");
+        QTest::addColumn<QString>("stderrText");
+        QTest::addColumn<QVariant>("exitCode"); // null: none
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<QString>("errorMessage");
+
+        QTest::newRow("ascii") << QStringLiteral("print('hi')") << QStringLiteral("hi\n")
+                               << QString() << QVariant(0) << QStringLiteral("ok") << QString();
+        const QString unicode = QStringLiteral("héllo wörld — 你好 — 🎉🚀 — עברית — e\u0301 — "
+                                               "\u200b\ufeff");
+        QTest::newRow("unicode") << (QStringLiteral("print('") + unicode + QStringLiteral("')"))
+                                 << unicode << (QStringLiteral("Traceback: ") + unicode)
+                                 << QVariant(1) << QStringLiteral("error") << QString();
+        QTest::newRow("NUL characters")
+            << QStringLiteral("print('a\\0b')") << QString(QStringLiteral("a") + QChar(0) + u'b')
+            << QString(QChar(0)) << QVariant(0) << QStringLiteral("ok") << QString();
+        QTest::newRow("empty everything") << QString() << QString() << QString() << QVariant(0)
+                                          << QStringLiteral("ok") << QString();
+        QString big;
+        constexpr qsizetype mebibyte = qsizetype(1024) * 1024;
+        big.reserve(mebibyte);
+        while (big.size() < mebibyte)
+            big += QStringLiteral("line ab€😀 %1\n").arg(big.size());
+        big.truncate(mebibyte);
+        QTest::newRow("1 MiB outputs") << QStringLiteral("print('x' * 2**20)") << big << big
+                                       << QVariant(0) << QStringLiteral("ok") << QString();
+        QTest::newRow("engine error, no exit code")
+            << QStringLiteral("print(1)") << QString() << QString()
+            << QVariant(QMetaType::fromType<int>()) << QStringLiteral("engine_error")
+            << QStringLiteral("Podman is not running: start it with `systemctl --user start "
+                              "podman.socket`.");
+        QTest::newRow("timeout, killed")
+            << QStringLiteral("while True: pass") << QString() << QString() << QVariant(137)
+            << QStringLiteral("timeout") << QString();
+        QTest::newRow("negative exit code") << QStringLiteral("x") << QString() << QString()
+                                            << QVariant(-1) << QStringLiteral("error") << QString();
+    }
+
+    void roundTrip()
+    {
+        QFETCH(QString, code);
+        QFETCH(QString, stdoutText);
+        QFETCH(QString, stderrText);
+        QFETCH(QVariant, exitCode);
+        QFETCH(QString, status);
+        QFETCH(QString, errorMessage);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+
+        RunRecord run = newRun(code);
+        run.transport = QStringLiteral("http");
+        run.sessionId = QStringLiteral("9f1c-é");
+        run.clientName = QStringLiteral("Клиент");
+        run.serverPid = 2147483648LL; // beyond 32 bits
+        run.startedAt = QDateTime::fromMSecsSinceEpoch(1712345678901, Qt::UTC);
+        const auto id = store->recordStart(run);
+        QVERIFY2(id, qPrintable(store->lastError()));
+        QVERIFY(store->lastError().isEmpty());
+
+        const auto started = store->get(*id);
+        QVERIFY(started);
+        QCOMPARE(started->status, RunStatus::Running);
+        QVERIFY(!started->endedAt.isValid());
+        QVERIFY(!started->exitCode);
+        QCOMPARE(started->startedAt, run.startedAt);
+        QVERIFY(started->code == code);
+
+        RunRecord end;
+        end.status = *RunStatusTraits::fromString(status);
+        end.stdoutText = stdoutText;
+        end.stderrText = stderrText;
+        end.stdoutTruncated = stdoutText.size() >= qsizetype(1024) * 1024;
+        end.stderrTruncated = true;
+        if (!exitCode.isNull())
+            end.exitCode = exitCode.toInt();
+        end.durationMs = 98765;
+        end.endedAt = QDateTime::fromMSecsSinceEpoch(1712345678901 + 98765, Qt::UTC);
+        end.errorMessage = errorMessage;
+        QVERIFY2(store->recordEnd(*id, end), qPrintable(store->lastError()));
+
+        const auto loaded = store->get(*id);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->id, *id);
+        QVERIFY(loaded->changeSeq > started->changeSeq);
+        QCOMPARE(loaded->serverInstance, run.serverInstance);
+        QCOMPARE(loaded->serverPid, run.serverPid);
+        QCOMPARE(loaded->hostName, run.hostName);
+        QCOMPARE(loaded->transport, run.transport);
+        QCOMPARE(loaded->sessionId, run.sessionId);
+        QCOMPARE(loaded->clientName, run.clientName);
+        QCOMPARE(loaded->clientVersion, run.clientVersion);
+        QCOMPARE(loaded->tool, run.tool);
+        QCOMPARE(loaded->language, run.language);
+        QCOMPARE(loaded->image, run.image);
+        QVERIFY(loaded->code == code);
+        QCOMPARE(loaded->limits, run.limits);
+        // QVERIFY, not QCOMPARE: a failure must not print a megabyte.
+        QVERIFY(loaded->stdoutText == stdoutText);
+        QVERIFY(loaded->stderrText == stderrText);
+        QCOMPARE(loaded->stdoutTruncated, end.stdoutTruncated);
+        QCOMPARE(loaded->stderrTruncated, true);
+        QCOMPARE(loaded->exitCode, end.exitCode);
+        QCOMPARE(loaded->durationMs, 98765);
+        QCOMPARE(loaded->status, end.status);
+        QCOMPARE(loaded->startedAt, run.startedAt);
+        QCOMPARE(loaded->endedAt, end.endedAt);
+        QCOMPARE(loaded->endedAt.timeSpec(), Qt::UTC);
+        QCOMPARE(loaded->errorMessage, errorMessage);
+    }
+
+    void recordStartFillsInWhatIsMissing()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        RunRecord bare; // every string null, no start time, a misleading status
+        bare.status = RunStatus::Ok;
+        bare.endedAt = QDateTime::currentDateTimeUtc();
+        const qint64 before = QDateTime::currentMSecsSinceEpoch();
+        const auto id = store->recordStart(bare);
+        QVERIFY2(id, qPrintable(store->lastError()));
+        const auto loaded = store->get(*id);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->status, RunStatus::Running);
+        QVERIFY(!loaded->endedAt.isValid());
+        QVERIFY(loaded->startedAt.toMSecsSinceEpoch() >= before);
+        QVERIFY(loaded->startedAt.toMSecsSinceEpoch() <= QDateTime::currentMSecsSinceEpoch());
+        QVERIFY(loaded->code.isEmpty());
+        QVERIFY(loaded->limits.isEmpty());
+        // Ended with a null end time: now.
+        RunRecord end = ended(RunStatus::Ok);
+        end.endedAt = {};
+        QVERIFY(store->recordEnd(*id, end));
+        QVERIFY(store->get(*id)->endedAt.isValid());
+    }
+
+    void recordEndRefusesWhatItCannotStore()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const auto id = store->recordStart(newRun(QStringLiteral("1")));
+        QVERIFY(id);
+        QVERIFY(!store->recordEnd(*id, ended(RunStatus::Running)));
+        QVERIFY(store->lastError().contains(QLatin1String("running")));
+        QCOMPARE(store->get(*id)->status, RunStatus::Running);
+
+        const qint64 seq = store->lastChangeSeq();
+        QVERIFY(!store->recordEnd(*id + 100, ended(RunStatus::Ok)));
+        QVERIFY(store->lastError().contains(QLatin1String("no such run")));
+        QCOMPARE(store->lastChangeSeq(), seq); // rolled back, counter included
+
+        QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok)));
+        QVERIFY(store->lastError().isEmpty());
+        QVERIFY(!store->get(*id + 100));
+    }
+
+    void list_data()
+    {
+        QTest::addColumn<HistoryQuery>("query");
+        QTest::addColumn<QList<qint64>>("ids");
+        QTest::addColumn<qint64>("count"); // ignores limit and offset
+
+        const auto query = [](auto&& change) {
+            HistoryQuery q;
+            q.limit = 0;
+            change(q);
+            return q;
+        };
+        const auto unchanged = [](HistoryQuery&) {
+        };
+        QTest::newRow("everything, newest first")
+            << query(unchanged) << QList<qint64>{12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1} << 12LL;
+        QTest::newRow("default limit")
+            << HistoryQuery{} << QList<qint64>{12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1} << 12LL;
+        QTest::newRow("limit") << query([](HistoryQuery& q) { q.limit = 3; })
+                               << QList<qint64>{12, 11, 10} << 12LL;
+        QTest::newRow("limit and offset") << query([](HistoryQuery& q) {
+            q.limit = 3;
+            q.offset = 3;
+        }) << QList<qint64>{9, 8, 7} << 12LL;
+        QTest::newRow("offset past the end") << query([](HistoryQuery& q) {
+            q.limit = 3;
+            q.offset = 12;
+        }) << QList<qint64>{} << 12LL;
+        QTest::newRow("offset without limit")
+            << query([](HistoryQuery& q) { q.offset = 10; }) << QList<qint64>{2, 1} << 12LL;
+        QTest::newRow("keyset page") << query([](HistoryQuery& q) {
+            q.limit = 3;
+            q.beforeId = 10;
+        }) << QList<qint64>{9, 8, 7} << 9LL;
+        QTest::newRow("last keyset page") << query([](HistoryQuery& q) {
+            q.limit = 3;
+            q.beforeId = 3;
+        }) << QList<qint64>{2, 1} << 2LL;
+        QTest::newRow("since id") << query([](HistoryQuery& q) { q.sinceId = 9; })
+                                  << QList<qint64>{12, 11, 10} << 3LL;
+        QTest::newRow("between ids") << query([](HistoryQuery& q) {
+            q.sinceId = 3;
+            q.beforeId = 6;
+        }) << QList<qint64>{5, 4} << 2LL;
+        QTest::newRow("status ok") << query([](HistoryQuery& q) { q.statuses = {RunStatus::Ok}; })
+                                   << QList<qint64>{10, 8, 4, 1} << 4LL;
+        QTest::newRow("running or timed out") << query([](HistoryQuery& q) {
+            q.statuses = {RunStatus::Running, RunStatus::Timeout};
+        }) << QList<qint64>{12, 11, 3} << 3LL;
+        QTest::newRow("a status nobody has")
+            << query([](HistoryQuery& q) { q.statuses = {RunStatus::Interrupted}; })
+            << QList<qint64>{} << 0LL;
+        QTest::newRow("language") << query([](HistoryQuery& q) {
+            q.language = QStringLiteral("python");
+        }) << QList<qint64>{11, 9, 7, 5, 3, 1}
+                                  << 6LL;
+        QTest::newRow("language is matched exactly")
+            << query([](HistoryQuery& q) { q.language = QStringLiteral("py"); }) << QList<qint64>{}
+            << 0LL;
+        QTest::newRow("client substring, any case")
+            << query([](HistoryQuery& q) { q.clientName = QStringLiteral("claude"); })
+            << QList<qint64>{12, 9, 6, 3} << 4LL;
+        QTest::newRow("client: % is literal")
+            << query([](HistoryQuery& q) { q.clientName = QStringLiteral("%"); })
+            << QList<qint64>{11, 8, 5, 2} << 4LL;
+        QTest::newRow("client: _ is literal")
+            << query([](HistoryQuery& q) { q.clientName = QStringLiteral("1_0"); })
+            << QList<qint64>{} << 0LL;
+        QTest::newRow("client: backslash is literal")
+            << query([](HistoryQuery& q) { q.clientName = QStringLiteral("\\"); })
+            << QList<qint64>{} << 0LL;
+        QTest::newRow("text in code")
+            << query([](HistoryQuery& q) { q.text = QStringLiteral("50% off"); })
+            << QList<qint64>{5} << 1LL;
+        QTest::newRow("text: % is literal")
+            << query([](HistoryQuery& q) { q.text = QStringLiteral("%"); }) << QList<qint64>{5}
+            << 1LL;
+        QTest::newRow("text: _ is literal")
+            << query([](HistoryQuery& q) { q.text = QStringLiteral("_"); }) << QList<qint64>{5}
+            << 1LL;
+        QTest::newRow("text in stdout and stderr, any case")
+            << query([](HistoryQuery& q) { q.text = QStringLiteral("needle"); })
+            << QList<qint64>{9, 7} << 2LL;
+        QTest::newRow("text nowhere")
+            << query([](HistoryQuery& q) { q.text = QStringLiteral("haystack"); })
+            << QList<qint64>{} << 0LL;
+        const QDateTime base = m_listBase;
+        QTest::newRow("time range") << query([base](HistoryQuery& q) {
+            q.startedFrom = base.addSecs(180);
+            q.startedBefore = base.addSecs(360);
+        }) << QList<qint64>{5, 4, 3} << 3LL;
+        QTest::newRow("started from")
+            << query([base](HistoryQuery& q) { q.startedFrom = base.addSecs(660); })
+            << QList<qint64>{12, 11} << 2LL;
+        QTest::newRow("filters combine") << query([](HistoryQuery& q) {
+            q.language = QStringLiteral("python");
+            q.statuses = {RunStatus::Ok, RunStatus::Error};
+        }) << QList<qint64>{9, 1} << 2LL;
+        QTest::newRow("keyset page of a filter") << query([](HistoryQuery& q) {
+            q.language = QStringLiteral("python");
+            q.beforeId = 9;
+            q.limit = 2;
+        }) << QList<qint64>{7, 5} << 4LL;
+    }
+
+    void list()
+    {
+        QFETCH(HistoryQuery, query);
+        QFETCH(QList<qint64>, ids);
+        QFETCH(qint64, count);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        addListFixture(*store);
+        if (QTest::currentTestFailed())
+            return;
+        const QList<RunRecord> runs = store->list(query);
+        QVERIFY2(store->lastError().isEmpty(), qPrintable(store->lastError()));
+        QCOMPARE(idsOf(runs), ids);
+        QCOMPARE(store->count(query), count);
+    }
+
+    void listWithoutContent()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        addListFixture(*store);
+        HistoryQuery query;
+        query.includeContent = false;
+        const QList<RunRecord> runs = store->list(query);
+        QCOMPARE(runs.size(), 12);
+        QCOMPARE(runs.at(2).id, 10);
+        QVERIFY(runs.at(2).code.isEmpty());
+        QVERIFY(runs.at(2).stdoutText.isEmpty());
+        QCOMPARE(runs.at(2).status, RunStatus::Ok);
+        QCOMPARE(runs.at(2).clientName, QStringLiteral("cursor-vscode"));
+        QCOMPARE(runs.at(2).limits.value(QStringLiteral("memory")).toString(),
+                 QStringLiteral("512m"));
+
+        query.previewChars = 7;
+        const QList<RunRecord> previews = store->list(query);
+        QCOMPARE(previews.at(2).code, QStringLiteral("print('"));
+        QCOMPARE(previews.at(2).stdoutText, QStringLiteral("out 10"));
+        // get() always loads everything.
+        QCOMPARE(store->get(10)->code, QStringLiteral("print('run 10')"));
+    }
+
+    void changedSinceSeesEveryChangeOnce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto writer = openStore(historyPath(dir));
+        auto monitor = openStore(historyPath(dir)); // a second connection, as another process
+        QVERIFY(writer && monitor);
+        QCOMPARE(monitor->lastChangeSeq(), 0);
+        QVERIFY(monitor->changedSince(0).isEmpty());
+
+        const auto first = writer->recordStart(newRun(QStringLiteral("first")));
+        const auto second = writer->recordStart(newRun(QString(500, u'y')));
+        QVERIFY(first && second);
+        QList<RunRecord> changes = monitor->changedSince(0);
+        QCOMPARE(idsOf(changes), (QList<qint64>{*first, *second}));
+        QCOMPARE(changes.at(0).changeSeq, 1);
+        QCOMPARE(changes.at(1).changeSeq, 2);
+        QCOMPARE(changes.at(1).code.size(), 200); // a preview by default
+        QCOMPARE(monitor->changedSince(0, 10, 0).at(1).code, QString());
+
+        QVERIFY(writer->recordEnd(*first, ended(RunStatus::Ok, QStringLiteral("done"))));
+        changes = monitor->changedSince(2);
+        QCOMPARE(idsOf(changes), QList<qint64>{*first});
+        QCOMPARE(changes.at(0).status, RunStatus::Ok);
+        QCOMPARE(changes.at(0).changeSeq, 3);
+        QCOMPARE(monitor->lastChangeSeq(), 3);
+
+        // Paging by the last changeSeq seen: oldest change first, each exactly once.
+        QList<qint64> paged;
+        qint64 seen = 0;
+        for (;;) {
+            const QList<RunRecord> page = monitor->changedSince(seen, 1);
+            if (page.isEmpty())
+                break;
+            paged += page.constFirst().id;
+            seen = page.constFirst().changeSeq;
+        }
+        QCOMPARE(paged, (QList<qint64>{*second, *first}));
+        QCOMPARE(seen, 3);
+
+        // Deletions do not show up as changes but move deletionSeq.
+        const qint64 deletions = monitor->deletionSeq();
+        QVERIFY(deletions >= 0);
+        QVERIFY(writer->remove({*second}));
+        QCOMPARE(monitor->deletionSeq(), deletions + 1);
+        QVERIFY(monitor->changedSince(3).isEmpty());
+        QCOMPARE(idsOf(monitor->changedSince(0)), QList<qint64>{*first});
+    }
+
+    void countAndRemove()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        QCOMPARE(store->count({}), 0);
+        QList<qint64> ids;
+        for (int i = 0; i < 700; ++i) {
+            const auto id = store->recordStart(newRun(QString::number(i)));
+            QVERIFY(id);
+            ids += *id;
+        }
+        QCOMPARE(store->count({}), 700);
+        const qint64 deletions = store->deletionSeq();
+
+        QVERIFY(store->remove({}));
+        QVERIFY(store->remove({999999}));
+        QCOMPARE(store->deletionSeq(), deletions); // nothing was deleted
+        // More ids than one statement takes.
+        QVERIFY(store->remove(ids.mid(0, 650)));
+        QCOMPARE(store->count({}), 50);
+        QCOMPARE(store->deletionSeq(), deletions + 1);
+        QVERIFY(!store->get(ids.at(0)));
+        QVERIFY(store->get(ids.at(650)));
+
+        // Ids are never reused.
+        QVERIFY(store->remove(ids.mid(650)));
+        const auto next = store->recordStart(newRun(QStringLiteral("next")));
+        QVERIFY(next);
+        QCOMPARE(*next, ids.constLast() + 1);
+    }
+
+    void pruneByCount()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        // 1: still running; 2..16 ended; 17: running.
+        QVERIFY(store->recordStart(newRun(QStringLiteral("old but running"))));
+        for (int i = 2; i <= 16; ++i) {
+            const auto id = store->recordStart(newRun(QString::number(i)));
+            QVERIFY(id);
+            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok)));
+        }
+        QVERIFY(store->recordStart(newRun(QStringLiteral("newest, running"))));
+
+        RetentionPolicy policy;
+        policy.maxRuns = 10;
+        policy.maxAgeDays = 0;
+        QCOMPARE(store->prune(policy), 6); // 2..7: 8..17 are the newest 10
+        QVERIFY(store->lastError().isEmpty());
+        HistoryQuery all;
+        all.limit = 0;
+        QCOMPARE(idsOf(store->list(all)), (QList<qint64>{17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 1}));
+        QCOMPARE(store->prune(policy), 0);
+
+        policy.maxRuns = 0;
+        QCOMPARE(store->prune(policy), 0); // no limit at all
+    }
+
+    void pruneByAge()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        const auto add = [&](int daysAgo, bool end) -> qint64 {
+            RunRecord run = newRun(QStringLiteral("%1 days ago").arg(daysAgo));
+            run.startedAt = now.addDays(-daysAgo);
+            const auto id = store->recordStart(run);
+            if (id && end) {
+                RunRecord finished = ended(RunStatus::Ok);
+                finished.endedAt = run.startedAt.addSecs(1);
+                store->recordEnd(*id, finished);
+            }
+            return id.value_or(-1);
+        };
+        const qint64 ancient = add(400, true);
+        const qint64 old = add(91, true);
+        const qint64 oldRunning = add(120, false);
+        const qint64 recent = add(89, true);
+        const qint64 today = add(0, true);
+
+        QCOMPARE(store->prune(RetentionPolicy{}), 2); // the defaults: 10000 runs, 90 days
+        QVERIFY(!store->get(ancient));
+        QVERIFY(!store->get(old));
+        QVERIFY(store->get(oldRunning));
+        QVERIFY(store->get(recent));
+        QVERIFY(store->get(today));
+    }
+
+    void pruneInShortTransactions()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        for (int i = 1; i <= 1200; ++i) {
+            const auto id = store->recordStart(newRun(QString::number(i)));
+            QVERIFY(id);
+            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok)));
+        }
+        const qint64 deletions = store->deletionSeq();
+        RetentionPolicy policy;
+        policy.maxRuns = 100;
+        QCOMPARE(store->prune(policy), 1100);
+        QCOMPARE(store->count({}), 100);
+        QCOMPARE(store->list({}).constLast().id, 1101);
+        // 500 + 500 + 100: three transactions.
+        QCOMPARE(store->deletionSeq(), deletions + 3);
+    }
+
+    void markInterrupted()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        constexpr qint64 alivePid = 100;
+        constexpr qint64 deadPid = 200;
+        const auto add = [&](const QString& host, qint64 pid, bool end) -> qint64 {
+            RunRecord run = newRun(QStringLiteral("%1/%2").arg(host).arg(pid));
+            run.hostName = host;
+            run.serverPid = pid;
+            run.serverInstance = QStringLiteral("instance-%1").arg(pid);
+            const auto id = store->recordStart(run);
+            if (id && end)
+                store->recordEnd(*id, ended(RunStatus::Ok));
+            return id.value_or(-1);
+        };
+        const qint64 alive = add(kHost, alivePid, false);
+        const qint64 dead1 = add(kHost, deadPid, false);
+        const qint64 dead2 = add(kHost, deadPid, false);
+        const qint64 deadButEnded = add(kHost, deadPid, true);
+        const qint64 otherHost = add(kOtherHost, deadPid + 1, false);
+
+        QList<qint64> asked;
+        const auto isAlive = [&](qint64 pid) {
+            asked += pid;
+            return pid == alivePid;
+        };
+        const qint64 seqBefore = store->lastChangeSeq();
+        const qint64 before = QDateTime::currentMSecsSinceEpoch();
+        QCOMPARE(store->markInterrupted(kHost, isAlive), 2);
+        std::sort(asked.begin(), asked.end());
+        QCOMPARE(asked, (QList<qint64>{alivePid, deadPid})); // once each, this host only
+
+        QCOMPARE(store->get(alive)->status, RunStatus::Running);
+        for (const qint64 id : {dead1, dead2}) {
+            const auto run = store->get(id);
+            QCOMPARE(run->status, RunStatus::Interrupted);
+            QVERIFY(run->endedAt.toMSecsSinceEpoch() >= before);
+            QVERIFY(run->errorMessage.contains(QLatin1String("200")));
+        }
+        QCOMPARE(store->get(deadButEnded)->status, RunStatus::Ok);
+        QCOMPARE(store->get(otherHost)->status, RunStatus::Running);
+        // Each marked run is a change of its own.
+        QCOMPARE(idsOf(store->changedSince(seqBefore)), (QList<qint64>{dead1, dead2}));
+        QCOMPARE(store->lastChangeSeq(), seqBefore + 2);
+
+        QCOMPARE(store->markInterrupted(kHost, isAlive), 0);
+        QCOMPARE(store->markInterrupted(QStringLiteral("nowhere"), isAlive), 0);
+    }
+
+    void openFails_data()
+    {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("folder in the way is a file")
+            << QStringLiteral("file in the way") << QStringLiteral("is a file");
+        QTest::newRow("path is a folder")
+            << QStringLiteral("folder") << QStringLiteral("it is a folder");
+        QTest::newRow("unwritable folder")
+            << QStringLiteral("unwritable folder") << QStringLiteral("cannot create the file");
+        QTest::newRow("garbage file")
+            << QStringLiteral("garbage") << QStringLiteral("file is not a database");
+        QTest::newRow("newer schema")
+            << QStringLiteral("newer") << QStringLiteral("newer version of Code Sandbox");
+        QTest::newRow("another program's database")
+            << QStringLiteral("foreign") << QStringLiteral("not a Code Sandbox history");
+        QTest::newRow("another program's empty database")
+            << QStringLiteral("foreign, no tables") << QStringLiteral("not a Code Sandbox history");
+    }
+
+    void openFails()
+    {
+        QFETCH(QString, setup);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString path = historyPath(dir);
+
+        if (setup == QLatin1String("file in the way")) {
+            QFile blocker(dir.filePath(QStringLiteral("blocker")));
+            QVERIFY(blocker.open(QIODevice::WriteOnly));
+            path = dir.filePath(QStringLiteral("blocker/code-sandbox/history.sqlite"));
+        } else if (setup == QLatin1String("folder")) {
+            QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("history.sqlite")));
+        } else if (setup == QLatin1String("unwritable folder")) {
+            if (::geteuid() == 0)
+                QSKIP("root writes into any folder");
+            const QString folder = dir.filePath(QStringLiteral("locked"));
+            QVERIFY(QDir(dir.path()).mkdir(folder));
+            QVERIFY(QFile::setPermissions(folder, QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+            path = folder + QStringLiteral("/history.sqlite");
+        } else if (setup == QLatin1String("garbage")) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QByteArray garbage;
+            for (int i = 0; i < 8192; ++i)
+                garbage += char('a' + i % 26);
+            file.write(garbage);
+        } else if (setup == QLatin1String("newer")) {
+            RawDatabase raw(path);
+            QVERIFY(raw.isOpen());
+            QVERIFY(raw.exec(
+                QStringLiteral("PRAGMA application_id = %1").arg(HistorySchema::kApplicationId)));
+            QVERIFY(raw.exec(QStringLiteral("CREATE TABLE runs (id INTEGER PRIMARY KEY, "
+                                            "shiny_new_column TEXT)")));
+            QVERIFY(raw.exec(QStringLiteral("PRAGMA user_version = %1")
+                                 .arg(HistorySchema::latestVersion() + 1)));
+        } else if (setup == QLatin1String("foreign")) {
+            RawDatabase raw(path);
+            QVERIFY(raw.isOpen());
+            QVERIFY(raw.exec(QStringLiteral("CREATE TABLE bookmarks (url TEXT)")));
+            QVERIFY(raw.exec(QStringLiteral("INSERT INTO bookmarks VALUES ('https://x')")));
+        } else if (setup == QLatin1String("foreign, no tables")) {
+            RawDatabase raw(path);
+            QVERIFY(raw.isOpen());
+            QVERIFY(raw.exec(QStringLiteral("PRAGMA application_id = 42")));
+        }
+        const QByteArray bytesBefore = fileBytes(path);
+
+        QString error;
+        const auto store = HistoryStore::open(path, &error);
+        QVERIFY(!store);
+        QVERIFY2(error.startsWith(QStringLiteral("Cannot open the run history ") +
+                                  QDir::toNativeSeparators(path)),
+                 qPrintable(error));
+        QVERIFY2(error.contains(reason), qPrintable(error));
+        // Whatever was there is left exactly as it was.
+        QCOMPARE(fileBytes(path), bytesBefore);
+        QVERIFY(!anyHistoryConnectionLeft());
+    }
+
+    void newerSchemaMessageNamesTheVersions()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        {
+            RawDatabase raw(historyPath(dir));
+            QVERIFY(raw.exec(
+                QStringLiteral("PRAGMA application_id = %1").arg(HistorySchema::kApplicationId)));
+            QVERIFY(raw.exec(QStringLiteral("PRAGMA user_version = 7")));
+        }
+        QString error;
+        QVERIFY(!HistoryStore::open(historyPath(dir), &error));
+        QVERIFY2(error.contains(QLatin1String("schema version 7")), qPrintable(error));
+        QVERIFY2(
+            error.contains(QStringLiteral("knows up to %1").arg(HistorySchema::latestVersion())),
+            qPrintable(error));
+    }
+
+    void opensAnEmptyFile()
+    {
+        // A zero-byte file, as `touch` leaves it, and a SQLite file without tables: version 0.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString touched = dir.filePath(QStringLiteral("touched.sqlite"));
+        QFile file(touched);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        auto store = openStore(touched);
+        QVERIFY(store);
+        QCOMPARE(store->schemaVersion(), HistorySchema::latestVersion());
+        QVERIFY(store->recordStart(newRun(QStringLiteral("1"))));
+
+        const QString blank = dir.filePath(QStringLiteral("blank.sqlite"));
+        {
+            RawDatabase raw(blank);
+            QVERIFY(raw.exec(QStringLiteral("PRAGMA user_version = 0")));
+        }
+        auto other = openStore(blank);
+        QVERIFY(other);
+        QCOMPARE(other->schemaVersion(), HistorySchema::latestVersion());
+    }
+
+    void opensAFrozenVersion1File()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = historyPath(dir);
+        {
+            RawDatabase raw(path);
+            QVERIFY(raw.isOpen());
+            QVERIFY(raw.exec(QStringLiteral("BEGIN")));
+            for (const char* statement : kFrozenVersion1)
+                QVERIFY(raw.exec(QString::fromUtf8(statement)));
+            QVERIFY(raw.exec(QStringLiteral("COMMIT")));
+            QVERIFY(raw.exec(
+                QStringLiteral(
+                    "INSERT INTO runs (change_seq, server_instance, server_pid, host_name, "
+                    "transport, client_name, language, code, limits, stdout_text, exit_code, "
+                    "duration_ms, status, started_at, ended_at) VALUES (?, 'i', 7, 'h', 'stdio', "
+                    "'old client', 'python', ?, ?, ?, 0, 5, 'ok', ?, ?)"),
+                {1, QStringLiteral("print('ünïcode')"), QStringLiteral("{\"memory\":\"256m\"}"),
+                 QStringLiteral("ünïcode\n"), 1600000000000LL, 1600000000005LL}));
+            QVERIFY(raw.exec(
+                QStringLiteral("INSERT INTO runs (change_seq, server_pid, host_name, code, "
+                               "status, started_at) VALUES (2, 8, 'h', 'still going', "
+                               "'running', 1600000001000)")));
+            QVERIFY(raw.exec(QStringLiteral("UPDATE counters SET change_seq = 2")));
+        }
+        auto store = openStore(path);
+        QVERIFY(store);
+        QCOMPARE(store->schemaVersion(), HistorySchema::latestVersion());
+        const auto first = store->get(1);
+        QVERIFY(first);
+        QCOMPARE(first->code, QStringLiteral("print('ünïcode')"));
+        QCOMPARE(first->stdoutText, QStringLiteral("ünïcode\n"));
+        QCOMPARE(first->limits.value(QStringLiteral("memory")).toString(), QStringLiteral("256m"));
+        QCOMPARE(first->status, RunStatus::Ok);
+        QCOMPARE(first->exitCode, std::optional<int>(0));
+        QCOMPARE(first->startedAt.toMSecsSinceEpoch(), 1600000000000LL);
+        QCOMPARE(first->endedAt.toMSecsSinceEpoch(), 1600000000005LL);
+        QCOMPARE(first->clientName, QStringLiteral("old client"));
+        const auto second = store->get(2);
+        QVERIFY(second);
+        QCOMPARE(second->status, RunStatus::Running);
+        QVERIFY(!second->exitCode);
+        QVERIFY(!second->endedAt.isValid());
+        QCOMPARE(store->markInterrupted(QStringLiteral("h"), [](qint64) { return false; }), 1);
+        const auto third = store->recordStart(newRun(QStringLiteral("new")));
+        QCOMPARE(third, std::optional<qint64>(3));
+        QCOMPARE(store->get(3)->changeSeq, 4); // after the interruption's 3
+    }
+
+    void appendedMigrationUpgradesAndKeepsRows()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = historyPath(dir);
+        QList<qint64> ids;
+        {
+            auto store = openStore(path);
+            QVERIFY(store);
+            for (int i = 0; i < 3; ++i) {
+                const auto id = store->recordStart(newRun(QStringLiteral("run %1").arg(i)));
+                QVERIFY(id);
+                QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, QStringLiteral("out"))));
+                ids += *id;
+            }
+        }
+
+        QList<HistoryMigration> withNext = HistorySchema::migrations();
+        HistoryMigration next;
+        next.version = HistorySchema::latestVersion() + 1;
+        next.description = QStringLiteral("a note on runs (test only)");
+        next.statements = {
+            QStringLiteral("ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT 'none'"),
+            QStringLiteral("CREATE INDEX runs_note ON runs (note)"),
+        };
+        withNext += next;
+        {
+            QString error;
+            auto store = HistoryStore::open(path, withNext, &error);
+            QVERIFY2(store, qPrintable(error));
+            QCOMPARE(store->schemaVersion(), next.version);
+            for (int i = 0; i < 3; ++i) {
+                const auto run = store->get(ids.at(i));
+                QVERIFY(run);
+                QCOMPARE(run->code, QStringLiteral("run %1").arg(i));
+                QCOMPARE(run->stdoutText, QStringLiteral("out"));
+                QCOMPARE(run->status, RunStatus::Ok);
+            }
+            QVERIFY(store->recordStart(newRun(QStringLiteral("after the upgrade"))));
+        }
+        {
+            RawDatabase raw(path);
+            QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), next.version);
+            QCOMPARE(raw.value(QStringLiteral("SELECT note FROM runs WHERE id = ?"), {ids.at(0)})
+                         .toString(),
+                     QStringLiteral("none"));
+        }
+        // This build, without the new step, must now refuse the file rather than guess.
+        QString error;
+        QVERIFY(!HistoryStore::open(path, &error));
+        QVERIFY2(error.contains(QLatin1String("newer version")), qPrintable(error));
+        QVERIFY(HistoryStore::open(path, withNext, &error));
+    }
+
+    void failedMigrationChangesNothing()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = historyPath(dir);
+        {
+            auto store = openStore(path);
+            QVERIFY(store);
+            QVERIFY(store->recordStart(newRun(QStringLiteral("kept"))));
+        }
+        QList<HistoryMigration> broken = HistorySchema::migrations();
+        HistoryMigration next;
+        next.version = HistorySchema::latestVersion() + 1;
+        next.description = QStringLiteral("broken (test only)");
+        next.statements = {QStringLiteral("ALTER TABLE runs ADD COLUMN half_done TEXT"),
+                           QStringLiteral("THIS IS NOT SQL")};
+        broken += next;
+        QString error;
+        QVERIFY(!HistoryStore::open(path, broken, &error));
+        QVERIFY2(error.contains(QStringLiteral("version %1").arg(next.version)), qPrintable(error));
+        QVERIFY2(error.contains(
+                     QStringLiteral("left at version %1").arg(HistorySchema::latestVersion())),
+                 qPrintable(error));
+        {
+            RawDatabase raw(path);
+            QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(),
+                     HistorySchema::latestVersion());
+            QVERIFY(!raw.exec(QStringLiteral("SELECT half_done FROM runs")));
+        }
+        auto store = openStore(path);
+        QVERIFY(store);
+        QCOMPARE(store->get(1)->code, QStringLiteral("kept"));
+
+        // A list of steps with a gap is a bug, refused before the file is touched.
+        QList<HistoryMigration> gap = HistorySchema::migrations();
+        next.version += 1;
+        gap += next;
+        QVERIFY(!HistoryStore::open(path, gap, &error));
+        QVERIFY2(error.contains(QLatin1String("a bug")), qPrintable(error));
+    }
+
+    void busyDatabaseFailsCleanly()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = historyPath(dir);
+        auto store = openStore(path);
+        QVERIFY(store);
+        const auto id = store->recordStart(newRun(QStringLiteral("before the lock")));
+        QVERIFY(id);
+        QVERIFY(store->setBusyTimeout(std::chrono::milliseconds(100)));
+
+        RawDatabase locker(path);
+        QVERIFY(locker.exec(QStringLiteral("BEGIN IMMEDIATE")));
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(!store->recordStart(newRun(QStringLiteral("while locked"))));
+        QVERIFY(timer.elapsed() >= 90);
+        QVERIFY(timer.elapsed() < 5000);
+        QVERIFY2(store->lastError().contains(QLatin1String("locked")),
+                 qPrintable(store->lastError()));
+        QVERIFY(!store->recordEnd(*id, ended(RunStatus::Ok)));
+        QCOMPARE(store->markInterrupted(kHost, [](qint64) { return false; }), -1);
+        // WAL: reading goes on while another process writes.
+        QCOMPARE(store->count({}), 1);
+        QCOMPARE(store->get(*id)->code, QStringLiteral("before the lock"));
+        QVERIFY(locker.exec(QStringLiteral("ROLLBACK")));
+
+        QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok)));
+        QVERIFY(store->recordStart(newRun(QStringLiteral("after the lock"))));
+        QCOMPARE(store->count({}), 2);
+        RawDatabase checker(path);
+        QCOMPARE(checker.value(QStringLiteral("PRAGMA integrity_check")).toString(),
+                 QStringLiteral("ok"));
+    }
+
+    void refusesOtherThreads()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        std::optional<qint64> id = 0;
+        qint64 count = 0;
+        QString error;
+        QThread* thread = QThread::create([&] {
+            id = store->recordStart(newRun(QStringLiteral("x")));
+            count = store->count({});
+            error = store->lastError();
+        });
+        thread->start();
+        QVERIFY(thread->wait(10000));
+        delete thread;
+        QVERIFY(!id);
+        QCOMPARE(count, -1);
+        QVERIFY(error.contains(QLatin1String("thread")));
+        QCOMPARE(store->count({}), 0);
+    }
+
+    void vacuumReleasesSpace()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = historyPath(dir);
+        auto store = openStore(path);
+        QVERIFY(store);
+        QCOMPARE(store->vacuumIfWorthIt(), 0); // nothing to release
+        const QString output(qsizetype(256) * 1024, u'v');
+        QList<qint64> ids;
+        for (int i = 0; i < 48; ++i) {
+            const auto id = store->recordStart(newRun(QString::number(i)));
+            QVERIFY(id);
+            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
+            ids += *id;
+        }
+        QVERIFY(store->remove(ids));
+        RawDatabase raw(path);
+        const qint64 freeBefore = raw.value(QStringLiteral("PRAGMA freelist_count")).toLongLong();
+        QVERIFY(freeBefore > 1000);
+        const int released = store->vacuumIfWorthIt();
+        QVERIFY2(released >= freeBefore - 10, qPrintable(QString::number(released)));
+        QVERIFY(raw.value(QStringLiteral("PRAGMA freelist_count")).toLongLong() < 10);
+        QCOMPARE(raw.value(QStringLiteral("PRAGMA integrity_check")).toString(),
+                 QStringLiteral("ok"));
+        QVERIFY(store->recordStart(newRun(QStringLiteral("after"))));
+    }
+
+    void latency_data()
+    {
+        QTest::addColumn<int>("outputChars");
+        QTest::newRow("small output") << 100;
+        QTest::newRow("1 MiB output") << 1024 * 1024;
+    }
+
+    // Not a benchmark (the bound is loose): it prints what one run costs its server.
+    void latency()
+    {
+        QFETCH(int, outputChars);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const QString output(outputChars, u'o');
+        QList<qint64> times;
+        for (int i = 0; i < 21; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            const auto id = store->recordStart(newRun(QStringLiteral("print('o' * n)")));
+            QVERIFY(id);
+            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
+            times += timer.nsecsElapsed() / 1000;
+        }
+        std::sort(times.begin(), times.end());
+        qInfo("recordStart + recordEnd, %d chars of stdout: median %lld us (min %lld, max %lld)",
+              outputChars, times.at(10), times.constFirst(), times.constLast());
+        QVERIFY(times.at(10) < 2'000'000);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_HistoryStore)
+#include "tst_HistoryStore.moc"
