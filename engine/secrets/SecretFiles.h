@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+// Private files for the secrets: folders 0700, files 0600, written atomically. Shared by the
+// index and the file backend so that both apply the same rules.
+namespace csm::SecretFiles {
+
+enum class FolderMode
+{
+    // Create the folder with mode 0700 if it is missing; leave an existing one alone.
+    CreateOnly,
+    // Also take group and world access away from an existing folder.
+    Enforce,
+};
+
+bool ensurePrivateFolder(const QString& path, FolderMode mode, QString* error);
+
+// Replaces `path` atomically (QSaveFile) with a file of mode 0600 holding `data`. The mode is
+// set before the first byte is written, so the content is never readable by others.
+bool writePrivateFile(const QString& path, const QByteArray& data, QString* error);
+
+// False, with an error naming the file and the fix, when group or others have any access to
+// `path`. A missing file passes.
+bool checkPrivateFile(const QString& path, QString* error);
+
+// "0644": a file's permission bits as `ls -l` readers and chmod expect them.
+QString octalMode(const QString& path);
+
+} // namespace csm::SecretFiles
