@@ -1,5 +1,6 @@
 // code-sandbox-mcp: the headless MCP server that MCP clients launch. A thin composition root:
 // everything it does lives in the engine library.
+#include "cli/HistoryCommand.h"
 #include "core/Logging.h"
 #include "core/Version.h"
 #include "mcp/JsonRpc.h"
@@ -22,7 +23,7 @@ using namespace csm;
 int serveStdio(McpServer& server, ShutdownSignals& signals)
 {
     StdioTransport transport;
-    McpDispatcher* session = server.openSession();
+    McpDispatcher* session = server.openSession(QStringLiteral("stdio"));
     QObject::connect(&transport, &StdioTransport::messageReceived, session,
                      &McpDispatcher::handleMessage);
     QObject::connect(&transport, &StdioTransport::messageTooLarge, &transport, [&transport] {
@@ -87,8 +88,19 @@ int main(int argc, char* argv[])
     QCoreApplication::setApplicationName(QString::fromLatin1(kApplicationName));
     QCoreApplication::setApplicationVersion(QString::fromLatin1(kVersion));
 
-    const auto parsed = ServerOptionsParser::parse(QCoreApplication::arguments(),
-                                                   QProcessEnvironment::systemEnvironment());
+    // `code-sandbox-mcp history ...` reads the run history instead of serving.
+    const QStringList arguments = QCoreApplication::arguments();
+    if (arguments.size() > 1 && arguments.at(1) == QLatin1String("history")) {
+        // The command reports the store's errors itself, once.
+        QLoggingCategory::setFilterRules(QStringLiteral("csm.history.warning=false"));
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        return HistoryCommand::run(arguments.mid(2), QProcessEnvironment::systemEnvironment(), out,
+                                   err);
+    }
+
+    const auto parsed =
+        ServerOptionsParser::parse(arguments, QProcessEnvironment::systemEnvironment());
     if (const auto* error = std::get_if<QString>(&parsed)) {
         QTextStream(stderr) << kApplicationName << ": " << *error << "\n"
                             << "Try '" << kApplicationName << " --help'.\n";

@@ -22,10 +22,13 @@ QByteArray idKey(const QJsonValue& id)
 }
 } // namespace
 
-McpDispatcher::McpDispatcher(const ToolRegistry& tools, ServerIdentity identity, QObject* parent)
+McpDispatcher::McpDispatcher(const ToolRegistry& tools, ServerIdentity identity, QString transport,
+                             QString sessionId, QObject* parent)
     : QObject(parent)
     , m_tools(tools)
     , m_identity(std::move(identity))
+    , m_transport(std::move(transport))
+    , m_sessionId(std::move(sessionId))
 {}
 
 McpDispatcher::~McpDispatcher() = default;
@@ -177,7 +180,13 @@ void McpDispatcher::callTool(const QJsonValue& id, const QJsonObject& params)
         return;
     }
 
-    ToolCall* call = tool->start(arguments.toObject(), this);
+    CallContext context;
+    context.transport = m_transport;
+    context.sessionId = m_sessionId;
+    context.clientName = m_clientInfo.value(QLatin1String("name")).toString();
+    context.clientVersion = m_clientInfo.value(QLatin1String("version")).toString();
+    context.tool = tool->name();
+    ToolCall* call = tool->start(arguments.toObject(), context, this);
     const QByteArray key = idKey(id);
     m_awaitingResponse.insert(key, call);
     m_alive.insert(call);

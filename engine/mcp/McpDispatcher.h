@@ -20,7 +20,10 @@ class McpDispatcher final : public QObject
     Q_OBJECT
 
 public:
-    McpDispatcher(const ToolRegistry& tools, ServerIdentity identity, QObject* parent = nullptr);
+    // `transport` ("stdio", "http") and `sessionId` (HTTP's Mcp-Session-Id) only describe the
+    // session to the tools (CallContext); the dispatcher itself does not depend on them.
+    McpDispatcher(const ToolRegistry& tools, ServerIdentity identity, QString transport = {},
+                  QString sessionId = {}, QObject* parent = nullptr);
     ~McpDispatcher() override;
 
     // One framed message as received; malformed JSON is answered with a parse error.
@@ -36,6 +39,8 @@ public:
 
     QString negotiatedProtocolVersion() const { return m_protocolVersion; }
     QJsonObject clientInfo() const { return m_clientInfo; }
+    QString transport() const { return m_transport; }
+    QString sessionId() const { return m_sessionId; }
 
 Q_SIGNALS:
     void outgoing(const QJsonObject& message);
@@ -51,6 +56,8 @@ private:
 
     const ToolRegistry& m_tools;
     ServerIdentity m_identity;
+    QString m_transport;
+    QString m_sessionId;
     QString m_protocolVersion;
     QJsonObject m_clientInfo;
     ProgressNotifier::Timing m_progressTiming;

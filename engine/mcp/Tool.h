@@ -1,5 +1,7 @@
 #pragma once
 
+#include "mcp/CallContext.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -20,8 +22,9 @@ public:
     // The tools/list entry: name, title, description, inputSchema, outputSchema, annotations.
     virtual QJsonObject definition() const = 0;
     // Starts a call. Invalid arguments still give a ToolCall, whose result has `isError`, so the
-    // model can read what was wrong and correct itself.
-    virtual ToolCall* start(const QJsonObject& arguments, QObject* parent) = 0;
+    // model can read what was wrong and correct itself. `context` says who called, for records.
+    virtual ToolCall* start(const QJsonObject& arguments, const CallContext& context,
+                            QObject* parent) = 0;
 };
 
 } // namespace csm

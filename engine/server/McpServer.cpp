@@ -11,10 +11,13 @@
 #include "sandbox/LauncherLocator.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/StaleContainerSweeper.h"
+#include "secrets/SecretRedactor.h"
+#include "server/RunHistoryRecorder.h"
 #include "server/ServerOptions.h"
 #include "tools/RunCodeTool.h"
 
 #include <QCoreApplication>
+#include <QProcessEnvironment>
 #include <QSysInfo>
 #include <QTimer>
 
@@ -24,6 +27,17 @@ namespace csm {
 
 namespace {
 constexpr int kShutdownBudgetMs = 10'000;
+
+// The values of the variables the sandboxes may see are secrets of the user's: the history keeps
+// [secret:NAME] where a program or its output held one.
+SecretRedactor passThroughRedactor(const QStringList& names)
+{
+    const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    QList<QPair<QString, QByteArray>> secrets;
+    for (const QString& name : names)
+        secrets.append({name, environment.value(name).toUtf8()});
+    return SecretRedactor(secrets);
+}
 
 RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
                                const ContainerRuntime& runtime, const ServerOptions& options)
@@ -58,8 +72,23 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     const auto js = toolConfig(Language::JavaScript, options.jsImage, engine, options);
     qCInfo(lcServer).noquote() << "engine" << engine.name() << "| python image" << python.image
                                << "| javascript image" << js.image;
-    m_tools->add(std::make_unique<RunCodeTool>(*m_runner, python));
-    m_tools->add(std::make_unique<RunCodeTool>(*m_runner, js));
+    if (options.historyEnabled) {
+        QString error;
+        m_history = RunHistoryRecorder::open(
+            options.historyPath, RetentionPolicy{options.historyMaxRuns, options.historyMaxDays},
+            RunHistoryRecorder::Server{m_runner->instanceId(), QCoreApplication::applicationPid(),
+                                       QSysInfo::machineHostName()},
+            &error);
+        // Serving matters more than the record of it.
+        if (!m_history)
+            qCWarning(lcServer).noquote() << "serving without a run history:" << error;
+        else
+            m_history->setRedactor(passThroughRedactor(options.passThroughEnvironment));
+    } else {
+        qCInfo(lcServer) << "run history off (--no-history)";
+    }
+    m_tools->add(std::make_unique<RunCodeTool>(*m_runner, python, m_history.get()));
+    m_tools->add(std::make_unique<RunCodeTool>(*m_runner, js, m_history.get()));
     m_runner->enablePool(options.poolSize, options.poolIdleSeconds * 1000);
     m_runner->warm(Language::Python, python.image);
     m_runner->warm(Language::JavaScript, js.image);
@@ -91,9 +120,9 @@ McpServer::~McpServer()
     delete m_finalSweep;
 }
 
-McpDispatcher* McpServer::openSession()
+McpDispatcher* McpServer::openSession(const QString& transport, const QString& sessionId)
 {
-    auto* session = new McpDispatcher(*m_tools, m_identity, this);
+    auto* session = new McpDispatcher(*m_tools, m_identity, transport, sessionId, this);
     m_sessions.append(session);
     connect(session, &QObject::destroyed, this, [this, session] {
         m_sessions.removeOne(session);

@@ -11,6 +11,7 @@
 namespace csm {
 
 class McpDispatcher;
+class RunHistoryRecorder;
 class SandboxRunner;
 class StaleContainerSweeper;
 class ToolRegistry;
@@ -28,13 +29,16 @@ public:
     ~McpServer() override;
 
     // A new session, owned by the server, living until closeSession() or the server's end.
-    McpDispatcher* openSession();
+    // `transport` ("stdio", "http") and `sessionId` go into the run history with each call.
+    McpDispatcher* openSession(const QString& transport, const QString& sessionId = {});
     // Cancels the session's running calls (their containers are removed) and deletes it once
     // they have cleaned up.
     void closeSession(McpDispatcher* session);
     int sessionCount() const { return static_cast<int>(m_sessions.size()); }
     int runningCallCount() const;
     const SandboxRunner& runner() const { return *m_runner; }
+    // The run history's writer; null with --no-history or when the history cannot be opened.
+    RunHistoryRecorder* history() const { return m_history.get(); }
 
     // Kills and removes every running container, then emits shutDown(). Bounded in time: a
     // wedged engine cannot keep the process alive.
@@ -49,6 +53,8 @@ private:
     void finishShutdown();
 
     std::unique_ptr<SandboxRunner> m_runner;
+    // Before the tools, which report to it, so that it outlives them.
+    std::unique_ptr<RunHistoryRecorder> m_history;
     std::unique_ptr<ToolRegistry> m_tools;
     ServerIdentity m_identity;
     // Every session not yet deleted, closing ones included.

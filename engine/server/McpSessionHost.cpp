@@ -22,7 +22,7 @@ void McpSessionHost::openSession(const QString& sessionId)
 {
     if (m_sessions.contains(sessionId))
         return;
-    McpDispatcher* session = m_server.openSession();
+    McpDispatcher* session = m_server.openSession(QStringLiteral("http"), sessionId);
     connect(session, &McpDispatcher::outgoing, this,
             [this, sessionId](const QJsonObject& message) { Q_EMIT outgoing(sessionId, message); });
     m_sessions.insert(sessionId, session);

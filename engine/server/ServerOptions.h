@@ -40,6 +40,13 @@ struct ServerOptions
     int poolSize = 2;
     // A pool unused this long is emptied (and refilled at its next call).
     int poolIdleSeconds = 600;
+    // The run history: every call recorded in <dataDir>/history.sqlite, shared with other
+    // Code Sandbox processes. historyPath is resolved from --data-dir / CODE_SANDBOX_DATA_DIR.
+    bool historyEnabled = true;
+    QString dataDir;
+    QString historyPath;
+    int historyMaxRuns = 10000;
+    int historyMaxDays = 90;
     bool verbose = false;
     // Problems that do not stop the server (e.g. a pass-through variable that is not set).
     QStringList warnings;

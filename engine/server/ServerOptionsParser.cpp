@@ -1,6 +1,7 @@
 #include "server/ServerOptionsParser.h"
 
 #include "core/ByteSize.h"
+#include "history/HistoryLocation.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/Language.h"
 #include "server/HttpOptionsParser.h"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace csm {
@@ -208,7 +210,9 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         "With no arguments it serves MCP over stdio, as MCP clients launch it; --transport http "
         "serves Streamable HTTP on 127.0.0.1:8765/mcp.\n\n"
         "Environment: CODE_SANDBOX_ENGINE (podman|docker), CONTAINER_IMAGE with "
-        "CONTAINER_LANGUAGE (python|javascript) to replace that language's image."));
+        "CONTAINER_LANGUAGE (python|javascript) to replace that language's image.\n\n"
+        "Every call is recorded in the run history (see --data-dir, --no-history); "
+        "'code-sandbox-mcp history --help' lists, shows, exports and prunes it."));
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help and exit."));
@@ -237,6 +241,25 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         QStringLiteral("names"));
     bool timeoutGiven = false;
     const std::vector<ValueSetting> settings = sandboxSettings(timeoutGiven);
+    const QCommandLineOption dataDir(
+        QStringLiteral("data-dir"),
+        QStringLiteral("Folder of the run history (history.sqlite), shared with other Code Sandbox "
+                       "processes. Default: $CODE_SANDBOX_DATA_DIR, else %1.")
+            .arg(HistoryLocation::dataDir({}, {})),
+        QStringLiteral("dir"));
+    const QCommandLineOption noHistory(
+        QStringLiteral("no-history"),
+        QStringLiteral("Record no runs in the history (and leave it untouched)."));
+    const QCommandLineOption historyMaxRuns(
+        QStringLiteral("history-max-runs"),
+        QStringLiteral("Keep the newest N runs in the history, deleting older ones at start "
+                       "(default 10000; 0: no limit)."),
+        QStringLiteral("N"));
+    const QCommandLineOption historyMaxDays(
+        QStringLiteral("history-max-days"),
+        QStringLiteral("Delete runs older than N days from the history at start (default 90; 0: "
+                       "no limit)."),
+        QStringLiteral("N"));
     const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
                                      QStringLiteral("Log details to stderr."));
     const HttpOptionsParser httpOptions;
@@ -244,6 +267,7 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     for (const ValueSetting& setting : settings)
         parser.addOption(setting.option);
     httpOptions.addTo(parser);
+    parser.addOptions({dataDir, noHistory, historyMaxRuns, historyMaxDays});
     parser.addOption(verbose);
 
     if (!parser.parse(arguments))
@@ -338,6 +362,22 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
                      *problem);
         }
     }
+    options.historyEnabled = !parser.isSet(noHistory);
+    options.dataDir = HistoryLocation::dataDir(parser.value(dataDir), environment);
+    options.historyPath = HistoryLocation::historyPath(options.dataDir);
+    for (const auto& [flag, target] : {std::pair{&historyMaxRuns, &options.historyMaxRuns},
+                                       std::pair{&historyMaxDays, &options.historyMaxDays}}) {
+        if (!parser.isSet(*flag))
+            continue;
+        bool ok = false;
+        const int value = parser.value(*flag).toInt(&ok);
+        if (!ok || value < 0) {
+            return QStringLiteral("--%1 \"%2\": must be a whole number, 0 or more (0: no limit)")
+                .arg(flag->names().constFirst(), parser.value(*flag));
+        }
+        *target = value;
+    }
+
     if (!timeoutGiven) {
         // Only a maximum below the built-in default: the default follows it down.
         options.defaultTimeoutSeconds =

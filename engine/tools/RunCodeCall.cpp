@@ -1,31 +1,54 @@
 #include "tools/RunCodeCall.h"
 
+#include "sandbox/ExecutionResult.h"
 #include "sandbox/SandboxRun.h"
+#include "tools/RunObserver.h"
 #include "tools/ToolResultFormatter.h"
+
+#include <utility>
 
 namespace csm {
 
-RunCodeCall::RunCodeCall(QObject* parent)
+namespace {
+ExecutionResult cancelledResult()
+{
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::Cancelled;
+    return result;
+}
+} // namespace
+
+RunCodeCall::RunCodeCall(QObject* parent, RunObserver* observer, qint64 handle)
     : ToolCall(parent)
+    , m_observer(observer)
+    , m_handle(observer ? handle : 0)
 {}
 
-RunCodeCall::RunCodeCall(SandboxRun* run, QObject* parent)
-    : ToolCall(parent)
-    , m_run(run)
+RunCodeCall::RunCodeCall(SandboxRun* run, QObject* parent, RunObserver* observer, qint64 handle)
+    : RunCodeCall(parent, observer, handle)
 {
+    m_run = run;
     run->setParent(this);
     connect(run, &SandboxRun::finished, this, &RunCodeCall::onRunFinished);
 }
 
-RunCodeCall* RunCodeCall::failed(const QString& message, QObject* parent)
+RunCodeCall::~RunCodeCall()
 {
-    auto* call = new RunCodeCall(parent);
+    reportEnd(cancelledResult());
+}
+
+RunCodeCall* RunCodeCall::failed(const QString& message, QObject* parent, RunObserver* observer,
+                                 qint64 handle)
+{
+    auto* call = new RunCodeCall(parent, observer, handle);
     // Queued: the dispatcher connects to finished() after start() returns.
     QMetaObject::invokeMethod(
         call,
         [call, message] {
-            if (!call->m_cancelled)
-                Q_EMIT call->finished(ToolResultFormatter::errorResult(message));
+            if (call->m_cancelled)
+                return;
+            call->reportFailure(message);
+            Q_EMIT call->finished(ToolResultFormatter::errorResult(message));
         },
         Qt::QueuedConnection);
     return call;
@@ -36,10 +59,12 @@ void RunCodeCall::cancel()
     if (m_cancelled)
         return;
     m_cancelled = true;
-    if (m_run)
+    if (m_run) {
         m_run->cancel();
-    else
+    } else {
+        reportEnd(cancelledResult());
         QMetaObject::invokeMethod(this, &ToolCall::cancelled, Qt::QueuedConnection);
+    }
 }
 
 QString RunCodeCall::progressMessage() const
@@ -49,6 +74,9 @@ QString RunCodeCall::progressMessage() const
 
 void RunCodeCall::onRunFinished(const ExecutionResult& result)
 {
+    // Recorded before the client hears of it, so a client that reads the history after its
+    // answer finds the run ended.
+    reportEnd(result);
     if (result.outcome == ExecutionResult::Outcome::Cancelled) {
         Q_EMIT cancelled();
         return;
@@ -58,6 +86,18 @@ void RunCodeCall::onRunFinished(const ExecutionResult& result)
         return;
     }
     Q_EMIT finished(ToolResultFormatter::format(result));
+}
+
+void RunCodeCall::reportEnd(const ExecutionResult& result)
+{
+    if (const qint64 handle = std::exchange(m_handle, 0))
+        m_observer->runEnded(handle, result);
+}
+
+void RunCodeCall::reportFailure(const QString& message)
+{
+    if (const qint64 handle = std::exchange(m_handle, 0))
+        m_observer->runFailed(handle, message);
 }
 
 } // namespace csm

@@ -6,27 +6,39 @@
 
 namespace csm {
 
+class RunObserver;
 class SandboxRun;
 struct ExecutionResult;
 
-// A run_*_code call in flight: owns its sandbox run and reports its result.
+// A run_*_code call in flight: owns its sandbox run and reports its result, and its end to the
+// observer (when there is one) exactly once, whichever way it ends.
 class RunCodeCall final : public ToolCall
 {
     Q_OBJECT
 
 public:
     // A call that cannot run; the error reaches the client as a result with isError.
-    static RunCodeCall* failed(const QString& message, QObject* parent);
-    RunCodeCall(SandboxRun* run, QObject* parent);
+    // `observer` (may be null) gets the end of the call it reported as `handle`.
+    static RunCodeCall* failed(const QString& message, QObject* parent,
+                               RunObserver* observer = nullptr, qint64 handle = 0);
+    RunCodeCall(SandboxRun* run, QObject* parent, RunObserver* observer = nullptr,
+                qint64 handle = 0);
+    // A call destroyed before its end was reported (the server exiting past its shutdown
+    // budget) is reported as cancelled, so that no record stays "running".
+    ~RunCodeCall() override;
 
     void cancel() override;
     QString progressMessage() const override;
 
 private:
-    explicit RunCodeCall(QObject* parent);
+    RunCodeCall(QObject* parent, RunObserver* observer, qint64 handle);
     void onRunFinished(const ExecutionResult& result);
+    void reportEnd(const ExecutionResult& result);
+    void reportFailure(const QString& message);
 
     QPointer<SandboxRun> m_run;
+    RunObserver* m_observer = nullptr;
+    qint64 m_handle = 0; // 0 once the end has been reported (or when nothing is recorded)
     bool m_cancelled = false;
 };
 

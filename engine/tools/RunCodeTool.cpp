@@ -4,6 +4,7 @@
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRunner.h"
 #include "tools/RunCodeCall.h"
+#include "tools/RunObserver.h"
 #include "tools/ToolResultFormatter.h"
 
 #include <QJsonArray>
@@ -12,9 +13,10 @@
 
 namespace csm {
 
-RunCodeTool::RunCodeTool(SandboxRunner& runner, Config config)
+RunCodeTool::RunCodeTool(SandboxRunner& runner, Config config, RunObserver* observer)
     : m_runner(runner)
     , m_config(std::move(config))
+    , m_observer(observer)
 {}
 
 QString RunCodeTool::name() const
@@ -106,15 +108,42 @@ QJsonObject RunCodeTool::definition() const
     };
 }
 
-ToolCall* RunCodeTool::start(const QJsonObject& arguments, QObject* parent)
+qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& code,
+                                int timeoutMs) const
 {
+    if (!m_observer)
+        return 0;
+    const SandboxPolicy& policy = m_runner.policy();
+    RunObserver::Start start;
+    start.context = context;
+    start.context.tool = name();
+    start.language = LanguageTraits::id(m_config.language);
+    start.image = m_config.image;
+    start.code = code.toString();
+    start.limits = QJsonObject{
+        {QStringLiteral("memory_bytes"), policy.memoryBytes},
+        {QStringLiteral("cpus"), policy.cpus},
+        {QStringLiteral("pids_limit"), policy.pidsLimit},
+        {QStringLiteral("tmpfs_bytes"), policy.tmpfsBytes},
+        {QStringLiteral("network"), policy.network},
+        {QStringLiteral("timeout_ms"), timeoutMs},
+        {QStringLiteral("output_cap_bytes"), policy.outputCapBytes},
+    };
+    return m_observer->runStarted(start);
+}
+
+ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& context,
+                             QObject* parent)
+{
+    const int defaultTimeoutMs =
+        static_cast<int>(std::lround(m_config.defaultTimeoutSeconds * 1000));
     const QJsonValue code = arguments.value(QLatin1String("code"));
     if (!code.isString()) {
         return RunCodeCall::failed(
             QStringLiteral("Invalid arguments: \"code\" is required and must be a string "
                            "containing the %1 program.")
                 .arg(LanguageTraits::displayName(m_config.language)),
-            parent);
+            parent, m_observer, reportStart(context, code, defaultTimeoutMs));
     }
     double timeoutSeconds = m_config.defaultTimeoutSeconds;
     const QJsonValue timeout = arguments.value(QLatin1String("timeout_seconds"));
@@ -124,7 +153,7 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, QObject* parent)
                 QStringLiteral("Invalid arguments: \"timeout_seconds\" must be a positive number "
                                "of seconds (at most %1).")
                     .arg(m_config.maxTimeoutSeconds),
-                parent);
+                parent, m_observer, reportStart(context, code, defaultTimeoutMs));
         }
         timeoutSeconds = std::min(timeout.toDouble(), m_config.maxTimeoutSeconds);
     }
@@ -134,7 +163,8 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, QObject* parent)
     request.image = m_config.image;
     request.code = code.toString().toUtf8();
     request.timeoutMs = static_cast<int>(std::lround(timeoutSeconds * 1000));
-    return new RunCodeCall(m_runner.start(request, nullptr), parent);
+    const qint64 handle = reportStart(context, code, request.timeoutMs);
+    return new RunCodeCall(m_runner.start(request, nullptr), parent, m_observer, handle);
 }
 
 } // namespace csm

@@ -5,6 +5,7 @@
 
 namespace csm {
 
+class RunObserver;
 class SandboxRunner;
 
 // run_python_code / run_js_code: runs the given program in a fresh sandbox container.
@@ -20,20 +21,24 @@ public:
         double maxTimeoutSeconds = 600;
     };
 
-    RunCodeTool(SandboxRunner& runner, Config config);
+    // `observer` (may be null) is told of every call's start and end (the run history).
+    RunCodeTool(SandboxRunner& runner, Config config, RunObserver* observer = nullptr);
 
     QString name() const override;
     QStringList aliases() const override;
     QJsonObject definition() const override;
-    ToolCall* start(const QJsonObject& arguments, QObject* parent) override;
+    ToolCall* start(const QJsonObject& arguments, const CallContext& context,
+                    QObject* parent) override;
 
     const Config& config() const { return m_config; }
 
 private:
     QString description() const;
+    qint64 reportStart(const CallContext& context, const QJsonValue& code, int timeoutMs) const;
 
     SandboxRunner& m_runner;
     Config m_config;
+    RunObserver* m_observer = nullptr;
 };
 
 } // namespace csm

@@ -26,15 +26,17 @@ bool McpStdioClient::start(const QStringList& arguments, const QProcessEnvironme
     return m_process.waitForStarted(10'000);
 }
 
-QJsonObject McpStdioClient::initialize(const QString& protocolVersion)
+QJsonObject McpStdioClient::initialize(const QString& protocolVersion,
+                                       const QJsonObject& clientInfo)
 {
+    const QJsonObject info = !clientInfo.isEmpty()
+                                 ? clientInfo
+                                 : QJsonObject{{QStringLiteral("name"), QStringLiteral("tst")},
+                                               {QStringLiteral("version"), QStringLiteral("1")}};
     const QJsonObject result =
-        request(QStringLiteral("initialize"),
-                {{QStringLiteral("protocolVersion"), protocolVersion},
-                 {QStringLiteral("capabilities"), QJsonObject{}},
-                 {QStringLiteral("clientInfo"),
-                  QJsonObject{{QStringLiteral("name"), QStringLiteral("tst")},
-                              {QStringLiteral("version"), QStringLiteral("1")}}}});
+        request(QStringLiteral("initialize"), {{QStringLiteral("protocolVersion"), protocolVersion},
+                                               {QStringLiteral("capabilities"), QJsonObject{}},
+                                               {QStringLiteral("clientInfo"), info}});
     sendNotification(QStringLiteral("notifications/initialized"));
     return result;
 }

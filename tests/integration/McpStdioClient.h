@@ -16,8 +16,10 @@ public:
     ~McpStdioClient();
 
     bool start(const QStringList& arguments, const QProcessEnvironment& environment);
-    // initialize + notifications/initialized; returns the initialize result.
-    QJsonObject initialize(const QString& protocolVersion = QStringLiteral("2025-11-25"));
+    // initialize + notifications/initialized; returns the initialize result. `clientInfo`
+    // defaults to {"name": "tst", "version": "1"}.
+    QJsonObject initialize(const QString& protocolVersion = QStringLiteral("2025-11-25"),
+                           const QJsonObject& clientInfo = {});
 
     int sendRequest(const QString& method, const QJsonObject& params = {});
     void sendNotification(const QString& method, const QJsonObject& params = {});

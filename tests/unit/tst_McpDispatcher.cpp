@@ -85,15 +85,18 @@ public:
                 {QStringLiteral("inputSchema"),
                  QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}}}};
     }
-    ToolCall* start(const QJsonObject& arguments, QObject* parent) override
+    ToolCall* start(const QJsonObject& arguments, const CallContext& context,
+                    QObject* parent) override
     {
         auto* call = new FakeToolCall(arguments, onCancel, parent);
         calls.append(call);
+        contexts.append(context);
         return call;
     }
 
     FakeToolCall::OnCancel onCancel = FakeToolCall::OnCancel::EmitCancelled;
     QList<QPointer<FakeToolCall>> calls;
+    QList<CallContext> contexts;
 
 private:
     QString m_name;
@@ -184,6 +187,7 @@ private Q_SLOTS:
 
     void toolsCall_data();
     void toolsCall();
+    void callContext();
     void overlappingRequests();
     void cancelledNotification_data();
     void cancelledNotification();
@@ -220,8 +224,10 @@ void tst_McpDispatcher::init()
     m_otherTool = other.get();
     m_registry->add(std::move(other));
     m_dispatcher = std::make_unique<McpDispatcher>(
-        *m_registry, ServerIdentity{QStringLiteral("code-sandbox"), QStringLiteral("Code Sandbox"),
-                                    QStringLiteral("1.2.3"), QStringLiteral("Be nice.")});
+        *m_registry,
+        ServerIdentity{QStringLiteral("code-sandbox"), QStringLiteral("Code Sandbox"),
+                       QStringLiteral("1.2.3"), QStringLiteral("Be nice.")},
+        QStringLiteral("http"), QStringLiteral("session-7"));
     m_out = std::make_unique<QSignalSpy>(m_dispatcher.get(), &McpDispatcher::outgoing);
     m_idle = std::make_unique<QSignalSpy>(m_dispatcher.get(), &McpDispatcher::idle);
 }
@@ -607,6 +613,35 @@ void tst_McpDispatcher::toolsCall()
                  .value(QLatin1String("text")),
              QJsonValue(QStringLiteral("hello")));
     QCOMPARE(m_dispatcher->runningCallCount(), 0);
+}
+
+void tst_McpDispatcher::callContext()
+{
+    // Before initialize, the client is unknown: the context says so with empty names.
+    m_dispatcher->handle(
+        request(1, QStringLiteral("tools/call"), callParams(QStringLiteral("fake_alias"))));
+    m_dispatcher->handle(
+        request(2, QStringLiteral("initialize"),
+                {{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                 {QStringLiteral("clientInfo"),
+                  QJsonObject{{QStringLiteral("name"), QStringLiteral("claude-code")},
+                              {QStringLiteral("version"), QStringLiteral("2.0.1")}}}}));
+    m_dispatcher->handle(
+        request(3, QStringLiteral("tools/call"), callParams(QStringLiteral("fake_alias"))));
+
+    QCOMPARE(m_tool->contexts.size(), 2);
+    const CallContext before = m_tool->contexts.at(0);
+    QCOMPARE(before.transport, QStringLiteral("http"));
+    QCOMPARE(before.sessionId, QStringLiteral("session-7"));
+    QCOMPARE(before.clientName, QString());
+    QCOMPARE(before.clientVersion, QString());
+    QCOMPARE(before.tool, QStringLiteral("fake_tool")); // the tool's name, not the alias
+    const CallContext after = m_tool->contexts.at(1);
+    QCOMPARE(after.transport, QStringLiteral("http"));
+    QCOMPARE(after.sessionId, QStringLiteral("session-7"));
+    QCOMPARE(after.clientName, QStringLiteral("claude-code"));
+    QCOMPARE(after.clientVersion, QStringLiteral("2.0.1"));
+    QCOMPARE(after.tool, QStringLiteral("fake_tool"));
 }
 
 void tst_McpDispatcher::overlappingRequests()

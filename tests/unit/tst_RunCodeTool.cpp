@@ -288,7 +288,7 @@ void tst_RunCodeTool::invalidArguments()
     const auto runner = makeRunner();
     RunCodeTool tool(*runner, makeConfig(language));
     QObject owner;
-    ToolCall* call = tool.start(arguments, &owner);
+    ToolCall* call = tool.start(arguments, CallContext{}, &owner);
     QVERIFY(call);
     QCOMPARE(call->parent(), &owner);
     QSignalSpy finished(call, &ToolCall::finished);
@@ -341,7 +341,7 @@ void tst_RunCodeTool::engineCannotBeStarted()
     // The failure is logged as well (and must be, for the server's stderr).
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("could not be started")));
     QObject owner;
-    ToolCall* call = tool.start(arguments, &owner);
+    ToolCall* call = tool.start(arguments, CallContext{}, &owner);
     QVERIFY(call);
     QCOMPARE(call->parent(), &owner);
     QSignalSpy finished(call, &ToolCall::finished);
@@ -369,7 +369,8 @@ void tst_RunCodeTool::cancelBeforeTheEngineStarts()
     const auto runner = makeRunner();
     RunCodeTool tool(*runner, makeConfig(Language::Python));
     QObject owner;
-    ToolCall* call = tool.start({{QStringLiteral("code"), QStringLiteral("print(1)")}}, &owner);
+    ToolCall* call =
+        tool.start({{QStringLiteral("code"), QStringLiteral("print(1)")}}, CallContext{}, &owner);
     QSignalSpy finished(call, &ToolCall::finished);
     QSignalSpy cancelled(call, &ToolCall::cancelled);
     call->cancel();
@@ -385,7 +386,7 @@ void tst_RunCodeTool::cancelOfAnInvalidCall()
     const auto runner = makeRunner();
     RunCodeTool tool(*runner, makeConfig(Language::Python));
     QObject owner;
-    ToolCall* call = tool.start({}, &owner);
+    ToolCall* call = tool.start({}, CallContext{}, &owner);
     QSignalSpy finished(call, &ToolCall::finished);
     QSignalSpy cancelled(call, &ToolCall::cancelled);
     call->cancel();

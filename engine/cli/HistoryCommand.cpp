@@ -1,0 +1,636 @@
+#include "cli/HistoryCommand.h"
+
+#include "history/HistoryLocation.h"
+#include "history/HistoryQuery.h"
+#include "history/HistoryStore.h"
+#include "history/RetentionPolicy.h"
+#include "history/RunRecord.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QTextStream>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace csm {
+
+namespace {
+
+constexpr int kDefaultListLimit = 20;
+constexpr int kExportPage = 200;
+constexpr int kCodeColumnChars = 48;
+
+const QString& commandName()
+{
+    static const QString name = QStringLiteral("code-sandbox-mcp history");
+    return name;
+}
+
+QString overview()
+{
+    return QStringLiteral(
+               "Usage: code-sandbox-mcp history <command> [options]\n"
+               "The run history: every tool call of every Code Sandbox process of this user.\n\n"
+               "Commands:\n"
+               "  list [--json] [--limit N]          the newest runs (default 20; 0: all)\n"
+               "  show ID [--json]                   one run, every field\n"
+               "  export --format json|csv [FILE]    every run, to FILE or stdout\n"
+               "  prune                              delete runs beyond the retention limits\n\n"
+               "Each command takes --data-dir DIR (default: $CODE_SANDBOX_DATA_DIR, else %1) and "
+               "--help.\n")
+        .arg(HistoryLocation::dataDir({}, {}));
+}
+
+QString isoTime(const QDateTime& time)
+{
+    return time.isValid() ? time.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
+QJsonValue isoTimeOrNull(const QDateTime& time)
+{
+    return time.isValid() ? QJsonValue(isoTime(time)) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonObject toJson(const RunRecord& run)
+{
+    return {
+        {QStringLiteral("id"), run.id},
+        {QStringLiteral("status"), RunStatusTraits::toString(run.status)},
+        {QStringLiteral("started_at"), isoTimeOrNull(run.startedAt)},
+        {QStringLiteral("ended_at"), isoTimeOrNull(run.endedAt)},
+        {QStringLiteral("duration_ms"), run.durationMs},
+        {QStringLiteral("exit_code"),
+         run.exitCode ? QJsonValue(*run.exitCode) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("transport"), run.transport},
+        {QStringLiteral("session_id"), run.sessionId},
+        {QStringLiteral("client_name"), run.clientName},
+        {QStringLiteral("client_version"), run.clientVersion},
+        {QStringLiteral("tool"), run.tool},
+        {QStringLiteral("language"), run.language},
+        {QStringLiteral("image"), run.image},
+        {QStringLiteral("code"), run.code},
+        {QStringLiteral("limits"), run.limits},
+        {QStringLiteral("stdout"), run.stdoutText},
+        {QStringLiteral("stderr"), run.stderrText},
+        {QStringLiteral("stdout_truncated"), run.stdoutTruncated},
+        {QStringLiteral("stderr_truncated"), run.stderrTruncated},
+        {QStringLiteral("error_message"), run.errorMessage},
+        {QStringLiteral("server_instance"), run.serverInstance},
+        {QStringLiteral("server_pid"), run.serverPid},
+        {QStringLiteral("host_name"), run.hostName},
+        {QStringLiteral("change_seq"), run.changeSeq},
+    };
+}
+
+// The CSV columns, in order, and how each is read from a run.
+const std::vector<std::pair<QString, std::function<QString(const RunRecord&)>>>& csvColumns()
+{
+    static const std::vector<std::pair<QString, std::function<QString(const RunRecord&)>>> columns{
+        {QStringLiteral("id"),
+         [](const RunRecord& r) {
+             return QString::number(r.id);
+         }},
+        {QStringLiteral("status"),
+         [](const RunRecord& r) {
+             return RunStatusTraits::toString(r.status);
+         }},
+        {QStringLiteral("started_at"),
+         [](const RunRecord& r) {
+             return isoTime(r.startedAt);
+         }},
+        {QStringLiteral("ended_at"),
+         [](const RunRecord& r) {
+             return isoTime(r.endedAt);
+         }},
+        {QStringLiteral("duration_ms"),
+         [](const RunRecord& r) {
+             return QString::number(r.durationMs);
+         }},
+        {QStringLiteral("exit_code"),
+         [](const RunRecord& r) {
+             return r.exitCode ? QString::number(*r.exitCode) : QString();
+         }},
+        {QStringLiteral("transport"),
+         [](const RunRecord& r) {
+             return r.transport;
+         }},
+        {QStringLiteral("session_id"),
+         [](const RunRecord& r) {
+             return r.sessionId;
+         }},
+        {QStringLiteral("client_name"),
+         [](const RunRecord& r) {
+             return r.clientName;
+         }},
+        {QStringLiteral("client_version"),
+         [](const RunRecord& r) {
+             return r.clientVersion;
+         }},
+        {QStringLiteral("tool"),
+         [](const RunRecord& r) {
+             return r.tool;
+         }},
+        {QStringLiteral("language"),
+         [](const RunRecord& r) {
+             return r.language;
+         }},
+        {QStringLiteral("image"),
+         [](const RunRecord& r) {
+             return r.image;
+         }},
+        {QStringLiteral("code"),
+         [](const RunRecord& r) {
+             return r.code;
+         }},
+        {QStringLiteral("limits"),
+         [](const RunRecord& r) {
+             return QString::fromUtf8(QJsonDocument(r.limits).toJson(QJsonDocument::Compact));
+         }},
+        {QStringLiteral("stdout"),
+         [](const RunRecord& r) {
+             return r.stdoutText;
+         }},
+        {QStringLiteral("stderr"),
+         [](const RunRecord& r) {
+             return r.stderrText;
+         }},
+        {QStringLiteral("stdout_truncated"),
+         [](const RunRecord& r) {
+             return QString::number(r.stdoutTruncated ? 1 : 0);
+         }},
+        {QStringLiteral("stderr_truncated"),
+         [](const RunRecord& r) {
+             return QString::number(r.stderrTruncated ? 1 : 0);
+         }},
+        {QStringLiteral("error_message"),
+         [](const RunRecord& r) {
+             return r.errorMessage;
+         }},
+        {QStringLiteral("server_instance"),
+         [](const RunRecord& r) {
+             return r.serverInstance;
+         }},
+        {QStringLiteral("server_pid"),
+         [](const RunRecord& r) {
+             return QString::number(r.serverPid);
+         }},
+        {QStringLiteral("host_name"),
+         [](const RunRecord& r) {
+             return r.hostName;
+         }},
+    };
+    return columns;
+}
+
+// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+QString csvField(const QString& value)
+{
+    if (!value.contains(u',') && !value.contains(u'"') && !value.contains(u'\n') &&
+        !value.contains(u'\r'))
+        return value;
+    QString quoted = value;
+    quoted.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+    return u'"' + quoted + u'"';
+}
+
+QString csvRow(const QStringList& fields)
+{
+    QStringList quoted;
+    quoted.reserve(fields.size());
+    for (const QString& field : fields)
+        quoted << csvField(field);
+    return quoted.join(u',') + QStringLiteral("\r\n");
+}
+
+QString firstLine(const QString& code, int maxChars)
+{
+    QString line = code.trimmed().section(u'\n', 0, 0).trimmed();
+    if (code.trimmed().contains(u'\n'))
+        line += QStringLiteral(" ...");
+    if (line.size() > maxChars)
+        line = line.left(maxChars - 3) + QStringLiteral("...");
+    return line;
+}
+
+QString duration(const RunRecord& run)
+{
+    if (run.status == RunStatus::Running)
+        return QStringLiteral("-");
+    if (run.durationMs < 1000)
+        return QStringLiteral("%1 ms").arg(run.durationMs);
+    return QStringLiteral("%1 s").arg(static_cast<double>(run.durationMs) / 1000.0, 0, 'f', 2);
+}
+
+QString client(const RunRecord& run)
+{
+    if (run.clientName.isEmpty())
+        return QStringLiteral("-");
+    return run.clientVersion.isEmpty() ? run.clientName : run.clientName + u' ' + run.clientVersion;
+}
+
+void printTable(const QList<RunRecord>& runs, QTextStream& out)
+{
+    const QStringList header{QStringLiteral("ID"),       QStringLiteral("STARTED"),
+                             QStringLiteral("CLIENT"),   QStringLiteral("TOOL"),
+                             QStringLiteral("STATUS"),   QStringLiteral("EXIT"),
+                             QStringLiteral("DURATION"), QStringLiteral("CODE")};
+    QList<QStringList> rows{header};
+    for (const RunRecord& run : runs) {
+        rows.append({QString::number(run.id),
+                     run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                     client(run), run.tool, RunStatusTraits::toString(run.status),
+                     run.exitCode ? QString::number(*run.exitCode) : QStringLiteral("-"),
+                     duration(run), firstLine(run.code, kCodeColumnChars)});
+    }
+    QList<qsizetype> widths(header.size(), 0);
+    for (const QStringList& row : std::as_const(rows)) {
+        for (qsizetype i = 0; i < row.size(); ++i)
+            widths[i] = std::max(widths[i], row.at(i).size());
+    }
+    for (const QStringList& row : std::as_const(rows)) {
+        QString line;
+        for (qsizetype i = 0; i < row.size(); ++i) {
+            const bool last = i == row.size() - 1;
+            line += last ? row.at(i) : row.at(i).leftJustified(widths.at(i)) + QStringLiteral("  ");
+        }
+        out << line.trimmed() << '\n';
+    }
+}
+
+void printRun(const RunRecord& run, QTextStream& out)
+{
+    const auto field = [&out](const char* name, const QString& value) {
+        out << QString::fromLatin1(name).leftJustified(17) << value << '\n';
+    };
+    field("id:", QString::number(run.id));
+    field("status:", RunStatusTraits::toString(run.status));
+    field("started:", run.startedAt.toLocalTime().toString(Qt::ISODateWithMs));
+    field("ended:", run.endedAt.isValid() ? run.endedAt.toLocalTime().toString(Qt::ISODateWithMs)
+                                          : QStringLiteral("-"));
+    field("duration:", duration(run));
+    field("exit code:", run.exitCode ? QString::number(*run.exitCode) : QStringLiteral("-"));
+    field("client:", client(run));
+    field("transport:", run.transport);
+    field("session:", run.sessionId.isEmpty() ? QStringLiteral("-") : run.sessionId);
+    field("tool:", run.tool);
+    field("language:", run.language);
+    field("image:", run.image);
+    field("limits:", QString::fromUtf8(QJsonDocument(run.limits).toJson(QJsonDocument::Compact)));
+    field("server:", QStringLiteral("pid %1 on %2, instance %3")
+                         .arg(run.serverPid)
+                         .arg(run.hostName, run.serverInstance));
+    if (!run.errorMessage.isEmpty())
+        field("error:", run.errorMessage);
+    const auto block = [&out](const QString& title, const QString& text, bool truncated) {
+        out << "\n--- " << title << (truncated ? QStringLiteral(" (truncated)") : QString())
+            << " ---\n"
+            << text;
+        if (!text.isEmpty() && !text.endsWith(u'\n'))
+            out << '\n';
+    };
+    block(QStringLiteral("code"), run.code, false);
+    block(QStringLiteral("stdout"), run.stdoutText, run.stdoutTruncated);
+    block(QStringLiteral("stderr"), run.stderrText, run.stderrTruncated);
+}
+
+// The help of one command: its usage line, then the parser's options.
+QString commandHelp(const QCommandLineParser& parser, const QString& usage,
+                    const QString& description)
+{
+    QString options = parser.helpText();
+    const qsizetype at = options.indexOf(QLatin1String("Options:"));
+    options = at >= 0 ? options.mid(at) : QString();
+    return QStringLiteral("Usage: %1 %2\n%3\n\n%4").arg(commandName(), usage, description, options);
+}
+
+// The history for a command; a missing file is an empty history, not created by reading it.
+class StoreAccess final
+{
+public:
+    StoreAccess(QString path, QTextStream& err)
+        : m_path(std::move(path))
+        , m_err(err)
+    {}
+
+    bool exists() const { return QFileInfo::exists(m_path); }
+
+    HistoryStore* open()
+    {
+        QString error;
+        m_store = HistoryStore::open(m_path, &error);
+        if (!m_store)
+            m_err << "code-sandbox-mcp history: " << error << '\n';
+        return m_store.get();
+    }
+
+    void fail(const char* what)
+    {
+        m_err << "code-sandbox-mcp history: cannot " << what << " the run history "
+              << QDir::toNativeSeparators(m_path) << ": " << m_store->lastError() << '\n';
+    }
+
+private:
+    QString m_path;
+    QTextStream& m_err;
+    std::unique_ptr<HistoryStore> m_store;
+};
+
+struct Common
+{
+    QCommandLineOption dataDir{QStringLiteral("data-dir"),
+                               QStringLiteral("Folder of history.sqlite (default: "
+                                              "$CODE_SANDBOX_DATA_DIR, else %1).")
+                                   .arg(HistoryLocation::dataDir({}, {})),
+                               QStringLiteral("dir")};
+    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")},
+                            QStringLiteral("Show this help and exit.")};
+};
+
+std::optional<int> wholeNumber(const QString& text, int minimum)
+{
+    bool ok = false;
+    const int value = text.toInt(&ok);
+    if (!ok || value < minimum)
+        return std::nullopt;
+    return value;
+}
+
+int usageError(QTextStream& err, const QString& command, const QString& message)
+{
+    err << commandName() << ' ' << command << ": " << message << '\n'
+        << "Try '" << commandName() << ' ' << command << " --help'.\n";
+    return HistoryCommand::Usage;
+}
+
+} // namespace
+
+int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment& environment,
+                        QTextStream& out, QTextStream& err)
+{
+    if (arguments.isEmpty()) {
+        err << overview();
+        return Usage;
+    }
+    const QString command = arguments.constFirst();
+    if (command == QLatin1String("-h") || command == QLatin1String("--help") ||
+        command == QLatin1String("help")) {
+        out << overview();
+        return Ok;
+    }
+    const bool list = command == QLatin1String("list");
+    const bool show = command == QLatin1String("show");
+    const bool exportRuns = command == QLatin1String("export");
+    const bool prune = command == QLatin1String("prune");
+    if (!list && !show && !exportRuns && !prune) {
+        err << commandName() << ": unknown command \"" << command
+            << "\" (use list, show, export or prune)\n\n"
+            << overview();
+        return Usage;
+    }
+
+    const Common common;
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("Print JSON instead of a readable text."));
+    const QCommandLineOption limit(
+        QStringLiteral("limit"),
+        QStringLiteral("Show the newest N runs (default %1; 0: all).").arg(kDefaultListLimit),
+        QStringLiteral("N"));
+    const QCommandLineOption format(QStringLiteral("format"),
+                                    QStringLiteral("json or csv (with a header row)."),
+                                    QStringLiteral("format"));
+    const QCommandLineOption maxRuns(
+        QStringLiteral("history-max-runs"),
+        QStringLiteral("Keep the newest N runs (default 10000; 0: no limit)."),
+        QStringLiteral("N"));
+    const QCommandLineOption maxDays(
+        QStringLiteral("history-max-days"),
+        QStringLiteral("Delete runs older than N days (default 90; 0: no limit)."),
+        QStringLiteral("N"));
+
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addOptions({common.help, common.dataDir});
+    QString usage;
+    QString description;
+    if (list) {
+        parser.addOptions({json, limit});
+        usage = QStringLiteral("list [--json] [--limit N]");
+        description = QStringLiteral("The newest runs, newest first.");
+    } else if (show) {
+        parser.addOption(json);
+        usage = QStringLiteral("show ID [--json]");
+        description = QStringLiteral("One run, with every field.");
+    } else if (exportRuns) {
+        parser.addOption(format);
+        usage = QStringLiteral("export --format json|csv [FILE]");
+        description = QStringLiteral("Every run, newest first, to FILE or to stdout.");
+    } else {
+        parser.addOptions({maxRuns, maxDays});
+        usage = QStringLiteral("prune [--history-max-runs N] [--history-max-days N]");
+        description = QStringLiteral("Deletes ended runs beyond the retention limits.");
+    }
+    if (!parser.parse(QStringList{commandName()} + arguments.mid(1)))
+        return usageError(err, command, parser.errorText());
+    if (parser.isSet(common.help)) {
+        out << commandHelp(parser, usage, description);
+        return Ok;
+    }
+    const QStringList positional = parser.positionalArguments();
+    const int allowedPositional = (show || exportRuns) ? 1 : 0;
+    if (positional.size() > allowedPositional)
+        return usageError(
+            err, command,
+            QStringLiteral("unexpected argument \"%1\"").arg(positional.at(allowedPositional)));
+
+    StoreAccess store(HistoryLocation::historyPath(
+                          HistoryLocation::dataDir(parser.value(common.dataDir), environment)),
+                      err);
+
+    if (list) {
+        int count = kDefaultListLimit;
+        if (parser.isSet(limit)) {
+            const auto value = wholeNumber(parser.value(limit), 0);
+            if (!value)
+                return usageError(err, command,
+                                  QStringLiteral("--limit must be a whole number, 0 or more"));
+            count = *value;
+        }
+        QList<RunRecord> runs;
+        if (store.exists()) {
+            HistoryStore* history = store.open();
+            if (!history)
+                return Failed;
+            HistoryQuery query;
+            query.limit = count;
+            query.includeContent = parser.isSet(json);
+            query.previewChars = 400;
+            runs = history->list(query);
+            if (!history->lastError().isEmpty()) {
+                store.fail("read");
+                return Failed;
+            }
+        }
+        if (parser.isSet(json)) {
+            QJsonArray array;
+            for (const RunRecord& run : std::as_const(runs))
+                array.append(toJson(run));
+            out << QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
+        } else if (runs.isEmpty()) {
+            out << "No runs recorded.\n";
+        } else {
+            printTable(runs, out);
+        }
+        return Ok;
+    }
+
+    if (show) {
+        if (positional.isEmpty())
+            return usageError(err, command, QStringLiteral("which run? Give its ID"));
+        bool ok = false;
+        const qint64 id = positional.constFirst().toLongLong(&ok);
+        if (!ok || id <= 0)
+            return usageError(
+                err, command,
+                QStringLiteral("\"%1\" is not a run ID (a number)").arg(positional.constFirst()));
+        std::optional<RunRecord> run;
+        if (store.exists()) {
+            HistoryStore* history = store.open();
+            if (!history)
+                return Failed;
+            run = history->get(id);
+            if (!run && !history->lastError().isEmpty()) {
+                store.fail("read");
+                return Failed;
+            }
+        }
+        if (!run) {
+            err << commandName() << " show: no run " << id << '\n';
+            return Failed;
+        }
+        if (parser.isSet(json))
+            out << QString::fromUtf8(QJsonDocument(toJson(*run)).toJson(QJsonDocument::Indented));
+        else
+            printRun(*run, out);
+        return Ok;
+    }
+
+    if (exportRuns) {
+        const QString kind = parser.value(format).trimmed().toLower();
+        if (kind != QLatin1String("json") && kind != QLatin1String("csv"))
+            return usageError(err, command, QStringLiteral("--format must be json or csv"));
+        const bool csv = kind == QLatin1String("csv");
+        HistoryStore* history = nullptr;
+        if (store.exists()) {
+            history = store.open();
+            if (!history)
+                return Failed;
+        }
+        QFile file;
+        QTextStream fileStream;
+        QTextStream* target = &out;
+        if (!positional.isEmpty()) {
+            file.setFileName(positional.constFirst());
+            // Private like the history itself: it holds code and outputs.
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate,
+                           QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+                err << commandName() << " export: cannot write "
+                    << QDir::toNativeSeparators(file.fileName()) << ": " << file.errorString()
+                    << '\n';
+                return Failed;
+            }
+            fileStream.setDevice(&file);
+            target = &fileStream;
+        }
+        QTextStream& sink = *target;
+        if (csv) {
+            QStringList names;
+            for (const auto& column : csvColumns())
+                names << column.first;
+            sink << csvRow(names);
+        } else {
+            sink << "[";
+        }
+        // A page at a time, so that a large history is never all in memory.
+        bool first = true;
+        std::optional<qint64> before;
+        while (history) {
+            HistoryQuery query;
+            query.limit = kExportPage;
+            query.beforeId = before;
+            const QList<RunRecord> page = history->list(query);
+            if (!history->lastError().isEmpty()) {
+                store.fail("read");
+                return Failed;
+            }
+            for (const RunRecord& run : page) {
+                if (csv) {
+                    QStringList fields;
+                    for (const auto& column : csvColumns())
+                        fields << column.second(run);
+                    sink << csvRow(fields);
+                } else {
+                    sink << (first ? "\n" : ",\n")
+                         << QString::fromUtf8(
+                                QJsonDocument(toJson(run)).toJson(QJsonDocument::Compact));
+                }
+                first = false;
+            }
+            if (page.size() < kExportPage)
+                break;
+            before = page.constLast().id;
+        }
+        if (!csv)
+            sink << (first ? "]\n" : "\n]\n");
+        sink.flush();
+        if (file.isOpen()) {
+            file.close();
+            if (file.error() != QFileDevice::NoError) {
+                err << commandName() << " export: cannot write "
+                    << QDir::toNativeSeparators(file.fileName()) << ": " << file.errorString()
+                    << '\n';
+                return Failed;
+            }
+        }
+        return Ok;
+    }
+
+    // prune
+    RetentionPolicy policy;
+    for (const auto& [option, target] :
+         {std::pair{&maxRuns, &policy.maxRuns}, std::pair{&maxDays, &policy.maxAgeDays}}) {
+        if (!parser.isSet(*option))
+            continue;
+        const auto value = wholeNumber(parser.value(*option), 0);
+        if (!value)
+            return usageError(err, command,
+                              QStringLiteral("--%1 must be a whole number, 0 or more")
+                                  .arg(option->names().constFirst()));
+        *target = *value;
+    }
+    int deleted = 0;
+    if (store.exists()) {
+        HistoryStore* history = store.open();
+        if (!history)
+            return Failed;
+        deleted = history->prune(policy);
+        if (!history->lastError().isEmpty()) {
+            out << "Deleted " << deleted << " run(s) before an error.\n";
+            store.fail("prune");
+            return Failed;
+        }
+        history->vacuumIfWorthIt();
+    }
+    out << "Deleted " << deleted << " run(s).\n";
+    return Ok;
+}
+
+} // namespace csm

@@ -1,0 +1,127 @@
+#include "server/RunHistoryRecorder.h"
+
+#include "core/Logging.h"
+#include "history/HistoryStore.h"
+#include "platform/ProcessProbe.h"
+#include "sandbox/ExecutionResult.h"
+
+#include <QDir>
+
+#include <utility>
+
+namespace csm {
+
+std::unique_ptr<RunHistoryRecorder> RunHistoryRecorder::open(const QString& path,
+                                                             const RetentionPolicy& retention,
+                                                             Server server, QString* error)
+{
+    std::unique_ptr<HistoryStore> store = HistoryStore::open(path, error);
+    if (!store)
+        return nullptr;
+    const int interrupted =
+        store->markInterrupted(server.hostName, ProcessProbe::isCodeSandboxProcessAlive);
+    if (interrupted > 0)
+        qCInfo(lcHistory) << "marked" << interrupted << "run(s) of ended servers as interrupted";
+    else if (interrupted < 0)
+        qCWarning(lcHistory).noquote()
+            << "cannot mark the runs of ended servers:" << store->lastError();
+    const int pruned = store->prune(retention);
+    if (pruned > 0)
+        qCInfo(lcHistory) << "pruned" << pruned << "old run(s) from the history";
+    if (!store->lastError().isEmpty())
+        qCWarning(lcHistory).noquote()
+            << "pruning the history stopped early:" << store->lastError();
+    qCInfo(lcHistory).noquote() << "recording runs in" << QDir::toNativeSeparators(store->path());
+    return std::make_unique<RunHistoryRecorder>(std::move(store), std::move(server));
+}
+
+RunHistoryRecorder::RunHistoryRecorder(std::unique_ptr<HistoryStore> store, Server server)
+    : m_store(std::move(store))
+    , m_server(std::move(server))
+{}
+
+RunHistoryRecorder::~RunHistoryRecorder() = default;
+
+qint64 RunHistoryRecorder::runStarted(const Start& start)
+{
+    RunRecord run;
+    run.serverInstance = m_server.instance;
+    run.serverPid = m_server.pid;
+    run.hostName = m_server.hostName;
+    run.transport = start.context.transport;
+    run.sessionId = start.context.sessionId;
+    run.clientName = start.context.clientName;
+    run.clientVersion = start.context.clientVersion;
+    run.tool = start.context.tool;
+    run.language = start.language;
+    run.image = start.image;
+    run.code = m_redactor.redact(start.code);
+    run.limits = start.limits;
+    const std::optional<qint64> id = m_store->recordStart(run);
+    if (!id) {
+        qCWarning(lcHistory).noquote()
+            << "a run could not be recorded in the history:" << m_store->lastError();
+        return 0;
+    }
+    return *id;
+}
+
+RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result)
+{
+    RunRecord run;
+    run.stdoutText = QString::fromUtf8(result.stdoutBytes);
+    run.stderrText = QString::fromUtf8(result.stderrBytes);
+    run.stdoutTruncated = result.stdoutTruncated;
+    run.stderrTruncated = result.stderrTruncated;
+    run.durationMs = result.durationMs;
+    switch (result.outcome) {
+    case ExecutionResult::Outcome::Exited:
+        run.exitCode = result.exitCode;
+        if (result.oomKilled)
+            run.status = RunStatus::Oom;
+        else
+            run.status = result.exitCode == 0 ? RunStatus::Ok : RunStatus::Error;
+        break;
+    case ExecutionResult::Outcome::TimedOut:
+        run.status = result.oomKilled ? RunStatus::Oom : RunStatus::Timeout;
+        break;
+    case ExecutionResult::Outcome::Cancelled:
+        run.status = RunStatus::Cancelled;
+        break;
+    case ExecutionResult::Outcome::EngineError:
+        run.status = RunStatus::EngineError;
+        run.errorMessage = result.engineError;
+        break;
+    }
+    return run;
+}
+
+void RunHistoryRecorder::runEnded(qint64 handle, const ExecutionResult& result)
+{
+    end(handle, endRecord(result));
+}
+
+void RunHistoryRecorder::runFailed(qint64 handle, const QString& message)
+{
+    RunRecord run;
+    run.status = RunStatus::Error;
+    run.errorMessage = message;
+    end(handle, run);
+}
+
+void RunHistoryRecorder::end(qint64 handle, const RunRecord& finished)
+{
+    if (handle <= 0)
+        return;
+    RunRecord redacted = finished;
+    redacted.stdoutText = m_redactor.redact(finished.stdoutText);
+    redacted.stderrText = m_redactor.redact(finished.stderrText);
+    redacted.errorMessage = m_redactor.redact(finished.errorMessage);
+    if (!m_store->recordEnd(handle, redacted)) {
+        qCWarning(lcHistory).noquote()
+            << "the end of run" << handle
+            << "could not be recorded in the history:" << m_store->lastError();
+    }
+}
+
+} // namespace csm

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "mcp/CallContext.h"
+
+#include <QJsonObject>
+#include <QString>
+
+namespace csm {
+
+struct ExecutionResult;
+
+// Told about every run_*_code call as it starts and ends, to keep a record of it (the run
+// history). The call path never depends on it: without an observer a call runs the same, and an
+// observer that fails only loses its record. Called on the tool's thread, never re-entrantly.
+class RunObserver
+{
+public:
+    struct Start
+    {
+        CallContext context;
+        QString language; // LanguageTraits::id
+        QString image;
+        QString code;
+        QJsonObject limits; // memory_bytes, cpus, pids_limit, tmpfs_bytes, network, timeout_ms...
+    };
+
+    virtual ~RunObserver() = default;
+
+    // A call started. Returns the handle its end is reported with; 0 means "not recorded", and
+    // nothing more is reported for it.
+    virtual qint64 runStarted(const Start& start) = 0;
+    // The call's run ended, in any way (Cancelled included), with the result the client got.
+    virtual void runEnded(qint64 handle, const ExecutionResult& result) = 0;
+    // The call could not run at all (invalid arguments): `message` is what the client was told.
+    virtual void runFailed(qint64 handle, const QString& message) = 0;
+};
+
+} // namespace csm

@@ -1,0 +1,402 @@
+// RunHistoryRecorder against a real HistoryStore in a temporary folder: what each way a call can
+// end leaves in the history, driven both directly (as RunCodeCall reports) and through the real
+// RunCodeTool with an engine that does not exist (so no container ever runs).
+#include "history/HistoryStore.h"
+#include "mcp/CallContext.h"
+#include "mcp/ToolCall.h"
+#include "runtime/PodmanRuntime.h"
+#include "sandbox/ExecutionResult.h"
+#include "sandbox/SandboxRunner.h"
+#include "server/RunHistoryRecorder.h"
+#include "tools/RunCodeTool.h"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace csm;
+
+Q_DECLARE_METATYPE(csm::ExecutionResult::Outcome)
+Q_DECLARE_METATYPE(csm::RunStatus)
+
+namespace {
+
+const QString kMissingEngine = QStringLiteral("/nonexistent/csm-unit-test/podman");
+// No process has this pid (Linux pids stay below 2^22).
+constexpr qint64 kDeadPid = 99'999'999;
+
+RunHistoryRecorder::Server thisServer()
+{
+    return {QStringLiteral("instance-under-test"), QCoreApplication::applicationPid(),
+            QSysInfo::machineHostName()};
+}
+
+CallContext context()
+{
+    CallContext context;
+    context.transport = QStringLiteral("stdio");
+    context.clientName = QStringLiteral("unit-client");
+    context.clientVersion = QStringLiteral("9.8");
+    context.tool = QStringLiteral("run_python_code");
+    return context;
+}
+
+RunObserver::Start start(const QString& code = QStringLiteral("print(1)"))
+{
+    RunObserver::Start start;
+    start.context = context();
+    start.language = QStringLiteral("python");
+    start.image = QStringLiteral("localhost/code-sandbox-python:latest");
+    start.code = code;
+    start.limits = QJsonObject{{QStringLiteral("timeout_ms"), 30000}};
+    return start;
+}
+
+} // namespace
+
+class tst_RunHistoryRecorder final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+    void startIsRecordedAsRunning();
+    void statusMapping_data();
+    void statusMapping();
+    void failedCallIsAnError();
+    void unknownHandleIsIgnored();
+
+    void toolPathInvalidArguments();
+    void toolPathEngineError();
+    void toolPathCancelled();
+    void toolPathDestroyedCallIsCancelled();
+    void toolWithoutObserverRuns();
+
+    void openMarksInterruptedAndPrunes();
+    void openFailsWithAReason();
+
+private:
+    std::unique_ptr<RunHistoryRecorder> makeRecorder();
+    std::unique_ptr<SandboxRunner> makeRunner();
+    RunCodeTool::Config pythonConfig() const;
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_path;
+};
+
+void tst_RunHistoryRecorder::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_path = m_dir->filePath(QStringLiteral("history.sqlite"));
+}
+
+void tst_RunHistoryRecorder::cleanup()
+{
+    m_dir.reset();
+}
+
+std::unique_ptr<RunHistoryRecorder> tst_RunHistoryRecorder::makeRecorder()
+{
+    QString error;
+    auto recorder = RunHistoryRecorder::open(m_path, RetentionPolicy{}, thisServer(), &error);
+    if (!recorder)
+        qWarning().noquote() << error;
+    return recorder;
+}
+
+std::unique_ptr<SandboxRunner> tst_RunHistoryRecorder::makeRunner()
+{
+    return std::make_unique<SandboxRunner>(std::make_unique<PodmanRuntime>(kMissingEngine),
+                                           SandboxPolicy{}, QStringList(),
+                                           QStringLiteral("/nonexistent/csm-launch"));
+}
+
+RunCodeTool::Config tst_RunHistoryRecorder::pythonConfig() const
+{
+    RunCodeTool::Config config;
+    config.language = Language::Python;
+    config.image = QStringLiteral("localhost/code-sandbox-python:latest");
+    return config;
+}
+
+void tst_RunHistoryRecorder::startIsRecordedAsRunning()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    const qint64 handle = recorder->runStarted(start(QStringLiteral("print('hi')")));
+    QVERIFY(handle > 0);
+
+    const auto run = recorder->store().get(handle);
+    QVERIFY(run);
+    QCOMPARE(run->status, RunStatus::Running);
+    QCOMPARE(run->serverInstance, QStringLiteral("instance-under-test"));
+    QCOMPARE(run->serverPid, QCoreApplication::applicationPid());
+    QCOMPARE(run->hostName, QSysInfo::machineHostName());
+    QCOMPARE(run->transport, QStringLiteral("stdio"));
+    QCOMPARE(run->sessionId, QString());
+    QCOMPARE(run->clientName, QStringLiteral("unit-client"));
+    QCOMPARE(run->clientVersion, QStringLiteral("9.8"));
+    QCOMPARE(run->tool, QStringLiteral("run_python_code"));
+    QCOMPARE(run->language, QStringLiteral("python"));
+    QCOMPARE(run->image, QStringLiteral("localhost/code-sandbox-python:latest"));
+    QCOMPARE(run->code, QStringLiteral("print('hi')"));
+    QCOMPARE(run->limits.value(QLatin1String("timeout_ms")).toInt(), 30000);
+    QVERIFY(!run->endedAt.isValid());
+    QVERIFY(!run->exitCode);
+}
+
+void tst_RunHistoryRecorder::statusMapping_data()
+{
+    QTest::addColumn<ExecutionResult::Outcome>("outcome");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<bool>("oomKilled");
+    QTest::addColumn<QString>("engineError");
+    QTest::addColumn<RunStatus>("status");
+    QTest::addColumn<int>("recordedExit"); // -1: none
+    QTest::addColumn<QString>("errorMessage");
+
+    using O = ExecutionResult::Outcome;
+    QTest::newRow("exit 0") << O::Exited << 0 << false << QString() << RunStatus::Ok << 0
+                            << QString();
+    QTest::newRow("exit 3") << O::Exited << 3 << false << QString() << RunStatus::Error << 3
+                            << QString();
+    QTest::newRow("signal 137") << O::Exited << 137 << false << QString() << RunStatus::Error << 137
+                                << QString();
+    QTest::newRow("oom") << O::Exited << 137 << true << QString() << RunStatus::Oom << 137
+                         << QString();
+    QTest::newRow("oom at the deadline")
+        << O::TimedOut << -1 << true << QString() << RunStatus::Oom << -1 << QString();
+    QTest::newRow("timeout") << O::TimedOut << -1 << false << QString() << RunStatus::Timeout << -1
+                             << QString();
+    QTest::newRow("cancelled") << O::Cancelled << -1 << false << QString() << RunStatus::Cancelled
+                               << -1 << QString();
+    QTest::newRow("engine error") << O::EngineError << -1 << false
+                                  << QStringLiteral("podman could not be started")
+                                  << RunStatus::EngineError << -1
+                                  << QStringLiteral("podman could not be started");
+}
+
+void tst_RunHistoryRecorder::statusMapping()
+{
+    QFETCH(ExecutionResult::Outcome, outcome);
+    QFETCH(int, exitCode);
+    QFETCH(bool, oomKilled);
+    QFETCH(QString, engineError);
+    QFETCH(RunStatus, status);
+    QFETCH(int, recordedExit);
+    QFETCH(QString, errorMessage);
+
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    const qint64 handle = recorder->runStarted(start());
+    QVERIFY(handle > 0);
+
+    ExecutionResult result;
+    result.outcome = outcome;
+    result.exitCode = exitCode;
+    result.oomKilled = oomKilled;
+    result.engineError = engineError;
+    result.durationMs = 1234;
+    result.stdoutBytes = QByteArrayLiteral("out \xe2\x82\xac\n");
+    result.stderrBytes = QByteArrayLiteral("err\n");
+    result.stdoutTruncated = true;
+    recorder->runEnded(handle, result);
+
+    const auto run = recorder->store().get(handle);
+    QVERIFY(run);
+    QCOMPARE(run->status, status);
+    QCOMPARE(run->exitCode.value_or(-1), recordedExit);
+    QCOMPARE(run->errorMessage, errorMessage);
+    QCOMPARE(run->durationMs, 1234);
+    QCOMPARE(run->stdoutText, QStringLiteral("out \u20ac\n"));
+    QCOMPARE(run->stderrText, QStringLiteral("err\n"));
+    QCOMPARE(run->stdoutTruncated, true);
+    QCOMPARE(run->stderrTruncated, false);
+    QVERIFY(run->endedAt.isValid());
+}
+
+void tst_RunHistoryRecorder::failedCallIsAnError()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    const qint64 handle = recorder->runStarted(start());
+    recorder->runFailed(handle, QStringLiteral("Invalid arguments: no code"));
+    const auto run = recorder->store().get(handle);
+    QVERIFY(run);
+    QCOMPARE(run->status, RunStatus::Error);
+    QCOMPARE(run->errorMessage, QStringLiteral("Invalid arguments: no code"));
+    QVERIFY(!run->exitCode);
+}
+
+void tst_RunHistoryRecorder::unknownHandleIsIgnored()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    recorder->runEnded(0, ExecutionResult{}); // "not recorded": nothing to do, nothing logged
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("run 4242")));
+    recorder->runEnded(4242, ExecutionResult{});
+    QCOMPARE(recorder->store().count({}), 0);
+}
+
+void tst_RunHistoryRecorder::toolPathInvalidArguments()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    const auto runner = makeRunner();
+    RunCodeTool tool(*runner, pythonConfig(), recorder.get());
+    QObject owner;
+    ToolCall* call = tool.start({{QStringLiteral("timeout_seconds"), 5}}, context(), &owner);
+    QSignalSpy finished(call, &ToolCall::finished);
+    QVERIFY(finished.wait(5000));
+
+    const QList<RunRecord> runs = recorder->store().list({});
+    QCOMPARE(runs.size(), 1);
+    QCOMPARE(runs.first().status, RunStatus::Error);
+    QVERIFY2(runs.first().errorMessage.contains(QLatin1String("Invalid arguments")),
+             qPrintable(runs.first().errorMessage));
+    QCOMPARE(runs.first().tool, QStringLiteral("run_python_code"));
+    QCOMPARE(runs.first().clientName, QStringLiteral("unit-client"));
+}
+
+void tst_RunHistoryRecorder::toolPathEngineError()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    SandboxPolicy policy;
+    const auto runner = makeRunner();
+    RunCodeTool tool(*runner, pythonConfig(), recorder.get());
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("could not be started")));
+    QObject owner;
+    ToolCall* call = tool.start({{QStringLiteral("code"), QStringLiteral("print(2)")},
+                                 {QStringLiteral("timeout_seconds"), 7}},
+                                context(), &owner);
+    // Recorded as running at once, before anything ran.
+    QCOMPARE(recorder->store().list({}).value(0).status, RunStatus::Running);
+    QSignalSpy finished(call, &ToolCall::finished);
+    QVERIFY(finished.wait(10000));
+
+    const QList<RunRecord> runs = recorder->store().list({});
+    QCOMPARE(runs.size(), 1);
+    const RunRecord& run = runs.first();
+    QCOMPARE(run.status, RunStatus::EngineError);
+    QVERIFY2(run.errorMessage.contains(kMissingEngine), qPrintable(run.errorMessage));
+    QCOMPARE(run.code, QStringLiteral("print(2)"));
+    QCOMPARE(run.language, QStringLiteral("python"));
+    QCOMPARE(run.limits.value(QLatin1String("timeout_ms")).toInt(), 7000);
+    QCOMPARE(run.limits.value(QLatin1String("memory_bytes")).toInteger(), policy.memoryBytes);
+    QCOMPARE(run.limits.value(QLatin1String("cpus")).toDouble(), policy.cpus);
+    QCOMPARE(run.limits.value(QLatin1String("pids_limit")).toInt(), policy.pidsLimit);
+    QCOMPARE(run.limits.value(QLatin1String("tmpfs_bytes")).toInteger(), policy.tmpfsBytes);
+    QCOMPARE(run.limits.value(QLatin1String("network")).toString(), policy.network);
+    QCOMPARE(run.limits.value(QLatin1String("output_cap_bytes")).toInteger(),
+             policy.outputCapBytes);
+}
+
+void tst_RunHistoryRecorder::toolPathCancelled()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    const auto runner = makeRunner();
+    RunCodeTool tool(*runner, pythonConfig(), recorder.get());
+    QObject owner;
+    ToolCall* call =
+        tool.start({{QStringLiteral("code"), QStringLiteral("print(3)")}}, context(), &owner);
+    QSignalSpy cancelled(call, &ToolCall::cancelled);
+    call->cancel();
+    QTRY_COMPARE_WITH_TIMEOUT(cancelled.size(), 1, 5000);
+    QCOMPARE(recorder->store().list({}).value(0).status, RunStatus::Cancelled);
+
+    // An invalid call cancelled before its answer is cancelled too.
+    ToolCall* invalid = tool.start({}, context(), &owner);
+    QSignalSpy invalidCancelled(invalid, &ToolCall::cancelled);
+    invalid->cancel();
+    QTRY_COMPARE_WITH_TIMEOUT(invalidCancelled.size(), 1, 5000);
+    QCOMPARE(recorder->store().list({}).value(0).status, RunStatus::Cancelled);
+}
+
+void tst_RunHistoryRecorder::toolPathDestroyedCallIsCancelled()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    const auto runner = makeRunner();
+    RunCodeTool tool(*runner, pythonConfig(), recorder.get());
+    {
+        QObject owner;
+        tool.start({{QStringLiteral("code"), QStringLiteral("print(4)")}}, context(), &owner);
+        QCOMPARE(recorder->store().list({}).value(0).status, RunStatus::Running);
+    } // the server exiting past its shutdown budget deletes calls still running
+    QCOMPARE(recorder->store().list({}).value(0).status, RunStatus::Cancelled);
+}
+
+void tst_RunHistoryRecorder::toolWithoutObserverRuns()
+{
+    const auto runner = makeRunner();
+    RunCodeTool tool(*runner, pythonConfig());
+    QObject owner;
+    ToolCall* call = tool.start({}, context(), &owner);
+    QSignalSpy finished(call, &ToolCall::finished);
+    QVERIFY(finished.wait(5000));
+    QVERIFY(!QFileInfo::exists(m_path));
+}
+
+void tst_RunHistoryRecorder::openMarksInterruptedAndPrunes()
+{
+    QList<qint64> ended;
+    qint64 orphan = 0;
+    qint64 alive = 0;
+    {
+        QString error;
+        auto store = HistoryStore::open(m_path, &error);
+        QVERIFY2(store, qPrintable(error));
+        RunRecord run;
+        run.hostName = QSysInfo::machineHostName();
+        run.serverInstance = QStringLiteral("dead-server");
+        run.serverPid = kDeadPid;
+        run.tool = QStringLiteral("run_python_code");
+        for (int i = 0; i < 5; ++i) {
+            const auto id = store->recordStart(run);
+            QVERIFY(id);
+            RunRecord end;
+            end.status = RunStatus::Ok;
+            QVERIFY(store->recordEnd(*id, end));
+            ended << *id;
+        }
+        orphan = store->recordStart(run).value_or(0);
+        run.serverInstance = QStringLiteral("this-process");
+        run.serverPid = QCoreApplication::applicationPid();
+        alive = store->recordStart(run).value_or(0);
+        QVERIFY(orphan > 0 && alive > 0);
+    }
+
+    QString error;
+    auto recorder = RunHistoryRecorder::open(m_path, RetentionPolicy{3, 0}, thisServer(), &error);
+    QVERIFY2(recorder, qPrintable(error));
+    HistoryStore& store = recorder->store();
+    QCOMPARE(store.get(orphan)->status, RunStatus::Interrupted);
+    QCOMPARE(store.get(alive)->status, RunStatus::Running); // its server (this test) lives
+    // The newest 3 runs are kept: the two above and the newest ended one.
+    QCOMPARE(store.count({}), 3);
+    QVERIFY(store.get(ended.constLast()));
+    QVERIFY(!store.get(ended.constFirst()));
+}
+
+void tst_RunHistoryRecorder::openFailsWithAReason()
+{
+    QVERIFY(QDir().mkpath(m_path)); // a folder where the file should be
+    QString error;
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("Cannot open")));
+    const auto recorder = RunHistoryRecorder::open(m_path, RetentionPolicy{}, thisServer(), &error);
+    QVERIFY(!recorder);
+    QVERIFY2(error.contains(QLatin1String("folder")), qPrintable(error));
+}
+
+QTEST_GUILESS_MAIN(tst_RunHistoryRecorder)
+#include "tst_RunHistoryRecorder.moc"
