@@ -1,6 +1,7 @@
 #include "cli/HistoryCommand.h"
 
 #include "history/HistoryLocation.h"
+#include "history/HistoryOptions.h"
 #include "history/HistoryQuery.h"
 #include "history/HistoryStore.h"
 #include "history/RetentionPolicy.h"
@@ -344,17 +345,6 @@ private:
     std::unique_ptr<HistoryStore> m_store;
 };
 
-struct Common
-{
-    QCommandLineOption dataDir{QStringLiteral("data-dir"),
-                               QStringLiteral("Folder of history.sqlite (default: "
-                                              "$CODE_SANDBOX_DATA_DIR, else %1).")
-                                   .arg(HistoryLocation::dataDir({}, {})),
-                               QStringLiteral("dir")};
-    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")},
-                            QStringLiteral("Show this help and exit.")};
-};
-
 std::optional<int> wholeNumber(const QString& text, int minimum)
 {
     bool ok = false;
@@ -397,7 +387,9 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
         return Usage;
     }
 
-    const Common common;
+    const HistoryOptions historyOptions;
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help and exit."));
     const QCommandLineOption json(QStringLiteral("json"),
                                   QStringLiteral("Print JSON instead of a readable text."));
     const QCommandLineOption limit(
@@ -407,18 +399,10 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
     const QCommandLineOption format(QStringLiteral("format"),
                                     QStringLiteral("json or csv (with a header row)."),
                                     QStringLiteral("format"));
-    const QCommandLineOption maxRuns(
-        QStringLiteral("history-max-runs"),
-        QStringLiteral("Keep the newest N runs (default 10000; 0: no limit)."),
-        QStringLiteral("N"));
-    const QCommandLineOption maxDays(
-        QStringLiteral("history-max-days"),
-        QStringLiteral("Delete runs older than N days (default 90; 0: no limit)."),
-        QStringLiteral("N"));
 
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions({common.help, common.dataDir});
+    parser.addOptions({help, historyOptions.dataDir()});
     QString usage;
     QString description;
     if (list) {
@@ -434,13 +418,13 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
         usage = QStringLiteral("export --format json|csv [FILE]");
         description = QStringLiteral("Every run, newest first, to FILE or to stdout.");
     } else {
-        parser.addOptions({maxRuns, maxDays});
+        parser.addOptions({historyOptions.maxRuns(), historyOptions.maxDays()});
         usage = QStringLiteral("prune [--history-max-runs N] [--history-max-days N]");
         description = QStringLiteral("Deletes ended runs beyond the retention limits.");
     }
     if (!parser.parse(QStringList{commandName()} + arguments.mid(1)))
         return usageError(err, command, parser.errorText());
-    if (parser.isSet(common.help)) {
+    if (parser.isSet(help)) {
         out << commandHelp(parser, usage, description);
         return Ok;
     }
@@ -451,8 +435,8 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
             err, command,
             QStringLiteral("unexpected argument \"%1\"").arg(positional.at(allowedPositional)));
 
-    StoreAccess store(HistoryLocation::historyPath(
-                          HistoryLocation::dataDir(parser.value(common.dataDir), environment)),
+    StoreAccess store(HistoryLocation::historyPath(HistoryLocation::dataDir(
+                          parser.value(historyOptions.dataDir()), environment)),
                       err);
 
     if (list) {
@@ -604,18 +588,10 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
     }
 
     // prune
-    RetentionPolicy policy;
-    for (const auto& [option, target] :
-         {std::pair{&maxRuns, &policy.maxRuns}, std::pair{&maxDays, &policy.maxAgeDays}}) {
-        if (!parser.isSet(*option))
-            continue;
-        const auto value = wholeNumber(parser.value(*option), 0);
-        if (!value)
-            return usageError(err, command,
-                              QStringLiteral("--%1 must be a whole number, 0 or more")
-                                  .arg(option->names().constFirst()));
-        *target = *value;
-    }
+    const auto retention = historyOptions.retention(parser);
+    if (const auto* problem = std::get_if<QString>(&retention))
+        return usageError(err, command, *problem);
+    const RetentionPolicy policy = std::get<RetentionPolicy>(retention);
     int deleted = 0;
     if (store.exists()) {
         HistoryStore* history = store.open();

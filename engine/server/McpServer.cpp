@@ -75,7 +75,7 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     if (options.historyEnabled) {
         QString error;
         m_history = RunHistoryRecorder::open(
-            options.historyPath, RetentionPolicy{options.historyMaxRuns, options.historyMaxDays},
+            options.historyPath, options.historyRetention,
             RunHistoryRecorder::Server{m_runner->instanceId(), QCoreApplication::applicationPid(),
                                        QSysInfo::machineHostName()},
             &error);

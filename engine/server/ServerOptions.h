@@ -1,5 +1,6 @@
 #pragma once
 
+#include "history/RetentionPolicy.h"
 #include "sandbox/SandboxPolicy.h"
 #include "transport/http/HttpServerConfig.h"
 
@@ -45,8 +46,7 @@ struct ServerOptions
     bool historyEnabled = true;
     QString dataDir;
     QString historyPath;
-    int historyMaxRuns = 10000;
-    int historyMaxDays = 90;
+    RetentionPolicy historyRetention; // applied when the server starts
     bool verbose = false;
     // Problems that do not stop the server (e.g. a pass-through variable that is not set).
     QStringList warnings;

@@ -2,6 +2,7 @@
 
 #include "core/ByteSize.h"
 #include "history/HistoryLocation.h"
+#include "history/HistoryOptions.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/Language.h"
 #include "server/HttpOptionsParser.h"
@@ -241,25 +242,10 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         QStringLiteral("names"));
     bool timeoutGiven = false;
     const std::vector<ValueSetting> settings = sandboxSettings(timeoutGiven);
-    const QCommandLineOption dataDir(
-        QStringLiteral("data-dir"),
-        QStringLiteral("Folder of the run history (history.sqlite), shared with other Code Sandbox "
-                       "processes. Default: $CODE_SANDBOX_DATA_DIR, else %1.")
-            .arg(HistoryLocation::dataDir({}, {})),
-        QStringLiteral("dir"));
+    const HistoryOptions historyOptions;
     const QCommandLineOption noHistory(
         QStringLiteral("no-history"),
         QStringLiteral("Record no runs in the history (and leave it untouched)."));
-    const QCommandLineOption historyMaxRuns(
-        QStringLiteral("history-max-runs"),
-        QStringLiteral("Keep the newest N runs in the history, deleting older ones at start "
-                       "(default 10000; 0: no limit)."),
-        QStringLiteral("N"));
-    const QCommandLineOption historyMaxDays(
-        QStringLiteral("history-max-days"),
-        QStringLiteral("Delete runs older than N days from the history at start (default 90; 0: "
-                       "no limit)."),
-        QStringLiteral("N"));
     const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
                                      QStringLiteral("Log details to stderr."));
     const HttpOptionsParser httpOptions;
@@ -267,7 +253,8 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     for (const ValueSetting& setting : settings)
         parser.addOption(setting.option);
     httpOptions.addTo(parser);
-    parser.addOptions({dataDir, noHistory, historyMaxRuns, historyMaxDays});
+    parser.addOptions(
+        {historyOptions.dataDir(), noHistory, historyOptions.maxRuns(), historyOptions.maxDays()});
     parser.addOption(verbose);
 
     if (!parser.parse(arguments))
@@ -363,20 +350,12 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         }
     }
     options.historyEnabled = !parser.isSet(noHistory);
-    options.dataDir = HistoryLocation::dataDir(parser.value(dataDir), environment);
+    options.dataDir = HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), environment);
     options.historyPath = HistoryLocation::historyPath(options.dataDir);
-    for (const auto& [flag, target] : {std::pair{&historyMaxRuns, &options.historyMaxRuns},
-                                       std::pair{&historyMaxDays, &options.historyMaxDays}}) {
-        if (!parser.isSet(*flag))
-            continue;
-        bool ok = false;
-        const int value = parser.value(*flag).toInt(&ok);
-        if (!ok || value < 0) {
-            return QStringLiteral("--%1 \"%2\": must be a whole number, 0 or more (0: no limit)")
-                .arg(flag->names().constFirst(), parser.value(*flag));
-        }
-        *target = value;
-    }
+    auto retention = historyOptions.retention(parser);
+    if (const auto* problem = std::get_if<QString>(&retention))
+        return *problem;
+    options.historyRetention = std::get<RetentionPolicy>(retention);
 
     if (!timeoutGiven) {
         // Only a maximum below the built-in default: the default follows it down.

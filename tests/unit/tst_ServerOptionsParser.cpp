@@ -57,6 +57,8 @@ private Q_SLOTS:
     void httpSettings();
     void httpErrors_data();
     void httpErrors();
+    void historyRetention_data();
+    void historyRetention();
 };
 
 void tst_ServerOptionsParser::noArgumentsServesWithDefaults()
@@ -632,6 +634,40 @@ void tst_ServerOptionsParser::httpErrors()
     const auto* error = std::get_if<QString>(&parsed);
     QVERIFY2(error, "expected an error");
     QVERIFY2(error->contains(errorMentions), qPrintable(*error));
+}
+
+void tst_ServerOptionsParser::historyRetention_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("maxRuns"); // -1: an error is expected
+    QTest::addColumn<int>("maxDays");
+
+    const QString runs = QStringLiteral("--history-max-runs");
+    const QString days = QStringLiteral("--history-max-days");
+    QTest::newRow("defaults") << QStringList() << 10000 << 90;
+    QTest::newRow("both") << QStringList{runs, QStringLiteral("5"), days, QStringLiteral("7")} << 5
+                          << 7;
+    QTest::newRow("0 means no limit") << QStringList{runs, QStringLiteral("0")} << 0 << 90;
+    QTest::newRow("negative") << QStringList{days, QStringLiteral("-1")} << -1 << -1;
+    QTest::newRow("not a number") << QStringList{runs, QStringLiteral("many")} << -1 << -1;
+}
+
+void tst_ServerOptionsParser::historyRetention()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, maxRuns);
+    QFETCH(int, maxDays);
+    const Parsed parsed = parse(arguments);
+    if (maxRuns < 0) {
+        const auto* error = std::get_if<QString>(&parsed);
+        QVERIFY2(error, "expected an error");
+        QVERIFY2(error->contains(QLatin1String("0 or more")), qPrintable(*error));
+        return;
+    }
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->historyRetention.maxRuns, maxRuns);
+    QCOMPARE(options->historyRetention.maxAgeDays, maxDays);
 }
 
 QTEST_GUILESS_MAIN(tst_ServerOptionsParser)
