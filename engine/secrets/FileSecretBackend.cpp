@@ -83,24 +83,16 @@ bool FileSecretBackend::load(QMap<QString, QByteArray>* values, QString* error) 
     // values planted for us: either way the user has to look at it, so refuse rather than fix.
     if (!SecretFiles::checkPrivateFile(path, error))
         return false;
-    QFile file(path);
-    if (!file.exists())
-        return true;
     const auto fail = [&](const QString& reason) {
         values->clear();
         *error = QStringLiteral("cannot read the secret values file %1: %2")
                      .arg(QDir::toNativeSeparators(path), reason);
         return false;
     };
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(file.errorString());
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return fail(parseError.errorString());
-    const QJsonObject root = document.object();
-    if (root.value(kVersionKey).toInt() != kFormatVersion)
-        return fail(QStringLiteral("unknown format version"));
+    QJsonObject root;
+    QString reason;
+    if (!SecretFiles::readVersionedJson(path, kFormatVersion, &root, &reason))
+        return fail(reason);
     const QJsonObject stored = root.value(kValuesKey).toObject();
     for (auto it = stored.constBegin(); it != stored.constEnd(); ++it) {
         auto decoded = QByteArray::fromBase64Encoding(it.value().toString().toLatin1(),

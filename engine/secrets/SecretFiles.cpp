@@ -5,6 +5,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonParseError>
 #include <QSaveFile>
 
 namespace csm::SecretFiles {
@@ -101,6 +103,35 @@ QString octalMode(const QString& path)
            digit(QFileDevice::ReadOwner, QFileDevice::WriteOwner, QFileDevice::ExeOwner) +
            digit(QFileDevice::ReadGroup, QFileDevice::WriteGroup, QFileDevice::ExeGroup) +
            digit(QFileDevice::ReadOther, QFileDevice::WriteOther, QFileDevice::ExeOther);
+}
+
+bool readVersionedJson(const QString& path, int formatVersion, QJsonObject* root, QString* reason)
+{
+    *root = {};
+    QFile file(path);
+    if (!file.exists())
+        return true;
+    if (!file.open(QIODevice::ReadOnly)) {
+        *reason = file.errorString();
+        return false;
+    }
+    QJsonParseError parseError{};
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *reason = parseError.errorString();
+        return false;
+    }
+    if (!document.isObject()) {
+        *reason = QStringLiteral("not a JSON object");
+        return false;
+    }
+    const QJsonValue version = document.object().value(QLatin1String("version"));
+    if (version.toInt() != formatVersion) {
+        *reason = QStringLiteral("unknown format version %1").arg(version.toVariant().toString());
+        return false;
+    }
+    *root = document.object();
+    return true;
 }
 
 } // namespace csm::SecretFiles

@@ -47,21 +47,10 @@ bool SecretIndex::load(QString* error)
         return false;
     };
 
-    QFile file(path);
-    if (!file.exists())
-        return true;
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(file.errorString());
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return fail(parseError.errorString());
-    if (!document.isObject())
-        return fail(QStringLiteral("not a JSON object"));
-    const QJsonObject root = document.object();
-    if (root.value(kVersionKey).toInt() != kFormatVersion)
-        return fail(QStringLiteral("unknown format version %1")
-                        .arg(root.value(kVersionKey).toVariant().toString()));
+    QJsonObject root;
+    QString reason;
+    if (!SecretFiles::readVersionedJson(path, kFormatVersion, &root, &reason))
+        return fail(reason);
 
     const QString backend = root.value(kBackendKey).toString();
     if (!backend.isEmpty() && backend != SecretBackend::kKeychainKind &&
