@@ -260,6 +260,31 @@ private:
         return false;
     }
 
+    // Sends the shared session a ping with one header field set to `value` (a null value
+    // removes it) on a new connection. The answer, when it has `status` and the connection then
+    // still serves a ping; else nothing, and `problem` says what happened.
+    std::optional<Response> pingWithHeader(const QByteArray& name, const QByteArray& value,
+                                           int status, QString* problem)
+    {
+        RawHttpClient client(m_server->port());
+        if (!client.connectToServer()) {
+            *problem = QStringLiteral("cannot connect to the server");
+            return std::nullopt;
+        }
+        Request request = ping(*m_server, m_session);
+        request.set(name, value);
+        const auto response = exchange(client, request);
+        if (!response || response->status != status) {
+            *problem = describe(response, client);
+            return std::nullopt;
+        }
+        if (!pingWorks(client, *m_server, m_session)) {
+            *problem = QStringLiteral("the connection no longer serves a ping");
+            return std::nullopt;
+        }
+        return response;
+    }
+
     // One server for every test whose flags are the defaults, and one session in it.
     std::unique_ptr<HttpTestServer> m_server;
     QByteArray m_session;
@@ -561,14 +586,10 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, accept);
         QFETCH(int, status);
-        RawHttpClient client(m_server->port());
-        QVERIFY(client.connectToServer());
-        Request request = ping(*m_server, m_session);
-        request.set("Accept", accept);
-        const auto response = exchange(client, request);
-        QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
+        QString problem;
+        const auto response = pingWithHeader("Accept", accept, status, &problem);
+        QVERIFY2(response, qPrintable(problem));
         QCOMPARE(response->mediaType(), QByteArray("application/json"));
-        QVERIFY(pingWorks(client, *m_server, m_session));
     }
 
     // 2. The body is JSON.
@@ -589,13 +610,9 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, contentType);
         QFETCH(int, status);
-        RawHttpClient client(m_server->port());
-        QVERIFY(client.connectToServer());
-        Request request = ping(*m_server, m_session);
-        request.set("Content-Type", contentType);
-        const auto response = exchange(client, request);
-        QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
-        QVERIFY(pingWorks(client, *m_server, m_session));
+        QString problem;
+        QVERIFY2(pingWithHeader("Content-Type", contentType, status, &problem),
+                 qPrintable(problem));
     }
 
     // 2. Every message after initialize names its session.
@@ -652,15 +669,11 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, version);
         QFETCH(int, status);
-        RawHttpClient client(m_server->port());
-        QVERIFY(client.connectToServer());
-        Request request = ping(*m_server, m_session);
-        request.set("MCP-Protocol-Version", version);
-        const auto response = exchange(client, request);
-        QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
+        QString problem;
+        const auto response = pingWithHeader("MCP-Protocol-Version", version, status, &problem);
+        QVERIFY2(response, qPrintable(problem));
         if (status == 200)
             QCOMPARE(response->json().value(QLatin1String("result")), QJsonValue(QJsonObject()));
-        QVERIFY(pingWorks(client, *m_server, m_session));
     }
 
     // Some clients send the header on initialize itself.
@@ -737,13 +750,9 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, origin);
         QFETCH(int, status);
-        RawHttpClient client(m_server->port());
-        QVERIFY(client.connectToServer());
-        Request request = ping(*m_server, m_session);
-        request.set("Origin", withPort(origin, m_server->port()));
-        const auto response = exchange(client, request);
-        QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
-        QVERIFY(pingWorks(client, *m_server, m_session));
+        QString problem;
+        QVERIFY2(pingWithHeader("Origin", withPort(origin, m_server->port()), status, &problem),
+                 qPrintable(problem));
     }
 
     // 3. --allowed-host and --allowed-origin admit exactly theirs, besides loopback.
