@@ -1,5 +1,8 @@
 #include "mcp/JsonRpc.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+
 #include <cmath>
 
 namespace csm::jsonrpc {
@@ -45,6 +48,11 @@ bool isValidId(const QJsonValue& id)
         return false;
     const double number = id.toDouble();
     return std::isfinite(number) && std::floor(number) == number;
+}
+
+QByteArray idKey(const QJsonValue& id)
+{
+    return QJsonDocument(QJsonArray{id}).toJson(QJsonDocument::Compact);
 }
 
 } // namespace csm::jsonrpc

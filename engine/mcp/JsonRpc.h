@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
@@ -24,5 +25,8 @@ QJsonObject notification(const QString& method, const QJsonObject& params);
 
 // A request id is a string or an integer; anything else (or a missing id on a request) is invalid.
 bool isValidId(const QJsonValue& id);
+
+// A request id (or progress token) as a hash key that keeps its type: 1 and "1" differ.
+QByteArray idKey(const QJsonValue& id);
 
 } // namespace csm::jsonrpc

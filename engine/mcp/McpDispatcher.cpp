@@ -14,13 +14,7 @@
 namespace csm {
 
 using jsonrpc::ErrorCode;
-
-namespace {
-QByteArray idKey(const QJsonValue& id)
-{
-    return QJsonDocument(QJsonArray{id}).toJson(QJsonDocument::Compact);
-}
-} // namespace
+using jsonrpc::idKey;
 
 McpDispatcher::McpDispatcher(const ToolRegistry& tools, ServerIdentity identity, QString transport,
                              QString sessionId, QObject* parent)

@@ -19,11 +19,6 @@ namespace csm::http {
 using jsonrpc::ErrorCode;
 
 namespace {
-QByteArray jsonKey(const QJsonValue& value)
-{
-    return QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
-}
-
 // The media types of an Accept or Content-Type value, lower-case, parameters dropped.
 QList<QByteArray> mediaTypes(const QByteArray& value)
 {
@@ -228,7 +223,7 @@ void McpHttpEndpoint::handlePost(HttpConnection& connection, const HttpRequest& 
             // The call ends without a response: its stream ends too.
             const QJsonValue requestId =
                 message.value(QLatin1String("params")).toObject().value(QLatin1String("requestId"));
-            endPendingRequest(*session, jsonKey(requestId));
+            endPendingRequest(*session, jsonrpc::idKey(requestId));
         }
         connection.respond(accepted());
         Q_EMIT messageReceived(session->id, message);
@@ -241,7 +236,7 @@ void McpHttpEndpoint::acceptRequest(HttpConnection& connection, McpHttpSession& 
                                     const QJsonObject& message, bool initialize)
 {
     const QJsonValue id = message.value(QLatin1String("id"));
-    const QByteArray key = jsonKey(id);
+    const QByteArray key = jsonrpc::idKey(id);
     if (session.pending.contains(key)) {
         // Answered here: the dispatcher's reply would be routed to the other request's stream.
         connection.respond(HttpResponse::json(
@@ -262,7 +257,7 @@ void McpHttpEndpoint::acceptRequest(HttpConnection& connection, McpHttpSession& 
     const QJsonValue token =
         params.value(QLatin1String("_meta")).toObject().value(QLatin1String("progressToken"));
     if (jsonrpc::isValidId(token)) {
-        pending.progressKey = jsonKey(token);
+        pending.progressKey = jsonrpc::idKey(token);
         session.requestByProgressToken.insert(pending.progressKey, key);
     }
     session.pending.insert(key, pending);
@@ -331,9 +326,9 @@ void McpHttpEndpoint::deliver(const QString& sessionId, const QJsonObject& messa
     }
     if (message.value(QLatin1String("method")).toString() ==
         QLatin1String("notifications/progress")) {
-        const QByteArray token = jsonKey(message.value(QLatin1String("params"))
-                                             .toObject()
-                                             .value(QLatin1String("progressToken")));
+        const QByteArray token = jsonrpc::idKey(message.value(QLatin1String("params"))
+                                                    .toObject()
+                                                    .value(QLatin1String("progressToken")));
         const auto pending = session.pending.constFind(session.requestByProgressToken.value(token));
         if (pending != session.pending.cend() && pending->streamed && pending->connection)
             pending->connection->writeToStream(sseEvent(message));
@@ -345,7 +340,7 @@ void McpHttpEndpoint::deliver(const QString& sessionId, const QJsonObject& messa
 
 void McpHttpEndpoint::respondTo(McpHttpSession& session, const QJsonObject& response)
 {
-    const QByteArray key = jsonKey(response.value(QLatin1String("id")));
+    const QByteArray key = jsonrpc::idKey(response.value(QLatin1String("id")));
     const McpHttpSession::PendingRequest pending = session.pending.take(key);
     session.requestByProgressToken.remove(pending.progressKey);
     session.lastActivity.start();
