@@ -34,6 +34,18 @@ QProcess* ContainerRuntime::newProcess(const QStringList& arguments, QObject* pa
     return process;
 }
 
+QProcess* ContainerRuntime::newRunProcess(const ContainerSpec& spec, QObject* parent) const
+{
+    QProcess* process = newProcess(runArguments(spec), parent);
+    if (spec.secrets && !spec.secrets->variables().isEmpty()) {
+        QProcessEnvironment environment = process->processEnvironment();
+        for (const auto& [name, value] : spec.secrets->variables())
+            environment.insert(name, QString::fromUtf8(value));
+        process->setProcessEnvironment(environment);
+    }
+    return process;
+}
+
 QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
 {
     const SandboxPolicy& policy = spec.policy;
@@ -70,8 +82,10 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     for (auto it = spec.environment.cbegin(); it != spec.environment.cend(); ++it)
         args << QStringLiteral("-e") << it.key() + QLatin1Char('=') + it.value();
     // By name only: the engine reads the value from its own environment, so it is never in argv.
-    for (const QString& name : spec.environmentNames)
-        args << QStringLiteral("-e") << name;
+    if (spec.secrets) {
+        for (const auto& [name, value] : spec.secrets->variables())
+            args << QStringLiteral("-e") << name;
+    }
     if (pooled) {
         args << QStringLiteral("--mount")
              << QStringLiteral("type=bind,source=%1,target=%2")

@@ -35,6 +35,10 @@ public:
     // never through argv.
     QProcess* newProcess(const QStringList& arguments, QObject* parent) const;
 
+    // The process that runs `spec` (runArguments()), its secrets' values added to its
+    // environment: the engine copies them into the container for the bare `-e NAME` options.
+    QProcess* newRunProcess(const ContainerSpec& spec, QObject* parent) const;
+
     // `run` in the foreground, attached to stdin/stdout/stderr, removed when it exits.
     virtual QStringList runArguments(const ContainerSpec& spec) const;
     // Kills (without a grace period) and removes a container; no error if it is already gone.

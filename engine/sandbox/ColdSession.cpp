@@ -11,8 +11,8 @@ constexpr qint64 kEngineStderrCap = 16 * 1024;
 
 ColdSession::ColdSession(const ContainerRuntime& runtime, const ContainerSpec& spec,
                          QObject* parent)
-    : SandboxSession(spec.name, parent)
-    , m_client(runtime.newProcess(runtime.runArguments(spec), this))
+    : SandboxSession(spec.name, spec.secrets, parent)
+    , m_client(runtime.newRunProcess(spec, this))
     , m_engineStderr(kEngineStderrCap)
 {
     connect(m_client, &QProcess::readyReadStandardOutput, this,

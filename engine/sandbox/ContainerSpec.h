@@ -1,10 +1,13 @@
 #pragma once
 
 #include "sandbox/SandboxPolicy.h"
+#include "sandbox/SandboxSecrets.h"
 
 #include <QMap>
 #include <QString>
 #include <QStringList>
+
+#include <memory>
 
 namespace csm {
 
@@ -23,8 +26,9 @@ struct ContainerSpec
     // The interpreter the launcher runs with the program on its stdin, e.g. python3 -u -.
     QStringList command;
     SandboxPolicy policy;
-    // Variables passed by name only (`-e NAME`): their values travel in the engine's environment.
-    QStringList environmentNames;
+    // Passed by name only (`-e NAME`): their values travel in the engine client's environment
+    // (ContainerRuntime::newRunProcess), never in argv. Null: none.
+    std::shared_ptr<const SandboxSecrets> secrets;
     // Non-secret variables set in the sandbox, e.g. HOME.
     QMap<QString, QString> environment;
     QMap<QString, QString> labels;

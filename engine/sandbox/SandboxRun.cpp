@@ -21,6 +21,7 @@ SandboxRun::SandboxRun(SandboxRunner& runner, RunRequest request, QObject* paren
     : QObject(parent)
     , m_runner(runner)
     , m_request(std::move(request))
+    , m_secrets(runner.secrets())
     , m_stdout(runner.policy().outputCapBytes)
     , m_stderr(runner.policy().outputCapBytes)
 {
@@ -61,31 +62,38 @@ void SandboxRun::start()
     m_runner.runStarted();
     // Deferred, so that finished() is never emitted from inside start(), even when the engine
     // cannot be started at all.
-    QMetaObject::invokeMethod(
-        this,
-        [this] {
-            if (m_phase != Phase::CheckingImage)
-                return; // cancelled meanwhile
-            if (m_runner.launcherPath().isEmpty()) {
-                failWithEngineError(
-                    QStringLiteral("The sandbox launcher csm-launch is missing (looked for %1). "
-                                   "Reinstall Code Sandbox, or set CODE_SANDBOX_LAUNCHER to its "
-                                   "path.")
-                        .arg(LauncherLocator::candidates().join(QStringLiteral(", "))));
-                return;
-            }
-            // A warm container proves its image exists: no check needed.
-            if (SandboxSession* warm =
-                    m_runner.takeWarmSession(m_request.language, m_request.image, this)) {
-                m_warm = true;
-                launch(warm);
-            } else if (m_runner.isImageKnownPresent(m_request.image)) {
-                launch(m_runner.newColdSession(m_request.language, m_request.image, this));
-            } else {
-                checkImage(false);
-            }
-        },
-        Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, &SandboxRun::chooseContainer, Qt::QueuedConnection);
+}
+
+void SandboxRun::chooseContainer()
+{
+    if (m_phase != Phase::CheckingImage)
+        return; // cancelled meanwhile
+    if (m_runner.isHeldForSecrets()) {
+        // A secret changed: this run gets the new values, so it waits for them.
+        connect(&m_runner, &SandboxRunner::secretsSettled, this, &SandboxRun::chooseContainer,
+                Qt::SingleShotConnection);
+        return;
+    }
+    m_secrets = m_runner.secrets();
+    if (m_runner.launcherPath().isEmpty()) {
+        failWithEngineError(
+            QStringLiteral("The sandbox launcher csm-launch is missing (looked for %1). "
+                           "Reinstall Code Sandbox, or set CODE_SANDBOX_LAUNCHER to its "
+                           "path.")
+                .arg(LauncherLocator::candidates().join(QStringLiteral(", "))));
+        return;
+    }
+    // A warm container proves its image exists: no check needed.
+    if (SandboxSession* warm =
+            m_runner.takeWarmSession(m_request.language, m_request.image, this)) {
+        m_warm = true;
+        launch(warm);
+    } else if (m_runner.isImageKnownPresent(m_request.image)) {
+        launch(m_runner.newColdSession(m_request.language, m_request.image, this));
+    } else {
+        checkImage(false);
+    }
 }
 
 void SandboxRun::checkImage(bool afterEngineFailure)
@@ -151,6 +159,7 @@ void SandboxRun::launch(SandboxSession* session)
 {
     m_phase = Phase::Starting;
     m_session = session;
+    m_secrets = session->secrets();
     m_containerName = session->containerName();
     connect(session, &SandboxSession::framesReceived, this, &SandboxRun::onFrames);
     connect(session, &SandboxSession::ended, this, &SandboxRun::onSessionEnded);

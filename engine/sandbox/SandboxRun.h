@@ -5,12 +5,15 @@
 #include "sandbox/LatestOutputLine.h"
 #include "sandbox/LauncherStreamDecoder.h"
 #include "sandbox/RunRequest.h"
+#include "sandbox/SandboxSecrets.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
 #include <QTimer>
+
+#include <memory>
 
 namespace csm {
 
@@ -40,8 +43,11 @@ public:
     void cancel();
     // Empty until a container was chosen.
     QString containerName() const;
-    // The last line the program printed so far (for progress messages); empty before any.
+    // The last line the program printed so far (for progress messages); empty before any. Raw:
+    // redact it with secrets().
     QString latestOutputLine() const { return m_latestLine.text(); }
+    // The secrets in this run's container (before one is chosen: the runner's at the time).
+    const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
 
 Q_SIGNALS:
     void finished(const csm::ExecutionResult& result);
@@ -57,6 +63,7 @@ private:
         Done,
     };
 
+    void chooseContainer();
     void checkImage(bool afterEngineFailure);
     void onImageChecked(int exitCode, bool afterEngineFailure);
     void launch(SandboxSession* session);
@@ -82,6 +89,7 @@ private:
     QPointer<QProcess> m_remove;
     QPointer<SandboxSession> m_session;
     QString m_containerName;
+    std::shared_ptr<const SandboxSecrets> m_secrets;
     QByteArray m_lastEngineDiagnostics;
     LauncherStreamDecoder m_decoder;
     QTimer m_deadline;

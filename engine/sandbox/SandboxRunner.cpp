@@ -15,6 +15,8 @@
 #include <QRandomGenerator>
 #include <QSysInfo>
 
+#include <utility>
+
 namespace csm {
 
 namespace {
@@ -25,12 +27,10 @@ QString randomInstanceId()
 } // namespace
 
 SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
-                             QStringList passThroughEnvironment, QString launcherPath,
-                             QObject* parent)
+                             QString launcherPath, QObject* parent)
     : QObject(parent)
     , m_runtime(std::move(runtime))
     , m_policy(std::move(policy))
-    , m_passThrough(std::move(passThroughEnvironment))
     , m_launcherPath(std::move(launcherPath))
     , m_instanceId(randomInstanceId())
     , m_reaper(new ContainerReaper(*m_runtime, this))
@@ -60,7 +60,7 @@ ContainerSpec SandboxRunner::makeSpec(Language language, const QString& image)
     spec.launcherPath = m_launcherPath;
     spec.command = LanguageTraits::interpreterCommand(language);
     spec.policy = m_policy;
-    spec.environmentNames = m_passThrough;
+    spec.secrets = m_secrets;
     // The root filesystem is read-only: tools that write to $HOME (matplotlib, npm) need a
     // writable one.
     spec.environment.insert(QStringLiteral("HOME"), QStringLiteral("/tmp"));
@@ -73,6 +73,26 @@ ContainerSpec SandboxRunner::makeSpec(Language language, const QString& image)
         {QLatin1String(ContainerLabels::kLanguage), LanguageTraits::id(language)},
     };
     return spec;
+}
+
+void SandboxRunner::holdForSecrets()
+{
+    m_heldForSecrets = true;
+}
+
+void SandboxRunner::setSecrets(std::shared_ptr<const SandboxSecrets> secrets)
+{
+    if (!secrets)
+        secrets = SandboxSecrets::none();
+    const bool changed = !secrets->sameAs(*m_secrets);
+    m_secrets = std::move(secrets);
+    if (changed && m_pool)
+        m_pool->renew();
+    if (std::exchange(m_heldForSecrets, false)) {
+        if (m_pool)
+            m_pool->refill();
+        Q_EMIT secretsSettled();
+    }
 }
 
 void SandboxRunner::enablePool(int sizePerImage, int idleTimeoutMs)

@@ -3,6 +3,7 @@
 #include "sandbox/ContainerSpec.h"
 #include "sandbox/Language.h"
 #include "sandbox/SandboxPolicy.h"
+#include "sandbox/SandboxSecrets.h"
 
 #include <QObject>
 #include <QSet>
@@ -20,8 +21,9 @@ class SandboxSession;
 class WarmPool;
 struct RunRequest;
 
-// Starts sandbox runs on one container engine under one policy, and remembers which images it
-// has seen present so that only the first run of an image pays for the check.
+// Starts sandbox runs on one container engine under one policy and one set of secrets, and
+// remembers which images it has seen present so that only the first run of an image pays for
+// the check.
 class SandboxRunner final : public QObject
 {
     Q_OBJECT
@@ -30,8 +32,7 @@ public:
     // `launcherPath`: csm-launch on the host (LauncherLocator::find()); empty makes every run
     // fail with a clear message.
     SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
-                  QStringList passThroughEnvironment, QString launcherPath,
-                  QObject* parent = nullptr);
+                  QString launcherPath, QObject* parent = nullptr);
     ~SandboxRunner() override;
 
     // The run starts at once; it emits SandboxRun::finished() later, from the event loop.
@@ -55,7 +56,15 @@ public:
 
     const ContainerRuntime& runtime() const { return *m_runtime; }
     const SandboxPolicy& policy() const { return m_policy; }
-    const QStringList& passThroughEnvironment() const { return m_passThrough; }
+    // The secrets every new container gets (never null; none at first).
+    const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
+    // While the secrets are being (re)read, runs that start wait for them (secretsSettled()),
+    // so that a changed secret applies to the next run, and the pool starts no container.
+    void holdForSecrets();
+    bool isHeldForSecrets() const { return m_heldForSecrets; }
+    // The secrets from now on; ends a hold. Waiting containers of the pool that hold other
+    // values are replaced.
+    void setSecrets(std::shared_ptr<const SandboxSecrets> secrets);
     const QString& launcherPath() const { return m_launcherPath; }
     // Where finished runs leave their engine clients to exit, and where shutdown waits.
     ContainerReaper& reaper() { return *m_reaper; }
@@ -65,10 +74,15 @@ public:
     bool isImageKnownPresent(const QString& image) const { return m_presentImages.contains(image); }
     void setImageKnownPresent(const QString& image, bool present);
 
+Q_SIGNALS:
+    // A hold ended (setSecrets()).
+    void secretsSettled();
+
 private:
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxPolicy m_policy;
-    QStringList m_passThrough;
+    std::shared_ptr<const SandboxSecrets> m_secrets = SandboxSecrets::none();
+    bool m_heldForSecrets = false;
     QString m_launcherPath;
     QString m_instanceId;
     ContainerReaper* m_reaper = nullptr;

@@ -2,9 +2,11 @@
 
 namespace csm {
 
-SandboxSession::SandboxSession(QString containerName, QObject* parent)
+SandboxSession::SandboxSession(QString containerName, std::shared_ptr<const SandboxSecrets> secrets,
+                               QObject* parent)
     : QObject(parent)
     , m_containerName(std::move(containerName))
+    , m_secrets(secrets ? std::move(secrets) : SandboxSecrets::none())
 {}
 
 } // namespace csm

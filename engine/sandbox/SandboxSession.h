@@ -1,8 +1,12 @@
 #pragma once
 
+#include "sandbox/SandboxSecrets.h"
+
 #include <QByteArray>
 #include <QObject>
 #include <QString>
+
+#include <memory>
 
 namespace csm {
 
@@ -16,9 +20,13 @@ class SandboxSession : public QObject
     Q_OBJECT
 
 public:
-    explicit SandboxSession(QString containerName, QObject* parent = nullptr);
+    // `secrets`: what the container's environment holds (null: nothing).
+    SandboxSession(QString containerName, std::shared_ptr<const SandboxSecrets> secrets,
+                   QObject* parent = nullptr);
 
     QString containerName() const { return m_containerName; }
+    // Never null.
+    const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
 
     // Delivers the program; the launcher answers with frames through framesReceived().
     virtual void sendProgram(const QByteArray& code) = 0;
@@ -38,6 +46,7 @@ Q_SIGNALS:
 
 private:
     QString m_containerName;
+    std::shared_ptr<const SandboxSecrets> m_secrets;
 };
 
 } // namespace csm

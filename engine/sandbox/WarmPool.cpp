@@ -100,7 +100,7 @@ WarmSession* WarmPool::take(Language language, const QString& image, QObject* ne
 
 void WarmPool::refill()
 {
-    if (m_shutDown)
+    if (m_shutDown || m_runner.isHeldForSecrets())
         return;
     if (m_callsRunning > 0 && !m_deferralExpired) {
         if (!m_refillDeferral.isActive())
@@ -169,6 +169,25 @@ void WarmPool::startOne(Slot& slot)
         refill();
     });
     session->start();
+}
+
+void WarmPool::renew()
+{
+    int replaced = 0;
+    for (const auto& slot : m_slots) {
+        const auto sessions = slot->ready + slot->starting;
+        slot->ready.clear();
+        slot->starting.clear();
+        replaced += int(sessions.size());
+        for (WarmSession* session : sessions)
+            discard(session, true);
+    }
+    if (replaced > 0) {
+        qCInfo(lcSandbox) << "warm pool: the secrets changed; replacing" << replaced
+                          << "waiting container(s)";
+        Q_EMIT readyCountChanged(readyCount());
+    }
+    refill();
 }
 
 void WarmPool::retire(Slot& slot)

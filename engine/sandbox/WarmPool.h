@@ -41,6 +41,11 @@ public:
     void warm(Language language, const QString& image);
     // A ready container (the caller owns it), or null when none is ready.
     WarmSession* take(Language language, const QString& image, QObject* newParent);
+    // Replaces every container, ready or starting, with a new one (the secrets changed: what
+    // waits was started with the old values).
+    void renew();
+    // Starts what is missing, unless calls are running or the runner holds for its secrets.
+    void refill();
     // Stops refilling and removes every container, ready or starting (through the reaper).
     void shutdown();
     // Every run, pooled or cold, says when it starts and ends, so refills can keep out of its way.
@@ -67,7 +72,6 @@ private:
     };
 
     Slot* slotFor(Language language, const QString& image);
-    void refill();
     void startOne(Slot& slot);
     void retire(Slot& slot);
     void discard(WarmSession* session, bool removeContainer);

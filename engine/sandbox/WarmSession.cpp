@@ -17,7 +17,7 @@ constexpr int kConnectRetryMs = 10;
 }
 
 WarmSession::WarmSession(const ContainerRuntime& runtime, ContainerSpec spec, QObject* parent)
-    : SandboxSession(spec.name, parent)
+    : SandboxSession(spec.name, spec.secrets, parent)
     , m_runtime(runtime)
     , m_spec(std::move(spec))
     , m_socket(new QLocalSocket(this))
@@ -66,7 +66,7 @@ WarmSession::~WarmSession()
 void WarmSession::start()
 {
     m_sinceStart.start();
-    m_starter = m_runtime.newProcess(m_runtime.runArguments(m_spec), this);
+    m_starter = m_runtime.newRunProcess(m_spec, this);
     connect(m_starter, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
             fail(m_starter->errorString());

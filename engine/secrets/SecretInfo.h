@@ -32,11 +32,37 @@ struct SecretInfo
         return true;
     }
 
+    // Names that the engine's own CLI or the sandbox depend on. A pass-through secret's value is
+    // put into the engine client's environment (for its bare `-e NAME`), so a secret called PATH
+    // or DOCKER_HOST would change how the engine itself runs, or where it connects.
+    static bool isReservedName(QStringView candidate)
+    {
+        static constexpr const char16_t* kExact[] = {
+            u"PATH", u"HOME", u"USER",     u"LOGNAME", u"SHELL", u"TMPDIR", u"LANG",
+            u"TZ",   u"PWD",  u"HOSTNAME", u"TERM",    u"TMP",   u"TEMP"};
+        static constexpr const char16_t* kPrefixes[] = {
+            u"LD_",  u"DOCKER_", u"PODMAN_",       u"CONTAINERS_", u"CONTAINER_", u"BUILDAH_",
+            u"XDG_", u"DBUS_",   u"CODE_SANDBOX_", u"STORAGE_",    u"REGISTRY_"};
+        for (const char16_t* exact : kExact) {
+            if (candidate.compare(QStringView(exact), Qt::CaseInsensitive) == 0)
+                return true;
+        }
+        for (const char16_t* prefix : kPrefixes) {
+            if (candidate.startsWith(QStringView(prefix), Qt::CaseInsensitive))
+                return true;
+        }
+        return false;
+    }
+
     // Why `candidate` is not a valid name, for error messages; empty when it is valid.
     static QString nameError(const QString& candidate)
     {
-        if (isValidName(candidate))
+        if (isValidName(candidate) && !isReservedName(candidate))
             return {};
+        if (isValidName(candidate))
+            return QStringLiteral("%1 is reserved: the container engine or the sandbox depends on "
+                                  "a variable of that name; choose another name")
+                .arg(candidate);
         if (candidate.isEmpty())
             return QStringLiteral("a secret needs a name");
         if (candidate.size() > kMaxNameLength)

@@ -11,13 +11,13 @@
 #include "sandbox/LauncherLocator.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/StaleContainerSweeper.h"
-#include "secrets/SecretRedactor.h"
+#include "secrets/LogRedaction.h"
+#include "server/PassThroughSecrets.h"
 #include "server/RunHistoryRecorder.h"
 #include "server/ServerOptions.h"
 #include "tools/RunCodeTool.h"
 
 #include <QCoreApplication>
-#include <QProcessEnvironment>
 #include <QSysInfo>
 #include <QTimer>
 
@@ -27,17 +27,6 @@ namespace csm {
 
 namespace {
 constexpr int kShutdownBudgetMs = 10'000;
-
-// The values of the variables the sandboxes may see are secrets of the user's: the history keeps
-// [secret:NAME] where a program or its output held one.
-SecretRedactor passThroughRedactor(const QStringList& names)
-{
-    const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    QList<QPair<QString, QByteArray>> secrets;
-    for (const QString& name : names)
-        secrets.append({name, environment.value(name).toUtf8()});
-    return SecretRedactor(secrets);
-}
 
 RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
                                const ContainerRuntime& runtime, const ServerOptions& options)
@@ -50,6 +39,7 @@ RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
                        : runtime.localImageReference(LanguageTraits::defaultImageName(language));
     config.defaultTimeoutSeconds = options.defaultTimeoutSeconds;
     config.maxTimeoutSeconds = options.maxTimeoutSeconds;
+    config.redactOutput = options.redactOutput;
     return config;
 }
 } // namespace
@@ -66,8 +56,19 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
             << "the sandbox launcher csm-launch was not found in"
             << LauncherLocator::candidates().join(QStringLiteral(", ")) << "; every run will fail";
     }
-    m_runner = std::make_unique<SandboxRunner>(std::move(runtime), options.policy,
-                                               options.passThroughEnvironment, launcher);
+    m_runner = std::make_unique<SandboxRunner>(std::move(runtime), options.policy, launcher);
+    // Before anything can print a secret: every log line of the process is redacted.
+    LogRedaction::install();
+    m_secrets = std::make_unique<PassThroughSecrets>(
+        *m_runner,
+        PassThroughSecrets::Config{options.passThroughEnvironment, options.dataDir,
+                                   options.secretsFile ? SecretStore::BackendChoice::File
+                                                       : SecretStore::BackendChoice::Auto});
+    // Runs (and the pool) wait until the secrets are read.
+    m_secrets->start();
+    if (!options.redactOutput)
+        qCWarning(lcServer) << "--no-redact: secret values that programs print are returned to "
+                               "the client as they are";
     const auto python = toolConfig(Language::Python, options.pythonImage, engine, options);
     const auto js = toolConfig(Language::JavaScript, options.jsImage, engine, options);
     qCInfo(lcServer).noquote() << "engine" << engine.name() << "| python image" << python.image
@@ -82,8 +83,6 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
         // Serving matters more than the record of it.
         if (!m_history)
             qCWarning(lcServer).noquote() << "serving without a run history:" << error;
-        else
-            m_history->setRedactor(passThroughRedactor(options.passThroughEnvironment));
     } else {
         qCInfo(lcServer) << "run history off (--no-history)";
     }

@@ -11,6 +11,7 @@
 namespace csm {
 
 class McpDispatcher;
+class PassThroughSecrets;
 class RunHistoryRecorder;
 class SandboxRunner;
 class StaleContainerSweeper;
@@ -37,6 +38,8 @@ public:
     int sessionCount() const { return static_cast<int>(m_sessions.size()); }
     int runningCallCount() const;
     const SandboxRunner& runner() const { return *m_runner; }
+    // The secrets the sandboxes get, kept current.
+    PassThroughSecrets& secrets() const { return *m_secrets; }
     // The run history's writer; null with --no-history or when the history cannot be opened.
     RunHistoryRecorder* history() const { return m_history.get(); }
 
@@ -53,6 +56,7 @@ private:
     void finishShutdown();
 
     std::unique_ptr<SandboxRunner> m_runner;
+    std::unique_ptr<PassThroughSecrets> m_secrets; // feeds the runner
     // Before the tools, which report to it, so that it outlives them.
     std::unique_ptr<RunHistoryRecorder> m_history;
     std::unique_ptr<ToolRegistry> m_tools;

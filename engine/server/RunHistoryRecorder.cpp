@@ -55,7 +55,7 @@ qint64 RunHistoryRecorder::runStarted(const Start& start)
     run.tool = start.context.tool;
     run.language = start.language;
     run.image = start.image;
-    run.code = m_redactor.redact(start.code);
+    run.code = start.code;
     run.limits = start.limits;
     const std::optional<qint64> id = m_store->recordStart(run);
     if (!id) {
@@ -113,11 +113,7 @@ void RunHistoryRecorder::end(qint64 handle, const RunRecord& finished)
 {
     if (handle <= 0)
         return;
-    RunRecord redacted = finished;
-    redacted.stdoutText = m_redactor.redact(finished.stdoutText);
-    redacted.stderrText = m_redactor.redact(finished.stderrText);
-    redacted.errorMessage = m_redactor.redact(finished.errorMessage);
-    if (!m_store->recordEnd(handle, redacted)) {
+    if (!m_store->recordEnd(handle, finished)) {
         qCWarning(lcHistory).noquote()
             << "the end of run" << handle
             << "could not be recorded in the history:" << m_store->lastError();

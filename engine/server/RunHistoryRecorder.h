@@ -2,7 +2,6 @@
 
 #include "history/RetentionPolicy.h"
 #include "history/RunRecord.h"
-#include "secrets/SecretRedactor.h"
 #include "tools/RunObserver.h"
 
 #include <QString>
@@ -40,10 +39,6 @@ public:
     void runEnded(qint64 handle, const ExecutionResult& result) override;
     void runFailed(qint64 handle, const QString& message) override;
 
-    // Secret values (the pass-through variables' values) to keep out of the file: code,
-    // outputs and error messages are stored with [secret:NAME] in their place.
-    void setRedactor(SecretRedactor redactor) { m_redactor = std::move(redactor); }
-
     // How a run's result is recorded: status, outputs, exit code, duration, error message.
     static RunRecord endRecord(const ExecutionResult& result);
 
@@ -54,7 +49,6 @@ private:
 
     std::unique_ptr<HistoryStore> m_store;
     Server m_server;
-    SecretRedactor m_redactor;
 };
 
 } // namespace csm

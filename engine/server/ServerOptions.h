@@ -33,6 +33,7 @@ struct ServerOptions
     QString engine;      // "podman", "docker" or empty for auto-detection
     QString pythonImage; // empty: the locally built default
     QString jsImage;
+    // Variables of the server's own environment passed into every sandbox (by name).
     QStringList passThroughEnvironment;
     SandboxPolicy policy;
     double defaultTimeoutSeconds = 30;
@@ -47,6 +48,10 @@ struct ServerOptions
     QString dataDir;
     QString historyPath;
     RetentionPolicy historyRetention; // applied when the server starts
+    // Secret values in a private file in dataDir instead of the keychain (--secrets-file).
+    bool secretsFile = false;
+    // Secret values in returned output become [secret:NAME] (--no-redact turns it off).
+    bool redactOutput = true;
     bool verbose = false;
     // Problems that do not stop the server (e.g. a pass-through variable that is not set).
     QStringList warnings;

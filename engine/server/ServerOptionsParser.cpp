@@ -213,7 +213,10 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         "Environment: CODE_SANDBOX_ENGINE (podman|docker), CONTAINER_IMAGE with "
         "CONTAINER_LANGUAGE (python|javascript) to replace that language's image.\n\n"
         "Every call is recorded in the run history (see --data-dir, --no-history); "
-        "'code-sandbox-mcp history --help' lists, shows, exports and prunes it."));
+        "'code-sandbox-mcp history --help' lists, shows, exports and prunes it.\n\n"
+        "Secrets marked pass-through ('code-sandbox-mcp secrets --help') reach every sandbox as "
+        "environment variables; their values are replaced by [secret:NAME] in what is "
+        "returned, recorded and logged."));
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help and exit."));
@@ -246,6 +249,14 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     const QCommandLineOption noHistory(
         QStringLiteral("no-history"),
         QStringLiteral("Record no runs in the history (and leave it untouched)."));
+    const QCommandLineOption secretsFile(
+        QStringLiteral("secrets-file"),
+        QStringLiteral("Keep secret values in a private file (mode 0600) in the data folder "
+                       "instead of the OS keychain."));
+    const QCommandLineOption noRedact(
+        QStringLiteral("no-redact"),
+        QStringLiteral("Return secret values that a program prints as they are, instead of "
+                       "[secret:NAME]. The history and the logs stay redacted."));
     const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
                                      QStringLiteral("Log details to stderr."));
     const HttpOptionsParser httpOptions;
@@ -255,7 +266,7 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     httpOptions.addTo(parser);
     parser.addOptions(
         {historyOptions.dataDir(), noHistory, historyOptions.maxRuns(), historyOptions.maxDays()});
-    parser.addOption(verbose);
+    parser.addOptions({secretsFile, noRedact, verbose});
 
     if (!parser.parse(arguments))
         return parser.errorText();
@@ -349,6 +360,8 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
                      *problem);
         }
     }
+    options.secretsFile = parser.isSet(secretsFile);
+    options.redactOutput = !parser.isSet(noRedact);
     options.historyEnabled = !parser.isSet(noHistory);
     options.dataDir = HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), environment);
     options.historyPath = HistoryLocation::historyPath(options.dataDir);

@@ -2,6 +2,7 @@
 
 #include "sandbox/ExecutionResult.h"
 #include "sandbox/SandboxRun.h"
+#include "sandbox/SandboxSecrets.h"
 #include "tools/RunObserver.h"
 #include "tools/ToolResultFormatter.h"
 
@@ -24,9 +25,11 @@ RunCodeCall::RunCodeCall(QObject* parent, RunObserver* observer, qint64 handle)
     , m_handle(observer ? handle : 0)
 {}
 
-RunCodeCall::RunCodeCall(SandboxRun* run, QObject* parent, RunObserver* observer, qint64 handle)
+RunCodeCall::RunCodeCall(SandboxRun* run, bool redactOutput, QObject* parent, RunObserver* observer,
+                         qint64 handle)
     : RunCodeCall(parent, observer, handle)
 {
+    m_redactOutput = redactOutput;
     m_run = run;
     run->setParent(this);
     connect(run, &SandboxRun::finished, this, &RunCodeCall::onRunFinished);
@@ -69,23 +72,28 @@ void RunCodeCall::cancel()
 
 QString RunCodeCall::progressMessage() const
 {
-    return m_run ? m_run->latestOutputLine() : QString();
+    if (!m_run)
+        return {};
+    const QString line = m_run->latestOutputLine();
+    return m_redactOutput ? m_run->secrets()->redactor().redact(line) : line;
 }
 
 void RunCodeCall::onRunFinished(const ExecutionResult& result)
 {
+    const ExecutionResult safe = m_run->secrets()->redacted(result);
     // Recorded before the client hears of it, so a client that reads the history after its
     // answer finds the run ended.
-    reportEnd(result);
-    if (result.outcome == ExecutionResult::Outcome::Cancelled) {
+    reportEnd(safe);
+    const ExecutionResult& answer = m_redactOutput ? safe : result;
+    if (answer.outcome == ExecutionResult::Outcome::Cancelled) {
         Q_EMIT cancelled();
         return;
     }
-    if (result.outcome == ExecutionResult::Outcome::EngineError) {
-        Q_EMIT finished(ToolResultFormatter::errorResult(result.engineError));
+    if (answer.outcome == ExecutionResult::Outcome::EngineError) {
+        Q_EMIT finished(ToolResultFormatter::errorResult(answer.engineError));
         return;
     }
-    Q_EMIT finished(ToolResultFormatter::format(result));
+    Q_EMIT finished(ToolResultFormatter::format(answer));
 }
 
 void RunCodeCall::reportEnd(const ExecutionResult& result)

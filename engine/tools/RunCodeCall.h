@@ -11,7 +11,8 @@ class SandboxRun;
 struct ExecutionResult;
 
 // A run_*_code call in flight: owns its sandbox run and reports its result, and its end to the
-// observer (when there is one) exactly once, whichever way it ends.
+// observer (when there is one) exactly once, whichever way it ends. The values of the secrets in
+// the run's container never reach the observer, and reach the client only if asked for.
 class RunCodeCall final : public ToolCall
 {
     Q_OBJECT
@@ -21,8 +22,11 @@ public:
     // `observer` (may be null) gets the end of the call it reported as `handle`.
     static RunCodeCall* failed(const QString& message, QObject* parent,
                                RunObserver* observer = nullptr, qint64 handle = 0);
-    RunCodeCall(SandboxRun* run, QObject* parent, RunObserver* observer = nullptr,
-                qint64 handle = 0);
+    // `redactOutput`: whether the client gets the run's secret values replaced by
+    // [secret:NAME] in the output and progress messages. The observer always gets them
+    // redacted.
+    RunCodeCall(SandboxRun* run, bool redactOutput, QObject* parent,
+                RunObserver* observer = nullptr, qint64 handle = 0);
     // A call destroyed before its end was reported (the server exiting past its shutdown
     // budget) is reported as cancelled, so that no record stays "running".
     ~RunCodeCall() override;
@@ -40,6 +44,7 @@ private:
     RunObserver* m_observer = nullptr;
     qint64 m_handle = 0; // 0 once the end has been reported (or when nothing is recorded)
     bool m_cancelled = false;
+    bool m_redactOutput = true;
 };
 
 } // namespace csm

@@ -3,6 +3,7 @@
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRunner.h"
+#include "sandbox/SandboxSecrets.h"
 #include "tools/RunCodeCall.h"
 #include "tools/RunObserver.h"
 #include "tools/ToolResultFormatter.h"
@@ -119,7 +120,8 @@ qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& co
     start.context.tool = name();
     start.language = LanguageTraits::id(m_config.language);
     start.image = m_config.image;
-    start.code = code.toString();
+    // The history never holds a secret's value, even one the client itself sent.
+    start.code = m_runner.secrets()->redactor().redact(code.toString());
     start.limits = QJsonObject{
         {QStringLiteral("memory_bytes"), policy.memoryBytes},
         {QStringLiteral("cpus"), policy.cpus},
@@ -164,7 +166,8 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
     request.code = code.toString().toUtf8();
     request.timeoutMs = static_cast<int>(std::lround(timeoutSeconds * 1000));
     const qint64 handle = reportStart(context, code, request.timeoutMs);
-    return new RunCodeCall(m_runner.start(request, nullptr), parent, m_observer, handle);
+    return new RunCodeCall(m_runner.start(request, nullptr), m_config.redactOutput, parent,
+                           m_observer, handle);
 }
 
 } // namespace csm

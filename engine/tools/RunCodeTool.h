@@ -19,6 +19,9 @@ public:
         bool customImage = false; // the user chose the image, so we cannot say what is in it
         double defaultTimeoutSeconds = 30;
         double maxTimeoutSeconds = 600;
+        // Secret values in what the program prints reach the client as [secret:NAME]. Off only
+        // when the user asks: the model's provider would see them.
+        bool redactOutput = true;
     };
 
     // `observer` (may be null) is told of every call's start and end (the run history).

@@ -12,6 +12,7 @@ struct ExecutionResult;
 // Told about every run_*_code call as it starts and ends, to keep a record of it (the run
 // history). The call path never depends on it: without an observer a call runs the same, and an
 // observer that fails only loses its record. Called on the tool's thread, never re-entrantly.
+// What it gets (code, outputs, messages) is already redacted: no secret value reaches it.
 class RunObserver
 {
 public:

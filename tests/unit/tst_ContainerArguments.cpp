@@ -3,7 +3,9 @@
 #include "runtime/PodmanRuntime.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/ContainerSpec.h"
+#include "sandbox/SandboxSecrets.h"
 
+#include <QProcess>
 #include <QTest>
 
 #include <memory>
@@ -282,14 +284,11 @@ void tst_ContainerArguments::environment()
     const QByteArray secretValue("s3cr3t-value-4f9a1c");
     const QByteArray otherName("CSM_TEST_PASS_THROUGH_OTHER");
     const QByteArray otherValue("other-secret-77b2");
-    qputenv(secretName.constData(), secretValue);
-    qputenv(otherName.constData(), otherValue);
-
     ContainerSpec spec = sampleSpec();
-    spec.environmentNames = {QString::fromLatin1(secretName), QString::fromLatin1(otherName)};
-    const QStringList args = makeRuntime(engine)->runArguments(spec);
-    qunsetenv(secretName.constData());
-    qunsetenv(otherName.constData());
+    spec.secrets = SandboxSecrets::make({{QString::fromLatin1(secretName), secretValue},
+                                         {QString::fromLatin1(otherName), otherValue}});
+    const auto runtime = makeRuntime(engine);
+    const QStringList args = runtime->runArguments(spec);
 
     const QStringList variables = valuesOf(args, QStringLiteral("-e"));
     // Pass-through variables by bare name only.
@@ -309,6 +308,16 @@ void tst_ContainerArguments::environment()
                  qPrintable(arg));
     }
     QVERIFY(args.lastIndexOf(QStringLiteral("-e")) < args.indexOf(spec.image));
+
+    // The values travel in the engine client's environment instead, which the engine copies
+    // into the container for each bare -e NAME.
+    const std::unique_ptr<QProcess> process(runtime->newRunProcess(spec, nullptr));
+    QCOMPARE(process->arguments(), args);
+    const QProcessEnvironment environment = process->processEnvironment();
+    QCOMPARE(environment.value(QString::fromLatin1(secretName)).toUtf8(), secretValue);
+    QCOMPARE(environment.value(QString::fromLatin1(otherName)).toUtf8(), otherValue);
+    // The rest of the server's environment (PATH, the engine's own settings) is kept.
+    QCOMPARE(environment.value(QStringLiteral("PATH")), qEnvironmentVariable("PATH"));
 }
 
 void tst_ContainerArguments::imageAndCommandLast()

@@ -30,7 +30,6 @@ std::unique_ptr<SandboxRunner> makeRunner(const SandboxPolicy& policy = {})
 {
     // The launcher path is only mounted, never run on the host: any path will do here.
     return std::make_unique<SandboxRunner>(std::make_unique<PodmanRuntime>(missingEngine()), policy,
-                                           QStringList(),
                                            QStringLiteral("/nonexistent/csm-launch"));
 }
 

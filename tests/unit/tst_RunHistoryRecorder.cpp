@@ -115,7 +115,7 @@ std::unique_ptr<RunHistoryRecorder> tst_RunHistoryRecorder::makeRecorder()
 std::unique_ptr<SandboxRunner> tst_RunHistoryRecorder::makeRunner()
 {
     return std::make_unique<SandboxRunner>(std::make_unique<PodmanRuntime>(kMissingEngine),
-                                           SandboxPolicy{}, QStringList(),
+                                           SandboxPolicy{},
                                            QStringLiteral("/nonexistent/csm-launch"));
 }
 

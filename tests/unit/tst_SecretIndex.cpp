@@ -52,31 +52,50 @@ void tst_SecretIndex::names_data()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<bool>("valid");
-    QTest::newRow("upper") << QStringLiteral("API_TOKEN") << true;
-    QTest::newRow("lower") << QStringLiteral("token") << true;
-    QTest::newRow("underscore first") << QStringLiteral("_PRIVATE") << true;
-    QTest::newRow("one letter") << QStringLiteral("A") << true;
-    QTest::newRow("underscore only") << QStringLiteral("_") << true;
-    QTest::newRow("digits after") << QStringLiteral("KEY_2") << true;
-    QTest::newRow("128 characters") << QString(128, QLatin1Char('A')) << true;
-    QTest::newRow("129 characters") << QString(129, QLatin1Char('A')) << false;
-    QTest::newRow("empty") << QString() << false;
-    QTest::newRow("digit first") << QStringLiteral("1KEY") << false;
-    QTest::newRow("dash") << QStringLiteral("API-TOKEN") << false;
-    QTest::newRow("space") << QStringLiteral("API TOKEN") << false;
-    QTest::newRow("dot") << QStringLiteral("api.token") << false;
-    QTest::newRow("equals") << QStringLiteral("A=B") << false;
-    QTest::newRow("non-ASCII letter") << QStringLiteral("SCHLÜSSEL") << false;
-    QTest::newRow("NUL") << QStringLiteral("A") + QChar(0) << false;
-    QTest::newRow("dollar") << QStringLiteral("$HOME") << false;
+    // Valid but reserved: the engine client or the sandbox reads these (nameError() refuses).
+    QTest::addColumn<bool>("reserved");
+    QTest::newRow("upper") << QStringLiteral("API_TOKEN") << true << false;
+    QTest::newRow("lower") << QStringLiteral("token") << true << false;
+    QTest::newRow("underscore first") << QStringLiteral("_PRIVATE") << true << false;
+    QTest::newRow("one letter") << QStringLiteral("A") << true << false;
+    QTest::newRow("underscore only") << QStringLiteral("_") << true << false;
+    QTest::newRow("digits after") << QStringLiteral("KEY_2") << true << false;
+    QTest::newRow("128 characters") << QString(128, QLatin1Char('A')) << true << false;
+    QTest::newRow("129 characters") << QString(129, QLatin1Char('A')) << false << false;
+    QTest::newRow("empty") << QString() << false << false;
+    QTest::newRow("digit first") << QStringLiteral("1KEY") << false << false;
+    QTest::newRow("dash") << QStringLiteral("API-TOKEN") << false << false;
+    QTest::newRow("space") << QStringLiteral("API TOKEN") << false << false;
+    QTest::newRow("dot") << QStringLiteral("api.token") << false << false;
+    QTest::newRow("equals") << QStringLiteral("A=B") << false << false;
+    QTest::newRow("non-ASCII letter") << QStringLiteral("SCHLÜSSEL") << false << false;
+    QTest::newRow("NUL") << QStringLiteral("A") + QChar(0) << false << false;
+    QTest::newRow("dollar") << QStringLiteral("$HOME") << false << false;
+    QTest::newRow("PATH") << QStringLiteral("PATH") << true << true;
+    QTest::newRow("path, any case") << QStringLiteral("Path") << true << true;
+    QTest::newRow("HOME") << QStringLiteral("HOME") << true << true;
+    QTest::newRow("DOCKER_HOST") << QStringLiteral("DOCKER_HOST") << true << true;
+    QTest::newRow("CONTAINER_HOST") << QStringLiteral("CONTAINER_HOST") << true << true;
+    QTest::newRow("CONTAINERS_CONF") << QStringLiteral("CONTAINERS_CONF") << true << true;
+    QTest::newRow("LD_PRELOAD") << QStringLiteral("LD_PRELOAD") << true << true;
+    QTest::newRow("XDG_RUNTIME_DIR") << QStringLiteral("XDG_RUNTIME_DIR") << true << true;
+    QTest::newRow("ours") << QStringLiteral("CODE_SANDBOX_ENGINE") << true << true;
+    QTest::newRow("TMPDIR") << QStringLiteral("TMPDIR") << true << true;
+    QTest::newRow("prefix only as a prefix") << QStringLiteral("MY_DOCKER_TOKEN") << true << false;
+    QTest::newRow("PATHFINDER_KEY") << QStringLiteral("PATHFINDER_KEY") << true << false;
 }
 
 void tst_SecretIndex::names()
 {
     QFETCH(QString, name);
     QFETCH(bool, valid);
+    QFETCH(bool, reserved);
     QCOMPARE(SecretInfo::isValidName(name), valid);
-    QCOMPARE(SecretInfo::nameError(name).isEmpty(), valid);
+    QCOMPARE(SecretInfo::isReservedName(name), reserved);
+    QCOMPARE(SecretInfo::nameError(name).isEmpty(), valid && !reserved);
+    if (reserved)
+        QVERIFY2(SecretInfo::nameError(name).contains(QLatin1String("reserved")),
+                 qPrintable(SecretInfo::nameError(name)));
 }
 
 void tst_SecretIndex::missingFileIsEmpty()

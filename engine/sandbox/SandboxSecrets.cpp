@@ -1,0 +1,55 @@
+#include "sandbox/SandboxSecrets.h"
+
+#include <QStringList>
+
+#include <algorithm>
+
+namespace csm {
+
+SandboxSecrets::SandboxSecrets(Variables variables)
+    : m_variables(std::move(variables))
+    , m_redactor(m_variables)
+{}
+
+std::shared_ptr<const SandboxSecrets> SandboxSecrets::make(const Variables& variables)
+{
+    Variables unique;
+    for (const auto& variable : variables) {
+        const bool seen = std::any_of(unique.cbegin(), unique.cend(), [&](const auto& kept) {
+            return kept.first == variable.first;
+        });
+        if (!seen)
+            unique.append(variable);
+    }
+    std::sort(unique.begin(), unique.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    return std::shared_ptr<const SandboxSecrets>(new SandboxSecrets(std::move(unique)));
+}
+
+std::shared_ptr<const SandboxSecrets> SandboxSecrets::none()
+{
+    static const std::shared_ptr<const SandboxSecrets> empty = make({});
+    return empty;
+}
+
+ExecutionResult SandboxSecrets::redacted(const ExecutionResult& result) const
+{
+    if (m_redactor.isEmpty())
+        return result;
+    ExecutionResult safe = result;
+    safe.stdoutBytes = m_redactor.redact(result.stdoutBytes);
+    safe.stderrBytes = m_redactor.redact(result.stderrBytes);
+    safe.engineError = m_redactor.redact(result.engineError);
+    return safe;
+}
+
+QStringList SandboxSecrets::names() const
+{
+    QStringList names;
+    names.reserve(m_variables.size());
+    for (const auto& variable : m_variables)
+        names << variable.first;
+    return names;
+}
+
+} // namespace csm
