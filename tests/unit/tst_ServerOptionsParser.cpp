@@ -59,6 +59,8 @@ private Q_SLOTS:
     void httpErrors();
     void historyRetention_data();
     void historyRetention();
+    void secrets_data();
+    void secrets();
 };
 
 void tst_ServerOptionsParser::noArgumentsServesWithDefaults()
@@ -74,6 +76,8 @@ void tst_ServerOptionsParser::noArgumentsServesWithDefaults()
     QCOMPARE(options->defaultTimeoutSeconds, 30.0);
     QCOMPARE(options->maxTimeoutSeconds, 600.0);
     QCOMPARE(options->verbose, false);
+    QCOMPARE(options->secretsFile, false); // the keychain
+    QCOMPARE(options->redactOutput, true);
     QCOMPARE(options->warnings, QStringList());
 }
 
@@ -668,6 +672,32 @@ void tst_ServerOptionsParser::historyRetention()
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->historyRetention.maxRuns, maxRuns);
     QCOMPARE(options->historyRetention.maxAgeDays, maxDays);
+}
+
+void tst_ServerOptionsParser::secrets_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<bool>("secretsFile");
+    QTest::addColumn<bool>("redactOutput");
+    QTest::newRow("default") << QStringList() << false << true;
+    QTest::newRow("--secrets-file")
+        << QStringList{QStringLiteral("--secrets-file")} << true << true;
+    QTest::newRow("--no-redact") << QStringList{QStringLiteral("--no-redact")} << false << false;
+    QTest::newRow("both") << QStringList{QStringLiteral("--no-redact"),
+                                         QStringLiteral("--secrets-file")}
+                          << true << false;
+}
+
+void tst_ServerOptionsParser::secrets()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(bool, secretsFile);
+    QFETCH(bool, redactOutput);
+    const Parsed parsed = parse(arguments);
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->secretsFile, secretsFile);
+    QCOMPARE(options->redactOutput, redactOutput);
 }
 
 QTEST_GUILESS_MAIN(tst_ServerOptionsParser)
