@@ -1,11 +1,13 @@
 // code-sandbox-mcp: the headless MCP server that MCP clients launch. A thin composition root:
 // everything it does lives in the engine library.
 #include "cli/HistoryCommand.h"
+#include "cli/SecretsCommand.h"
 #include "core/Logging.h"
 #include "core/Version.h"
 #include "mcp/JsonRpc.h"
 #include "mcp/McpDispatcher.h"
 #include "platform/ShutdownSignals.h"
+#include "platform/StdinSecretInput.h"
 #include "server/McpServer.h"
 #include "server/McpSessionHost.h"
 #include "server/ServerOptionsParser.h"
@@ -97,6 +99,21 @@ int main(int argc, char* argv[])
         QTextStream err(stderr);
         return HistoryCommand::run(arguments.mid(2), QProcessEnvironment::systemEnvironment(), out,
                                    err);
+    }
+    // `code-sandbox-mcp secrets ...` manages the secrets that sandboxes may be given.
+    if (arguments.size() > 1 && arguments.at(1) == QLatin1String("secrets")) {
+        // The command says itself where the values are kept and what it changed.
+        QLoggingCategory::setFilterRules(QStringLiteral("csm.engine.info=false"));
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        StdinSecretInput input;
+        SecretsCommand command(arguments.mid(2), QProcessEnvironment::systemEnvironment(), out, err,
+                               input);
+        QObject::connect(
+            &command, &SecretsCommand::finished, &app,
+            [](int exitCode) { QCoreApplication::exit(exitCode); }, Qt::QueuedConnection);
+        command.start();
+        return QCoreApplication::exec();
     }
 
     const auto parsed =

@@ -1,5 +1,6 @@
 #include "cli/HistoryCommand.h"
 
+#include "cli/TextTable.h"
 #include "history/HistoryLocation.h"
 #include "history/HistoryOptions.h"
 #include "history/HistoryQuery.h"
@@ -252,19 +253,7 @@ void printTable(const QList<RunRecord>& runs, QTextStream& out)
                      run.exitCode ? QString::number(*run.exitCode) : QStringLiteral("-"),
                      duration(run), firstLine(run.code, kCodeColumnChars)});
     }
-    QList<qsizetype> widths(header.size(), 0);
-    for (const QStringList& row : std::as_const(rows)) {
-        for (qsizetype i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], row.at(i).size());
-    }
-    for (const QStringList& row : std::as_const(rows)) {
-        QString line;
-        for (qsizetype i = 0; i < row.size(); ++i) {
-            const bool last = i == row.size() - 1;
-            line += last ? row.at(i) : row.at(i).leftJustified(widths.at(i)) + QStringLiteral("  ");
-        }
-        out << line.trimmed() << '\n';
-    }
+    TextTable::print(rows, out);
 }
 
 void printRun(const RunRecord& run, QTextStream& out)

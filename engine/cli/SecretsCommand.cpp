@@ -1,0 +1,526 @@
+#include "cli/SecretsCommand.h"
+
+#include "cli/TextTable.h"
+#include "history/HistoryLocation.h"
+#include "platform/SecretInput.h"
+#include "secrets/FileSecretBackend.h"
+#include "secrets/SecretStore.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTextStream>
+
+#include <algorithm>
+
+namespace csm {
+
+namespace {
+
+const QString& commandName()
+{
+    static const QString name = QStringLiteral("code-sandbox-mcp secrets");
+    return name;
+}
+
+QString defaultDataDir()
+{
+    return HistoryLocation::dataDir({}, {});
+}
+
+QString overview()
+{
+    return QStringLiteral(
+               "Usage: code-sandbox-mcp secrets <command> [options]\n"
+               "Named secrets that Code Sandbox servers give to their sandboxes as environment "
+               "variables.\nValues are kept in the OS keychain (or, with --secrets-file, in a "
+               "private file); they are\nnever shown, logged or taken from the command line.\n\n"
+               "Commands:\n"
+               "  set NAME [--pass-through|--no-pass-through]\n"
+               "                               store a value, read from stdin or typed at a "
+               "hidden prompt\n"
+               "  list [--json]                names, pass-through flags and update times\n"
+               "  rm NAME                      delete a secret\n"
+               "  pass-through NAME on|off     whether sandboxes get NAME as an environment "
+               "variable\n\n"
+               "Each command takes --data-dir DIR (default: $CODE_SANDBOX_DATA_DIR, else\n"
+               "%1), --secrets-file and --help.\n")
+        .arg(QDir::toNativeSeparators(defaultDataDir()));
+}
+
+// The help of one command: its usage line, then the parser's options.
+QString commandHelp(const QCommandLineParser& parser, const QString& usage,
+                    const QString& description)
+{
+    QString options = parser.helpText();
+    const qsizetype at = options.indexOf(QLatin1String("Options:"));
+    options = at >= 0 ? options.mid(at) : QString();
+    return QStringLiteral("Usage: %1 %2\n%3\n\n%4").arg(commandName(), usage, description, options);
+}
+
+// `text` as one shell word, for commands the user may copy.
+QString shellWord(const QString& text)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:@%+=-]+$"));
+    if (plain.match(text).hasMatch())
+        return text;
+    QString quoted = text;
+    quoted.replace(QStringLiteral("'"), QStringLiteral("'\\''"));
+    return u'\'' + quoted + u'\'';
+}
+
+QString onOff(bool on)
+{
+    return on ? QStringLiteral("on") : QStringLiteral("off");
+}
+
+// "the keychain" or "the file /home/u/.local/share/code-sandbox/secrets-values.json".
+QString describeBackend(const QString& kind, const QString& dataDir)
+{
+    if (kind == SecretBackend::kKeychainKind)
+        return QStringLiteral("the keychain");
+    return QStringLiteral("the file %1")
+        .arg(QDir::toNativeSeparators(QDir(dataDir).filePath(FileSecretBackend::fileName())));
+}
+
+QString valuesNeverFromArguments()
+{
+    return QStringLiteral("values are never taken from the command line, where shell history and "
+                          "'ps' would keep them: pipe the value in, or run the command in a "
+                          "terminal and type it at the prompt");
+}
+
+void printTable(const QList<SecretInfo>& secrets, QTextStream& out)
+{
+    QList<QStringList> rows{
+        {QStringLiteral("NAME"), QStringLiteral("PASS-THROUGH"), QStringLiteral("UPDATED")}};
+    for (const SecretInfo& secret : secrets) {
+        rows.append({secret.name, onOff(secret.passThrough),
+                     secret.updatedAt.isValid() ? secret.updatedAt.toLocalTime().toString(
+                                                      QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                                                : QStringLiteral("-")});
+    }
+    TextTable::print(rows, out);
+}
+
+QJsonObject toJson(const SecretInfo& secret)
+{
+    return {
+        {QStringLiteral("name"), secret.name},
+        {QStringLiteral("pass_through"), secret.passThrough},
+        {QStringLiteral("updated_at"),
+         secret.updatedAt.isValid() ? QJsonValue(secret.updatedAt.toUTC().toString(Qt::ISODate))
+                                    : QJsonValue(QJsonValue::Null)},
+    };
+}
+
+} // namespace
+
+// What `set` is about to do, once the command line and the index are read.
+struct SecretsCommand::SetRequest
+{
+    QString name;
+    bool passThrough = false;
+    bool replacing = false;
+    bool explainBackend = false;
+    QString locationOptions;
+};
+
+// What the command line asked for, once parsed.
+struct SecretsCommand::Invocation
+{
+    QString dataDir;
+    bool dataDirGiven = false; // on the command line: repeated in the hints
+    SecretStore::BackendChoice backend = SecretStore::BackendChoice::Auto;
+    QStringList positional;
+    bool json = false;
+    std::optional<bool> passThrough; // set: --pass-through or --no-pass-through
+
+    // The options a follow-up command needs to find the same secrets.
+    QString locationOptions() const
+    {
+        return dataDirGiven
+                   ? QStringLiteral(" --data-dir ") + shellWord(QDir::toNativeSeparators(dataDir))
+                   : QString();
+    }
+};
+
+SecretsCommand::SecretsCommand(QStringList arguments, const QProcessEnvironment& environment,
+                               QTextStream& out, QTextStream& err, SecretInput& input,
+                               QObject* parent)
+    : QObject(parent)
+    , m_arguments(std::move(arguments))
+    , m_environment(environment)
+    , m_out(out)
+    , m_err(err)
+    , m_input(input)
+{}
+
+SecretsCommand::~SecretsCommand() = default;
+
+void SecretsCommand::start()
+{
+    Q_ASSERT(!m_started);
+    m_started = true;
+    if (m_arguments.isEmpty()) {
+        m_err << overview();
+        finish(Usage);
+        return;
+    }
+    m_command = m_arguments.constFirst();
+    if (m_command == QLatin1String("-h") || m_command == QLatin1String("--help") ||
+        m_command == QLatin1String("help")) {
+        m_out << overview();
+        finish(Ok);
+        return;
+    }
+    const bool set = m_command == QLatin1String("set");
+    const bool list = m_command == QLatin1String("list");
+    const bool remove = m_command == QLatin1String("rm");
+    const bool passThrough = m_command == QLatin1String("pass-through");
+    if (!set && !list && !remove && !passThrough) {
+        m_err << commandName() << ": unknown command \"" << m_command
+              << "\" (use set, list, rm or pass-through)\n\n"
+              << overview();
+        finish(Usage);
+        return;
+    }
+
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help and exit."));
+    const QCommandLineOption dataDir(
+        QStringLiteral("data-dir"),
+        QStringLiteral("Folder of the secrets (secrets.json) and the run history, shared with "
+                       "other Code Sandbox processes. Default: $CODE_SANDBOX_DATA_DIR, else %1.")
+            .arg(QDir::toNativeSeparators(defaultDataDir())),
+        QStringLiteral("dir"));
+    const QCommandLineOption secretsFile(
+        QStringLiteral("secrets-file"),
+        QStringLiteral("Keep the values in a private file (%1 in the data folder, mode 0600) "
+                       "instead of the OS keychain.")
+            .arg(FileSecretBackend::fileName()));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("Print JSON instead of a readable text."));
+    const QCommandLineOption on(
+        QStringLiteral("pass-through"),
+        QStringLiteral("Give the secret to every sandbox as the environment variable NAME."));
+    const QCommandLineOption off(
+        QStringLiteral("no-pass-through"),
+        QStringLiteral("Keep it from the sandboxes (the default for a new secret)."));
+
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addOptions({help, dataDir, secretsFile});
+    QString usage;
+    QString description;
+    if (set) {
+        parser.addOptions({on, off});
+        usage = QStringLiteral("set NAME [--pass-through|--no-pass-through]");
+        description = QStringLiteral(
+            "Stores a secret's value, created or replaced. The value is all of standard input\n"
+            "less one final line ending or, on a terminal, typed twice at a hidden prompt.\n"
+            "A new secret is not passed through unless asked; a replaced one keeps its setting.");
+    } else if (list) {
+        parser.addOption(json);
+        usage = QStringLiteral("list [--json]");
+        description = QStringLiteral("The secrets' names, pass-through settings and update "
+                                     "times,\nand where their values are kept. Never a value.");
+    } else if (remove) {
+        usage = QStringLiteral("rm NAME");
+        description = QStringLiteral("Deletes a secret: its value and its name.");
+    } else {
+        usage = QStringLiteral("pass-through NAME on|off");
+        description = QStringLiteral("Whether servers started from now on give NAME to every "
+                                     "sandbox\nas an environment variable.");
+    }
+    if (!parser.parse(QStringList{commandName()} + m_arguments.mid(1))) {
+        usageError(parser.errorText());
+        return;
+    }
+    if (parser.isSet(help)) {
+        m_out << commandHelp(parser, usage, description);
+        finish(Ok);
+        return;
+    }
+
+    Invocation invocation;
+    invocation.dataDirGiven = !parser.value(dataDir).trimmed().isEmpty();
+    invocation.dataDir = HistoryLocation::dataDir(parser.value(dataDir), m_environment);
+    invocation.backend = parser.isSet(secretsFile) ? SecretStore::BackendChoice::File
+                                                   : SecretStore::BackendChoice::Auto;
+    invocation.positional = parser.positionalArguments();
+    invocation.json = list && parser.isSet(json);
+    if (set && parser.isSet(on) && parser.isSet(off)) {
+        usageError(QStringLiteral("--pass-through and --no-pass-through exclude each other"));
+        return;
+    }
+    if (set && (parser.isSet(on) || parser.isSet(off)))
+        invocation.passThrough = parser.isSet(on);
+
+    const QStringList& positional = invocation.positional;
+    const qsizetype expected = list ? 0 : passThrough ? 2 : 1;
+    if (!list && positional.isEmpty()) {
+        usageError(QStringLiteral("which secret? Give its NAME"));
+        return;
+    }
+    // `set NAME VALUE` or `set NAME=VALUE`: refused without repeating what may be the value.
+    if (set && (positional.size() > 1 || positional.constFirst().contains(u'='))) {
+        usageError(valuesNeverFromArguments());
+        return;
+    }
+    if (passThrough && positional.size() == 1) {
+        usageError(QStringLiteral("on or off?"));
+        return;
+    }
+    if (positional.size() > expected) {
+        usageError(QStringLiteral("unexpected argument \"%1\"").arg(positional.at(expected)));
+        return;
+    }
+    if (set) {
+        if (const QString problem = SecretInfo::nameError(positional.constFirst());
+            !problem.isEmpty()) {
+            usageError(problem);
+            return;
+        }
+    }
+
+    m_store = std::make_unique<SecretStore>(invocation.dataDir, invocation.backend);
+    if (set)
+        this->set(invocation);
+    else if (list)
+        this->list(invocation);
+    else if (remove)
+        this->remove(invocation);
+    else
+        this->passThrough(invocation);
+}
+
+void SecretsCommand::set(const Invocation& invocation)
+{
+    SetRequest request;
+    request.name = invocation.positional.constFirst();
+    QString error;
+    const QList<SecretInfo> secrets = m_store->list(&error);
+    if (!error.isEmpty()) {
+        fail(error);
+        return;
+    }
+    const auto existing =
+        std::find_if(secrets.begin(), secrets.end(),
+                     [&request](const SecretInfo& info) { return info.name == request.name; });
+    request.replacing = existing != secrets.end();
+    request.passThrough =
+        invocation.passThrough.value_or(request.replacing && existing->passThrough);
+    // The first secret binds the store to a backend: say why it is the file when not asked for.
+    request.explainBackend =
+        secrets.isEmpty() && invocation.backend == SecretStore::BackendChoice::Auto;
+    request.locationOptions = invocation.locationOptions();
+    // Opened first, so that nobody types a value for a store that cannot take it.
+    m_store->open([this, request](const QString& opened) {
+        if (!opened.isEmpty()) {
+            fail(opened);
+            return;
+        }
+        QString problem;
+        const std::optional<QByteArray> value = readValue(request.name, &problem);
+        if (!value) {
+            fail(problem);
+            return;
+        }
+        m_store->set(request.name, *value, request.passThrough,
+                     [this, request](const QString& stored) {
+                         if (stored.isEmpty())
+                             reportStored(request);
+                         else
+                             fail(stored);
+                     });
+    });
+}
+
+void SecretsCommand::reportStored(const SetRequest& request)
+{
+    const QString kind = m_store->backendKind();
+    m_out << (request.replacing ? "Replaced " : "Stored ") << request.name << " in "
+          << describeBackend(kind, m_store->dataDir())
+          << " (pass-through: " << onOff(request.passThrough) << ").\n";
+    if (request.explainBackend && kind != SecretBackend::kKeychainKind)
+        m_err << "Not in the keychain: " << m_store->backendReason() << ".\n";
+    if (!request.replacing && !request.passThrough) {
+        m_err << "Sandboxes do not see " << request.name
+              << " yet. To give it to every sandbox as an environment variable, run:\n  "
+              << commandName() << " pass-through " << request.name << " on"
+              << request.locationOptions << '\n';
+    }
+    finish(Ok);
+}
+
+void SecretsCommand::list(const Invocation& invocation)
+{
+    QString error;
+    const QList<SecretInfo> secrets = m_store->list(&error);
+    if (!error.isEmpty()) {
+        fail(error);
+        return;
+    }
+    // Opened only to say where the values are (or where new ones would go).
+    const bool json = invocation.json;
+    m_store->open([this, secrets, json](const QString& opened) {
+        const QString kind = m_store->backendKind();
+        if (json) {
+            QJsonArray array;
+            for (const SecretInfo& secret : secrets)
+                array.append(toJson(secret));
+            QJsonObject root{
+                {QStringLiteral("secrets"), array},
+                {QStringLiteral("backend"),
+                 kind.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(kind)},
+                {QStringLiteral("backend_reason"), m_store->backendReason()},
+            };
+            if (!opened.isEmpty())
+                root.insert(QStringLiteral("backend_error"), opened);
+            m_out << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+        } else {
+            if (secrets.isEmpty())
+                m_out << "No secrets stored.\n";
+            else
+                printTable(secrets, m_out);
+            if (opened.isEmpty()) {
+                m_out << '\n'
+                      << (secrets.isEmpty() ? "New values would be kept in "
+                                            : "Values are kept in ")
+                      << (kind == SecretBackend::kKeychainKind ? "the keychain" : "a private file")
+                      << " (" << m_store->backendReason() << ").\n";
+            }
+        }
+        if (!opened.isEmpty()) {
+            fail(QStringLiteral("cannot open where the values are kept: %1").arg(opened));
+            return;
+        }
+        finish(Ok);
+    });
+}
+
+void SecretsCommand::remove(const Invocation& invocation)
+{
+    const QString name = invocation.positional.constFirst();
+    QString error;
+    const std::optional<SecretInfo> existing = find(name, &error);
+    if (!error.isEmpty() || !existing) {
+        fail(error.isEmpty() ? QStringLiteral("there is no secret named %1").arg(name) : error);
+        return;
+    }
+    m_store->open([this, name](const QString& opened) {
+        if (!opened.isEmpty()) {
+            fail(opened);
+            return;
+        }
+        m_store->remove(name, [this, name](const QString& removed) {
+            if (!removed.isEmpty()) {
+                fail(removed);
+                return;
+            }
+            m_out << "Removed " << name << ".\n";
+            finish(Ok);
+        });
+    });
+}
+
+void SecretsCommand::passThrough(const Invocation& invocation)
+{
+    const QString name = invocation.positional.at(0);
+    const QString setting = invocation.positional.at(1).toLower();
+    if (setting != QLatin1String("on") && setting != QLatin1String("off")) {
+        usageError(QStringLiteral("pass-through must be on or off, not \"%1\"")
+                       .arg(invocation.positional.at(1)));
+        return;
+    }
+    const bool on = setting == QLatin1String("on");
+    // Only the index changes: no need to reach the keychain.
+    m_store->setPassThrough(name, on, [this, name, on](const QString& error) {
+        if (!error.isEmpty()) {
+            fail(error);
+            return;
+        }
+        m_out << "Pass-through of " << name << " is " << onOff(on) << ": servers started from "
+              << "now on "
+              << (on ? "give it to every sandbox as an environment variable.\n"
+                     : "keep it from their sandboxes.\n");
+        finish(Ok);
+    });
+}
+
+std::optional<QByteArray> SecretsCommand::readValue(const QString& name, QString* error)
+{
+    // What was written so far must come before the prompt.
+    m_out.flush();
+    m_err.flush();
+    if (m_input.isInteractive()) {
+        std::optional<QByteArray> first =
+            m_input.readHidden(QStringLiteral("Value for %1: ").arg(name), error);
+        if (!first)
+            return std::nullopt;
+        if (first->isEmpty()) {
+            *error = QStringLiteral("the value is empty: nothing was stored");
+            return std::nullopt;
+        }
+        const std::optional<QByteArray> second =
+            m_input.readHidden(QStringLiteral("Value for %1 again, to confirm: ").arg(name), error);
+        if (!second)
+            return std::nullopt;
+        if (*first != *second) {
+            *error = QStringLiteral("the two values differ: nothing was stored");
+            return std::nullopt;
+        }
+        return first;
+    }
+    std::optional<QByteArray> value = m_input.readAll(error);
+    if (!value)
+        return std::nullopt;
+    // `echo VALUE |` and files end with one line ending that is not part of the value.
+    if (value->endsWith("\r\n"))
+        value->chop(2);
+    else if (value->endsWith('\n'))
+        value->chop(1);
+    if (value->isEmpty()) {
+        *error = QStringLiteral("no value on standard input: pipe it in, or run the command in a "
+                                "terminal to type it at a prompt");
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<SecretInfo> SecretsCommand::find(const QString& name, QString* error) const
+{
+    const QList<SecretInfo> secrets = m_store->list(error);
+    const auto found = std::find_if(secrets.begin(), secrets.end(),
+                                    [&name](const SecretInfo& info) { return info.name == name; });
+    if (found == secrets.end())
+        return std::nullopt;
+    return *found;
+}
+
+void SecretsCommand::usageError(const QString& message)
+{
+    m_err << commandName() << ' ' << m_command << ": " << message << '\n'
+          << "Try '" << commandName() << ' ' << m_command << " --help'.\n";
+    finish(Usage);
+}
+
+void SecretsCommand::fail(const QString& message)
+{
+    m_err << commandName() << ' ' << m_command << ": " << message << '\n';
+    finish(Failed);
+}
+
+void SecretsCommand::finish(int exitCode)
+{
+    m_out.flush();
+    m_err.flush();
+    QMetaObject::invokeMethod(
+        this, [this, exitCode] { Q_EMIT finished(exitCode); }, Qt::QueuedConnection);
+}
+
+} // namespace csm

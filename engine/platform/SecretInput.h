@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace csm {
+
+// Where a command-line tool reads a secret value from: never its arguments (they land in shell
+// history and in `ps`), but its standard input, piped or typed at a hidden prompt. An interface
+// so that the commands can be tested with scripted values; StdinSecretInput is the real one.
+class SecretInput
+{
+public:
+    SecretInput() = default;
+    SecretInput(const SecretInput&) = delete;
+    SecretInput& operator=(const SecretInput&) = delete;
+    virtual ~SecretInput() = default;
+
+    // True when the input is a terminal a person types at: then readHidden(), else readAll().
+    virtual bool isInteractive() const = 0;
+    // Everything up to the end of the input, as it is (no newline stripped). Nothing, with
+    // `error` set, when it cannot be read.
+    virtual std::optional<QByteArray> readAll(QString* error) = 0;
+    // Shows `prompt`, reads one line without showing what is typed, and returns it without its
+    // line ending. Nothing, with `error` set, at the end of the input or on a read error.
+    virtual std::optional<QByteArray> readHidden(const QString& prompt, QString* error) = 0;
+};
+
+} // namespace csm
