@@ -4,11 +4,11 @@
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/SandboxSecrets.h"
 #include "secrets/LogRedaction.h"
-#include "secrets/SecretFiles.h"
 #include "secrets/SecretIndex.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcessEnvironment>
 
 #include <algorithm>
@@ -56,18 +56,24 @@ QString PassThroughSecrets::indexPath() const
 
 void PassThroughSecrets::start()
 {
-    // The folder is watched for the index to appear or be replaced (it is saved by renaming a
-    // new file over it), so it must exist.
-    QString error;
-    if (!SecretFiles::ensurePrivateFolder(m_config.dataDir, SecretFiles::FolderMode::CreateOnly,
-                                          &error))
-        qCWarning(lcServer).noquote() << "secrets: changes will not be noticed:" << error;
-    else if (!m_watcher.addPath(m_config.dataDir))
-        qCWarning(lcServer).noquote()
-            << "secrets: cannot watch" << m_config.dataDir << "for changes";
+    watchFolder();
     watchIndex();
     m_indexSeen = readIndex(indexPath());
     resolve();
+}
+
+void PassThroughSecrets::watchFolder()
+{
+    // The folder is watched for the index to appear or be replaced (it is saved by renaming a new
+    // file over it). Until the folder exists (nothing is created here: --no-history leaves the
+    // data folder alone), its parent is watched for it to appear.
+    const QString folder = QDir::cleanPath(m_config.dataDir);
+    const QString watched = QFileInfo::exists(folder) ? folder : QFileInfo(folder).path();
+    if (!QFileInfo::exists(watched) || m_watcher.directories().contains(watched))
+        return;
+    if (!m_watcher.addPath(watched))
+        qCWarning(lcServer).noquote() << "secrets: cannot watch" << watched
+                                      << "for changes to the secrets";
 }
 
 void PassThroughSecrets::watchIndex()
@@ -79,6 +85,7 @@ void PassThroughSecrets::watchIndex()
 
 void PassThroughSecrets::onFolderOrIndexChanged()
 {
+    watchFolder();
     watchIndex();
     // The folder also holds the history, whose files come and go: only a new index counts.
     const QByteArray index = readIndex(indexPath());

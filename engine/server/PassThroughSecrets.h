@@ -51,6 +51,7 @@ private:
     void resolve();
     void resolveFromStore();
     void finish(const SecretStore::NamedValues& fromStore);
+    void watchFolder();
     void watchIndex();
     QString indexPath() const;
 

@@ -4,6 +4,7 @@
 #include "CallResult.h"
 #include "history/HistoryStore.h"
 #include "McpStdioClient.h"
+#include "ServerCli.h"
 #include "TestEngine.h"
 
 #include <QDeadlineTimer>
@@ -24,31 +25,6 @@ using csm::RunRecord;
 using csm::RunStatus;
 
 namespace {
-
-struct CliResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-CliResult runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
-    process.setArguments(arguments);
-    process.start();
-    CliResult result;
-    if (!process.waitForFinished(30'000)) {
-        process.kill();
-        process.waitForFinished();
-        return result;
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
-}
 
 // RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks.
 QList<QStringList> parseCsv(const QString& text)
@@ -334,7 +310,8 @@ private Q_SLOTS:
                 .arg(QString::fromLatin1(secret), name);
         const QJsonObject result =
             server->callTool(QStringLiteral("run_python_code"), code(program));
-        QCOMPARE(stdoutOf(result), QString::fromLatin1(secret + '\n'));
+        // Redacted for the client too, by default.
+        QCOMPARE(stdoutOf(result), QStringLiteral("[secret:%1]\n").arg(name));
         server->closeStdin();
         QVERIFY(server->waitForExit(30'000));
 
@@ -384,10 +361,10 @@ private Q_SLOTS:
         QVERIFY(total >= 9);
 
         // list --json: newest first, every run with --limit 0.
-        CliResult list = runCli(QStringList{QStringLiteral("history"), QStringLiteral("list"),
-                                            QStringLiteral("--json"), QStringLiteral("--limit"),
-                                            QStringLiteral("0")} +
-                                dataDir);
+        servercli::Result list = servercli::run(
+            QStringList{QStringLiteral("history"), QStringLiteral("list"), QStringLiteral("--json"),
+                        QStringLiteral("--limit"), QStringLiteral("0")} +
+            dataDir);
         QCOMPARE(list.exitCode, 0);
         const QJsonArray listed = QJsonDocument::fromJson(list.out).array();
         QCOMPARE(listed.size(), total);
@@ -399,16 +376,17 @@ private Q_SLOTS:
         QVERIFY(sawOk);
 
         // The readable table: a header and one line per run.
-        list = runCli(QStringList{QStringLiteral("history"), QStringLiteral("list")} + dataDir);
+        list = servercli::run(QStringList{QStringLiteral("history"), QStringLiteral("list")} +
+                              dataDir);
         QCOMPARE(list.exitCode, 0);
         QVERIFY(list.out.startsWith("ID"));
         QVERIFY(list.out.contains("client-a"));
 
         // show ID --json: every field.
-        const CliResult show =
-            runCli(QStringList{QStringLiteral("history"), QStringLiteral("show"),
-                               QString::number(m_okRunId), QStringLiteral("--json")} +
-                   dataDir);
+        const servercli::Result show =
+            servercli::run(QStringList{QStringLiteral("history"), QStringLiteral("show"),
+                                       QString::number(m_okRunId), QStringLiteral("--json")} +
+                           dataDir);
         QCOMPARE(show.exitCode, 0);
         const QJsonObject shown = QJsonDocument::fromJson(show.out).object();
         QCOMPARE(shown.value(QLatin1String("id")).toInteger(), m_okRunId);
@@ -422,10 +400,10 @@ private Q_SLOTS:
                     .contains(QLatin1String("memory_bytes")));
 
         // export --format csv: a header and every run, multi-line code intact.
-        const CliResult csv =
-            runCli(QStringList{QStringLiteral("history"), QStringLiteral("export"),
-                               QStringLiteral("--format"), QStringLiteral("csv")} +
-                   dataDir);
+        const servercli::Result csv =
+            servercli::run(QStringList{QStringLiteral("history"), QStringLiteral("export"),
+                                       QStringLiteral("--format"), QStringLiteral("csv")} +
+                           dataDir);
         QCOMPARE(csv.exitCode, 0);
         const QList<QStringList> rows = parseCsv(QString::fromUtf8(csv.out));
         QCOMPARE(rows.size(), total + 1);
@@ -447,12 +425,13 @@ private Q_SLOTS:
         QVERIFY(sawError);
 
         // Errors: an unknown run, an unknown command.
-        QCOMPARE(runCli(QStringList{QStringLiteral("history"), QStringLiteral("show"),
-                                    QStringLiteral("999999")} +
-                        dataDir)
+        QCOMPARE(servercli::run(QStringList{QStringLiteral("history"), QStringLiteral("show"),
+                                            QStringLiteral("999999")} +
+                                dataDir)
                      .exitCode,
                  1);
-        QCOMPARE(runCli({QStringLiteral("history"), QStringLiteral("frobnicate")}).exitCode, 2);
+        QCOMPARE(servercli::run({QStringLiteral("history"), QStringLiteral("frobnicate")}).exitCode,
+                 2);
     }
 };
 

@@ -1093,8 +1093,10 @@ print(json.dumps(r))
                                    .arg(QCoreApplication::applicationPid())
                                    .arg(QRandomGenerator::global()->generate());
         auto server =
-            startServer({QStringLiteral("--verbose"), QStringLiteral("--pass-through-env"),
-                         QStringLiteral("CSM_TEST_SECRET")},
+            // --no-redact: the value comes back, proving it reached the sandbox; the log must
+            // still not hold it.
+            startServer({QStringLiteral("--verbose"), QStringLiteral("--no-redact"),
+                         QStringLiteral("--pass-through-env"), QStringLiteral("CSM_TEST_SECRET")},
                         {{QStringLiteral("CSM_TEST_SECRET"), secret},
                          {QStringLiteral("CSM_TEST_OTHER"), QStringLiteral("not-passed")}});
         QVERIFY(server);

@@ -363,7 +363,10 @@ private Q_SLOTS:
     {
         const QString secret = QStringLiteral("s3cr3t-%1").arg(QCoreApplication::applicationPid());
         auto server =
-            startServer({QStringLiteral("--pass-through-env"), QStringLiteral("CSM_TEST_SECRET")},
+            // --no-redact: the value itself comes back, proving it reached the sandbox
+            // (tst_SecretsInSandboxes covers redaction).
+            startServer({QStringLiteral("--no-redact"), QStringLiteral("--pass-through-env"),
+                         QStringLiteral("CSM_TEST_SECRET")},
                         {{QStringLiteral("CSM_TEST_SECRET"), secret},
                          {QStringLiteral("CSM_TEST_OTHER"), QStringLiteral("not-passed")}});
         QVERIFY(server);

@@ -5,6 +5,7 @@
 #include "sandbox/SandboxRunner.h"
 #include "server/PassThroughSecrets.h"
 
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -79,6 +80,7 @@ private Q_SLOTS:
     void environmentOnlyWithoutStore();
     void storedPassThroughSecretsAreResolved();
     void changesOnDiskApplyAndHoldRunsMeanwhile();
+    void aDataFolderMadeLaterIsNoticed();
     void environmentWinsOverAStoredSecret();
     void aBrokenIndexPassesNothingAndKeepsServing();
 };
@@ -149,6 +151,25 @@ void tst_PassThroughSecrets::changesOnDiskApplyAndHoldRunsMeanwhile()
     QCOMPARE(setPassThrough(dir.path(), QStringLiteral("API_TOKEN"), false), QString());
     QTRY_VERIFY_WITH_TIMEOUT(runner->secrets()->variables().isEmpty(), 5000);
     QVERIFY(!runner->isHeldForSecrets());
+}
+
+void tst_PassThroughSecrets::aDataFolderMadeLaterIsNoticed()
+{
+    QTemporaryDir parent;
+    QVERIFY(parent.isValid());
+    const QString dataDir = parent.filePath(QStringLiteral("code-sandbox"));
+    auto runner = makeRunner();
+    PassThroughSecrets secrets(*runner, {{}, dataDir, SecretStore::BackendChoice::File});
+    QSignalSpy applied(&secrets, &PassThroughSecrets::applied);
+    secrets.start();
+    QVERIFY(applied.wait(5000));
+    // Nothing is created in the server's name (--no-history leaves the data folder alone).
+    QVERIFY(!QFileInfo::exists(dataDir));
+
+    // The first secret creates the folder; the server notices it and then the index.
+    QCOMPARE(storeSecret(dataDir, QStringLiteral("API_TOKEN"), "late-value", true), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(valueOf(*runner, QStringLiteral("API_TOKEN")),
+                              QByteArray("late-value"), 5000);
 }
 
 void tst_PassThroughSecrets::environmentWinsOverAStoredSecret()
