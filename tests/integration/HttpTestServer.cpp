@@ -32,6 +32,10 @@ bool HttpTestServer::start(const QStringList& arguments, const QMap<QString, QSt
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (auto it = environment.cbegin(); it != environment.cend(); ++it)
         env.insert(it.key(), it.value());
+    // Unless the test chose one, a data folder of the test's own (no user history or secrets).
+    if (!arguments.contains(QLatin1String("--data-dir")) &&
+        !environment.contains(QStringLiteral("CODE_SANDBOX_DATA_DIR")))
+        env.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), m_dir.filePath(QStringLiteral("data")));
     m_process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
     m_process.setArguments(QStringList{QStringLiteral("--transport"), QStringLiteral("http"),
                                        QStringLiteral("--port"), QStringLiteral("0"),

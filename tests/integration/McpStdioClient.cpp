@@ -21,7 +21,13 @@ bool McpStdioClient::start(const QStringList& arguments, const QProcessEnvironme
 {
     m_process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
     m_process.setArguments(arguments);
-    m_process.setProcessEnvironment(environment);
+    QProcessEnvironment isolated = environment;
+    // Unless the test chose one, a data folder of the test's own: the server neither records
+    // into the user's history nor hands the user's secrets to the test's sandboxes.
+    if (!arguments.contains(QLatin1String("--data-dir")) &&
+        !isolated.contains(QStringLiteral("CODE_SANDBOX_DATA_DIR")))
+        isolated.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), m_dataDir.path());
+    m_process.setProcessEnvironment(isolated);
     m_process.start();
     return m_process.waitForStarted(10'000);
 }

@@ -4,6 +4,7 @@
 #include <QList>
 #include <QProcess>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <functional>
 #include <optional>
@@ -47,6 +48,7 @@ private:
     void readLines(int timeoutMs);
     std::optional<QJsonObject> take(const std::function<bool(const QJsonObject&)>& predicate);
 
+    QTemporaryDir m_dataDir;
     QProcess m_process;
     QByteArray m_buffer;
     QByteArray m_stderr;
