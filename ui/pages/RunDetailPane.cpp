@@ -1,5 +1,7 @@
 #include "pages/RunDetailPane.h"
 
+#include "widgets/CodeView.h"
+
 #include <QFontDatabase>
 #include <QJsonDocument>
 #include <QLabel>
@@ -47,7 +49,7 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     : QWidget(parent)
     , m_summary(new QLabel(this))
     , m_tabs(new QTabWidget(this))
-    , m_code(monospaceView(this))
+    , m_code(new CodeView(this))
     , m_stdout(monospaceView(this))
     , m_stderr(monospaceView(this))
     , m_limits(monospaceView(this))
@@ -69,7 +71,7 @@ void RunDetailPane::showRun(const std::optional<RunRecord>& run)
 {
     m_runId = run ? run->id : 0;
     m_summary->setText(run ? summaryOf(*run) : tr("Select a run to see its code and output."));
-    m_code->setPlainText(run ? run->code : QString());
+    m_code->showCode(run ? run->code : QString(), run ? run->language : QString());
     m_stdout->setPlainText(run ? run->stdoutText : QString());
     m_stderr->setPlainText(run ? run->stderrText : QString());
     m_limits->setPlainText(run ? QString::fromUtf8(QJsonDocument(run->limits).toJson())

@@ -10,6 +10,8 @@ class QTabWidget;
 
 namespace csm {
 
+class CodeView;
+
 // One run in full: what ran (code), what it printed (stdout, stderr), how it ended and the limits
 // it ran under. Read-only.
 class RunDetailPane final : public QWidget
@@ -25,6 +27,7 @@ public:
 
     // For tests and copy actions.
     QString codeText() const;
+    CodeView& codeView() const { return *m_code; }
     QString stdoutText() const;
     QString stderrText() const;
     QString summaryText() const;
@@ -32,7 +35,7 @@ public:
 private:
     QLabel* m_summary = nullptr;
     QTabWidget* m_tabs = nullptr;
-    QPlainTextEdit* m_code = nullptr;
+    CodeView* m_code = nullptr;
     QPlainTextEdit* m_stdout = nullptr;
     QPlainTextEdit* m_stderr = nullptr;
     QPlainTextEdit* m_limits = nullptr;

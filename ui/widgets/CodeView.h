@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QPlainTextEdit>
+
+namespace csm {
+
+class CodeHighlighter;
+
+// A read-only, monospace program listing with line numbers in a gutter and syntax colours.
+class CodeView final : public QPlainTextEdit
+{
+    Q_OBJECT
+
+public:
+    explicit CodeView(QWidget* parent = nullptr);
+
+    // `languageId`: "python", "javascript", or anything else for no colours.
+    void showCode(const QString& code, const QString& languageId);
+    CodeHighlighter& highlighter() const { return *m_highlighter; }
+    int gutterWidth() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    class Gutter;
+    void paintGutter(QPaintEvent* event);
+
+    Gutter* m_gutter = nullptr;
+    CodeHighlighter* m_highlighter = nullptr;
+};
+
+} // namespace csm
