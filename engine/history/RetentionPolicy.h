@@ -7,6 +7,8 @@ struct RetentionPolicy
 {
     int maxRuns = 10000; // keep the newest this many runs; <= 0: no limit by count
     int maxAgeDays = 90; // drop runs started longer ago than this; <= 0: no limit by age
+
+    friend bool operator==(const RetentionPolicy&, const RetentionPolicy&) = default;
 };
 
 } // namespace csm

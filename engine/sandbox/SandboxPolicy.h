@@ -16,6 +16,8 @@ struct SandboxPolicy
     QString user = QStringLiteral("65534:65534"); // nobody:nogroup
     QString workdir = QStringLiteral("/sandbox");
     qint64 outputCapBytes = 1024LL * 1024; // each of stdout and stderr
+
+    friend bool operator==(const SandboxPolicy&, const SandboxPolicy&) = default;
 };
 
 } // namespace csm

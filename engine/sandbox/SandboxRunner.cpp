@@ -95,6 +95,15 @@ void SandboxRunner::setSecrets(std::shared_ptr<const SandboxSecrets> secrets)
     }
 }
 
+void SandboxRunner::setPolicy(const SandboxPolicy& policy)
+{
+    if (policy == m_policy)
+        return;
+    m_policy = policy;
+    if (m_pool)
+        m_pool->renew();
+}
+
 void SandboxRunner::enablePool(int sizePerImage, int idleTimeoutMs)
 {
     delete m_pool;

@@ -56,6 +56,9 @@ public:
 
     const ContainerRuntime& runtime() const { return *m_runtime; }
     const SandboxPolicy& policy() const { return m_policy; }
+    // The policy of containers started from now on (the user's settings changed). Waiting
+    // containers of the pool, started under the old one, are replaced.
+    void setPolicy(const SandboxPolicy& policy);
     // The secrets every new container gets (never null; none at first).
     const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
     // While the secrets are being (re)read, runs that start wait for them (secretsSettled()),

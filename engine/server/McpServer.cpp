@@ -1,5 +1,6 @@
 #include "server/McpServer.h"
 
+#include "core/FileContentWatcher.h"
 #include "core/Logging.h"
 #include "core/Version.h"
 #include "mcp/McpDispatcher.h"
@@ -14,7 +15,8 @@
 #include "secrets/LogRedaction.h"
 #include "server/PassThroughSecrets.h"
 #include "server/RunHistoryRecorder.h"
-#include "server/ServerOptions.h"
+#include "server/ServerOptionsParser.h"
+#include "settings/SettingsFile.h"
 #include "tools/RunCodeTool.h"
 
 #include <QCoreApplication>
@@ -47,6 +49,7 @@ RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
 McpServer::McpServer(const ServerOptions& options, QObject* parent)
     : QObject(parent)
     , m_tools(std::make_unique<ToolRegistry>())
+    , m_options(options)
 {
     std::unique_ptr<ContainerRuntime> runtime = RuntimeFactory::create(options.engine);
     const ContainerRuntime& engine = *runtime;
@@ -86,8 +89,12 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     } else {
         qCInfo(lcServer) << "run history off (--no-history)";
     }
-    m_tools->add(std::make_unique<RunCodeTool>(*m_runner, python, m_history.get()));
-    m_tools->add(std::make_unique<RunCodeTool>(*m_runner, js, m_history.get()));
+    auto pythonTool = std::make_unique<RunCodeTool>(*m_runner, python, m_history.get());
+    auto jsTool = std::make_unique<RunCodeTool>(*m_runner, js, m_history.get());
+    m_pythonTool = pythonTool.get();
+    m_jsTool = jsTool.get();
+    m_tools->add(std::move(pythonTool));
+    m_tools->add(std::move(jsTool));
     m_runner->enablePool(options.poolSize, options.poolIdleSeconds * 1000);
     m_runner->warm(Language::Python, python.image);
     m_runner->warm(Language::JavaScript, js.image);
@@ -99,6 +106,11 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
         QStringLiteral("Runs Python and JavaScript in fresh, locked-down containers. Each call is "
                        "a new sandbox: send complete programs and print what you need to see."),
     };
+
+    // The desktop app's Settings page writes this file: its changes apply to the next run.
+    m_settingsFile = new FileContentWatcher(SettingsFile::path(options.dataDir), this);
+    connect(m_settingsFile, &FileContentWatcher::contentChanged, this, &McpServer::reloadSettings);
+    m_settingsFile->start();
 
     // Containers left by servers that died (kill -9, a crash, a power cut) go first, in the
     // background: serving does not wait for the engine's answer.
@@ -117,6 +129,46 @@ McpServer::~McpServer()
     }
     delete m_sweeper;
     delete m_finalSweep;
+}
+
+void McpServer::reloadSettings()
+{
+    if (m_shuttingDown || m_options.arguments.isEmpty())
+        return;
+    const auto parsed = ServerOptionsParser::parse(m_options.arguments, m_options.environment);
+    if (const auto* error = std::get_if<QString>(&parsed)) {
+        qCWarning(lcServer).noquote() << "settings changed but not applied:" << *error;
+        return;
+    }
+    applySettings(std::get<ServerOptions>(parsed));
+}
+
+void McpServer::applySettings(const ServerOptions& options)
+{
+    for (const QString& warning : options.warnings)
+        qCWarning(lcServer).noquote() << warning;
+    if (options.engine != m_options.engine) {
+        qCWarning(lcServer).noquote()
+            << "settings: the engine choice changed; it applies when the server starts again";
+    }
+    const ContainerRuntime& engine = m_runner->runtime();
+    const auto python = toolConfig(Language::Python, options.pythonImage, engine, options);
+    const auto js = toolConfig(Language::JavaScript, options.jsImage, engine, options);
+    m_pythonTool->setConfig(python);
+    m_jsTool->setConfig(js);
+    m_runner->setPolicy(options.policy);
+    if (options.poolSize != m_options.poolSize ||
+        options.poolIdleSeconds != m_options.poolIdleSeconds)
+        m_runner->enablePool(options.poolSize, options.poolIdleSeconds * 1000);
+    m_runner->warm(Language::Python, python.image);
+    m_runner->warm(Language::JavaScript, js.image);
+    const QString engineName = m_options.engine;
+    m_options = options;
+    m_options.engine = engineName; // the runtime in use stays what it was
+    qCInfo(lcServer).noquote() << "settings applied | python image" << python.image
+                               << "| javascript image" << js.image << "| timeout"
+                               << options.defaultTimeoutSeconds << "s | pool" << options.poolSize;
+    Q_EMIT settingsApplied();
 }
 
 McpDispatcher* McpServer::openSession(const QString& transport, const QString& sessionId)

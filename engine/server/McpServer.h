@@ -1,6 +1,7 @@
 #pragma once
 
 #include "mcp/ServerIdentity.h"
+#include "server/ServerOptions.h"
 
 #include <QList>
 #include <QObject>
@@ -11,12 +12,13 @@
 namespace csm {
 
 class McpDispatcher;
+class FileContentWatcher;
 class PassThroughSecrets;
+class RunCodeTool;
 class RunHistoryRecorder;
 class SandboxRunner;
 class StaleContainerSweeper;
 class ToolRegistry;
-struct ServerOptions;
 
 // The server's parts, wired together: engine, sandbox runner and tools, shared by any number of
 // MCP sessions (one McpDispatcher each: stdio has one, HTTP one per Mcp-Session-Id). A transport
@@ -47,10 +49,19 @@ public:
     // wedged engine cannot keep the process alive.
     void shutdown();
 
+    // The options in force: those the server started with, updated by the settings file.
+    const ServerOptions& options() const { return m_options; }
+
 Q_SIGNALS:
     void shutDown();
+    // The user's settings file changed and what it says applies from the next run on.
+    void settingsApplied();
 
 private:
+    // Reads the options again (settings.ini changed) and applies what can change while
+    // serving: limits, timeouts, images, the pool, redaction.
+    void reloadSettings();
+    void applySettings(const ServerOptions& options);
     void stopRunnerOnceIdle();
     void sweepOwnContainers();
     void finishShutdown();
@@ -60,6 +71,10 @@ private:
     // Before the tools, which report to it, so that it outlives them.
     std::unique_ptr<RunHistoryRecorder> m_history;
     std::unique_ptr<ToolRegistry> m_tools;
+    RunCodeTool* m_pythonTool = nullptr; // in m_tools
+    RunCodeTool* m_jsTool = nullptr;
+    ServerOptions m_options;
+    FileContentWatcher* m_settingsFile = nullptr;
     ServerIdentity m_identity;
     // Every session not yet deleted, closing ones included.
     QList<McpDispatcher*> m_sessions;

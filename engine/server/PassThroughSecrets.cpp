@@ -6,9 +6,6 @@
 #include "secrets/LogRedaction.h"
 #include "secrets/SecretIndex.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QProcessEnvironment>
 
 #include <algorithm>
@@ -16,21 +13,12 @@
 
 namespace csm {
 
-namespace {
-
-QByteArray readIndex(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-} // namespace
-
 PassThroughSecrets::PassThroughSecrets(SandboxRunner& runner, Config config, QObject* parent)
     : QObject(parent)
     , m_runner(runner)
     , m_config(std::move(config))
     , m_store(std::make_unique<SecretStore>(m_config.dataDir, m_config.backend))
+    , m_index(SecretIndex(m_config.dataDir).filePath())
 {
     m_holdBudget.setSingleShot(true);
     connect(&m_holdBudget, &QTimer::timeout, this, [this] {
@@ -41,58 +29,19 @@ PassThroughSecrets::PassThroughSecrets(SandboxRunner& runner, Config config, QOb
                             << "s; runs go on with the secrets they had until it does";
         m_runner.setSecrets(m_runner.secrets());
     });
-    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this,
-            &PassThroughSecrets::onFolderOrIndexChanged);
-    connect(&m_watcher, &QFileSystemWatcher::fileChanged, this,
-            &PassThroughSecrets::onFolderOrIndexChanged);
+    // The folder also holds the history, whose files come and go: only a new index counts.
+    connect(&m_index, &FileContentWatcher::contentChanged, this, [this] {
+        qCInfo(lcServer) << "secrets: the secrets changed; reading them again";
+        resolve();
+    });
 }
 
 PassThroughSecrets::~PassThroughSecrets() = default;
 
-QString PassThroughSecrets::indexPath() const
-{
-    return SecretIndex(m_config.dataDir).filePath();
-}
-
 void PassThroughSecrets::start()
 {
-    watchFolder();
-    watchIndex();
-    m_indexSeen = readIndex(indexPath());
-    resolve();
-}
-
-void PassThroughSecrets::watchFolder()
-{
-    // The folder is watched for the index to appear or be replaced (it is saved by renaming a new
-    // file over it). Until the folder exists (nothing is created here: --no-history leaves the
-    // data folder alone), its parent is watched for it to appear.
-    const QString folder = QDir::cleanPath(m_config.dataDir);
-    const QString watched = QFileInfo::exists(folder) ? folder : QFileInfo(folder).path();
-    if (!QFileInfo::exists(watched) || m_watcher.directories().contains(watched))
-        return;
-    if (!m_watcher.addPath(watched))
-        qCWarning(lcServer).noquote() << "secrets: cannot watch" << watched
-                                      << "for changes to the secrets";
-}
-
-void PassThroughSecrets::watchIndex()
-{
-    const QString path = indexPath();
-    if (QFile::exists(path) && !m_watcher.files().contains(path))
-        m_watcher.addPath(path);
-}
-
-void PassThroughSecrets::onFolderOrIndexChanged()
-{
-    watchFolder();
-    watchIndex();
-    // The folder also holds the history, whose files come and go: only a new index counts.
-    const QByteArray index = readIndex(indexPath());
-    if (index == m_indexSeen)
-        return;
-    m_indexSeen = index;
-    qCInfo(lcServer) << "secrets: the secrets changed; reading them again";
+    // Nothing is created here: --no-history leaves the data folder alone.
+    m_index.start();
     resolve();
 }
 

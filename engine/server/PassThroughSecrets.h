@@ -1,9 +1,9 @@
 #pragma once
 
+#include "core/FileContentWatcher.h"
 #include "secrets/SecretStore.h"
 
 #include <QByteArray>
-#include <QFileSystemWatcher>
 #include <QObject>
 #include <QStringList>
 #include <QTimer>
@@ -47,20 +47,15 @@ Q_SIGNALS:
     void applied(const QStringList& names);
 
 private:
-    void onFolderOrIndexChanged();
     void resolve();
     void resolveFromStore();
     void finish(const SecretStore::NamedValues& fromStore);
-    void watchFolder();
-    void watchIndex();
-    QString indexPath() const;
 
     SandboxRunner& m_runner;
     Config m_config;
     std::unique_ptr<SecretStore> m_store;
-    QFileSystemWatcher m_watcher;
+    FileContentWatcher m_index; // secrets.json
     QTimer m_holdBudget;
-    QByteArray m_indexSeen; // the index's content at the last resolution
     bool m_resolving = false;
     bool m_changedWhileResolving = false;
 };

@@ -4,6 +4,7 @@
 #include "sandbox/SandboxPolicy.h"
 #include "transport/http/HttpServerConfig.h"
 
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -53,6 +54,10 @@ struct ServerOptions
     // Secret values in returned output become [secret:NAME] (--no-redact turns it off).
     bool redactOutput = true;
     bool verbose = false;
+    // What these options were read from, so that they can be read again when the user's
+    // settings file changes (flags and variables keep winning over it).
+    QStringList arguments;
+    QProcessEnvironment environment;
     // Problems that do not stop the server (e.g. a pass-through variable that is not set).
     QStringList warnings;
 };

@@ -6,8 +6,10 @@
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/Language.h"
 #include "server/HttpOptionsParser.h"
+#include "settings/SettingsFile.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QRegularExpression>
 #include <QSet>
 #include <QThread>
@@ -216,7 +218,10 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         "'code-sandbox-mcp history --help' lists, shows, exports and prunes it.\n\n"
         "Secrets marked pass-through ('code-sandbox-mcp secrets --help') reach every sandbox as "
         "environment variables; their values are replaced by [secret:NAME] in what is "
-        "returned, recorded and logged."));
+        "returned, recorded and logged.\n\n"
+        "Settings saved by the desktop app (settings.ini in the data folder) apply where no flag "
+        "or variable is given; a running server applies their changes from its next run on "
+        "(a new engine choice from its next start)."));
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help and exit."));
@@ -286,6 +291,19 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         return options;
     }
     options.verbose = parser.isSet(verbose);
+    options.arguments = arguments;
+    options.environment = environment;
+    options.dataDir = HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), environment);
+    options.historyPath = HistoryLocation::historyPath(options.dataDir);
+    // The user's settings (the desktop app writes them) come under flags and variables. A bad
+    // stored value is ignored with a warning: the file is not this command line's fault.
+    const SettingsFile stored(options.dataDir);
+    const auto storedProblem = [&options](const QString& key, const QString& text,
+                                          const QString& problem) {
+        options.warnings << QStringLiteral("%1: %2 \"%3\" ignored: %4")
+                                .arg(QDir::toNativeSeparators(SettingsFile::path(options.dataDir)),
+                                     key, text, problem);
+    };
 
     bool http = false;
     if (auto problem = httpOptions.readTransport(parser, environment, &http))
@@ -294,15 +312,28 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     if (auto problem = httpOptions.read(parser, environment, http, options.http))
         return *problem;
 
-    options.engine = parser.isSet(engine)
-                         ? parser.value(engine)
-                         : environment.value(QStringLiteral("CODE_SANDBOX_ENGINE"));
-    options.engine = options.engine.trimmed().toLower();
-    if (options.engine == QLatin1String("auto"))
-        options.engine.clear();
-    if (!RuntimeFactory::isKnownEngine(options.engine))
-        return QStringLiteral("Unknown engine \"%1\": use podman, docker or auto.")
-            .arg(options.engine);
+    const auto engineName = [](const QString& text) {
+        const QString name = text.trimmed().toLower();
+        return name == QLatin1String("auto") ? QString() : name;
+    };
+    if (parser.isSet(engine) || environment.contains(QStringLiteral("CODE_SANDBOX_ENGINE"))) {
+        options.engine = engineName(parser.isSet(engine)
+                                        ? parser.value(engine)
+                                        : environment.value(QStringLiteral("CODE_SANDBOX_ENGINE")));
+        if (!RuntimeFactory::isKnownEngine(options.engine))
+            return QStringLiteral("Unknown engine \"%1\": use podman, docker or auto.")
+                .arg(options.engine);
+    } else if (stored.contains(QStringLiteral("engine"))) {
+        const QString text = stored.value(QStringLiteral("engine"));
+        if (RuntimeFactory::isKnownEngine(engineName(text)))
+            options.engine = engineName(text);
+        else
+            storedProblem(QStringLiteral("engine"), text,
+                          QStringLiteral("use podman, docker or auto"));
+    }
+
+    options.pythonImage = stored.value(QStringLiteral("python-image")).trimmed();
+    options.jsImage = stored.value(QStringLiteral("js-image")).trimmed();
 
     // The reference server applies CONTAINER_IMAGE to both tools, so JavaScript ends up fed to
     // a Python image; here it replaces only the image of CONTAINER_LANGUAGE's tool.
@@ -350,8 +381,14 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     for (const ValueSetting& setting : settings) {
         const QString name = setting.option.names().constFirst();
         const bool fromFlag = parser.isSet(setting.option);
-        if (!fromFlag && !environment.contains(setting.environmentVariable))
+        if (!fromFlag && !environment.contains(setting.environmentVariable)) {
+            if (!stored.contains(name))
+                continue;
+            const QString text = stored.value(name);
+            if (const auto problem = setting.apply(text, options))
+                storedProblem(name, text, *problem);
             continue;
+        }
         const QString text = fromFlag ? parser.value(setting.option)
                                       : environment.value(setting.environmentVariable);
         if (const auto problem = setting.apply(text, options)) {
@@ -362,13 +399,32 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     }
     options.secretsFile = parser.isSet(secretsFile);
     options.redactOutput = !parser.isSet(noRedact);
+    if (options.redactOutput && stored.contains(QStringLiteral("redact"))) {
+        const QString text = stored.value(QStringLiteral("redact")).trimmed().toLower();
+        if (text == QLatin1String("false"))
+            options.redactOutput = false;
+        else if (text != QLatin1String("true"))
+            storedProblem(QStringLiteral("redact"), text, QStringLiteral("must be true or false"));
+    }
     options.historyEnabled = !parser.isSet(noHistory);
-    options.dataDir = HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), environment);
-    options.historyPath = HistoryLocation::historyPath(options.dataDir);
     auto retention = historyOptions.retention(parser);
     if (const auto* problem = std::get_if<QString>(&retention))
         return *problem;
     options.historyRetention = std::get<RetentionPolicy>(retention);
+    for (const auto& [option, target] :
+         {std::pair{&historyOptions.maxRuns(), &options.historyRetention.maxRuns},
+          std::pair{&historyOptions.maxDays(), &options.historyRetention.maxAgeDays}}) {
+        const QString key = option->names().constFirst();
+        if (parser.isSet(*option) || !stored.contains(key))
+            continue;
+        bool ok = false;
+        const int value = stored.value(key).toInt(&ok);
+        if (ok && value >= 0)
+            *target = value;
+        else
+            storedProblem(key, stored.value(key),
+                          QStringLiteral("must be a whole number, 0 or more (0: no limit)"));
+    }
 
     if (!timeoutGiven) {
         // Only a maximum below the built-in default: the default follows it down.

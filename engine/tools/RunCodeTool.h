@@ -3,6 +3,8 @@
 #include "mcp/Tool.h"
 #include "sandbox/Language.h"
 
+#include <utility>
+
 namespace csm {
 
 class RunObserver;
@@ -34,6 +36,8 @@ public:
                     QObject* parent) override;
 
     const Config& config() const { return m_config; }
+    // For calls started from now on; running ones keep the config they started with.
+    void setConfig(Config config) { m_config = std::move(config); }
 
 private:
     QString description() const;

@@ -9,6 +9,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
@@ -435,6 +437,45 @@ private Q_SLOTS:
         const QJsonObject js = server->callTool(QStringLiteral("run_js_code"),
                                                 code(QStringLiteral("console.log('js')")));
         QCOMPARE(structured(js).value(QLatin1String("stdout")).toString(), QStringLiteral("js\n"));
+    }
+
+    void settingsSavedByTheAppApplyToTheNextRun()
+    {
+        QTemporaryDir data;
+        auto server = startServer({QStringLiteral("--data-dir"), data.path()});
+        QVERIFY(server);
+        const auto description = [&server] {
+            return server->request(QStringLiteral("tools/list"))
+                .value(QLatin1String("tools"))
+                .toArray()
+                .at(0)
+                .toObject()
+                .value(QLatin1String("description"))
+                .toString();
+        };
+        QVERIFY(description().contains(QLatin1String("Network access: yes")));
+
+        // What the desktop app's Settings page writes (tst_ServerSettings checks that it does).
+        {
+            QSettings file(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            file.setValue(QStringLiteral("server/timeout"), QStringLiteral("1"));
+            file.setValue(QStringLiteral("server/network"), QStringLiteral("none"));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(description().contains(QLatin1String("Network access: none")),
+                                 5000);
+        QVERIFY(description().contains(QLatin1String("a timeout of 1 s by default")));
+
+        const QJsonObject interfaces = server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral("import os; print(sorted(os.listdir('/sys/class/net')))")));
+        QCOMPARE(structured(interfaces).value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("['lo']\n"));
+        QElapsedTimer clock;
+        clock.start();
+        const QJsonObject slow = server->callTool(
+            QStringLiteral("run_python_code"), code(QStringLiteral("import time; time.sleep(20)")));
+        QCOMPARE(structured(slow).value(QLatin1String("timed_out")).toBool(), true);
+        QVERIFY2(clock.elapsed() < 10'000, "the new default timeout did not apply");
     }
 
     void missingImageIsAClearErrorAndTheServerKeepsServing()

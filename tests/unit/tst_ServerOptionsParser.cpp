@@ -1,5 +1,6 @@
 #include "server/ServerOptionsParser.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 using csm::ServerOptions;
@@ -18,6 +19,11 @@ Parsed parse(const QStringList& arguments, const QStringList& environment = {})
     QProcessEnvironment env;
     for (const QString& entry : environment)
         env.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
+    // An empty data folder, so that no settings.ini of the user's changes the defaults.
+    static const QTemporaryDir noSettings;
+    if (!env.contains(QStringLiteral("CODE_SANDBOX_DATA_DIR")) &&
+        !arguments.contains(QStringLiteral("--data-dir")))
+        env.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), noSettings.path());
     return ServerOptionsParser::parse(QStringList{QStringLiteral("code-sandbox-mcp")} + arguments,
                                       env);
 }

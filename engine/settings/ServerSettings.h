@@ -1,0 +1,45 @@
+#pragma once
+
+#include "history/RetentionPolicy.h"
+#include "sandbox/Language.h"
+#include "sandbox/SandboxPolicy.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace csm {
+
+// The user's server settings, shared by the desktop app (which edits them) and every server
+// process of the user (which reads them at start and again whenever the file changes): the
+// [server] group of settings.ini in the data folder. A server's flags and environment variables
+// win over the file. Values are stored as the flags are written ("512m", "bridge"), so the same
+// parser checks a flag, a variable and a stored value alike.
+struct ServerSettings
+{
+    QString engine;      // "podman", "docker"; empty: auto-detect
+    QString pythonImage; // empty: the locally built default
+    QString jsImage;
+    SandboxPolicy policy;
+    double defaultTimeoutSeconds = 30;
+    double maxTimeoutSeconds = 600;
+    int poolSize = 2;
+    int poolIdleSeconds = 600;
+    bool redactOutput = true;
+    RetentionPolicy retention;
+
+    // <dataDir>/settings.ini
+    static QString filePath(const QString& dataDir);
+    // The settings stored in `dataDir`, with the defaults for what is missing. A stored value
+    // that is not valid is ignored; `problems` gets one line for each.
+    static ServerSettings load(const QString& dataDir, QStringList* problems = nullptr);
+    // Stores every value (creating the folder and file as needed); false with `error` set when
+    // the file cannot be written.
+    bool save(const QString& dataDir, QString* error = nullptr) const;
+
+    QString image(Language language) const;
+    void setImage(Language language, const QString& image);
+
+    friend bool operator==(const ServerSettings&, const ServerSettings&) = default;
+};
+
+} // namespace csm

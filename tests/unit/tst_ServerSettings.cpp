@@ -1,0 +1,192 @@
+// The user's settings file (settings.ini in the data folder): what the desktop app saves is
+// what every server reads, under its flags and environment variables.
+#include "server/ServerOptionsParser.h"
+#include "settings/ServerSettings.h"
+#include "settings/SettingsFile.h"
+
+#include <QFile>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+using csm::Language;
+using csm::ServerOptions;
+using csm::ServerOptionsParser;
+using csm::ServerSettings;
+using csm::SettingsFile;
+
+namespace {
+
+ServerOptions parseIn(const QString& dataDir, const QStringList& arguments = {},
+                      const QProcessEnvironment& environment = {})
+{
+    const auto parsed = ServerOptionsParser::parse(
+        QStringList{QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), dataDir} +
+            arguments,
+        environment);
+    if (const auto* error = std::get_if<QString>(&parsed))
+        qFatal("unexpected parse error: %s", qPrintable(*error));
+    return std::get<ServerOptions>(parsed);
+}
+
+void writeServerValue(const QString& dataDir, const QString& key, const QString& value)
+{
+    QSettings file(SettingsFile::path(dataDir), QSettings::IniFormat);
+    file.setValue(QStringLiteral("server/") + key, value);
+}
+
+ServerSettings changedSettings()
+{
+    ServerSettings settings;
+    settings.engine = QStringLiteral("docker");
+    settings.pythonImage = QStringLiteral("localhost/my-python:3");
+    settings.jsImage = QStringLiteral("my-node:20");
+    settings.policy.memoryBytes = 256LL << 20;
+    settings.policy.cpus = 0.5;
+    settings.policy.pidsLimit = 64;
+    settings.policy.tmpfsBytes = 8LL << 20;
+    settings.policy.network = QStringLiteral("none");
+    settings.policy.outputCapBytes = 64LL << 10;
+    settings.defaultTimeoutSeconds = 12.5;
+    settings.maxTimeoutSeconds = 120;
+    settings.poolSize = 0;
+    settings.poolIdleSeconds = 60;
+    settings.redactOutput = false;
+    settings.retention.maxRuns = 500;
+    settings.retention.maxAgeDays = 0;
+    return settings;
+}
+
+} // namespace
+
+class tst_ServerSettings final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void missingFileGivesTheDefaults()
+    {
+        QTemporaryDir data;
+        QStringList problems;
+        QCOMPARE(ServerSettings::load(data.path(), &problems), ServerSettings());
+        QVERIFY(problems.isEmpty());
+        QVERIFY(!QFile::exists(ServerSettings::filePath(data.path())));
+    }
+
+    void saveThenLoadRoundTrips()
+    {
+        QTemporaryDir data;
+        const QString folder = data.filePath(QStringLiteral("not/yet/there"));
+        const ServerSettings saved = changedSettings();
+        QString error;
+        QVERIFY2(saved.save(folder, &error), qPrintable(error));
+        QStringList problems;
+        QCOMPARE(ServerSettings::load(folder, &problems), saved);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    void aServerStartedWithoutFlagsUsesTheFile()
+    {
+        QTemporaryDir data;
+        QVERIFY(changedSettings().save(data.path()));
+        const ServerOptions options = parseIn(data.path());
+        QCOMPARE(options.engine, QStringLiteral("docker"));
+        QCOMPARE(options.pythonImage, QStringLiteral("localhost/my-python:3"));
+        QCOMPARE(options.policy.network, QStringLiteral("none"));
+        QCOMPARE(options.policy.memoryBytes, 256LL << 20);
+        QCOMPARE(options.defaultTimeoutSeconds, 12.5);
+        QCOMPARE(options.poolSize, 0);
+        QCOMPARE(options.redactOutput, false);
+        QCOMPARE(options.historyRetention.maxRuns, 500);
+    }
+
+    void flagsAndVariablesWinOverTheFile()
+    {
+        QTemporaryDir data;
+        QVERIFY(changedSettings().save(data.path()));
+        QProcessEnvironment environment;
+        environment.insert(QStringLiteral("CODE_SANDBOX_MEMORY"), QStringLiteral("1g"));
+        environment.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), QStringLiteral("podman"));
+        environment.insert(QStringLiteral("CONTAINER_IMAGE"), QStringLiteral("env-image"));
+        environment.insert(QStringLiteral("CONTAINER_LANGUAGE"), QStringLiteral("python"));
+        const ServerOptions options = parseIn(
+            data.path(),
+            {QStringLiteral("--network"), QStringLiteral("bridge"), QStringLiteral("--timeout"),
+             QStringLiteral("3"), QStringLiteral("--js-image"), QStringLiteral("flag-node"),
+             QStringLiteral("--history-max-runs"), QStringLiteral("7")},
+            environment);
+        QCOMPARE(options.policy.memoryBytes, 1LL << 30);
+        QCOMPARE(options.engine, QStringLiteral("podman"));
+        QCOMPARE(options.pythonImage, QStringLiteral("env-image"));
+        QCOMPARE(options.jsImage, QStringLiteral("flag-node"));
+        QCOMPARE(options.policy.network, QStringLiteral("bridge"));
+        QCOMPARE(options.defaultTimeoutSeconds, 3.0);
+        QCOMPARE(options.historyRetention.maxRuns, 7);
+        // What no flag or variable names still comes from the file.
+        QCOMPARE(options.policy.cpus, 0.5);
+        QCOMPARE(options.historyRetention.maxAgeDays, 0);
+    }
+
+    void badStoredValuesAreIgnoredWithAWarning_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("memory") << QStringLiteral("memory") << QStringLiteral("lots");
+        QTest::newRow("network host") << QStringLiteral("network") << QStringLiteral("host");
+        QTest::newRow("engine") << QStringLiteral("engine") << QStringLiteral("lxc");
+        QTest::newRow("redact") << QStringLiteral("redact") << QStringLiteral("maybe");
+        QTest::newRow("pool") << QStringLiteral("pool") << QStringLiteral("-1");
+        QTest::newRow("retention") << QStringLiteral("history-max-days") << QStringLiteral("ten");
+    }
+
+    void badStoredValuesAreIgnoredWithAWarning()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QTemporaryDir data;
+        writeServerValue(data.path(), key, value);
+        QStringList problems;
+        QCOMPARE(ServerSettings::load(data.path(), &problems), ServerSettings());
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.constFirst().contains(key) && problems.constFirst().contains(value),
+                 qPrintable(problems.constFirst()));
+        QVERIFY(problems.constFirst().contains(QStringLiteral("settings.ini")));
+        // The server starts all the same, with the same warning.
+        QCOMPARE(parseIn(data.path()).warnings, problems);
+    }
+
+    void savingKeepsTheOtherGroups()
+    {
+        QTemporaryDir data;
+        {
+            QSettings file(SettingsFile::path(data.path()), QSettings::IniFormat);
+            file.setValue(QStringLiteral("desktop/approval"), QStringLiteral("true"));
+        }
+        QVERIFY(changedSettings().save(data.path()));
+        QCOMPARE(
+            SettingsFile(data.path(), QStringLiteral("desktop")).value(QStringLiteral("approval")),
+            QStringLiteral("true"));
+    }
+
+    void anUnwritableFolderIsAnError()
+    {
+        QTemporaryDir data;
+        QFile blocker(data.filePath(QStringLiteral("file")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        QString error;
+        QVERIFY(!ServerSettings().save(data.filePath(QStringLiteral("file/sub")), &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void imagePerLanguage()
+    {
+        ServerSettings settings;
+        settings.setImage(Language::JavaScript, QStringLiteral("  node-x  "));
+        QCOMPARE(settings.image(Language::JavaScript), QStringLiteral("node-x"));
+        QCOMPARE(settings.image(Language::Python), QString());
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_ServerSettings)
+#include "tst_ServerSettings.moc"
