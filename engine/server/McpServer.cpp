@@ -1,5 +1,7 @@
 #include "server/McpServer.h"
 
+#include "approval/ApprovalGatedTool.h"
+#include "approval/CallApprovals.h"
 #include "core/FileContentWatcher.h"
 #include "core/Logging.h"
 #include "core/Version.h"
@@ -48,6 +50,7 @@ RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
 
 McpServer::McpServer(const ServerOptions& options, QObject* parent)
     : QObject(parent)
+    , m_approvals(std::make_unique<CallApprovals>())
     , m_tools(std::make_unique<ToolRegistry>())
     , m_options(options)
 {
@@ -93,8 +96,8 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     auto jsTool = std::make_unique<RunCodeTool>(*m_runner, js, m_history.get());
     m_pythonTool = pythonTool.get();
     m_jsTool = jsTool.get();
-    m_tools->add(std::move(pythonTool));
-    m_tools->add(std::move(jsTool));
+    m_tools->add(std::make_unique<ApprovalGatedTool>(std::move(pythonTool), *m_approvals));
+    m_tools->add(std::make_unique<ApprovalGatedTool>(std::move(jsTool), *m_approvals));
     m_runner->enablePool(options.poolSize, options.poolIdleSeconds * 1000);
     m_runner->warm(Language::Python, python.image);
     m_runner->warm(Language::JavaScript, js.image);
@@ -181,6 +184,16 @@ McpDispatcher* McpServer::openSession(const QString& transport, const QString& s
     });
     connect(session, &McpDispatcher::idle, this, &McpServer::stopRunnerOnceIdle);
     return session;
+}
+
+ToolCall* McpServer::startAppCall(const QString& toolName, const QJsonObject& arguments,
+                                  const CallContext& context, QObject* parent)
+{
+    for (RunCodeTool* tool : {m_pythonTool, m_jsTool}) {
+        if (tool->name() == toolName || tool->aliases().contains(toolName))
+            return tool->start(arguments, context, parent);
+    }
+    return nullptr;
 }
 
 void McpServer::closeSession(McpDispatcher* session)

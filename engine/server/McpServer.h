@@ -3,6 +3,7 @@
 #include "mcp/ServerIdentity.h"
 #include "server/ServerOptions.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -12,13 +13,16 @@
 namespace csm {
 
 class McpDispatcher;
+class CallApprovals;
 class FileContentWatcher;
 class PassThroughSecrets;
 class RunCodeTool;
 class RunHistoryRecorder;
 class SandboxRunner;
 class StaleContainerSweeper;
+class ToolCall;
 class ToolRegistry;
+struct CallContext;
 
 // The server's parts, wired together: engine, sandbox runner and tools, shared by any number of
 // MCP sessions (one McpDispatcher each: stdio has one, HTTP one per Mcp-Session-Id). A transport
@@ -38,6 +42,11 @@ public:
     // they have cleaned up.
     void closeSession(McpDispatcher* session);
     int sessionCount() const { return static_cast<int>(m_sessions.size()); }
+    const QList<McpDispatcher*>& sessions() const { return m_sessions; }
+    // A call the app's user started (a re-run): the tool itself, with no approval asked. Null
+    // when no tool has that name.
+    ToolCall* startAppCall(const QString& toolName, const QJsonObject& arguments,
+                           const CallContext& context, QObject* parent);
     int runningCallCount() const;
     const SandboxRunner& runner() const { return *m_runner; }
     // The secrets the sandboxes get, kept current.
@@ -49,6 +58,8 @@ public:
     // wedged engine cannot keep the process alive.
     void shutdown();
 
+    // Approval mode (off unless the desktop app turns it on): calls wait for the user.
+    CallApprovals& approvals() const { return *m_approvals; }
     // The options in force: those the server started with, updated by the settings file.
     const ServerOptions& options() const { return m_options; }
 
@@ -70,6 +81,7 @@ private:
     std::unique_ptr<PassThroughSecrets> m_secrets; // feeds the runner
     // Before the tools, which report to it, so that it outlives them.
     std::unique_ptr<RunHistoryRecorder> m_history;
+    std::unique_ptr<CallApprovals> m_approvals; // before the tools, which ask it
     std::unique_ptr<ToolRegistry> m_tools;
     RunCodeTool* m_pythonTool = nullptr; // in m_tools
     RunCodeTool* m_jsTool = nullptr;

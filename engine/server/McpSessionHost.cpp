@@ -44,4 +44,11 @@ void McpSessionHost::closeSession(const QString& sessionId)
     m_server.closeSession(session);
 }
 
+void McpSessionHost::closeAll()
+{
+    const QStringList ids = m_sessions.keys();
+    for (const QString& id : ids)
+        closeSession(id);
+}
+
 } // namespace csm

@@ -26,6 +26,8 @@ public:
     void deliver(const QString& sessionId, const QJsonObject& message);
     // Cancels the session's running calls (their containers are removed) and forgets it.
     void closeSession(const QString& sessionId);
+    // Closes every session (the transport is going away).
+    void closeAll();
     int sessionCount() const { return static_cast<int>(m_sessions.size()); }
 
 Q_SIGNALS:

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "approval/ApprovalRequest.h"
+#include "server/ServerOptions.h"
+#include "server/ServerStatus.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QThread>
+
+#include <functional>
+
+namespace csm {
+
+class EmbeddedServerWorker;
+
+// The desktop app's own MCP server, on a thread of its own so that no run, engine call or HTTP
+// request ever waits for the GUI (or the GUI for them). It serves the process's stdin/stdout
+// (`code-sandbox-desktop --stdio`) and/or Streamable HTTP, started and stopped at will. Use it
+// from the thread that created it; it reports through signals on that thread.
+class EmbeddedServer final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit EmbeddedServer(ServerOptions options, QObject* parent = nullptr);
+    // Shuts the server down if still running (bounded by McpServer's shutdown budget) and joins
+    // its thread.
+    ~EmbeddedServer() override;
+
+    void start();
+    void serveStdio();
+    void startHttp(const http::HttpServerConfig& config);
+    void stopHttp();
+    void setApproval(bool required, int timeoutMs);
+    void answerApproval(quint64 id, bool approved);
+    // A run started by the user from the app (re-run): recorded with the transport "app".
+    // `done` gets the MCP CallToolResult, on this thread.
+    void runFromApp(const QString& toolName, const QString& code,
+                    std::function<void(const QJsonObject&)> done);
+    // Ends every call and transport; stopped() follows.
+    void shutdown();
+
+    const ServerStatus& status() const { return m_status; }
+    bool isServingStdio() const { return m_servingStdio; }
+    bool isStopped() const { return m_stopped; }
+
+Q_SIGNALS:
+    void httpListening(const QUrl& url);
+    void httpFailed(const QString& error);
+    void httpStopped();
+    // The stdio client closed stdin: it is gone.
+    void stdioClosed();
+    void statusChanged(const csm::ServerStatus& status);
+    void approvalRequested(const csm::ApprovalRequest& request);
+    void approvalSettled(quint64 id);
+    void stopped();
+
+private:
+    template <typename Function>
+    void post(Function function);
+
+    QThread m_thread;
+    EmbeddedServerWorker* m_worker = nullptr; // lives on m_thread
+    ServerStatus m_status;
+    bool m_started = false;
+    bool m_servingStdio = false;
+    bool m_stopped = false;
+    quint64 m_nextTicket = 1;
+    QHash<quint64, std::function<void(const QJsonObject&)>> m_appRuns;
+};
+
+} // namespace csm

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "approval/ApprovalRequest.h"
+#include "server/ServerOptions.h"
+#include "server/ServerStatus.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace csm {
+
+class McpServer;
+class McpSessionHost;
+class StdioTransport;
+namespace http {
+class HttpServerThread;
+}
+
+// EmbeddedServer's half on the server thread: owns the McpServer and its transports. Every
+// public function is invoked from the GUI thread through queued calls; everything it reports
+// goes back through signals.
+class EmbeddedServerWorker final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit EmbeddedServerWorker(ServerOptions options);
+    ~EmbeddedServerWorker() override;
+
+    void start();
+    void serveStdio();
+    void startHttp(const csm::http::HttpServerConfig& config);
+    void stopHttp();
+    void setApproval(bool required, int timeoutMs);
+    void answerApproval(quint64 id, bool approved);
+    // Runs `code` with the tool `toolName` as a call of the app itself (no approval asked).
+    void runFromApp(quint64 ticket, const QString& toolName, const QString& code);
+    // Stops every call and transport; stopped() follows.
+    void shutdown();
+
+Q_SIGNALS:
+    void httpListening(const QUrl& url);
+    void httpFailed(const QString& error);
+    void httpStopped();
+    void stdioClosed();
+    void statusChanged(const csm::ServerStatus& status);
+    void approvalRequested(const csm::ApprovalRequest& request);
+    void approvalSettled(quint64 id);
+    void appRunFinished(quint64 ticket, const QJsonObject& callResult);
+    void stopped();
+
+private:
+    void publishStatus();
+    void stopHttpTransport();
+
+    ServerOptions m_options;
+    std::unique_ptr<McpServer> m_server;
+    std::unique_ptr<StdioTransport> m_stdio;
+    std::unique_ptr<McpSessionHost> m_httpSessions;
+    std::unique_ptr<http::HttpServerThread> m_http;
+    QUrl m_httpUrl;
+    QTimer m_statusTimer;
+    ServerStatus m_lastStatus;
+    bool m_shuttingDown = false;
+    bool m_stopped = false;
+};
+
+} // namespace csm

@@ -1,0 +1,916 @@
+#include "clients/ClientConfigLocation.h"
+#include "clients/ClientConfigMerger.h"
+#include "clients/ClientConfigSnippet.h"
+#include "clients/ClientServerEntry.h"
+#include "clients/JsonTextScanner.h"
+#include "clients/McpClient.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+using csm::ClientConfigChange;
+using csm::ClientConfigLocation;
+using csm::ClientConfigMerger;
+using csm::ClientConfigSnippet;
+using csm::ClientServerEntry;
+using csm::JsonTextScanner;
+using csm::McpClient;
+using csm::McpClientTraits;
+using Action = ClientConfigChange::Action;
+
+Q_DECLARE_METATYPE(McpClient)
+Q_DECLARE_METATYPE(ClientServerEntry)
+Q_DECLARE_METATYPE(ClientConfigChange::Action)
+
+namespace {
+
+const QString kCommand = QStringLiteral("/opt/csm/bin/code-sandbox-mcp");
+const QString kToken = QStringLiteral("s3cr\"et");
+
+ClientServerEntry stdioEntry()
+{
+    return ClientServerEntry::stdio(kCommand);
+}
+
+ClientServerEntry httpEntry(const QString& token = {})
+{
+    return ClientServerEntry::http(QUrl(QStringLiteral("http://127.0.0.1:8765/mcp")), token);
+}
+
+QJsonObject object(const QByteArray& json)
+{
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning() << "not JSON:" << error.errorString() << json;
+    return document.object();
+}
+
+// The text `after` adds to `before` when it is `before` with one piece of text inserted in one
+// place (everything else byte for byte the same); a null array when it is not.
+QByteArray insertionOf(const QByteArray& before, const QByteArray& after)
+{
+    if (after.size() < before.size())
+        return {};
+    qsizetype prefix = 0;
+    while (prefix < before.size() && before.at(prefix) == after.at(prefix))
+        ++prefix;
+    const qsizetype inserted = after.size() - before.size();
+    if (before.mid(prefix) != after.mid(prefix + inserted))
+        return {};
+    return after.mid(prefix, inserted).isNull() ? QByteArray("") : after.mid(prefix, inserted);
+}
+
+int modeOf(const QString& path)
+{
+    struct stat status
+    {
+    };
+    return ::stat(QFile::encodeName(path).constData(), &status) == 0
+               ? static_cast<int>(status.st_mode & 07777)
+               : -1;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeAll(const QString& path, const QByteArray& data)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(data) == data.size();
+}
+
+QStringList backupsOf(const QString& path)
+{
+    const QFileInfo info(path);
+    return QDir(info.absolutePath())
+        .entryList({info.fileName() + QStringLiteral(".bak-*")}, QDir::Files, QDir::Name);
+}
+
+// A Claude Desktop file as people have them: another server and a setting of the app.
+const QByteArray kClaudeWithOtherServer = "{\n"
+                                          "  \"mcpServers\": {\n"
+                                          "    \"filesystem\": {\n"
+                                          "      \"command\": \"npx\",\n"
+                                          "      \"args\": [\"-y\", \"server-fs\", \"/home/me\"]\n"
+                                          "    }\n"
+                                          "  },\n"
+                                          "  \"globalShortcut\": \"Ctrl+Space\"\n"
+                                          "}\n";
+
+// The text the stdio entry is written as one level below a two-space servers object.
+const QByteArray kEntryAt4 = "\"code-sandbox\": {\n"
+                             "      \"command\": \"/opt/csm/bin/code-sandbox-mcp\"\n"
+                             "    }";
+
+} // namespace
+
+class tst_ClientConfig final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void clientIds();
+    void locations_data();
+    void locations();
+    void entryUrls_data();
+    void entryUrls();
+    void entryProblems();
+
+    void snippetShape_data();
+    void snippetShape();
+    void snippetText();
+
+    void scanner_data();
+    void scanner();
+
+    void merge_data();
+    void merge();
+    void mergeKeepsEverythingElse_data();
+    void mergeKeepsEverythingElse();
+    void mergeReplacesAndKeepsEqual();
+    void mergeRefuses_data();
+    void mergeRefuses();
+    void removeRefusesAndNotFound();
+
+    void installCreatesFileAndFolder();
+    void installIntoExistingFileKeepsABackup();
+    void installRefusesInvalidFileUntouched();
+    void installUnchangedWritesNothing();
+    void previewWritesNothing();
+    void uninstallRestoresTheFile_data();
+    void uninstallRestoresTheFile();
+    void uninstallMissingFile();
+    void installFollowsSymlink();
+    void backupNamesAreUnique();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void tst_ClientConfig::clientIds()
+{
+    QCOMPARE(McpClientTraits::all().size(), 4);
+    for (const McpClient client : McpClientTraits::all()) {
+        QCOMPARE(McpClientTraits::fromId(McpClientTraits::id(client)), client);
+        QVERIFY(!McpClientTraits::displayName(client).isEmpty());
+    }
+    QCOMPARE(McpClientTraits::fromId(QStringLiteral(" Claude ")), McpClient::ClaudeDesktop);
+    QCOMPARE(McpClientTraits::fromId(QStringLiteral("windsurf")), std::nullopt);
+    QCOMPARE(McpClientTraits::serversKey(McpClient::VsCode), QStringLiteral("servers"));
+    QCOMPARE(McpClientTraits::serversKey(McpClient::Cursor), QStringLiteral("mcpServers"));
+}
+
+void tst_ClientConfig::locations_data()
+{
+    QTest::addColumn<QString>("xdgConfigHome");
+    QTest::addColumn<McpClient>("client");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("claude") << QString() << McpClient::ClaudeDesktop
+                            << QStringLiteral("/home/u/.config/Claude/claude_desktop_config.json");
+    QTest::newRow("claude, XDG_CONFIG_HOME")
+        << QStringLiteral("/xdg/") << McpClient::ClaudeDesktop
+        << QStringLiteral("/xdg/Claude/claude_desktop_config.json");
+    QTest::newRow("relative XDG_CONFIG_HOME is ignored")
+        << QStringLiteral("rel") << McpClient::ClaudeDesktop
+        << QStringLiteral("/home/u/.config/Claude/claude_desktop_config.json");
+    QTest::newRow("gemini") << QStringLiteral("/xdg") << McpClient::GeminiCli
+                            << QStringLiteral("/home/u/.gemini/settings.json");
+    QTest::newRow("vscode") << QString() << McpClient::VsCode
+                            << QStringLiteral("/home/u/.config/Code/User/mcp.json");
+    QTest::newRow("cursor") << QString() << McpClient::Cursor
+                            << QStringLiteral("/home/u/.cursor/mcp.json");
+}
+
+void tst_ClientConfig::locations()
+{
+#if defined(Q_OS_WIN) || defined(Q_OS_MACOS)
+    QSKIP("the expected paths are the Linux ones");
+#endif
+    QFETCH(QString, xdgConfigHome);
+    QFETCH(McpClient, client);
+    QFETCH(QString, expected);
+    QProcessEnvironment environment;
+    if (!xdgConfigHome.isNull())
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), xdgConfigHome);
+    const ClientConfigLocation location =
+        ClientConfigLocation::forEnvironment(QStringLiteral("/home/u"), environment);
+    QCOMPARE(location.configPath(client), expected);
+}
+
+void tst_ClientConfig::entryUrls_data()
+{
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QString>("url");
+
+    QTest::newRow("loopback") << QStringLiteral("127.0.0.1")
+                              << QStringLiteral("http://127.0.0.1:8765/mcp");
+    QTest::newRow("any IPv4") << QStringLiteral("0.0.0.0")
+                              << QStringLiteral("http://127.0.0.1:8765/mcp");
+    QTest::newRow("any IPv6") << QStringLiteral("::") << QStringLiteral("http://[::1]:8765/mcp");
+    QTest::newRow("IPv6") << QStringLiteral("::1") << QStringLiteral("http://[::1]:8765/mcp");
+    QTest::newRow("bracketed IPv6")
+        << QStringLiteral("[fd00::5]") << QStringLiteral("http://[fd00::5]:8765/mcp");
+    QTest::newRow("name") << QStringLiteral("box.lan") << QStringLiteral("http://box.lan:8765/mcp");
+}
+
+void tst_ClientConfig::entryUrls()
+{
+    QFETCH(QString, host);
+    QFETCH(QString, url);
+    csm::http::HttpServerConfig config;
+    config.host = host;
+    config.authToken = kToken;
+    const ClientServerEntry entry = ClientServerEntry::http(config);
+    QCOMPARE(entry.url.toString(), url);
+    QCOMPARE(entry.token, kToken);
+    QCOMPARE(entry.problem(), QString());
+}
+
+void tst_ClientConfig::entryProblems()
+{
+    QVERIFY(stdioEntry().problem().isEmpty());
+    QVERIFY(ClientServerEntry::stdio(QStringLiteral("code-sandbox-mcp"))
+                .problem()
+                .contains(QLatin1String("absolute")));
+    QVERIFY(!ClientServerEntry::stdio(QString()).problem().isEmpty());
+    QVERIFY(!ClientServerEntry::http(QUrl(QStringLiteral("ftp://x/mcp"))).problem().isEmpty());
+    QVERIFY(!ClientServerEntry::http(QUrl(QStringLiteral("http://127.0.0.1:0/mcp")))
+                 .problem()
+                 .isEmpty());
+    ClientServerEntry unnamed = stdioEntry();
+    unnamed.name = QStringLiteral(" ");
+    QVERIFY(!unnamed.problem().isEmpty());
+    // A refused entry is refused before any file is looked at.
+    const ClientConfigChange change =
+        ClientConfigMerger(McpClient::Cursor).merge("{}", ClientServerEntry::stdio(QString()));
+    QCOMPARE(change.action, Action::Failed);
+    QCOMPARE(change.text, QByteArray("{}"));
+}
+
+void tst_ClientConfig::snippetShape_data()
+{
+    QTest::addColumn<McpClient>("client");
+    QTest::addColumn<ClientServerEntry>("entry");
+    QTest::addColumn<QByteArray>("expected"); // the server's value
+
+    const ClientServerEntry withEnv =
+        ClientServerEntry::stdio(kCommand, {QStringLiteral("--verbose")},
+                                 {{QStringLiteral("CODE_SANDBOX_DATA_DIR"), QStringLiteral("/d")}});
+    const ClientServerEntry remote =
+        ClientServerEntry::http(QUrl(QStringLiteral("http://192.168.1.5:8765/mcp")), kToken);
+
+    QTest::newRow("claude stdio")
+        << McpClient::ClaudeDesktop << withEnv
+        << QByteArray(R"({"command": "/opt/csm/bin/code-sandbox-mcp", "args": ["--verbose"],
+                          "env": {"CODE_SANDBOX_DATA_DIR": "/d"}})");
+    QTest::newRow("claude stdio, no arguments")
+        << McpClient::ClaudeDesktop << stdioEntry()
+        << QByteArray(R"({"command": "/opt/csm/bin/code-sandbox-mcp"})");
+    QTest::newRow("claude http") << McpClient::ClaudeDesktop << httpEntry()
+                                 << QByteArray(R"({"command": "npx", "args": ["-y", "mcp-remote",
+                                                   "http://127.0.0.1:8765/mcp"]})");
+    QTest::newRow("claude http, token")
+        << McpClient::ClaudeDesktop << httpEntry(kToken)
+        << QByteArray(R"({"command": "npx", "args": ["-y", "mcp-remote",
+                          "http://127.0.0.1:8765/mcp", "--header", "Authorization:${AUTH_HEADER}"],
+                          "env": {"AUTH_HEADER": "Bearer s3cr\"et"}})");
+    QTest::newRow("claude http, not loopback")
+        << McpClient::ClaudeDesktop << remote
+        << QByteArray(R"({"command": "npx", "args": ["-y", "mcp-remote",
+                          "http://192.168.1.5:8765/mcp", "--allow-http", "--header",
+                          "Authorization:${AUTH_HEADER}"],
+                          "env": {"AUTH_HEADER": "Bearer s3cr\"et"}})");
+    QTest::newRow("gemini stdio") << McpClient::GeminiCli << withEnv
+                                  << QByteArray(R"({"command": "/opt/csm/bin/code-sandbox-mcp",
+                                                    "args": ["--verbose"],
+                                                    "env": {"CODE_SANDBOX_DATA_DIR": "/d"}})");
+    QTest::newRow("gemini http") << McpClient::GeminiCli << httpEntry()
+                                 << QByteArray(R"({"httpUrl": "http://127.0.0.1:8765/mcp"})");
+    QTest::newRow("gemini http, token") << McpClient::GeminiCli << httpEntry(kToken)
+                                        << QByteArray(R"({"httpUrl": "http://127.0.0.1:8765/mcp",
+                          "headers": {"Authorization": "Bearer s3cr\"et"}})");
+    QTest::newRow("vscode stdio")
+        << McpClient::VsCode << withEnv
+        << QByteArray(R"({"type": "stdio", "command": "/opt/csm/bin/code-sandbox-mcp",
+                          "args": ["--verbose"], "env": {"CODE_SANDBOX_DATA_DIR": "/d"}})");
+    QTest::newRow("vscode http") << McpClient::VsCode << httpEntry()
+                                 << QByteArray(R"({"type": "http",
+                                                   "url": "http://127.0.0.1:8765/mcp"})");
+    QTest::newRow("vscode http, token")
+        << McpClient::VsCode << httpEntry(kToken)
+        << QByteArray(R"({"type": "http", "url": "http://127.0.0.1:8765/mcp",
+                          "headers": {"Authorization": "Bearer s3cr\"et"}})");
+    QTest::newRow("cursor stdio") << McpClient::Cursor << stdioEntry()
+                                  << QByteArray(R"({"command": "/opt/csm/bin/code-sandbox-mcp"})");
+    QTest::newRow("cursor http, token") << McpClient::Cursor << httpEntry(kToken)
+                                        << QByteArray(R"({"url": "http://127.0.0.1:8765/mcp",
+                          "headers": {"Authorization": "Bearer s3cr\"et"}})");
+}
+
+void tst_ClientConfig::snippetShape()
+{
+    QFETCH(McpClient, client);
+    QFETCH(ClientServerEntry, entry);
+    QFETCH(QByteArray, expected);
+
+    const QByteArray text = ClientConfigSnippet::text(client, entry).toUtf8();
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(text, &error);
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    const QJsonObject root = document.object();
+    QCOMPARE(root.keys(), QStringList{McpClientTraits::serversKey(client)});
+    const QJsonObject servers = root.value(McpClientTraits::serversKey(client)).toObject();
+    QCOMPARE(servers.keys(), QStringList{QStringLiteral("code-sandbox")});
+    QCOMPARE(servers.value(QStringLiteral("code-sandbox")).toObject(), object(expected));
+    QVERIFY(text.endsWith("}\n"));
+    QVERIFY(!ClientConfigSnippet::notes(client, entry.transport).isEmpty());
+    // The members come in the documented order ("type" first in VS Code), not sorted.
+    if (client == McpClient::VsCode)
+        QVERIFY(text.indexOf("\"type\"") <
+                text.indexOf(entry.command.isEmpty() ? "\"url\"" : "\"command\""));
+    if (entry.transport == ClientServerEntry::Transport::Stdio)
+        QVERIFY(text.indexOf("\"command\"") < text.indexOf("\"args\"") ||
+                !text.contains("\"args\""));
+}
+
+void tst_ClientConfig::snippetText()
+{
+    // The exact text, so its layout (two-space indent, one value per line) is pinned down.
+    QCOMPARE(ClientConfigSnippet::text(McpClient::VsCode, httpEntry(QStringLiteral("tok"))),
+             QStringLiteral("{\n"
+                            "  \"servers\": {\n"
+                            "    \"code-sandbox\": {\n"
+                            "      \"type\": \"http\",\n"
+                            "      \"url\": \"http://127.0.0.1:8765/mcp\",\n"
+                            "      \"headers\": {\n"
+                            "        \"Authorization\": \"Bearer tok\"\n"
+                            "      }\n"
+                            "    }\n"
+                            "  }\n"
+                            "}\n"));
+    QCOMPARE(ClientConfigSnippet::text(
+                 McpClient::ClaudeDesktop,
+                 ClientServerEntry::stdio(QStringLiteral("/usr/bin/code-sandbox-desktop"),
+                                          {QStringLiteral("--stdio")})),
+             QStringLiteral("{\n"
+                            "  \"mcpServers\": {\n"
+                            "    \"code-sandbox\": {\n"
+                            "      \"command\": \"/usr/bin/code-sandbox-desktop\",\n"
+                            "      \"args\": [\n"
+                            "        \"--stdio\"\n"
+                            "      ]\n"
+                            "    }\n"
+                            "  }\n"
+                            "}\n"));
+}
+
+void tst_ClientConfig::scanner_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<bool>("comments");
+    QTest::addColumn<bool>("trailingCommas");
+    QTest::addColumn<QString>("error"); // empty: valid; else "line:column"
+
+    QTest::newRow("object") << QByteArray(R"({"a": [1, -2.5e+3, true, null, "x"]})") << false
+                            << false << QString();
+    QTest::newRow("braces in strings")
+        << QByteArray(R"({"}{": "]\"[", "b": "\\", "c": "\u00e9"})") << false << false << QString();
+    QTest::newRow("comment-like strings")
+        << QByteArray(R"({"a": "// x", "b": "/* y */"})") << false << false << QString();
+    QTest::newRow("BOM") << QByteArray("\xEF\xBB\xBF{}") << false << false << QString();
+    QTest::newRow("line comment refused")
+        << QByteArray("{\n  // x\n}") << false << false << QStringLiteral("2:3");
+    QTest::newRow("line comment") << QByteArray("{\n  // x\n}") << true << false << QString();
+    QTest::newRow("block comment")
+        << QByteArray("{/* a } */\"a\": 1}") << true << false << QString();
+    QTest::newRow("unclosed comment")
+        << QByteArray("{/* a }") << true << true << QStringLiteral("1:2");
+    QTest::newRow("trailing comma refused")
+        << QByteArray("{\"a\": 1,\n}") << true << false << QStringLiteral("1:8");
+    QTest::newRow("trailing comma") << QByteArray("{\"a\": [1,],}") << true << true << QString();
+    QTest::newRow("lone comma") << QByteArray("{,}") << true << true << QStringLiteral("1:2");
+    QTest::newRow("unclosed object")
+        << QByteArray("{\"a\": 1") << false << false << QStringLiteral("1:8");
+    QTest::newRow("single quotes")
+        << QByteArray("{'a': 1}") << false << false << QStringLiteral("1:2");
+    QTest::newRow("line break in string")
+        << QByteArray("{\"a\": \"x\ny\"}") << false << false << QStringLiteral("1:9");
+    QTest::newRow("bad escape") << QByteArray(R"({"a": "\x"})") << false << false
+                                << QStringLiteral("1:8");
+    QTest::newRow("leading zero") << QByteArray("[01]") << false << false << QStringLiteral("1:3");
+    QTest::newRow("text after") << QByteArray("{} {}") << false << false << QStringLiteral("1:4");
+    QTest::newRow("empty") << QByteArray(" \n") << false << false << QStringLiteral("2:1");
+    QTest::newRow("deep") << QByteArray(300, '[') + QByteArray(300, ']') << false << false
+                          << QStringLiteral("1:257");
+}
+
+void tst_ClientConfig::scanner()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(bool, comments);
+    QFETCH(bool, trailingCommas);
+    QFETCH(QString, error);
+
+    JsonTextScanner::Error problem;
+    const auto root = JsonTextScanner::parse(text, {comments, trailingCommas}, &problem);
+    QCOMPARE(root.has_value(), error.isEmpty());
+    if (root)
+        QVERIFY(root->end <= text.size());
+    else
+        QCOMPARE(QStringLiteral("%1:%2").arg(problem.line).arg(problem.column), error);
+}
+
+void tst_ClientConfig::merge_data()
+{
+    QTest::addColumn<McpClient>("client");
+    QTest::addColumn<QByteArray>("before");
+    QTest::addColumn<QByteArray>("after");
+    QTest::addColumn<Action>("action");
+
+    QTest::newRow("blank file") << McpClient::Cursor << QByteArray(" \n")
+                                << QByteArray("{\n  \"mcpServers\": {\n    " + kEntryAt4 +
+                                              "\n  }\n}\n")
+                                << Action::Added;
+    QTest::newRow("empty object") << McpClient::ClaudeDesktop << QByteArray("{}")
+                                  << QByteArray("{\n  \"mcpServers\": {\n    " + kEntryAt4 +
+                                                "\n  }\n}")
+                                  << Action::Added;
+    QTest::newRow("empty object over lines")
+        << McpClient::ClaudeDesktop << QByteArray("{\n}\n")
+        << QByteArray("{\n  \"mcpServers\": {\n    " + kEntryAt4 + "\n  }\n}\n") << Action::Added;
+    QTest::newRow("empty servers")
+        << McpClient::ClaudeDesktop << QByteArray("{\n  \"mcpServers\": {}\n}\n")
+        << QByteArray("{\n  \"mcpServers\": {\n    " + kEntryAt4 + "\n  }\n}\n") << Action::Added;
+    QTest::newRow("one line stays one line")
+        << McpClient::ClaudeDesktop << QByteArray(R"({"mcpServers":{"a":{"command":"x"}}})")
+        << QByteArray(R"({"mcpServers":{"a":{"command":"x"},"code-sandbox":{"command":)"
+                      R"("/opt/csm/bin/code-sandbox-mcp"}}})")
+        << Action::Added;
+    QTest::newRow("other servers") << McpClient::ClaudeDesktop << kClaudeWithOtherServer
+                                   << QByteArray("{\n"
+                                                 "  \"mcpServers\": {\n"
+                                                 "    \"filesystem\": {\n"
+                                                 "      \"command\": \"npx\",\n"
+                                                 "      \"args\": [\"-y\", \"server-fs\", "
+                                                 "\"/home/me\"]\n"
+                                                 "    },\n    " +
+                                                 kEntryAt4 +
+                                                 "\n"
+                                                 "  },\n"
+                                                 "  \"globalShortcut\": \"Ctrl+Space\"\n"
+                                                 "}\n")
+                                   << Action::Added;
+    QTest::newRow("no servers yet")
+        << McpClient::GeminiCli << QByteArray("{\n  \"theme\": \"Dracula\"\n}\n")
+        << QByteArray("{\n  \"theme\": \"Dracula\",\n  \"mcpServers\": {\n    " + kEntryAt4 +
+                      "\n  }\n}\n")
+        << Action::Added;
+    QTest::newRow("CRLF")
+        << McpClient::Cursor << QByteArray("{\r\n  \"mcpServers\": {\r\n  }\r\n}\r\n")
+        << QByteArray("{\r\n  \"mcpServers\": {\r\n    \"code-sandbox\": {\r\n      \"command\": "
+                      "\"/opt/csm/bin/code-sandbox-mcp\"\r\n    }\r\n  }\r\n}\r\n")
+        << Action::Added;
+    QTest::newRow("tabs") << McpClient::VsCode
+                          << QByteArray("{\n\t\"servers\": {\n\t\t\"a\": {\n\t\t\t\"type\": "
+                                        "\"stdio\",\n\t\t\t\"command\": \"x\"\n\t\t}\n\t}\n}")
+                          << QByteArray("{\n\t\"servers\": {\n\t\t\"a\": {\n\t\t\t\"type\": "
+                                        "\"stdio\",\n\t\t\t\"command\": \"x\"\n\t\t},\n"
+                                        "\t\t\"code-sandbox\": {\n\t\t\t\"type\": \"stdio\",\n"
+                                        "\t\t\t\"command\": \"/opt/csm/bin/code-sandbox-mcp\"\n"
+                                        "\t\t}\n\t}\n}")
+                          << Action::Added;
+    QTest::newRow("four spaces, no space after colon")
+        << McpClient::Cursor << QByteArray("{\n    \"mcpServers\":{\n    }\n}")
+        << QByteArray("{\n    \"mcpServers\":{\n        \"code-sandbox\":{\n            "
+                      "\"command\":\"/opt/csm/bin/code-sandbox-mcp\"\n        }\n    }\n}")
+        << Action::Added;
+    QTest::newRow("JSONC comments and trailing commas")
+        << McpClient::VsCode
+        << QByteArray("{\n"
+                      "  // my servers\n"
+                      "  \"servers\": {\n"
+                      "    \"a\": {\"type\": \"stdio\", \"command\": \"x\"}, // inline\n"
+                      "  },\n"
+                      "  /* inputs */ \"inputs\": [],\n"
+                      "}\n")
+        << QByteArray("{\n"
+                      "  // my servers\n"
+                      "  \"servers\": {\n"
+                      "    \"a\": {\"type\": \"stdio\", \"command\": \"x\"},\n"
+                      "    \"code-sandbox\": {\n"
+                      "      \"type\": \"stdio\",\n"
+                      "      \"command\": \"/opt/csm/bin/code-sandbox-mcp\"\n"
+                      "    }, // inline\n"
+                      "  },\n"
+                      "  /* inputs */ \"inputs\": [],\n"
+                      "}\n")
+        << Action::Added;
+    QTest::newRow("comment in empty servers")
+        << McpClient::GeminiCli << QByteArray("{\"mcpServers\": { // none yet\n}}")
+        << QByteArray("{\"mcpServers\": { // none yet\n  " +
+                      QByteArray(kEntryAt4).replace("\n  ", "\n") + "\n}}")
+        << Action::Added;
+}
+
+void tst_ClientConfig::merge()
+{
+    QFETCH(McpClient, client);
+    QFETCH(QByteArray, before);
+    QFETCH(QByteArray, after);
+    QFETCH(Action, action);
+
+    const ClientConfigChange change = ClientConfigMerger(client).merge(before, stdioEntry());
+    QCOMPARE(change.error, QString());
+    QCOMPARE(change.action, action);
+    QCOMPARE(change.text, after);
+}
+
+void tst_ClientConfig::mergeKeepsEverythingElse_data()
+{
+    QTest::addColumn<McpClient>("client");
+    QTest::addColumn<QByteArray>("before");
+
+    QTest::newRow("claude, other server") << McpClient::ClaudeDesktop << kClaudeWithOtherServer;
+    QTest::newRow("escaped strings") << McpClient::ClaudeDesktop << QByteArray(R"({
+  "mcpServers": {
+    "we\"ird}{": {
+      "command": "/bin/sh",
+      "args": ["-c", "echo '{\"a\": [1,2]}' } ] \\", "/* no comment */", "// nor this"],
+      "env": {"X": "\u007b\u007d"}
+    },
+    "code-sandboxed": {"command": "y"}
+  },
+  "preferences": {"mcpServers": {"code-sandbox": "not this one"}}
+})");
+    QTest::newRow("gemini settings")
+        << McpClient::GeminiCli
+        << QByteArray("{\n  \"theme\": \"GitHub\",\n  \"selectedAuthType\": \"oauth-personal\",\n"
+                      "  // servers\n  \"mcpServers\": {\n    \"git\": {\"command\": \"uvx\", "
+                      "\"args\": [\"mcp-server-git\"]}\n  }\n}\n");
+    QTest::newRow("vscode with inputs")
+        << McpClient::VsCode
+        << QByteArray("{\n\t\"servers\": {\n\t\t\"memory\": {\n\t\t\t\"command\": \"npx\",\n"
+                      "\t\t\t\"args\": [\"-y\", \"@modelcontextprotocol/server-memory\"]\n\t\t}"
+                      "\n\t},\n\t\"inputs\": [\n\t\t{\"type\": \"promptString\", \"id\": \"k\","
+                      " \"password\": true}\n\t]\n}");
+    QTest::newRow("cursor, servers last, CRLF")
+        << McpClient::Cursor
+        << QByteArray("{\r\n  \"mcpServers\": {\r\n    \"a\": {\r\n      \"url\": "
+                      "\"https://x/mcp\"\r\n    },\r\n    \"b\": {\"command\": \"c\"}\r\n  }\r\n}");
+    QTest::newRow("BOM, no final line end")
+        << McpClient::Cursor << QByteArray("\xEF\xBB\xBF{\"other\": 1}");
+}
+
+void tst_ClientConfig::mergeKeepsEverythingElse()
+{
+    QFETCH(McpClient, client);
+    QFETCH(QByteArray, before);
+
+    for (const ClientServerEntry& entry : {stdioEntry(), httpEntry(kToken)}) {
+        const ClientConfigMerger merger(client);
+        const ClientConfigChange change = merger.merge(before, entry);
+        QCOMPARE(change.error, QString());
+        QCOMPARE(change.action, Action::Added);
+        // One piece of text inserted, the rest byte for byte as it was...
+        const QByteArray inserted = insertionOf(before, change.text);
+        QVERIFY2(!inserted.isNull(), change.text.constData());
+        QVERIFY(inserted.contains("\"code-sandbox\""));
+        // ...and what the client reads is the old configuration plus the entry.
+        const QByteArray plain = client == McpClient::ClaudeDesktop ? change.text : QByteArray();
+        if (!plain.isEmpty()) {
+            QJsonObject expected = object(before);
+            QJsonObject servers = expected.value(QStringLiteral("mcpServers")).toObject();
+            servers.insert(
+                QStringLiteral("code-sandbox"),
+                csm::JsonTextWriter::toObject(ClientConfigSnippet::serverValue(client, entry)));
+            expected.insert(QStringLiteral("mcpServers"), servers);
+            QCOMPARE(object(plain), expected);
+        }
+        // Added twice is the same as once.
+        const ClientConfigChange again = merger.merge(change.text, entry);
+        QCOMPARE(again.action, Action::Unchanged);
+        QCOMPARE(again.text, change.text);
+        // Taking it out gives the file back.
+        const ClientConfigChange removed = merger.remove(change.text, entry.name);
+        QCOMPARE(removed.action, Action::Removed);
+        QCOMPARE(removed.text, before);
+    }
+}
+
+void tst_ClientConfig::mergeReplacesAndKeepsEqual()
+{
+    const QByteArray before = "{\n"
+                              "  \"mcpServers\": {\n"
+                              "    \"code-sandbox\": {\"command\": \"/old/path\"},\n"
+                              "    \"z\": {\"command\": \"z\"}\n"
+                              "  }\n"
+                              "}\n";
+    const ClientConfigMerger merger(McpClient::ClaudeDesktop);
+    const ClientConfigChange change = merger.merge(before, stdioEntry());
+    QCOMPARE(change.action, Action::Replaced);
+    QCOMPARE(change.text, QByteArray("{\n"
+                                     "  \"mcpServers\": {\n"
+                                     "    \"code-sandbox\": {\n"
+                                     "      \"command\": \"/opt/csm/bin/code-sandbox-mcp\"\n"
+                                     "    },\n"
+                                     "    \"z\": {\"command\": \"z\"}\n"
+                                     "  }\n"
+                                     "}\n"));
+    // An equal entry written differently by hand is left as it is.
+    const QByteArray handWritten = "{\"mcpServers\": {\"code-sandbox\": {  \"command\" : "
+                                   "\"/opt/csm/bin/code-sandbox-mcp\" }}}";
+    const ClientConfigChange same = merger.merge(handWritten, stdioEntry());
+    QCOMPARE(same.action, Action::Unchanged);
+    QCOMPARE(same.text, handWritten);
+    // From stdio to HTTP: replaced in place.
+    const ClientConfigChange toHttp = merger.merge(change.text, httpEntry());
+    QCOMPARE(toHttp.action, Action::Replaced);
+    QCOMPARE(object(toHttp.text)
+                 .value(QStringLiteral("mcpServers"))
+                 .toObject()
+                 .value(QStringLiteral("code-sandbox"))
+                 .toObject()
+                 .value(QStringLiteral("command")),
+             QJsonValue(QStringLiteral("npx")));
+    QVERIFY(toHttp.text.endsWith("    \"z\": {\"command\": \"z\"}\n  }\n}\n"));
+}
+
+void tst_ClientConfig::mergeRefuses_data()
+{
+    QTest::addColumn<McpClient>("client");
+    QTest::addColumn<QByteArray>("before");
+    QTest::addColumn<QString>("error"); // a part of the message
+
+    QTest::newRow("unclosed") << McpClient::ClaudeDesktop << QByteArray("{\"mcpServers\": {}\n")
+                              << QStringLiteral("line 2, column 1");
+    QTest::newRow("comment for Claude")
+        << McpClient::ClaudeDesktop << QByteArray("{\n  // mine\n  \"mcpServers\": {}\n}")
+        << QStringLiteral("line 2, column 3: a comment");
+    QTest::newRow("comment for Cursor")
+        << McpClient::Cursor << QByteArray("{/**/}") << QStringLiteral("a comment");
+    QTest::newRow("trailing comma for Gemini")
+        << McpClient::GeminiCli << QByteArray("{\"theme\": \"x\",}")
+        << QStringLiteral("a comma after the last member");
+    QTest::newRow("array") << McpClient::Cursor << QByteArray("[]")
+                           << QStringLiteral("not an object");
+    QTest::newRow("servers not an object") << McpClient::VsCode << QByteArray("{\"servers\": []}")
+                                           << QStringLiteral("\"servers\" is not an object");
+    QTest::newRow("servers twice")
+        << McpClient::Cursor << QByteArray("{\"mcpServers\": {}, \"mcpServers\": {}}")
+        << QStringLiteral("more than once");
+    QTest::newRow("entry twice")
+        << McpClient::Cursor
+        << QByteArray(R"({"mcpServers": {"code-sandbox": {}, "code-\u0073andbox": {}}})")
+        << QStringLiteral("\"code-sandbox\" appears more than once in \"mcpServers\"");
+}
+
+void tst_ClientConfig::mergeRefuses()
+{
+    QFETCH(McpClient, client);
+    QFETCH(QByteArray, before);
+    QFETCH(QString, error);
+
+    const ClientConfigChange change = ClientConfigMerger(client).merge(before, stdioEntry());
+    QCOMPARE(change.action, Action::Failed);
+    QVERIFY2(change.error.contains(error), qPrintable(change.error));
+    QCOMPARE(change.text, before);
+}
+
+void tst_ClientConfig::removeRefusesAndNotFound()
+{
+    const ClientConfigMerger merger(McpClient::ClaudeDesktop);
+    const QString name = ClientServerEntry::defaultName();
+    QCOMPARE(merger.remove({}, name).action, Action::NotFound);
+    QCOMPARE(merger.remove(kClaudeWithOtherServer, name).action, Action::NotFound);
+    QCOMPARE(merger.remove("{\"x\": 1}", name).action, Action::NotFound);
+    QCOMPARE(merger.remove("{\"mcpServers\": {\"code-sandbox\": {}}", name).action, Action::Failed);
+    const ClientConfigChange refused = merger.remove("{//\n}", name);
+    QCOMPARE(refused.action, Action::Failed);
+    QVERIFY(refused.error.contains(QLatin1String("comment")));
+    // An emptied servers object that is the file's last member goes, as if an install had
+    // put it there.
+    QCOMPARE(merger.remove(R"({"x": 1, "mcpServers": {"code-sandbox": {}}})", name).text,
+             QByteArray(R"({"x": 1})"));
+    QCOMPARE(merger.remove(R"({"mcpServers": {"code-sandbox": {}}})", name).text, QByteArray("{}"));
+    // Only the entry goes when the servers object holds more, or a comment.
+    QCOMPARE(merger.remove(R"({"mcpServers": {"a": 1, "code-sandbox": {}, "b": 2}})", name).text,
+             QByteArray(R"({"mcpServers": {"a": 1, "b": 2}})"));
+    QCOMPARE(ClientConfigMerger(McpClient::VsCode)
+                 .remove("{\"servers\": {\n  // keep\n  \"code-sandbox\": {}\n}}", name)
+                 .text,
+             QByteArray("{\"servers\": {\n  // keep\n}}"));
+}
+
+void tst_ClientConfig::installCreatesFileAndFolder()
+{
+    const ClientConfigLocation location{m_dir.filePath(QStringLiteral("create/home")),
+                                        m_dir.filePath(QStringLiteral("create/home/.config"))};
+    for (const McpClient client : McpClientTraits::all()) {
+        const QString path = location.configPath(client);
+        QVERIFY(!QFileInfo::exists(path));
+        const ClientConfigChange change =
+            ClientConfigMerger(client).install(path, httpEntry(kToken));
+        QCOMPARE(change.error, QString());
+        QCOMPARE(change.action, Action::Created);
+        QCOMPARE(change.path, path);
+        QCOMPARE(change.backupPath, QString());
+        QCOMPARE(readAll(path), ClientConfigSnippet::text(client, httpEntry(kToken)).toUtf8());
+        // It holds the token: for its owner only.
+        QCOMPARE(modeOf(path), 0600);
+        QVERIFY(backupsOf(path).isEmpty());
+    }
+}
+
+void tst_ClientConfig::installIntoExistingFileKeepsABackup()
+{
+    const QString path = m_dir.filePath(QStringLiteral("existing/claude_desktop_config.json"));
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QVERIFY(writeAll(path, kClaudeWithOtherServer));
+    QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                            QFileDevice::ReadGroup));
+
+    const ClientConfigMerger merger(McpClient::ClaudeDesktop);
+    const ClientConfigChange change = merger.install(path, stdioEntry());
+    QCOMPARE(change.error, QString());
+    QCOMPARE(change.action, Action::Added);
+    QCOMPARE(readAll(path), merger.merge(kClaudeWithOtherServer, stdioEntry()).text);
+    QCOMPARE(modeOf(path), 0640);
+    // The backup is the old file, next to it.
+    QVERIFY(!change.backupPath.isEmpty());
+    QCOMPARE(QFileInfo(change.backupPath).absolutePath(), QFileInfo(path).absolutePath());
+    QVERIFY(QFileInfo(change.backupPath)
+                .fileName()
+                .startsWith(QStringLiteral("claude_desktop_config.json.bak-")));
+    QCOMPARE(readAll(change.backupPath), kClaudeWithOtherServer);
+    QCOMPARE(modeOf(change.backupPath), 0640);
+    QCOMPARE(backupsOf(path), QStringList{QFileInfo(change.backupPath).fileName()});
+    // No temporary file is left behind.
+    QCOMPARE(QDir(QFileInfo(path).absolutePath()).entryList(QDir::Files).size(), 2);
+}
+
+void tst_ClientConfig::installRefusesInvalidFileUntouched()
+{
+    const QString path = m_dir.filePath(QStringLiteral("invalid/mcp.json"));
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    const QByteArray broken = "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n";
+    QVERIFY(writeAll(path, broken));
+    const QDateTime modified = QFileInfo(path).lastModified();
+
+    for (const ClientConfigMerger::Mode mode :
+         {ClientConfigMerger::Mode::Write, ClientConfigMerger::Mode::Preview}) {
+        const ClientConfigChange change =
+            ClientConfigMerger(McpClient::Cursor).install(path, stdioEntry(), mode);
+        QCOMPARE(change.action, Action::Failed);
+        QVERIFY2(change.error.startsWith(path), qPrintable(change.error));
+        QVERIFY2(change.error.contains(QLatin1String("line 3, column 25")),
+                 qPrintable(change.error));
+        QVERIFY(change.error.contains(QLatin1String("left as it is")));
+    }
+    const ClientConfigChange removal = ClientConfigMerger(McpClient::Cursor).uninstall(path);
+    QCOMPARE(removal.action, Action::Failed);
+    QCOMPARE(readAll(path), broken);
+    QCOMPARE(QFileInfo(path).lastModified(), modified);
+    QVERIFY(backupsOf(path).isEmpty());
+    // A folder where the file should be is refused as well.
+    const QString folder = m_dir.filePath(QStringLiteral("invalid/folder.json"));
+    QVERIFY(QDir().mkpath(folder));
+    QCOMPARE(ClientConfigMerger(McpClient::Cursor).install(folder, stdioEntry()).action,
+             Action::Failed);
+}
+
+void tst_ClientConfig::installUnchangedWritesNothing()
+{
+    const QString path = m_dir.filePath(QStringLiteral("unchanged/settings.json"));
+    const ClientConfigMerger merger(McpClient::GeminiCli);
+    QCOMPARE(merger.install(path, stdioEntry()).action, Action::Created);
+    const QByteArray written = readAll(path);
+    const ClientConfigChange again = merger.install(path, stdioEntry());
+    QCOMPARE(again.action, Action::Unchanged);
+    QCOMPARE(again.backupPath, QString());
+    QCOMPARE(readAll(path), written);
+    QVERIFY(backupsOf(path).isEmpty());
+    // Without a token the created file has the permissions any new file gets.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    QCOMPARE(modeOf(path), int(0666 & ~mask));
+}
+
+void tst_ClientConfig::previewWritesNothing()
+{
+    const QString path = m_dir.filePath(QStringLiteral("preview/mcp.json"));
+    const ClientConfigMerger merger(McpClient::VsCode);
+    const ClientConfigChange created =
+        merger.install(path, stdioEntry(), ClientConfigMerger::Mode::Preview);
+    QCOMPARE(created.action, Action::Created);
+    QCOMPARE(created.text, ClientConfigSnippet::text(McpClient::VsCode, stdioEntry()).toUtf8());
+    QVERIFY(!QFileInfo::exists(path));
+    QVERIFY(!QFileInfo::exists(QFileInfo(path).absolutePath()));
+
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QVERIFY(writeAll(path, created.text));
+    const ClientConfigChange removal =
+        merger.uninstall(path, ClientServerEntry::defaultName(), ClientConfigMerger::Mode::Preview);
+    QCOMPARE(removal.action, Action::Removed);
+    QCOMPARE(removal.text, QByteArray("{}\n"));
+    QCOMPARE(readAll(path), created.text);
+    QVERIFY(backupsOf(path).isEmpty());
+}
+
+void tst_ClientConfig::uninstallRestoresTheFile_data()
+{
+    QTest::addColumn<McpClient>("client");
+    QTest::addColumn<QByteArray>("before");
+
+    QTest::newRow("claude, other server") << McpClient::ClaudeDesktop << kClaudeWithOtherServer;
+    QTest::newRow("gemini, no servers yet")
+        << McpClient::GeminiCli << QByteArray("{\n  \"theme\": \"Dracula\"\n}\n");
+    QTest::newRow("vscode, trailing commas")
+        << McpClient::VsCode
+        << QByteArray("{\n\t\"servers\": {\n\t\t\"a\": {\"command\": \"x\"},\n\t},\n}\n");
+    QTest::newRow("cursor, empty object") << McpClient::Cursor << QByteArray("{}");
+    QTest::newRow("cursor, empty servers first")
+        << McpClient::Cursor << QByteArray("{\"mcpServers\": {}, \"x\": 1}");
+    QTest::newRow("vscode, empty servers before inputs")
+        << McpClient::VsCode << QByteArray("{\n\t\"servers\": {},\n\t\"inputs\": []\n}");
+}
+
+void tst_ClientConfig::uninstallRestoresTheFile()
+{
+    QFETCH(McpClient, client);
+    QFETCH(QByteArray, before);
+
+    const QString path = m_dir.filePath(
+        QStringLiteral("restore/%1/config.json").arg(QString::fromLatin1(QTest::currentDataTag())));
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QVERIFY(writeAll(path, before));
+    const ClientConfigMerger merger(client);
+    const ClientConfigChange installed = merger.install(path, httpEntry(kToken));
+    QCOMPARE(installed.error, QString());
+    QCOMPARE(installed.action, Action::Added);
+    QVERIFY(readAll(path) != before);
+
+    const ClientConfigChange removed = merger.uninstall(path);
+    QCOMPARE(removed.error, QString());
+    QCOMPARE(removed.action, Action::Removed);
+    QCOMPARE(readAll(path), before);
+    QCOMPARE(readAll(removed.backupPath), installed.text);
+    QCOMPARE(backupsOf(path).size(), 2);
+    QCOMPARE(merger.uninstall(path).action, Action::NotFound);
+    QCOMPARE(backupsOf(path).size(), 2);
+}
+
+void tst_ClientConfig::uninstallMissingFile()
+{
+    const QString path = m_dir.filePath(QStringLiteral("missing/mcp.json"));
+    const ClientConfigChange change = ClientConfigMerger(McpClient::Cursor).uninstall(path);
+    QCOMPARE(change.action, Action::NotFound);
+    QVERIFY(change.succeeded());
+    QVERIFY(!QFileInfo::exists(QFileInfo(path).absolutePath()));
+}
+
+void tst_ClientConfig::installFollowsSymlink()
+{
+    // Configuration files kept in a dotfiles repository are often symlinks: the link stays.
+    const QString target = m_dir.filePath(QStringLiteral("dotfiles/mcp.json"));
+    const QString link = m_dir.filePath(QStringLiteral("linked/mcp.json"));
+    QVERIFY(QDir().mkpath(QFileInfo(target).absolutePath()));
+    QVERIFY(QDir().mkpath(QFileInfo(link).absolutePath()));
+    QVERIFY(writeAll(target, "{}"));
+    QVERIFY(QFile::link(target, link));
+
+    const ClientConfigChange change =
+        ClientConfigMerger(McpClient::Cursor).install(link, stdioEntry());
+    QCOMPARE(change.action, Action::Added);
+    QVERIFY(QFileInfo(link).isSymLink());
+    QCOMPARE(readAll(target), change.text);
+    QCOMPARE(readAll(change.backupPath), QByteArray("{}"));
+}
+
+void tst_ClientConfig::backupNamesAreUnique()
+{
+    const QString path = m_dir.filePath(QStringLiteral("backup/x.json"));
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    const QDateTime time(QDate(2025, 3, 4), QTime(5, 6, 7));
+    const QString first = ClientConfigMerger::backupPathFor(path, time);
+    QCOMPARE(first, path + QStringLiteral(".bak-20250304-050607"));
+    QVERIFY(writeAll(first, "a"));
+    const QString second = ClientConfigMerger::backupPathFor(path, time);
+    QCOMPARE(second, first + QStringLiteral("-2"));
+    QVERIFY(writeAll(second, "b"));
+    QCOMPARE(ClientConfigMerger::backupPathFor(path, time), first + QStringLiteral("-3"));
+}
+
+QTEST_GUILESS_MAIN(tst_ClientConfig)
+#include "tst_ClientConfig.moc"
