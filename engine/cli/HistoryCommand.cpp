@@ -6,11 +6,11 @@
 #include "history/HistoryQuery.h"
 #include "history/HistoryStore.h"
 #include "history/RetentionPolicy.h"
+#include "history/RunExporter.h"
 #include "history/RunRecord.h"
 
 #include <QCommandLineParser>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,9 +19,7 @@
 #include <QTextStream>
 
 #include <algorithm>
-#include <functional>
 #include <memory>
-#include <vector>
 
 namespace csm {
 
@@ -50,167 +48,6 @@ QString overview()
                "Each command takes --data-dir DIR (default: $CODE_SANDBOX_DATA_DIR, else %1) and "
                "--help.\n")
         .arg(HistoryLocation::dataDir({}, {}));
-}
-
-QString isoTime(const QDateTime& time)
-{
-    return time.isValid() ? time.toUTC().toString(Qt::ISODateWithMs) : QString();
-}
-
-QJsonValue isoTimeOrNull(const QDateTime& time)
-{
-    return time.isValid() ? QJsonValue(isoTime(time)) : QJsonValue(QJsonValue::Null);
-}
-
-QJsonObject toJson(const RunRecord& run)
-{
-    return {
-        {QStringLiteral("id"), run.id},
-        {QStringLiteral("status"), RunStatusTraits::toString(run.status)},
-        {QStringLiteral("started_at"), isoTimeOrNull(run.startedAt)},
-        {QStringLiteral("ended_at"), isoTimeOrNull(run.endedAt)},
-        {QStringLiteral("duration_ms"), run.durationMs},
-        {QStringLiteral("exit_code"),
-         run.exitCode ? QJsonValue(*run.exitCode) : QJsonValue(QJsonValue::Null)},
-        {QStringLiteral("transport"), run.transport},
-        {QStringLiteral("session_id"), run.sessionId},
-        {QStringLiteral("client_name"), run.clientName},
-        {QStringLiteral("client_version"), run.clientVersion},
-        {QStringLiteral("tool"), run.tool},
-        {QStringLiteral("language"), run.language},
-        {QStringLiteral("image"), run.image},
-        {QStringLiteral("code"), run.code},
-        {QStringLiteral("limits"), run.limits},
-        {QStringLiteral("stdout"), run.stdoutText},
-        {QStringLiteral("stderr"), run.stderrText},
-        {QStringLiteral("stdout_truncated"), run.stdoutTruncated},
-        {QStringLiteral("stderr_truncated"), run.stderrTruncated},
-        {QStringLiteral("error_message"), run.errorMessage},
-        {QStringLiteral("server_instance"), run.serverInstance},
-        {QStringLiteral("server_pid"), run.serverPid},
-        {QStringLiteral("host_name"), run.hostName},
-        {QStringLiteral("change_seq"), run.changeSeq},
-    };
-}
-
-// The CSV columns, in order, and how each is read from a run.
-const std::vector<std::pair<QString, std::function<QString(const RunRecord&)>>>& csvColumns()
-{
-    static const std::vector<std::pair<QString, std::function<QString(const RunRecord&)>>> columns{
-        {QStringLiteral("id"),
-         [](const RunRecord& r) {
-             return QString::number(r.id);
-         }},
-        {QStringLiteral("status"),
-         [](const RunRecord& r) {
-             return RunStatusTraits::toString(r.status);
-         }},
-        {QStringLiteral("started_at"),
-         [](const RunRecord& r) {
-             return isoTime(r.startedAt);
-         }},
-        {QStringLiteral("ended_at"),
-         [](const RunRecord& r) {
-             return isoTime(r.endedAt);
-         }},
-        {QStringLiteral("duration_ms"),
-         [](const RunRecord& r) {
-             return QString::number(r.durationMs);
-         }},
-        {QStringLiteral("exit_code"),
-         [](const RunRecord& r) {
-             return r.exitCode ? QString::number(*r.exitCode) : QString();
-         }},
-        {QStringLiteral("transport"),
-         [](const RunRecord& r) {
-             return r.transport;
-         }},
-        {QStringLiteral("session_id"),
-         [](const RunRecord& r) {
-             return r.sessionId;
-         }},
-        {QStringLiteral("client_name"),
-         [](const RunRecord& r) {
-             return r.clientName;
-         }},
-        {QStringLiteral("client_version"),
-         [](const RunRecord& r) {
-             return r.clientVersion;
-         }},
-        {QStringLiteral("tool"),
-         [](const RunRecord& r) {
-             return r.tool;
-         }},
-        {QStringLiteral("language"),
-         [](const RunRecord& r) {
-             return r.language;
-         }},
-        {QStringLiteral("image"),
-         [](const RunRecord& r) {
-             return r.image;
-         }},
-        {QStringLiteral("code"),
-         [](const RunRecord& r) {
-             return r.code;
-         }},
-        {QStringLiteral("limits"),
-         [](const RunRecord& r) {
-             return QString::fromUtf8(QJsonDocument(r.limits).toJson(QJsonDocument::Compact));
-         }},
-        {QStringLiteral("stdout"),
-         [](const RunRecord& r) {
-             return r.stdoutText;
-         }},
-        {QStringLiteral("stderr"),
-         [](const RunRecord& r) {
-             return r.stderrText;
-         }},
-        {QStringLiteral("stdout_truncated"),
-         [](const RunRecord& r) {
-             return QString::number(r.stdoutTruncated ? 1 : 0);
-         }},
-        {QStringLiteral("stderr_truncated"),
-         [](const RunRecord& r) {
-             return QString::number(r.stderrTruncated ? 1 : 0);
-         }},
-        {QStringLiteral("error_message"),
-         [](const RunRecord& r) {
-             return r.errorMessage;
-         }},
-        {QStringLiteral("server_instance"),
-         [](const RunRecord& r) {
-             return r.serverInstance;
-         }},
-        {QStringLiteral("server_pid"),
-         [](const RunRecord& r) {
-             return QString::number(r.serverPid);
-         }},
-        {QStringLiteral("host_name"),
-         [](const RunRecord& r) {
-             return r.hostName;
-         }},
-    };
-    return columns;
-}
-
-// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
-QString csvField(const QString& value)
-{
-    if (!value.contains(u',') && !value.contains(u'"') && !value.contains(u'\n') &&
-        !value.contains(u'\r'))
-        return value;
-    QString quoted = value;
-    quoted.replace(QStringLiteral("\""), QStringLiteral("\"\""));
-    return u'"' + quoted + u'"';
-}
-
-QString csvRow(const QStringList& fields)
-{
-    QStringList quoted;
-    quoted.reserve(fields.size());
-    for (const QString& field : fields)
-        quoted << csvField(field);
-    return quoted.join(u',') + QStringLiteral("\r\n");
 }
 
 QString firstLine(const QString& code, int maxChars)
@@ -455,7 +292,7 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
         if (parser.isSet(json)) {
             QJsonArray array;
             for (const RunRecord& run : std::as_const(runs))
-                array.append(toJson(run));
+                array.append(RunExporter::toJson(run));
             out << QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
         } else if (runs.isEmpty()) {
             out << "No runs recorded.\n";
@@ -490,88 +327,59 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
             return Failed;
         }
         if (parser.isSet(json))
-            out << QString::fromUtf8(QJsonDocument(toJson(*run)).toJson(QJsonDocument::Indented));
+            out << QString::fromUtf8(
+                QJsonDocument(RunExporter::toJson(*run)).toJson(QJsonDocument::Indented));
         else
             printRun(*run, out);
         return Ok;
     }
 
     if (exportRuns) {
-        const QString kind = parser.value(format).trimmed().toLower();
-        if (kind != QLatin1String("json") && kind != QLatin1String("csv"))
+        const auto exportFormat = RunExporter::parseFormat(parser.value(format));
+        if (!exportFormat)
             return usageError(err, command, QStringLiteral("--format must be json or csv"));
-        const bool csv = kind == QLatin1String("csv");
         HistoryStore* history = nullptr;
         if (store.exists()) {
             history = store.open();
             if (!history)
                 return Failed;
         }
-        QFile file;
-        QTextStream fileStream;
-        QTextStream* target = &out;
-        if (!positional.isEmpty()) {
-            file.setFileName(positional.constFirst());
-            // Private like the history itself: it holds code and outputs.
-            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate,
-                           QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
-                err << commandName() << " export: cannot write "
-                    << QDir::toNativeSeparators(file.fileName()) << ": " << file.errorString()
-                    << '\n';
-                return Failed;
-            }
-            fileStream.setDevice(&file);
-            target = &fileStream;
-        }
-        QTextStream& sink = *target;
-        if (csv) {
-            QStringList names;
-            for (const auto& column : csvColumns())
-                names << column.first;
-            sink << csvRow(names);
-        } else {
-            sink << "[";
-        }
         // A page at a time, so that a large history is never all in memory.
-        bool first = true;
-        std::optional<qint64> before;
-        while (history) {
-            HistoryQuery query;
-            query.limit = kExportPage;
-            query.beforeId = before;
-            const QList<RunRecord> page = history->list(query);
-            if (!history->lastError().isEmpty()) {
+        const auto fill = [history](RunExporter& exporter, QString* error) {
+            std::optional<qint64> before;
+            while (history) {
+                HistoryQuery query;
+                query.limit = kExportPage;
+                query.beforeId = before;
+                const QList<RunRecord> page = history->list(query);
+                if (!history->lastError().isEmpty()) {
+                    *error = history->lastError();
+                    return false;
+                }
+                for (const RunRecord& run : page)
+                    exporter.add(run);
+                if (page.size() < kExportPage)
+                    break;
+                before = page.constLast().id;
+            }
+            return true;
+        };
+        QString error;
+        if (positional.isEmpty()) {
+            RunExporter exporter(out, *exportFormat);
+            if (!fill(exporter, &error)) {
                 store.fail("read");
                 return Failed;
             }
-            for (const RunRecord& run : page) {
-                if (csv) {
-                    QStringList fields;
-                    for (const auto& column : csvColumns())
-                        fields << column.second(run);
-                    sink << csvRow(fields);
-                } else {
-                    sink << (first ? "\n" : ",\n")
-                         << QString::fromUtf8(
-                                QJsonDocument(toJson(run)).toJson(QJsonDocument::Compact));
-                }
-                first = false;
-            }
-            if (page.size() < kExportPage)
-                break;
-            before = page.constLast().id;
+            exporter.finish();
+            return Ok;
         }
-        if (!csv)
-            sink << (first ? "]\n" : "\n]\n");
-        sink.flush();
-        if (file.isOpen()) {
-            file.close();
-            if (file.error() != QFileDevice::NoError) {
-                err << commandName() << " export: cannot write "
-                    << QDir::toNativeSeparators(file.fileName()) << ": " << file.errorString()
-                    << '\n';
-                return Failed;
-            }
+        if (!RunExporter::writeFile(positional.constFirst(), *exportFormat, fill, &error)) {
+            if (history && !history->lastError().isEmpty())
+                store.fail("read");
+            else
+                err << commandName() << " export: " << error << '\n';
+            return Failed;
         }
         return Ok;
     }

@@ -21,6 +21,9 @@ struct HistoryQuery
     int offset = 0;
     std::optional<qint64> beforeId; // only runs with id < beforeId
     std::optional<qint64> sinceId;  // only runs with id > sinceId (runs started since then)
+    // Only these runs (empty: no such restriction). One SQL parameter each: keep it to a few
+    // hundred ids per query.
+    QList<qint64> ids;
 
     // Filters; an empty or null one matches everything.
     QList<RunStatus> statuses; // any of these
@@ -29,6 +32,9 @@ struct HistoryQuery
     QString text;              // substring of code, stdout or stderr, as clientName
     QDateTime startedFrom;     // started at or after
     QDateTime startedBefore;   // started strictly before
+    // Exactly this client name, an empty one included (runs of clients that gave none), as
+    // HistoryStore::clients() lists them; uses the client name index, unlike clientName.
+    std::optional<QString> exactClientName;
 
     // For table views: false leaves code, stdoutText and stderrText holding at most their first
     // previewChars characters, so a page of runs does not load megabytes of output. get() loads

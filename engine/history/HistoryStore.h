@@ -8,6 +8,7 @@
 #include <QList>
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringList>
 
 #include <chrono>
 #include <functional>
@@ -99,6 +100,9 @@ public:
     qint64 count(const HistoryQuery& query) const;
     // One run, in full.
     std::optional<RunRecord> get(qint64 id) const;
+    // The distinct client names of the runs, sorted (byte order), the empty name included when
+    // some run has none. Cheap whatever the number of runs: one index seek per name.
+    QStringList clients() const;
 
     // For a live view in any process: the runs inserted or updated since the change
     // `lastSeenChangeSeq`, oldest change first, at most `limit` of them, with code and outputs cut

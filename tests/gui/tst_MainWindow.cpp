@@ -2,6 +2,7 @@
 // real headless server writes while it runs code in a real container engine
 // (CSM_TEST_ENGINE=podman|docker).
 #include "CallResult.h"
+#include "history/HistoryStore.h"
 #include "MainWindow.h"
 #include "McpStdioClient.h"
 #include "models/RunsModel.h"
@@ -9,11 +10,20 @@
 #include "pages/RunsPage.h"
 #include "TestEngine.h"
 
+#include <QAbstractButton>
+#include <QAction>
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolBar>
 
 #include <memory>
 
@@ -117,8 +127,255 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
     }
 
+    // Runs written straight into the history, as other processes' would be: a JavaScript run of
+    // another client three days ago, and a Python run forty days ago.
+    void filtersByLanguageClientAndTime()
+    {
+        csm::RunsPage& page = *m_window->runsPage();
+        const QAbstractItemModel& model = page.model();
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
+        m_older = writeRun(QStringLiteral("javascript"), QStringLiteral("other-client"),
+                           QStringLiteral("console.log('a, \"quoted\"')"),
+                           QDateTime::currentDateTimeUtc().addDays(-3));
+        m_oldest =
+            writeRun(QStringLiteral("python"), QStringLiteral("older-client"),
+                     QStringLiteral("print('old')"), QDateTime::currentDateTimeUtc().addDays(-40));
+        QVERIFY(m_older > 0 && m_oldest > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 4, 3000);
+
+        // The client list has learnt the new names from the runs that joined the table.
+        QComboBox& client = page.clientFilter();
+        QTRY_VERIFY(client.findText(QStringLiteral("other-client")) > 0);
+        QVERIFY(client.findText(QStringLiteral("tst")) > 0);
+        client.setCurrentIndex(client.findText(QStringLiteral("other-client")));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
+        QCOMPARE(cell(model, 0, RunsModel::Tool), QStringLiteral("run_javascript_code"));
+        client.setCurrentIndex(client.findText(QStringLiteral("tst")));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
+        client.setCurrentIndex(0);
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 4, 3000);
+
+        QComboBox& language = page.languageFilter();
+        language.setCurrentIndex(language.findText(QStringLiteral("JavaScript")));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
+        QCOMPARE(page.model().runId(0), m_older);
+        language.setCurrentIndex(language.findText(QStringLiteral("Python")));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 3, 3000);
+        language.setCurrentIndex(0);
+
+        QComboBox& time = page.timeFilter();
+        time.setCurrentIndex(time.findText(QStringLiteral("Last hour")));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
+        time.setCurrentIndex(time.findText(QStringLiteral("Last 7 days")));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 3, 3000);
+        QCOMPARE(page.model().runId(0), m_older);
+        time.setCurrentIndex(time.findText(QStringLiteral("Last 30 days")));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 3, 3000);
+        time.setCurrentIndex(time.findText(QStringLiteral("Any time")));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 4, 3000);
+    }
+
+    void exportWritesJsonAndCsv()
+    {
+        csm::RunsPage& page = *m_window->runsPage();
+        QList<qint64> ids;
+        for (int row = 0; row < page.model().rowCount(); ++row)
+            ids << page.model().runId(row);
+        QCOMPARE(ids.size(), 4);
+        const qint64 hello = helloRunId(page);
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+
+        const QString jsonPath = out.filePath(QStringLiteral("runs.json"));
+        QVERIFY2(page.exportRuns(ids, jsonPath), qPrintable(page.messageText()));
+        QVERIFY2(page.messageText().contains(QLatin1String("Exported 4")),
+                 qPrintable(page.messageText()));
+        QFile json(jsonPath);
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        QJsonParseError error;
+        const QJsonArray runs = QJsonDocument::fromJson(json.readAll(), &error).array();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(runs.size(), 4);
+        QCOMPARE(runs.at(0).toObject().value(QLatin1String("id")).toInteger(), ids.at(0));
+        QJsonObject helloRun;
+        for (const QJsonValue& run : runs) {
+            if (run.toObject().value(QLatin1String("id")).toInteger() == hello)
+                helloRun = run.toObject();
+        }
+        QCOMPARE(helloRun.value(QLatin1String("code")).toString(),
+                 QStringLiteral("print('hello from the sandbox')"));
+        QCOMPARE(helloRun.value(QLatin1String("stdout")).toString(),
+                 QStringLiteral("hello from the sandbox\n"));
+        QCOMPARE(helloRun.value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(helloRun.value(QLatin1String("client_name")).toString(), QStringLiteral("tst"));
+
+        // CSV, a selection of two: a header, then one record each; the code with a comma and
+        // quotes comes quoted.
+        const QString csvPath = out.filePath(QStringLiteral("runs.csv"));
+        QVERIFY2(page.exportRuns({m_older, hello}, csvPath), qPrintable(page.messageText()));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(csv.readAll());
+        const QStringList records = text.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+        QCOMPARE(records.size(), 3);
+        QVERIFY2(records.at(0).startsWith(QLatin1String("id,status,started_at,")),
+                 qPrintable(records.at(0)));
+        QVERIFY(records.at(1).startsWith(QString::number(m_older) + u','));
+        QVERIFY2(records.at(1).contains(QLatin1String(R"csv(,"console.log('a, ""quoted""')",)csv")),
+                 qPrintable(records.at(1)));
+        QVERIFY(records.at(2).startsWith(QString::number(hello) + QStringLiteral(",ok,")));
+
+        // A file that cannot be written says so.
+        QVERIFY(!page.exportRuns(ids, out.filePath(QStringLiteral("missing/runs.json"))));
+        QVERIFY2(page.messageText().startsWith(QLatin1String("Export failed")),
+                 qPrintable(page.messageText()));
+    }
+
+    void copyCodeAndOutput()
+    {
+        csm::RunsPage& page = *m_window->runsPage();
+        QClipboard* clipboard = QGuiApplication::clipboard();
+        clipboard->setText(QStringLiteral("before"));
+        selectRuns(page, {helloRunId(page)});
+        // Ctrl+C in the table: the code.
+        QTest::keySequence(&page.table(), QKeySequence::Copy);
+        QTRY_COMPARE(clipboard->text(), QStringLiteral("print('hello from the sandbox')"));
+        // The button: what it printed.
+        QTest::mouseClick(button(page, page.copyOutputAction()), Qt::LeftButton);
+        QTRY_COMPARE(clipboard->text(), QStringLiteral("hello from the sandbox\n"));
+    }
+
+    void rerunOnlyForOneFinishedRun()
+    {
+        csm::RunsPage& page = *m_window->runsPage();
+        QList<csm::RunRecord> requested;
+        connect(&page, &csm::RunsPage::rerunRequested, this,
+                [&requested](const csm::RunRecord& run) { requested << run; });
+        selectRuns(page, {helloRunId(page)});
+        QVERIFY(page.rerunAction().isEnabled());
+        QTest::mouseClick(button(page, page.rerunAction()), Qt::LeftButton);
+        QCOMPARE(requested.size(), 1);
+        QCOMPARE(requested.at(0).code, QStringLiteral("print('hello from the sandbox')"));
+        QCOMPARE(requested.at(0).language, QStringLiteral("python"));
+        selectRuns(page, {helloRunId(page), m_older});
+        QCOMPARE(page.selectedRunIds().size(), 2);
+        QVERIFY(!page.rerunAction().isEnabled());
+        QVERIFY(page.deleteAction().isEnabled());
+        disconnect(&page, &csm::RunsPage::rerunRequested, this, nullptr);
+    }
+
+    void deleteAsksFirst()
+    {
+        csm::RunsPage& page = *m_window->runsPage();
+        const QAbstractItemModel& model = page.model();
+        QCOMPARE(model.rowCount(), 4);
+        selectRuns(page, {m_older, m_oldest});
+        QCOMPARE(page.selectedRunIds(), QList<qint64>({m_oldest, m_older}));
+
+        // The Delete key asks; "Cancel" keeps them.
+        QTest::keyClick(&page.table(), Qt::Key_Delete);
+        QTRY_VERIFY(page.deleteConfirmation());
+        QTest::mouseClick(page.deleteConfirmation()->button(QMessageBox::Cancel), Qt::LeftButton);
+        QTRY_VERIFY(!page.deleteConfirmation());
+        QTest::qWait(2 * csm::RunsPage::kRefreshIntervalMs);
+        QCOMPARE(model.rowCount(), 4);
+
+        // The button asks; "Delete" deletes them, from the table and from the history.
+        QTest::mouseClick(button(page, page.deleteAction()), Qt::LeftButton);
+        QTRY_VERIFY(page.deleteConfirmation());
+        QAbstractButton* confirm = nullptr;
+        for (QAbstractButton* candidate : page.deleteConfirmation()->buttons()) {
+            if (page.deleteConfirmation()->buttonRole(candidate) == QMessageBox::DestructiveRole)
+                confirm = candidate;
+        }
+        QVERIFY(confirm);
+        QTest::mouseClick(confirm, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
+        QVERIFY(page.model().runId(0) != m_older && page.model().runId(1) != m_older);
+        const auto history = openHistory();
+        QVERIFY(history);
+        QVERIFY(!history->get(m_older));
+        QVERIFY(!history->get(m_oldest));
+        QVERIFY(history->get(helloRunId(page)));
+    }
+
 private:
+    std::unique_ptr<csm::HistoryStore> openHistory()
+    {
+        QString error;
+        auto store =
+            csm::HistoryStore::open(m_data.filePath(QStringLiteral("history.sqlite")), &error);
+        if (!store)
+            qWarning().noquote() << error;
+        return store;
+    }
+
+    // An ended run, written as another process would write it; its id, or 0.
+    qint64 writeRun(const QString& language, const QString& client, const QString& code,
+                    const QDateTime& startedAt)
+    {
+        const auto history = openHistory();
+        if (!history)
+            return 0;
+        csm::RunRecord run;
+        run.serverInstance = QStringLiteral("tst_MainWindow");
+        run.serverPid = QCoreApplication::applicationPid();
+        run.hostName = QStringLiteral("test-host");
+        run.transport = QStringLiteral("stdio");
+        run.clientName = client;
+        run.clientVersion = QStringLiteral("2.0");
+        run.tool = QStringLiteral("run_%1_code").arg(language);
+        run.language = language;
+        run.code = code;
+        run.startedAt = startedAt;
+        const auto id = history->recordStart(run);
+        if (!id)
+            return 0;
+        csm::RunRecord end;
+        end.status = csm::RunStatus::Ok;
+        end.exitCode = 0;
+        end.stdoutText = QStringLiteral("done\n");
+        end.durationMs = 120;
+        end.endedAt = startedAt.addMSecs(120);
+        return history->recordEnd(*id, end) ? *id : 0;
+    }
+
+    // The first run of the test (print('hello from the sandbox')).
+    static qint64 helloRunId(const csm::RunsPage& page)
+    {
+        const RunsModel& model = page.model();
+        for (int row = model.rowCount() - 1; row >= 0; --row) {
+            if (cell(model, row, RunsModel::Status) == QLatin1String("ok") &&
+                cell(model, row, RunsModel::Client) == QLatin1String("tst 1"))
+                return model.runId(row);
+        }
+        return 0;
+    }
+
+    // Selects the rows of `ids` with clicks, the first plain, the others with Ctrl.
+    static void selectRuns(csm::RunsPage& page, const QList<qint64>& ids)
+    {
+        QTableView& table = page.table();
+        table.setFocus();
+        bool first = true;
+        for (int row = 0; row < page.model().rowCount(); ++row) {
+            if (!ids.contains(page.model().runId(row)))
+                continue;
+            const QRect rect = table.visualRect(table.model()->index(row, RunsModel::Tool));
+            QTest::mouseClick(table.viewport(), Qt::LeftButton,
+                              first ? Qt::KeyboardModifiers{} : Qt::ControlModifier, rect.center());
+            first = false;
+        }
+    }
+
+    static QAbstractButton* button(csm::RunsPage& page, QAction& action)
+    {
+        return qobject_cast<QAbstractButton*>(page.actionsBar().widgetForAction(&action));
+    }
+
     QTemporaryDir m_data;
+    qint64 m_older = 0;
+    qint64 m_oldest = 0;
     std::unique_ptr<McpStdioClient> m_server;
     std::unique_ptr<MainWindow> m_window;
 };

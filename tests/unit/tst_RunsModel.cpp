@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 
 using namespace csm;
@@ -57,6 +58,12 @@ private Q_SLOTS:
     void statusFilterDropsRunsThatEndOutsideIt();
     void deletionsReload();
     void columns();
+    void filtersByLanguageClientAndTime();
+    void quietTicksAskForNoRows();
+    void aRunThatEndsIntoTheFilterJoins();
+    void aRareWordIsFoundWindowByWindow();
+    void deleteRunsRemovesJustThoseRows();
+    void clientsAreTheDistinctNames();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -199,6 +206,216 @@ void tst_RunsModel::columns()
     QCOMPARE(model.index(0, 0).data(RunsModel::RunIdRole).toLongLong(), id);
     QCOMPARE(model.index(0, RunsModel::Duration).data().toString(), QStringLiteral("…"));
     QCOMPARE(model.index(0, RunsModel::ExitCode).data().toString(), QString());
+}
+
+void tst_RunsModel::filtersByLanguageClientAndTime()
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const auto add = [this](const QString& language, const QString& client,
+                            const QDateTime& started) {
+        RunRecord run = newRun(client);
+        run.language = language;
+        run.startedAt = started;
+        return *m_writer->recordStart(run);
+    };
+    const QString py = QStringLiteral("python");
+    const QString js = QStringLiteral("javascript");
+    const qint64 oldPython = add(py, QStringLiteral("claude-ai"), now.addDays(-40));
+    const qint64 weekJs = add(js, QStringLiteral("gemini-cli"), now.addDays(-3));
+    const qint64 hourJs = add(js, QStringLiteral("claude-ai"), now.addSecs(-1800));
+    const qint64 nowNameless = add(py, QString(), now);
+    const qint64 nowSub = add(py, QStringLiteral("claude-ai-beta"), now);
+
+    RunsModel model(*m_store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto shown = [&model] {
+        QList<qint64> ids;
+        if (!QTest::qWaitFor([&model] { return !model.isScanning(); }))
+            return ids << -1; // still reading: fails the comparison
+        for (int row = 0; row < model.rowCount(); ++row)
+            ids << model.runId(row);
+        return ids;
+    };
+    const auto filtered = [&](const std::function<void(HistoryQuery&)>& change) {
+        HistoryQuery query;
+        change(query);
+        model.setFilter(query);
+        return shown();
+    };
+    QCOMPARE(shown(), QList<qint64>({nowSub, nowNameless, hourJs, weekJs, oldPython}));
+    QCOMPARE(filtered([&](HistoryQuery& q) { q.language = js; }), QList<qint64>({hourJs, weekJs}));
+    // The exact client: not "claude-ai-beta", and the empty name is a client of its own.
+    QCOMPARE(filtered([](HistoryQuery& q) { q.exactClientName = QStringLiteral("claude-ai"); }),
+             QList<qint64>({hourJs, oldPython}));
+    QCOMPARE(filtered([](HistoryQuery& q) { q.exactClientName = QStringLiteral(""); }),
+             QList<qint64>({nowNameless}));
+    QCOMPARE(filtered([&](HistoryQuery& q) { q.startedFrom = now.addSecs(-3600); }),
+             QList<qint64>({nowSub, nowNameless, hourJs}));
+    QCOMPARE(filtered([&](HistoryQuery& q) { q.startedFrom = now.addDays(-7); }),
+             QList<qint64>({nowSub, nowNameless, hourJs, weekJs}));
+    QCOMPARE(filtered([&](HistoryQuery& q) { q.startedBefore = now.addDays(-1); }),
+             QList<qint64>({weekJs, oldPython}));
+    QCOMPARE(filtered([&](HistoryQuery& q) {
+                 q.language = js;
+                 q.exactClientName = QStringLiteral("claude-ai");
+                 q.startedFrom = now.addDays(-7);
+             }),
+             QList<qint64>({hourJs}));
+    QCOMPARE(filtered([&](HistoryQuery& q) { q.startedFrom = now.addDays(1); }), QList<qint64>());
+
+    // A new run joins a time and client filter live.
+    filtered([&](HistoryQuery& q) {
+        q.exactClientName = QStringLiteral("gemini-cli");
+        q.startedFrom = now.addDays(-7);
+    });
+    const qint64 fresh = add(js, QStringLiteral("gemini-cli"), QDateTime::currentDateTimeUtc());
+    add(js, QStringLiteral("claude-ai"), QDateTime::currentDateTimeUtc());
+    model.refresh();
+    QCOMPARE(shown(), QList<qint64>({fresh, weekJs}));
+}
+
+void tst_RunsModel::quietTicksAskForNoRows()
+{
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(m_writer->recordStart(newRun()));
+    RunsModel model(*m_store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    HistoryQuery nothing;
+    nothing.text = QStringLiteral("matches no run");
+    model.setFilter(nothing);
+    QTRY_VERIFY(!model.isScanning());
+    QCOMPARE(model.rowCount(), 0);
+
+    // Nothing new: no query for rows at all, however many ticks.
+    int queries = model.rowQueries();
+    for (int i = 0; i < 5; ++i)
+        model.refresh();
+    QCOMPARE(model.rowQueries(), queries);
+
+    // A new run that the filter leaves out: one lookup of that run, then quiet again.
+    QVERIFY(m_writer->recordStart(newRun()));
+    model.refresh();
+    QCOMPARE(model.rowQueries(), queries + 1);
+    QCOMPARE(model.rowCount(), 0);
+    model.refresh();
+    model.refresh();
+    QCOMPARE(model.rowQueries(), queries + 1);
+
+    // An older run that ends: under a filter that its end cannot change (the client), it is
+    // not looked up; under a text filter (its output may match), it is, once.
+    HistoryQuery client;
+    client.exactClientName = QStringLiteral("nobody");
+    model.setFilter(client);
+    QTRY_VERIFY(!model.isScanning());
+    queries = model.rowQueries();
+    QVERIFY(m_writer->recordEnd(1, endedOk()));
+    model.refresh();
+    QCOMPARE(model.rowQueries(), queries);
+    model.setFilter(nothing);
+    QTRY_VERIFY(!model.isScanning());
+    queries = model.rowQueries();
+    QVERIFY(m_writer->recordEnd(2, endedOk()));
+    model.refresh();
+    QCOMPARE(model.rowQueries(), queries + 1);
+
+    // A new run that matches joins.
+    RunRecord match = newRun();
+    match.code = QStringLiteral("print('matches no run')");
+    const qint64 id = *m_writer->recordStart(match);
+    model.refresh();
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.runId(0), id);
+}
+
+void tst_RunsModel::aRunThatEndsIntoTheFilterJoins()
+{
+    const qint64 older = *m_writer->recordStart(newRun());
+    const qint64 running = *m_writer->recordStart(newRun());
+    const qint64 newer = *m_writer->recordStart(newRun());
+    QVERIFY(m_writer->recordEnd(older, endedOk()));
+    QVERIFY(m_writer->recordEnd(newer, endedOk()));
+    RunsModel model(*m_store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    HistoryQuery ok;
+    ok.statuses = {RunStatus::Ok};
+    model.setFilter(ok);
+    QTRY_VERIFY(!model.isScanning());
+    QCOMPARE(model.rowCount(), 2);
+
+    // It ended "ok": it takes its place between the two, without a reset.
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    QVERIFY(m_writer->recordEnd(running, endedOk()));
+    model.refresh();
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.runId(0), newer);
+    QCOMPARE(model.runId(1), running);
+    QCOMPARE(model.runId(2), older);
+    QCOMPARE(resets.size(), 0);
+}
+
+void tst_RunsModel::aRareWordIsFoundWindowByWindow()
+{
+    // More runs than the first window of ids, the word in a few of them far apart.
+    const int total = int(RunsModel::kFirstWindow) * 2 + 300;
+    QList<qint64> expected;
+    for (int i = 1; i <= total; ++i) {
+        RunRecord run = newRun();
+        if (i == 2 || i == 1500 || i == total - 1)
+            run.code = QStringLiteral("print('rare word')");
+        const qint64 id = *m_writer->recordStart(run);
+        if (i == 2 || i == 1500 || i == total - 1)
+            expected.prepend(id);
+    }
+    RunsModel model(*m_store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    HistoryQuery rare;
+    rare.text = QStringLiteral("rare word");
+    model.setFilter(rare);
+    QTRY_VERIFY(!model.isScanning());
+    QVERIFY(!model.canFetchMore({}));
+    QList<qint64> ids;
+    for (int row = 0; row < model.rowCount(); ++row)
+        ids << model.runId(row);
+    QCOMPARE(ids, expected);
+}
+
+void tst_RunsModel::deleteRunsRemovesJustThoseRows()
+{
+    QList<qint64> ids;
+    for (int i = 0; i < 5; ++i)
+        ids.prepend(*m_writer->recordStart(newRun()));
+    RunsModel model(*m_store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QVERIFY(model.deleteRuns({ids.at(1), ids.at(3)}));
+    QCOMPARE(removed.size(), 2);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.runId(0), ids.at(0));
+    QCOMPARE(model.runId(1), ids.at(2));
+    QCOMPARE(model.runId(2), ids.at(4));
+    QVERIFY(!m_store->get(ids.at(1)));
+    // Its own deletion does not make the next tick reload; another process's does.
+    const int queries = model.rowQueries();
+    model.refresh();
+    QCOMPARE(resets.size(), 0);
+    QCOMPARE(model.rowQueries(), queries);
+    QVERIFY(m_writer->remove({ids.at(0)}));
+    model.refresh();
+    QCOMPARE(resets.size(), 1);
+    QCOMPARE(model.rowCount(), 2);
+}
+
+void tst_RunsModel::clientsAreTheDistinctNames()
+{
+    QCOMPARE(m_store->clients(), QStringList());
+    for (const QString& name : {QStringLiteral("gemini-cli"), QStringLiteral("claude-ai"),
+                                QString(), QStringLiteral("claude-ai"), QStringLiteral("Zed")})
+        QVERIFY(m_writer->recordStart(newRun(name)));
+    QCOMPARE(m_store->clients(),
+             QStringList({QString(), QStringLiteral("Zed"), QStringLiteral("claude-ai"),
+                          QStringLiteral("gemini-cli")}));
+    QVERIFY(m_store->lastError().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_RunsModel)

@@ -5,6 +5,8 @@
 
 #include <QAbstractTableModel>
 #include <QList>
+#include <QSet>
+#include <QTimer>
 
 namespace csm {
 
@@ -41,6 +43,20 @@ public:
     };
 
     static constexpr int kPageSize = 200;
+    // Changes read per query in refresh(), and ids per lookup of runs that may join.
+    static constexpr int kChangesPerRead = 500;
+    static constexpr int kIdsPerRead = 500;
+    // Reading rows: at most this many per query, and this long per turn of the event loop
+    // before the rest waits for the next one; a filtered query covers a window of ids sized to
+    // take about kScanStepMs.
+    static constexpr int kMaxRowsPerRead = 1000;
+    // A deletion of more rows than this reloads the table instead of removing rows one by one.
+    static constexpr int kMaxRowsRemovedOneByOne = 1000;
+    static constexpr qint64 kScanSliceMs = 40;
+    static constexpr qint64 kScanStepMs = 10;
+    static constexpr qint64 kFirstWindow = 2048;
+    static constexpr qint64 kMinWindow = 256;
+    static constexpr qint64 kMaxWindow = 1 << 20;
 
     // `store` must outlive the model and be used on the model's thread.
     explicit RunsModel(HistoryStore& store, QObject* parent = nullptr);
@@ -49,11 +65,27 @@ public:
     void setFilter(const HistoryQuery& filter);
     const HistoryQuery& filter() const { return m_filter; }
 
-    // Reads the changes made since the last call, by this process or any other.
+    // True while rows the view asked for are still being read, a slice per turn of the event
+    // loop (a filter that matches few of many runs).
+    bool isScanning() const;
+
+    // Reads the changes made since the last call, by this process or any other. Without
+    // changes it costs two small indexed reads, whatever the filter and the history's size.
     void refresh();
 
+    // Deletes runs `ids` from the history and their rows from the table, keeping the others as
+    // they are (no reload, unless another process deleted runs meanwhile). False, with the
+    // store's lastError(), when the history could not be written.
+    bool deleteRuns(const QList<qint64>& ids);
+
+    // How many times the model asked the store for rows (a page, a reload, runs that may join
+    // the filter): for tests and benchmarks of what a refresh costs.
+    int rowQueries() const { return m_rowQueries; }
+
     qint64 runId(int row) const;
-    // The loaded record of a row (no code or output); nothing for a row out of range.
+    // What the table holds of a row's run: its id, change, client, transport, tool, language,
+    // status, exit code, duration and times (HistoryStore::get() has the rest); nothing for a
+    // row out of range.
     std::optional<RunRecord> run(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -66,8 +98,13 @@ public:
 
 private:
     HistoryQuery pageQuery() const;
+    bool isFiltered() const;
+    void scanSlice(bool notify);
     void reload(int atLeastRows);
-    void insertNewRuns();
+    QList<RunRecord> listRows(const HistoryQuery& query);
+    void slim(RunRecord& run);
+    qint64 newestIdInStore();
+    void insertRuns(const QList<qint64>& ids);
     void updateLoadedRun(const RunRecord& changed);
     int rowOf(qint64 id) const;
 
@@ -75,8 +112,19 @@ private:
     HistoryQuery m_filter;
     QList<RunRecord> m_rows; // newest first: ids strictly decreasing
     bool m_exhausted = false;
+    // Every run below this id that matches is still to be read (keyset paging); the rows hold
+    // every match from here up to m_newestId.
+    qint64 m_scanBelow = 0;
+    int m_wanted = 0; // rows the view asked for that are not read yet
+    qint64 m_window = kFirstWindow;
+    QTimer m_continue;
     qint64 m_changeSeq = 0;
     qint64 m_deletionSeq = 0;
+    // The newest run id seen, whether the filter shows it or not: a change of a newer run is a
+    // new run, the only kind that can join the rows under a filter a run's end cannot affect.
+    qint64 m_newestId = 0;
+    int m_rowQueries = 0;
+    QSet<QString> m_strings; // the distinct short texts of the rows (slim())
 };
 
 } // namespace csm

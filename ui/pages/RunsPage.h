@@ -1,11 +1,20 @@
 #pragma once
 
+#include "history/RunRecord.h"
+
+#include <QList>
+#include <QPointer>
+#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
+class QAction;
 class QComboBox;
+class QLabel;
 class QLineEdit;
+class QMessageBox;
 class QTableView;
+class QToolBar;
 
 namespace csm {
 
@@ -13,8 +22,10 @@ class HistoryStore;
 class RunDetailPane;
 class RunsModel;
 
-// The main page: every run of every Code Sandbox process of this user, live, newest first, with
-// a text and a status filter and the selected run in full below.
+// The main page: every run of every Code Sandbox process of this user, live, newest first,
+// filtered by text, status, language, client and time range, with the selected run in full
+// below, and actions on the selected runs: copy code or output, export (JSON, CSV), delete,
+// re-run.
 class RunsPage final : public QWidget
 {
     Q_OBJECT
@@ -22,6 +33,19 @@ class RunsPage final : public QWidget
 public:
     // How often the history is asked what changed: a run shows within this long of its start.
     static constexpr int kRefreshIntervalMs = 500;
+    // How often the client filter's list is read again (a new client shows at once anyway when
+    // one of its runs joins the table).
+    static constexpr int kClientsRefreshMs = 10'000;
+
+    // The time filter's choices, in the order of its items.
+    enum class TimeRange
+    {
+        Any,
+        LastHour,
+        Today,
+        Last7Days,
+        Last30Days,
+    };
 
     explicit RunsPage(HistoryStore& store, QWidget* parent = nullptr);
 
@@ -30,18 +54,68 @@ public:
     RunDetailPane& detail() const { return *m_detail; }
     QLineEdit& textFilter() const { return *m_text; }
     QComboBox& statusFilter() const { return *m_status; }
+    QComboBox& languageFilter() const { return *m_language; }
+    QComboBox& clientFilter() const { return *m_client; }
+    QComboBox& timeFilter() const { return *m_time; }
+    QToolBar& actionsBar() const { return *m_actions; }
+    QAction& copyCodeAction() const { return *m_copyCode; }
+    QAction& copyOutputAction() const { return *m_copyOutput; }
+    QAction& exportAction() const { return *m_export; }
+    QAction& deleteAction() const { return *m_delete; }
+    QAction& rerunAction() const { return *m_rerun; }
+    // What the last action did, or why it failed.
+    QString messageText() const;
+    // The open "delete these runs?" question, if any (open(), not exec(): tests answer it).
+    QMessageBox* deleteConfirmation() const { return m_deleteConfirmation; }
+
+    // The selected runs' ids, in table order (newest first).
+    QList<qint64> selectedRunIds() const;
+    // Writes runs `ids` in full to `path`: CSV when it ends in ".csv", else JSON. The export
+    // button calls it with the selection once its file dialog has a path. False, with the
+    // reason in messageText(), when the history cannot be read or the file cannot be written.
+    bool exportRuns(const QList<qint64>& ids, const QString& path);
+    // Deletes runs `ids` from the history, without asking (the delete button asks first).
+    bool deleteRuns(const QList<qint64>& ids);
+    // Reads the client names of the history again for the client filter.
+    void refreshClients();
+
+Q_SIGNALS:
+    // The user asked to run `run` (loaded in full) again, as a new run.
+    void rerunRequested(const csm::RunRecord& run);
 
 private:
     void applyFilter();
     void showSelectedRun();
+    void updateActions();
+    void copyCode();
+    void copyOutput();
+    void chooseExportFile();
+    void confirmDelete();
+    void requestRerun();
+    void noteNewClients(int first, int last);
+    void setMessage(const QString& text);
+    QList<RunRecord> loadRuns(const QList<qint64>& ids) const;
 
     HistoryStore& m_store;
     RunsModel* m_model = nullptr;
     QLineEdit* m_text = nullptr;
     QComboBox* m_status = nullptr;
+    QComboBox* m_language = nullptr;
+    QComboBox* m_client = nullptr;
+    QComboBox* m_time = nullptr;
+    QToolBar* m_actions = nullptr;
+    QAction* m_copyCode = nullptr;
+    QAction* m_copyOutput = nullptr;
+    QAction* m_export = nullptr;
+    QAction* m_delete = nullptr;
+    QAction* m_rerun = nullptr;
+    QLabel* m_message = nullptr;
     QTableView* m_table = nullptr;
     RunDetailPane* m_detail = nullptr;
+    QPointer<QMessageBox> m_deleteConfirmation;
+    QStringList m_clientNames;
     QTimer m_refresh;
+    QTimer m_clientsRefresh;
     QTimer m_filterDelay;
 };
 

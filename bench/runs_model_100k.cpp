@@ -1,0 +1,443 @@
+// The Runs page's model over a history of 100,000 runs: what each step the UI thread takes
+// costs (opening, scrolling, refresh ticks, filters). Fills a temporary history in one bulk
+// transaction through a raw QtSql connection, as many runs as a busy user's months would leave,
+// then times each step with the model's real store. Prints one table; see RESULTS.md.
+//
+//   bench_runs_model_100k [--runs N] [--keep DIR]
+#include "history/HistoryStore.h"
+#include "models/RunsModel.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QTextStream>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <vector>
+
+using namespace csm;
+
+namespace {
+
+constexpr qint64 kMsPerDay = 24LL * 60 * 60 * 1000;
+constexpr int kHistoryDays = 90;
+// Appears in the code of one run in a thousand; kMissing in none.
+const QString kRareWord = QStringLiteral("zebra_needle");
+const QString kMissing = QStringLiteral("no-such-text-anywhere");
+const QString kRareClient = QStringLiteral("rare-client");
+
+QTextStream& out()
+{
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+struct Timing
+{
+    QString name;
+    std::vector<double> samples; // ms
+    QString note;
+};
+
+double percentile(std::vector<double> samples, double p)
+{
+    std::sort(samples.begin(), samples.end());
+    const auto rank = static_cast<size_t>(std::max(1.0, std::ceil(p * double(samples.size()))));
+    return samples.at(rank - 1);
+}
+
+double timeMs(const std::function<void()>& step)
+{
+    QElapsedTimer timer;
+    timer.start();
+    step();
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
+QString clientFor(quint32 roll)
+{
+    // Per mille: a few big clients, a long tail, some runs without a name.
+    if (roll < 400)
+        return QStringLiteral("claude-ai");
+    if (roll < 650)
+        return QStringLiteral("claude-code");
+    if (roll < 800)
+        return QStringLiteral("gemini-cli");
+    if (roll < 900)
+        return QStringLiteral("cursor-vscode");
+    if (roll < 990)
+        return QStringLiteral("Visual Studio Code");
+    if (roll < 999)
+        return QStringLiteral(""); // QtSql binds a null QString as NULL
+    return kRareClient;
+}
+
+// Fills `path` (a history HistoryStore created) with `runs` ended runs, oldest first, started
+// evenly over the last kHistoryDays days, in one transaction.
+bool fill(const QString& path, int runs, QString* error)
+{
+    const QString connection = QStringLiteral("bench-fill");
+    bool ok = false;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
+        db.setDatabaseName(path);
+        if (!db.open()) {
+            *error = db.lastError().text();
+            return false;
+        }
+        QSqlQuery query(db);
+        query.exec(QStringLiteral("PRAGMA journal_mode = WAL"));
+        query.exec(QStringLiteral("BEGIN IMMEDIATE"));
+        QSqlQuery insert(db);
+        insert.prepare(QStringLiteral(
+            "INSERT INTO runs (change_seq, server_instance, server_pid, host_name, transport, "
+            "session_id, client_name, client_version, tool, language, image, code, limits, "
+            "stdout_text, stderr_text, exit_code, duration_ms, status, started_at, ended_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        QRandomGenerator random(42);
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const qint64 first = now - kHistoryDays * kMsPerDay;
+        const qint64 step = kHistoryDays * kMsPerDay / runs;
+        const QString limits =
+            QStringLiteral(R"({"cpus":1,"memory":"512m","network":"none","timeout_ms":30000})");
+        for (int i = 0; i < runs; ++i) {
+            const bool python = random.bounded(100) < 75;
+            const quint32 statusRoll = random.bounded(100);
+            const QString status = statusRoll < 85   ? QStringLiteral("ok")
+                                   : statusRoll < 95 ? QStringLiteral("error")
+                                   : statusRoll < 98 ? QStringLiteral("timeout")
+                                                     : QStringLiteral("oom");
+            // Code of 100-600 characters, output of 0-1500: typical assistant snippets.
+            QString code =
+                python ? QStringLiteral("import math\n") : QStringLiteral("const x = 1;\n");
+            const int lines = 3 + int(random.bounded(20));
+            for (int line = 0; line < lines; ++line)
+                code += python
+                            ? QStringLiteral("print(math.sqrt(%1) * %2)\n").arg(i).arg(line)
+                            : QStringLiteral("console.log(Math.sqrt(%1) * %2);\n").arg(i).arg(line);
+            if (i % 1000 == 500)
+                code += QStringLiteral("# %1\n").arg(kRareWord);
+            QString stdoutText = QStringLiteral("");
+            const int outLines = int(random.bounded(60));
+            for (int line = 0; line < outLines; ++line)
+                stdoutText += QStringLiteral("%1.%2\n").arg(i).arg(random.generate());
+            const QString stderrText =
+                status == QLatin1String("ok")
+                    ? QStringLiteral("")
+                    : QStringLiteral("Traceback (most recent call last):\n  File \"<stdin>\", "
+                                     "line 3\nValueError: bad value %1\n")
+                          .arg(i);
+            const qint64 started = first + qint64(i) * step;
+            const qint64 duration = 20 + random.bounded(3000);
+            insert.addBindValue(qint64(i) + 1);
+            insert.addBindValue(QStringLiteral("instance-%1").arg(i / 500));
+            insert.addBindValue(1000 + i / 500);
+            insert.addBindValue(QStringLiteral("bench-host"));
+            insert.addBindValue(QStringLiteral("stdio"));
+            insert.addBindValue(QStringLiteral("session-%1").arg(i / 50));
+            insert.addBindValue(clientFor(random.bounded(1000)));
+            insert.addBindValue(QStringLiteral("1.0.%1").arg(i / 10000));
+            insert.addBindValue(python ? QStringLiteral("run_python_code")
+                                       : QStringLiteral("run_javascript_code"));
+            insert.addBindValue(python ? QStringLiteral("python") : QStringLiteral("javascript"));
+            insert.addBindValue(python ? QStringLiteral("code-sandbox-python:latest")
+                                       : QStringLiteral("code-sandbox-javascript:latest"));
+            insert.addBindValue(code);
+            insert.addBindValue(limits);
+            insert.addBindValue(stdoutText);
+            insert.addBindValue(stderrText);
+            insert.addBindValue(status == QLatin1String("ok") ? 0 : 1);
+            insert.addBindValue(duration);
+            insert.addBindValue(status);
+            insert.addBindValue(started);
+            insert.addBindValue(started + duration);
+            if (!insert.exec()) {
+                *error = insert.lastError().text();
+                query.exec(QStringLiteral("ROLLBACK"));
+                break;
+            }
+            if (i == runs - 1)
+                ok = true;
+        }
+        if (ok) {
+            ok = query.exec(QStringLiteral("UPDATE counters SET change_seq = %1").arg(runs)) &&
+                 query.exec(QStringLiteral("COMMIT")) &&
+                 query.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+            if (!ok)
+                *error = query.lastError().text();
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(connection);
+    return ok;
+}
+
+RunRecord newRun(const QString& client)
+{
+    RunRecord run;
+    run.serverInstance = QStringLiteral("bench-writer");
+    run.serverPid = 99;
+    run.hostName = QStringLiteral("bench-host");
+    run.transport = QStringLiteral("stdio");
+    run.clientName = client;
+    run.tool = QStringLiteral("run_python_code");
+    run.language = QStringLiteral("python");
+    run.code = QStringLiteral("print('new')");
+    return run;
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    int runs = 100'000;
+    QString keep;
+    const QStringList arguments = app.arguments();
+    for (qsizetype i = 1; i + 1 < arguments.size(); i += 2) {
+        if (arguments.at(i) == QLatin1String("--runs"))
+            runs = arguments.at(i + 1).toInt();
+        else if (arguments.at(i) == QLatin1String("--keep"))
+            keep = arguments.at(i + 1);
+    }
+    if (runs < 1000) {
+        std::fputs("usage: bench_runs_model_100k [--runs N (>= 1000)] [--keep DIR]\n", stderr);
+        return 2;
+    }
+
+    QTemporaryDir temporary;
+    const QString folder = keep.isEmpty() ? temporary.path() : keep;
+    const QString path = folder + QStringLiteral("/history.sqlite");
+    QString error;
+    std::unique_ptr<HistoryStore> store;
+    const bool reuse = !keep.isEmpty() && QFileInfo::exists(path);
+    if (!reuse) {
+        // Creates the schema, as the app or a server would.
+        store = HistoryStore::open(path, &error);
+        if (!store) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return 1;
+        }
+        store.reset();
+        const double fillMs = timeMs([&] {
+            if (!fill(path, runs, &error))
+                std::fprintf(stderr, "filling the history failed: %s\n", qPrintable(error));
+        });
+        if (!error.isEmpty())
+            return 1;
+        out() << "filled " << runs << " runs in " << qRound(fillMs) << " ms (one transaction), "
+              << QFileInfo(path).size() / (1024 * 1024) << " MiB\n";
+    }
+    store = HistoryStore::open(path, &error);
+    auto writer = HistoryStore::open(path, &error); // another process's server, in effect
+    if (!store || !writer) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 1;
+    }
+
+    std::vector<Timing> timings;
+    const auto record = [&](const QString& name, std::vector<double> samples,
+                            const QString& note = {}) {
+        timings.push_back({name, std::move(samples), note});
+    };
+
+    // Opening: the model's constructor reads the first page.
+    {
+        std::vector<double> samples;
+        int rows = 0;
+        for (int i = 0; i < 10; ++i) {
+            samples.push_back(timeMs([&] {
+                RunsModel model(*store);
+                rows = model.rowCount();
+            }));
+        }
+        record(QStringLiteral("open (first page)"), samples, QStringLiteral("%1 rows").arg(rows));
+    }
+
+    RunsModel model(*store);
+    // Scrolling to the end, a page per fetchMore as the view asks.
+    {
+        std::vector<double> samples;
+        while (model.canFetchMore({}))
+            samples.push_back(timeMs([&] { model.fetchMore({}); }));
+        double total = 0;
+        for (double s : samples)
+            total += s;
+        record(QStringLiteral("fetchMore, each page to the end"), samples,
+               QStringLiteral("%1 rows in %2 fetches, %3 ms in all")
+                   .arg(model.rowCount())
+                   .arg(samples.size())
+                   .arg(total, 0, 'f', 0));
+    }
+
+    const auto ticks = [&](const QString& name, int count, const std::function<void()>& before) {
+        std::vector<double> samples;
+        const int queries = model.rowQueries();
+        for (int i = 0; i < count; ++i) {
+            if (before)
+                before();
+            samples.push_back(timeMs([&] { model.refresh(); }));
+        }
+        record(name, samples,
+               QStringLiteral("%1 rows; %2 row queries")
+                   .arg(model.rowCount())
+                   .arg(model.rowQueries() - queries));
+    };
+    ticks(QStringLiteral("refresh, nothing new (all rows loaded)"), 50, {});
+    QList<qint64> added;
+    ticks(QStringLiteral("refresh, 1 new run (all rows loaded)"), 20,
+          [&] { added.append(*writer->recordStart(newRun(QStringLiteral("claude-ai")))); });
+    ticks(QStringLiteral("refresh, 1 run ended (all rows loaded)"), 20, [&] {
+        RunRecord end;
+        end.status = RunStatus::Ok;
+        end.exitCode = 0;
+        writer->recordEnd(added.takeFirst(), end);
+    });
+
+    // A filter: setFilter() reads the first slice; a filter that matches few runs reads the
+    // rest of its first page in later slices, one per turn of the event loop (timed here one by
+    // one: each is a time the UI thread is busy).
+    const auto finishScan = [&](std::vector<double>* slices) {
+        while (model.isScanning())
+            slices->push_back(
+                timeMs([] { QCoreApplication::processEvents(QEventLoop::AllEvents); }));
+    };
+    const auto filter = [&](const QString& name, const std::function<void(HistoryQuery&)>& change) {
+        HistoryQuery query;
+        change(query);
+        std::vector<double> samples;
+        std::vector<double> slices;
+        double complete = 0;
+        for (int i = 0; i < 5; ++i) {
+            complete = timeMs([&] {
+                samples.push_back(timeMs([&] { model.setFilter(query); }));
+                finishScan(&slices);
+            });
+        }
+        const int rows = model.rowCount();
+        std::vector<double> next;
+        if (model.canFetchMore({})) {
+            next.push_back(timeMs([&] { model.fetchMore({}); }));
+            finishScan(&next);
+        }
+        QString note = QStringLiteral("%1 rows").arg(rows);
+        if (!slices.empty())
+            note += QStringLiteral("; page read in %1 ms, %2 more slices of <= %3 ms")
+                        .arg(complete, 0, 'f', 0)
+                        .arg(slices.size() / 5)
+                        .arg(*std::max_element(slices.begin(), slices.end()), 0, 'f', 1);
+        if (!next.empty())
+            note += QStringLiteral("; next page: slices of <= %1 ms")
+                        .arg(*std::max_element(next.begin(), next.end()), 0, 'f', 1);
+        record(QStringLiteral("filter: ") + name, samples, note);
+    };
+    filter(QStringLiteral("none (reset)"), [](HistoryQuery&) {});
+    filter(QStringLiteral("text, common (\"sqrt\")"),
+           [](HistoryQuery& q) { q.text = QStringLiteral("sqrt"); });
+    filter(QStringLiteral("text, 1 run in 1000"), [](HistoryQuery& q) { q.text = kRareWord; });
+    filter(QStringLiteral("text, no match"), [](HistoryQuery& q) { q.text = kMissing; });
+    filter(QStringLiteral("status ok (85%)"),
+           [](HistoryQuery& q) { q.statuses = {RunStatus::Ok}; });
+    filter(QStringLiteral("status error (10%)"),
+           [](HistoryQuery& q) { q.statuses = {RunStatus::Error}; });
+    filter(QStringLiteral("status interrupted (none)"),
+           [](HistoryQuery& q) { q.statuses = {RunStatus::Interrupted}; });
+    filter(QStringLiteral("language python"),
+           [](HistoryQuery& q) { q.language = QStringLiteral("python"); });
+    filter(QStringLiteral("language javascript"),
+           [](HistoryQuery& q) { q.language = QStringLiteral("javascript"); });
+    filter(QStringLiteral("client claude-ai (40%)"),
+           [](HistoryQuery& q) { q.exactClientName = QStringLiteral("claude-ai"); });
+    filter(QStringLiteral("client rare-client (0.1%)"),
+           [](HistoryQuery& q) { q.exactClientName = kRareClient; });
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    filter(QStringLiteral("time: last hour"),
+           [now](HistoryQuery& q) { q.startedFrom = now.addSecs(-3600); });
+    filter(QStringLiteral("time: last 7 days"),
+           [now](HistoryQuery& q) { q.startedFrom = now.addDays(-7); });
+    filter(QStringLiteral("time: last 30 days"),
+           [now](HistoryQuery& q) { q.startedFrom = now.addDays(-30); });
+    filter(QStringLiteral("rare client + javascript + last 7 days"), [now](HistoryQuery& q) {
+        q.exactClientName = kRareClient;
+        q.language = QStringLiteral("javascript");
+        q.startedFrom = now.addDays(-7);
+    });
+
+    // A filter that matches nothing: ticks stay cheap, new runs included.
+    model.setFilter([] {
+        HistoryQuery q;
+        q.text = kMissing;
+        return q;
+    }());
+    ticks(QStringLiteral("refresh, nothing new, filter matching nothing"), 50, {});
+    ticks(QStringLiteral("refresh, 1 new run, filter matching nothing"), 20,
+          [&] { writer->recordStart(newRun(QStringLiteral("claude-ai"))); });
+    model.setFilter({});
+
+    {
+        std::vector<double> samples;
+        int names = 0;
+        for (int i = 0; i < 20; ++i)
+            samples.push_back(timeMs([&] { names = int(store->clients().size()); }));
+        record(QStringLiteral("HistoryStore::clients()"), samples,
+               QStringLiteral("%1 names").arg(names));
+    }
+    {
+        // A deletion reloads the loaded rows: with every row loaded, all of them.
+        while (model.canFetchMore({}))
+            model.fetchMore({});
+        std::vector<double> samples;
+        std::vector<double> slices;
+        for (int i = 0; i < 3; ++i) {
+            writer->remove({model.runId(model.rowCount() / 2)});
+            samples.push_back(timeMs([&] { model.refresh(); }));
+            finishScan(&slices);
+        }
+        record(QStringLiteral("refresh after another process's deletion (all rows loaded)"),
+               samples,
+               QStringLiteral("%1 rows again after %2 more slices of <= %3 ms")
+                   .arg(model.rowCount())
+                   .arg(slices.size() / 3)
+                   .arg(*std::max_element(slices.begin(), slices.end()), 0, 'f', 1));
+        model.setFilter({});
+        samples.clear();
+        for (int i = 0; i < 3; ++i) {
+            writer->remove({model.runId(model.rowCount() / 2)});
+            samples.push_back(timeMs([&] { model.refresh(); }));
+        }
+        record(QStringLiteral("refresh after a deletion (first page loaded)"), samples,
+               QStringLiteral("%1 rows").arg(model.rowCount()));
+    }
+
+    out() << "RunsModel over " << runs << " runs (" << QSysInfo::prettyProductName() << ", "
+          << QSysInfo::currentCpuArchitecture() << ")\n";
+    out() << QStringLiteral("%1 %2 %3 %4   %5\n")
+                 .arg(QStringLiteral("step"), -52)
+                 .arg(QStringLiteral("n"), 4)
+                 .arg(QStringLiteral("p50 ms"), 8)
+                 .arg(QStringLiteral("max ms"), 8)
+                 .arg(QStringLiteral("notes"));
+    for (const Timing& timing : timings) {
+        out() << QStringLiteral("%1 %2 %3 %4   %5\n")
+                     .arg(timing.name, -52)
+                     .arg(timing.samples.size(), 4)
+                     .arg(percentile(timing.samples, 0.5), 8, 'f', 2)
+                     .arg(*std::max_element(timing.samples.begin(), timing.samples.end()), 8, 'f',
+                          2)
+                     .arg(timing.note);
+    }
+    out().flush();
+    return 0;
+}

@@ -1,0 +1,260 @@
+#include "history/RunExporter.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QStringList>
+#include <QTextStream>
+
+#include <utility>
+#include <vector>
+
+namespace csm {
+
+namespace {
+
+using CsvColumn = std::pair<QString, QString (*)(const RunRecord&)>;
+
+QString isoTime(const QDateTime& time)
+{
+    return time.isValid() ? time.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
+QJsonValue isoTimeOrNull(const QDateTime& time)
+{
+    return time.isValid() ? QJsonValue(isoTime(time)) : QJsonValue(QJsonValue::Null);
+}
+
+QString limitsText(const RunRecord& run)
+{
+    return QString::fromUtf8(QJsonDocument(run.limits).toJson(QJsonDocument::Compact));
+}
+
+// The CSV columns, in order, and how each is read from a run.
+const std::vector<CsvColumn>& csvColumns()
+{
+    static const std::vector<CsvColumn> columns{
+        {QStringLiteral("id"),
+         [](const RunRecord& r) {
+             return QString::number(r.id);
+         }},
+        {QStringLiteral("status"),
+         [](const RunRecord& r) {
+             return RunStatusTraits::toString(r.status);
+         }},
+        {QStringLiteral("started_at"),
+         [](const RunRecord& r) {
+             return isoTime(r.startedAt);
+         }},
+        {QStringLiteral("ended_at"),
+         [](const RunRecord& r) {
+             return isoTime(r.endedAt);
+         }},
+        {QStringLiteral("duration_ms"),
+         [](const RunRecord& r) {
+             return QString::number(r.durationMs);
+         }},
+        {QStringLiteral("exit_code"),
+         [](const RunRecord& r) {
+             return r.exitCode ? QString::number(*r.exitCode) : QString();
+         }},
+        {QStringLiteral("transport"),
+         [](const RunRecord& r) {
+             return r.transport;
+         }},
+        {QStringLiteral("session_id"),
+         [](const RunRecord& r) {
+             return r.sessionId;
+         }},
+        {QStringLiteral("client_name"),
+         [](const RunRecord& r) {
+             return r.clientName;
+         }},
+        {QStringLiteral("client_version"),
+         [](const RunRecord& r) {
+             return r.clientVersion;
+         }},
+        {QStringLiteral("tool"),
+         [](const RunRecord& r) {
+             return r.tool;
+         }},
+        {QStringLiteral("language"),
+         [](const RunRecord& r) {
+             return r.language;
+         }},
+        {QStringLiteral("image"),
+         [](const RunRecord& r) {
+             return r.image;
+         }},
+        {QStringLiteral("code"),
+         [](const RunRecord& r) {
+             return r.code;
+         }},
+        {QStringLiteral("limits"), &limitsText},
+        {QStringLiteral("stdout"),
+         [](const RunRecord& r) {
+             return r.stdoutText;
+         }},
+        {QStringLiteral("stderr"),
+         [](const RunRecord& r) {
+             return r.stderrText;
+         }},
+        {QStringLiteral("stdout_truncated"),
+         [](const RunRecord& r) {
+             return QString::number(r.stdoutTruncated ? 1 : 0);
+         }},
+        {QStringLiteral("stderr_truncated"),
+         [](const RunRecord& r) {
+             return QString::number(r.stderrTruncated ? 1 : 0);
+         }},
+        {QStringLiteral("error_message"),
+         [](const RunRecord& r) {
+             return r.errorMessage;
+         }},
+        {QStringLiteral("server_instance"),
+         [](const RunRecord& r) {
+             return r.serverInstance;
+         }},
+        {QStringLiteral("server_pid"),
+         [](const RunRecord& r) {
+             return QString::number(r.serverPid);
+         }},
+        {QStringLiteral("host_name"),
+         [](const RunRecord& r) {
+             return r.hostName;
+         }},
+    };
+    return columns;
+}
+
+// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+QString csvField(const QString& value)
+{
+    if (!value.contains(u',') && !value.contains(u'"') && !value.contains(u'\n') &&
+        !value.contains(u'\r'))
+        return value;
+    QString quoted = value;
+    quoted.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+    return u'"' + quoted + u'"';
+}
+
+QString csvRow(const QStringList& fields)
+{
+    QStringList quoted;
+    quoted.reserve(fields.size());
+    for (const QString& field : fields)
+        quoted << csvField(field);
+    return quoted.join(u',') + QStringLiteral("\r\n");
+}
+
+} // namespace
+
+std::optional<RunExporter::Format> RunExporter::parseFormat(const QString& name)
+{
+    const QString format = name.trimmed().toLower();
+    if (format == QLatin1String("json"))
+        return Format::Json;
+    if (format == QLatin1String("csv"))
+        return Format::Csv;
+    return std::nullopt;
+}
+
+QJsonObject RunExporter::toJson(const RunRecord& run)
+{
+    return {
+        {QStringLiteral("id"), run.id},
+        {QStringLiteral("status"), RunStatusTraits::toString(run.status)},
+        {QStringLiteral("started_at"), isoTimeOrNull(run.startedAt)},
+        {QStringLiteral("ended_at"), isoTimeOrNull(run.endedAt)},
+        {QStringLiteral("duration_ms"), run.durationMs},
+        {QStringLiteral("exit_code"),
+         run.exitCode ? QJsonValue(*run.exitCode) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("transport"), run.transport},
+        {QStringLiteral("session_id"), run.sessionId},
+        {QStringLiteral("client_name"), run.clientName},
+        {QStringLiteral("client_version"), run.clientVersion},
+        {QStringLiteral("tool"), run.tool},
+        {QStringLiteral("language"), run.language},
+        {QStringLiteral("image"), run.image},
+        {QStringLiteral("code"), run.code},
+        {QStringLiteral("limits"), run.limits},
+        {QStringLiteral("stdout"), run.stdoutText},
+        {QStringLiteral("stderr"), run.stderrText},
+        {QStringLiteral("stdout_truncated"), run.stdoutTruncated},
+        {QStringLiteral("stderr_truncated"), run.stderrTruncated},
+        {QStringLiteral("error_message"), run.errorMessage},
+        {QStringLiteral("server_instance"), run.serverInstance},
+        {QStringLiteral("server_pid"), run.serverPid},
+        {QStringLiteral("host_name"), run.hostName},
+        {QStringLiteral("change_seq"), run.changeSeq},
+    };
+}
+
+RunExporter::RunExporter(QTextStream& out, Format format)
+    : m_out(out)
+    , m_format(format)
+{
+    if (m_format == Format::Csv) {
+        QStringList names;
+        for (const auto& column : csvColumns())
+            names << column.first;
+        m_out << csvRow(names);
+    } else {
+        m_out << "[";
+    }
+}
+
+void RunExporter::add(const RunRecord& run)
+{
+    if (m_format == Format::Csv) {
+        QStringList fields;
+        for (const auto& column : csvColumns())
+            fields << column.second(run);
+        m_out << csvRow(fields);
+    } else {
+        m_out << (m_empty ? "\n" : ",\n")
+              << QString::fromUtf8(QJsonDocument(toJson(run)).toJson(QJsonDocument::Compact));
+    }
+    m_empty = false;
+}
+
+void RunExporter::finish()
+{
+    if (m_format == Format::Json)
+        m_out << (m_empty ? "]\n" : "\n]\n");
+    m_out.flush();
+}
+
+bool RunExporter::writeFile(const QString& path, Format format,
+                            const std::function<bool(RunExporter&, QString* error)>& fill,
+                            QString* error)
+{
+    const auto cannotWrite = [&](const QFile& file) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2")
+                         .arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    };
+    QFile file(path);
+    // Private like the history itself: it holds code and outputs.
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate,
+                   QFileDevice::ReadOwner | QFileDevice::WriteOwner))
+        return cannotWrite(file);
+    {
+        QTextStream stream(&file);
+        RunExporter exporter(stream, format);
+        QString reason;
+        if (!fill(exporter, &reason)) {
+            if (error)
+                *error = reason;
+            return false;
+        }
+        exporter.finish();
+    }
+    file.close();
+    if (file.error() != QFileDevice::NoError)
+        return cannotWrite(file);
+    return true;
+}
+
+} // namespace csm

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "history/RunRecord.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+class QTextStream;
+
+namespace csm {
+
+// Writes runs as JSON or CSV, one run at a time, so that a large export never holds the whole
+// history in memory. Shared by `code-sandbox-mcp history export` and the desktop app's Runs page,
+// so that both write the same fields under the same names.
+//
+// JSON: an array of objects (toJson), one run per line. CSV: RFC 4180 with a header row; times in
+// ISO 8601 UTC, booleans as 0/1, limits as compact JSON.
+class RunExporter final
+{
+public:
+    enum class Format
+    {
+        Json,
+        Csv,
+    };
+
+    // "json" or "csv", in any case.
+    static std::optional<Format> parseFormat(const QString& name);
+    // Every field of a run, under the names of the history's columns (stdout, stderr without
+    // "_text"); times in ISO 8601 UTC, null when unset.
+    static QJsonObject toJson(const RunRecord& run);
+
+    // Writes the start of the document (the CSV header, or the JSON array's opening bracket).
+    RunExporter(QTextStream& out, Format format);
+    Q_DISABLE_COPY_MOVE(RunExporter)
+
+    void add(const RunRecord& run);
+    // Writes the end of the document and flushes the stream. Call once, after the last add().
+    void finish();
+
+    // Writes a private file (owner-only: it holds code and outputs) at `path`: `fill` adds the
+    // runs and returns false to give up (with `error` set by it). False, with `error` saying
+    // why, when the file cannot be written; a failed export may leave a partial file.
+    static bool writeFile(const QString& path, Format format,
+                          const std::function<bool(RunExporter&, QString* error)>& fill,
+                          QString* error);
+
+private:
+    QTextStream& m_out;
+    Format m_format;
+    bool m_empty = true;
+};
+
+} // namespace csm
