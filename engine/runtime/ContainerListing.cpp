@@ -1,5 +1,7 @@
 #include "runtime/ContainerListing.h"
 
+#include "core/JsonLines.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -118,16 +120,8 @@ QList<ContainerInfo> ContainerListing::fromJsonArray(const QByteArray& output)
 QList<ContainerInfo> ContainerListing::fromJsonLines(const QByteArray& output)
 {
     QList<ContainerInfo> containers;
-    const QList<QByteArray> lines = output.split('\n');
-    for (const QByteArray& line : lines) {
-        const QByteArray trimmed = line.trimmed();
-        if (trimmed.isEmpty())
-            continue;
-        QJsonParseError error{};
-        const QJsonDocument document = QJsonDocument::fromJson(trimmed, &error);
-        if (error.error != QJsonParseError::NoError || !document.isObject())
-            continue;
-        if (std::optional<ContainerInfo> info = fromJson(document.object()))
+    for (const QJsonObject& entry : jsonObjectLines(output)) {
+        if (std::optional<ContainerInfo> info = fromJson(entry))
             containers.append(std::move(*info));
     }
     return containers;

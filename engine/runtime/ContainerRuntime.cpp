@@ -2,6 +2,7 @@
 
 #include "core/ByteSize.h"
 #include "sandbox/ContainerSpec.h"
+#include "sandbox/SandboxPolicy.h"
 
 #include <QProcess>
 
@@ -98,6 +99,59 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     }
     args << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes)
          << QStringLiteral("--") << spec.command;
+    return args;
+}
+
+QStringList ContainerRuntime::removeImageArguments(const QString& image) const
+{
+    return {QStringLiteral("rmi"), image};
+}
+
+QStringList ContainerRuntime::pullImageArguments(const QString& image) const
+{
+    return {QStringLiteral("pull"), image};
+}
+
+QStringList ContainerRuntime::buildImageArguments(const QString& dockerfile, const QString& tag,
+                                                  const QString& contextDir) const
+{
+    return {QStringLiteral("build"),
+            QStringLiteral("--file"),
+            dockerfile,
+            QStringLiteral("--tag"),
+            tag,
+            contextDir};
+}
+
+QStringList ContainerRuntime::quickRunArguments(const QString& image,
+                                                const QStringList& command) const
+{
+    const SandboxPolicy policy;
+    QStringList args{QStringLiteral("run"),
+                     QStringLiteral("--rm"),
+                     QStringLiteral("-i"),
+                     QStringLiteral("--pull"),
+                     QStringLiteral("never"),
+                     QStringLiteral("--network"),
+                     QStringLiteral("none"),
+                     QStringLiteral("--memory"),
+                     size(policy.memoryBytes),
+                     QStringLiteral("--memory-swap"),
+                     size(policy.memoryBytes),
+                     QStringLiteral("--pids-limit"),
+                     QString::number(policy.pidsLimit),
+                     QStringLiteral("--read-only"),
+                     QStringLiteral("--cap-drop"),
+                     QStringLiteral("ALL"),
+                     QStringLiteral("--security-opt"),
+                     QStringLiteral("no-new-privileges"),
+                     QStringLiteral("--user"),
+                     policy.user,
+                     QStringLiteral("--tmpfs"),
+                     tmpfsMount(QStringLiteral("/tmp"), policy.tmpfsBytes),
+                     QStringLiteral("--log-driver"),
+                     QStringLiteral("none")};
+    args << engineSpecificRunOptions() << image << command;
     return args;
 }
 

@@ -2,6 +2,7 @@
 
 #include "runtime/ContainerInfo.h"
 #include "runtime/ImageCheck.h"
+#include "runtime/ImageInfo.h"
 
 #include <QByteArray>
 #include <QList>
@@ -54,6 +55,25 @@ public:
     // Reads the standard output of listContainersArguments(). Entries it cannot read are
     // skipped; empty output or garbage gives an empty list.
     virtual QList<ContainerInfo> parseContainerList(const QByteArray& output) const = 0;
+
+    // Every image of the local store, in a machine-readable form that parseImageList() reads.
+    virtual QStringList listImagesArguments() const = 0;
+    // Reads the standard output of listImagesArguments(); unreadable entries are skipped,
+    // empty output or garbage gives an empty list.
+    virtual QList<ImageInfo> parseImageList(const QByteArray& output) const = 0;
+    // Removes one name of an image (the image itself once no name is left); refuses when a
+    // container uses it, with the engine's own message.
+    QStringList removeImageArguments(const QString& image) const;
+    // Pulls an image from its registry, printing progress.
+    QStringList pullImageArguments(const QString& image) const;
+    // Builds `dockerfile` with `contextDir` as its context, naming the result `tag`.
+    QStringList buildImageArguments(const QString& dockerfile, const QString& tag,
+                                    const QString& contextDir) const;
+    // A short-lived container of `image` running `command` with its program on stdin (-i),
+    // under the sandbox's hardening (SandboxPolicy defaults: no network, no root, no
+    // capabilities, read-only, bounded memory and processes) but without the launcher: for a
+    // quick check that an image works, not for untrusted code.
+    QStringList quickRunArguments(const QString& image, const QStringList& command) const;
 
 protected:
     // Options of `run` that only this engine needs, added to the common ones.

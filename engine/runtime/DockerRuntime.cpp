@@ -3,6 +3,7 @@
 #include "core/Version.h"
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerListing.h"
+#include "runtime/ImageListing.h"
 
 namespace csm {
 
@@ -62,6 +63,18 @@ QStringList DockerRuntime::listContainersArguments() const
 QList<ContainerInfo> DockerRuntime::parseContainerList(const QByteArray& output) const
 {
     return ContainerListing::fromJsonLines(output);
+}
+
+QStringList DockerRuntime::listImagesArguments() const
+{
+    // docker offers no exact size in a listing (only `image inspect` has one), so the rounded
+    // figure is read; good enough for a table of images of hundreds of megabytes.
+    return {QStringLiteral("images"), QStringLiteral("--format"), QStringLiteral("{{json .}}")};
+}
+
+QList<ImageInfo> DockerRuntime::parseImageList(const QByteArray& output) const
+{
+    return ImageListing::fromDockerJsonLines(output);
 }
 
 } // namespace csm

@@ -3,6 +3,7 @@
 #include "core/Version.h"
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerListing.h"
+#include "runtime/ImageListing.h"
 
 namespace csm {
 
@@ -66,6 +67,17 @@ QStringList PodmanRuntime::listContainersArguments() const
 QList<ContainerInfo> PodmanRuntime::parseContainerList(const QByteArray& output) const
 {
     return ContainerListing::fromJsonArray(output);
+}
+
+QStringList PodmanRuntime::listImagesArguments() const
+{
+    // Sizes in bytes and creation times in seconds; one entry per image with all its names.
+    return {QStringLiteral("images"), QStringLiteral("--format"), QStringLiteral("json")};
+}
+
+QList<ImageInfo> PodmanRuntime::parseImageList(const QByteArray& output) const
+{
+    return ImageListing::fromPodmanJson(output);
 }
 
 } // namespace csm

@@ -16,6 +16,8 @@ public:
     QString localImageReference(const QString& image) const override;
     QStringList listContainersArguments() const override;
     QList<ContainerInfo> parseContainerList(const QByteArray& output) const override;
+    QStringList listImagesArguments() const override;
+    QList<ImageInfo> parseImageList(const QByteArray& output) const override;
 
 protected:
     QStringList engineSpecificRunOptions() const override;
