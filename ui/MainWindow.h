@@ -4,12 +4,21 @@
 
 #include <memory>
 
+class QMessageBox;
 class QTabWidget;
 
 namespace csm {
 
+class ApprovalPrompter;
+class EmbeddedServer;
+class HealthBanner;
 class HistoryStore;
+class ImagesPage;
 class RunsPage;
+class SecretsPage;
+class ServerPage;
+class TrayIcon;
+class SettingsPage;
 
 // The desktop app's window: one page per task (Runs first). The run history is the one every
 // Code Sandbox process of the user writes, so runs of headless servers show here too.
@@ -18,17 +27,52 @@ class MainWindow final : public QMainWindow
     Q_OBJECT
 
 public:
-    // `dataDir`: the folder of the run history (HistoryLocation::dataDir()).
-    explicit MainWindow(const QString& dataDir, QWidget* parent = nullptr);
+    // `dataDir`: the folder of the run history (HistoryLocation::dataDir()). `server`: the app's
+    // own MCP server (started by the caller), or null for a window that only watches.
+    explicit MainWindow(const QString& dataDir, EmbeddedServer* server = nullptr,
+                        QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // Null when the history could not be opened (the window says why).
     RunsPage* runsPage() const { return m_runs; }
+    SecretsPage* secretsPage() const { return m_secrets; }
+    ImagesPage* imagesPage() const { return m_images; }
+    SettingsPage* settingsPage() const { return m_settings; }
+    HealthBanner* healthBanner() const { return m_banner; }
+    QTabWidget* pages() const { return m_pages; }
+    ServerPage* serverPage() const { return m_serverPage; }
+    // Null without a server.
+    ApprovalPrompter* approvals() const { return m_approvals; }
+    // Null where the desktop has no system tray.
+    TrayIcon* trayIcon() const { return m_tray; }
+    // The question asked when the window is closed during a live session; null otherwise.
+    QMessageBox* closeConfirmation() const { return m_closeConfirmation; }
+
+    // Stops the server (its calls and containers), then quits the application.
+    void shutDownAndQuit();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     std::unique_ptr<HistoryStore> m_history;
     QTabWidget* m_pages = nullptr;
     RunsPage* m_runs = nullptr;
+    SecretsPage* m_secrets = nullptr;
+    ImagesPage* m_images = nullptr;
+    SettingsPage* m_settings = nullptr;
+    HealthBanner* m_banner = nullptr;
+    QString m_dataDir;
+    EmbeddedServer* m_server = nullptr;
+    ServerPage* m_serverPage = nullptr;
+    ApprovalPrompter* m_approvals = nullptr;
+    TrayIcon* m_tray = nullptr;
+    QMessageBox* m_closeConfirmation = nullptr;
+    bool m_quitting = false;
+
+    void applyDesktopSettings();
+    bool hasLiveSession() const;
+    void rerun(qint64 runId);
 };
 
 } // namespace csm

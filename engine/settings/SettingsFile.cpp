@@ -38,6 +38,8 @@ bool SettingsFile::save(QString* error) const
         settings.setValue(it.key(), it.value());
     settings.endGroup();
     settings.sync();
+    // The desktop group holds the HTTP server's token.
+    QFile::setPermissions(path(m_dataDir), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     if (settings.status() != QSettings::NoError) {
         if (error)
             *error =

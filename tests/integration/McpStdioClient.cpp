@@ -19,7 +19,7 @@ McpStdioClient::~McpStdioClient()
 
 bool McpStdioClient::start(const QStringList& arguments, const QProcessEnvironment& environment)
 {
-    m_process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
+    m_process.setProgram(m_program);
     m_process.setArguments(arguments);
     QProcessEnvironment isolated = environment;
     // Unless the test chose one, a data folder of the test's own: the server neither records

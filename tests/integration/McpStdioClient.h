@@ -17,6 +17,8 @@ public:
     ~McpStdioClient();
 
     bool start(const QStringList& arguments, const QProcessEnvironment& environment);
+    // Another program than code-sandbox-mcp (e.g. code-sandbox-desktop --stdio); before start().
+    void setProgram(const QString& program) { m_program = program; }
     // initialize + notifications/initialized; returns the initialize result. `clientInfo`
     // defaults to {"name": "tst", "version": "1"}.
     QJsonObject initialize(const QString& protocolVersion = QStringLiteral("2025-11-25"),
@@ -49,6 +51,7 @@ private:
     std::optional<QJsonObject> take(const std::function<bool(const QJsonObject&)>& predicate);
 
     QTemporaryDir m_dataDir;
+    QString m_program = QStringLiteral(CSM_SERVER_BINARY);
     QProcess m_process;
     QByteArray m_buffer;
     QByteArray m_stderr;

@@ -1,0 +1,112 @@
+// Takes the README's screenshots of code-sandbox-desktop: the real main window at 1280x800 on
+// an X server (scripts/screenshots runs it under Xvfb), over a data folder filled the way a
+// user's is: runs made by a real headless server for an assistant, secrets set with the CLI,
+// and the engine's real images. Not a test: it asserts nothing, it shows.
+#include "CallResult.h"
+#include "MainWindow.h"
+#include "McpStdioClient.h"
+#include "models/RunsModel.h"
+#include "pages/RunsPage.h"
+#include "server/EmbeddedServer.h"
+#include "server/ServerOptionsParser.h"
+#include "ServerCli.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QMessageBox>
+#include <QScreen>
+#include <QTableView>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextStream>
+
+namespace {
+
+void fillHistory(const QString& dataDir)
+{
+    McpStdioClient assistant;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), dataDir);
+    if (!assistant.start({QStringLiteral("--pool"), QStringLiteral("0")}, environment))
+        qFatal("code-sandbox-mcp did not start");
+    assistant.initialize(QStringLiteral("2025-11-25"),
+                         QJsonObject{{QStringLiteral("name"), QStringLiteral("claude-ai")},
+                                     {QStringLiteral("version"), QStringLiteral("0.1.0")}});
+    const auto python = [&](const QString& code, double timeout = 30) {
+        QJsonObject arguments = callresult::code(code);
+        arguments.insert(QStringLiteral("timeout_seconds"), timeout);
+        assistant.callTool(QStringLiteral("run_python_code"), arguments);
+    };
+    python(QStringLiteral("import time\nprint('thinking...')\ntime.sleep(5)\n"), 1);
+    python(QStringLiteral("values = [3, 1, 4, 1, 5]\nprint(sum(values) / len(values))\n"
+                          "print(1 / 0)\n"));
+    assistant.callTool(
+        QStringLiteral("run_js_code"),
+        callresult::code(QStringLiteral("const words = 'the quick brown fox jumps'.split(' ');\n"
+                                        "console.log(words.map(w => w.length));\n")));
+    python(QStringLiteral("import pandas as pd\n\n"
+                          "sales = pd.DataFrame({\n"
+                          "    'region': ['north', 'south', 'north', 'east', 'south'],\n"
+                          "    'amount': [120, 80, 95, 130, 60],\n"
+                          "})\n"
+                          "# Total and average sale per region, largest first\n"
+                          "summary = sales.groupby('region')['amount'].agg(['sum', 'mean'])\n"
+                          "print(summary.sort_values('sum', ascending=False))\n"));
+    assistant.closeStdin();
+    assistant.waitForExit(20'000);
+}
+
+void grab(const QString& path)
+{
+    QTest::qWait(700); // the page's refresh and layout
+    QGuiApplication::primaryScreen()->grabWindow(0).save(path);
+    QTextStream(stdout) << path << "\n";
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationDisplayName(QStringLiteral("Code Sandbox"));
+    if (argc < 2) {
+        QTextStream(stderr) << "usage: take_screenshots OUTPUT_DIR\n";
+        return 2;
+    }
+    const QDir out(QString::fromLocal8Bit(argv[1]));
+    QTemporaryDir data;
+    fillHistory(data.path());
+    for (const auto& [name, value] : {std::pair{"OPENAI_API_KEY", "sk-example-not-real-0000"},
+                                      std::pair{"GITHUB_TOKEN", "ghp_example_not_real_0000"}}) {
+        servercli::run({QStringLiteral("secrets"), QStringLiteral("set"), QString::fromLatin1(name),
+                        QStringLiteral("--pass-through"), QStringLiteral("--secrets-file"),
+                        QStringLiteral("--data-dir"), data.path()},
+                       value);
+    }
+
+    const auto parsed = csm::ServerOptionsParser::parse(
+        {QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), data.path(),
+         QStringLiteral("--pool"), QStringLiteral("0")},
+        QProcessEnvironment::systemEnvironment());
+    csm::EmbeddedServer server(std::get<csm::ServerOptions>(parsed));
+    server.start();
+    csm::MainWindow window(data.path(), &server);
+    window.setGeometry(0, 0, 1280, 800);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        qWarning("the window was not exposed");
+
+    csm::RunsPage& runs = *window.runsPage();
+    if (!QTest::qWaitFor([&] { return runs.model().rowCount() >= 4; }, 10'000))
+        qWarning("fewer runs than made");
+    runs.table().selectRow(0);
+    QTabWidget& pages = *window.pages();
+    for (int page = 0; page < pages.count(); ++page) {
+        pages.setCurrentIndex(page);
+        const QString name = pages.tabText(page).remove(QLatin1Char('&')).toLower();
+        grab(out.filePath(name + QStringLiteral(".png")));
+    }
+    window.shutDownAndQuit();
+    return QApplication::exec();
+}

@@ -1,0 +1,378 @@
+// The Images page and the health banner of the real main window, against a real container engine
+// (CSM_TEST_ENGINE=podman|docker): the engine's real images listed, a one-liner run in one, the
+// offline builder's live log, a build cancelled half-way, a build/default/remove round trip on a
+// throwaway image, a pull that fails cleanly (no registry here), and the banner offering its fix.
+// The real code-sandbox images are only read and run, never removed or rebuilt.
+#include "MainWindow.h"
+#include "models/ImagesModel.h"
+#include "pages/ImagesPage.h"
+#include "settings/ServerSettings.h"
+#include "TestEngine.h"
+#include "widgets/HealthBanner.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using csm::ImagesModel;
+using csm::ImagesPage;
+using csm::Language;
+using csm::MainWindow;
+using csm::ServerSettings;
+
+namespace {
+
+// A long engine operation (a pull that fails, a build) gets this long.
+constexpr int kOperationTimeoutMs = 60'000;
+
+const QString kPythonImage = QStringLiteral("code-sandbox-python:latest");
+const QString kJsImage = QStringLiteral("code-sandbox-js:latest");
+
+bool writeFile(const QString& path, const QByteArray& content)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+} // namespace
+
+class tst_ImagesPage final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_data.isValid());
+        QVERIFY(m_work.isValid());
+        QVERIFY2(TestEngine::hasLocalImage(kPythonImage) && TestEngine::hasLocalImage(kJsImage),
+                 "the code-sandbox images must be built (containers/build-images)");
+        ServerSettings settings = ServerSettings::load(m_data.path());
+        settings.engine = TestEngine::name();
+        QVERIFY(settings.save(m_data.path()));
+
+        // Throwaway images start from a second name of the Python image, so that what podman
+        // leaves of a cancelled build is named after it, not after the real image.
+        m_base = TestEngine::localImage(QStringLiteral("csm-test-base:x"));
+        m_throwaway = TestEngine::localImage(QStringLiteral("csm-test-image:x"));
+        m_cancelled = TestEngine::localImage(QStringLiteral("csm-test-cancelled:x"));
+        bool ok = false;
+        TestEngine::run({QStringLiteral("tag"), TestEngine::localImage(kPythonImage), m_base}, &ok);
+        QVERIFY(ok);
+
+        m_window = std::make_unique<MainWindow>(m_data.path());
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(m_window->imagesPage());
+        QVERIFY(m_window->healthBanner());
+        m_window->pages()->setCurrentWidget(m_window->imagesPage());
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        removeQuietly({QStringLiteral("rm"), QStringLiteral("--force"),
+                       QStringLiteral("csm-test-image-user")});
+        if (TestEngine::name() == QLatin1String("podman")) {
+            // What podman leaves of a cancelled build: the working container of its base.
+            removeQuietly({QStringLiteral("rm"), QStringLiteral("--force"),
+                           QStringLiteral("csm-test-base-working-container")});
+        }
+        for (const QString& image : {m_cancelled, m_throwaway, m_base}) {
+            if (!image.isEmpty() && TestEngine::run({QStringLiteral("image"), QStringLiteral("ls"),
+                                                     QStringLiteral("-q"), image})
+                                            .trimmed()
+                                            .size() > 0)
+                removeQuietly({QStringLiteral("rmi"), image});
+        }
+    }
+
+    void listsTheRealImages()
+    {
+        ImagesPage& page = *m_window->imagesPage();
+        const ImagesModel& model = page.model();
+        QCOMPARE(page.engineName(), TestEngine::name());
+        QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(TestEngine::localImage(kPythonImage)) >= 0, 20'000);
+        for (const auto& [image, language] : {std::pair{kPythonImage, QStringLiteral("Python")},
+                                              std::pair{kJsImage, QStringLiteral("JavaScript")}}) {
+            const int row = model.rowOf(TestEngine::localImage(image));
+            QVERIFY2(row >= 0, qPrintable(image));
+            QCOMPARE(model.index(row, ImagesModel::Image).data().toString(),
+                     TestEngine::localImage(image));
+            // Both are over 100 MB whichever engine measures them.
+            QVERIFY(
+                model.index(row, ImagesModel::Size).data(ImagesModel::SizeBytesRole).toLongLong() >
+                100'000'000);
+            QVERIFY(!model.index(row, ImagesModel::Created).data().toString().isEmpty());
+            QCOMPARE(model.index(row, ImagesModel::DefaultFor).data().toString(), language);
+        }
+        QVERIFY(!page.defaultsSummary().text().contains(QLatin1String("not in")));
+        // All is well: the banner stays hidden.
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->healthBanner()->isChecking(), 20'000);
+        QVERIFY(m_window->healthBanner()->problems().isEmpty());
+        QVERIFY(!m_window->healthBanner()->isVisible());
+    }
+
+    void testRunsAOneLinerInTheSelectedImage()
+    {
+        ImagesPage& page = *m_window->imagesPage();
+        for (const QString& image : {kPythonImage, kJsImage}) {
+            page.log().clear();
+            selectImage(TestEngine::localImage(image));
+            QVERIFY(page.testButton().isEnabled());
+            QTest::mouseClick(&page.testButton(), Qt::LeftButton);
+            QVERIFY(page.isBusy());
+            QVERIFY(page.cancelButton().isEnabled());
+            QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+            const QString log = page.log().toPlainText();
+            QVERIFY2(log.contains(QLatin1String("--network none")), qPrintable(log));
+            QVERIFY2(log.contains(QStringLiteral("Test of %1: it printed 2 in ")
+                                      .arg(TestEngine::localImage(image))),
+                     qPrintable(log));
+        }
+    }
+
+    void theOfflineBuilderStreamsItsLog()
+    {
+        // The real containers/build-images: with the image present (and no --force) it only
+        // says so, which proves the page finds, starts and reads it without rebuilding anything.
+        ImagesPage& page = *m_window->imagesPage();
+        page.log().clear();
+        QVERIFY(!page.forceRebuild().isChecked());
+        QCOMPARE(page.buildMethod().currentData().toInt(),
+                 int(ImagesPage::BuildMethod::OfflineBuilder));
+        QTest::mouseClick(&page.buildButton(Language::Python), Qt::LeftButton);
+        QVERIFY(page.isBusy());
+        QVERIFY(!page.buildButton(Language::JavaScript).isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        const QString log = page.log().toPlainText();
+        QVERIFY2(
+            log.contains(
+                QStringLiteral("build-images --engine %1 --only python").arg(TestEngine::name())),
+            qPrintable(log));
+        QVERIFY2(
+            log.contains(
+                QStringLiteral("%1 exists, skipped").arg(TestEngine::localImage(kPythonImage))),
+            qPrintable(log));
+        QVERIFY2(log.contains(QLatin1String("Done in")), qPrintable(log));
+        QVERIFY(page.buildButton(Language::JavaScript).isEnabled());
+    }
+
+    void aBuildCanBeCancelled()
+    {
+        ImagesPage& page = *m_window->imagesPage();
+        page.log().clear();
+        const QString dockerfile = m_work.filePath(QStringLiteral("Dockerfile.slow"));
+        QVERIFY(writeFile(dockerfile, "FROM " + m_base.toUtf8() + "\nRUN sleep 120\n"));
+        page.buildFromDockerfile(dockerfile, m_cancelled, m_work.path());
+        QVERIFY(page.isBusy());
+        const qint64 pid = page.operationProcessId();
+        QVERIFY(pid > 0);
+        // Cancelled while the engine runs the slow step, with the window responsive meanwhile.
+        QTRY_VERIFY_WITH_TIMEOUT(page.log().toPlainText().contains(QLatin1String("RUN sleep 120")),
+                                 30'000);
+        QVERIFY(!page.buildButton(Language::Python).isEnabled());
+        QTest::mouseClick(&page.cancelButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), ImagesPage::kCancelGraceMs + 5'000);
+        QVERIFY(!QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid)));
+        QVERIFY2(page.log().toPlainText().contains(QLatin1String("Cancelled after")),
+                 qPrintable(page.log().toPlainText()));
+        QVERIFY(page.buildButton(Language::Python).isEnabled());
+        QVERIFY(page.pullButton().isEnabled());
+        QVERIFY(!page.cancelButton().isEnabled());
+        QVERIFY(!TestEngine::hasLocalImage(m_cancelled.section(u'/', -1)));
+    }
+
+    void buildSetAsDefaultAndRemove()
+    {
+        ImagesPage& page = *m_window->imagesPage();
+        page.log().clear();
+        const QString dockerfile = m_work.filePath(QStringLiteral("Dockerfile.quick"));
+        QVERIFY(
+            writeFile(dockerfile, "FROM " + m_base.toUtf8() + "\nLABEL csm.test=images-page\n"));
+        QSignalSpy finished(&page, &ImagesPage::operationFinished);
+        page.buildFromDockerfile(dockerfile, m_throwaway, m_work.path());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        QCOMPARE(finished.size(), 1);
+        QVERIFY2(finished.first().first().toBool(), qPrintable(page.log().toPlainText()));
+        // The list is read again after the build.
+        QTRY_VERIFY_WITH_TIMEOUT(page.model().rowOf(m_throwaway) >= 0, 20'000);
+
+        // The JavaScript image becomes the throwaway one, in the shared settings...
+        selectImage(m_throwaway);
+        page.setDefaultAction(Language::JavaScript).trigger();
+        QCOMPARE(ServerSettings::load(m_data.path()).jsImage, m_throwaway);
+        QCOMPARE(cellOf(m_throwaway, ImagesModel::DefaultFor), QStringLiteral("JavaScript"));
+        QCOMPARE(cellOf(TestEngine::localImage(kJsImage), ImagesModel::DefaultFor), QString());
+        // ...and back to the built default, which is stored as no choice at all.
+        selectImage(TestEngine::localImage(kJsImage));
+        page.setDefaultAction(Language::JavaScript).trigger();
+        QCOMPARE(ServerSettings::load(m_data.path()).jsImage, QString());
+        QCOMPARE(cellOf(TestEngine::localImage(kJsImage), ImagesModel::DefaultFor),
+                 QStringLiteral("JavaScript"));
+
+        // In use by a container: the engine refuses, the page says why, the image stays.
+        bool ok = false;
+        TestEngine::run({QStringLiteral("create"), QStringLiteral("--name"),
+                         QStringLiteral("csm-test-image-user"), m_throwaway,
+                         QStringLiteral("true")},
+                        &ok);
+        QVERIFY(ok);
+        page.log().clear();
+        removeThroughThePage(m_throwaway);
+        QVERIFY2(page.log().toPlainText().contains(QLatin1String("Failed with exit code")),
+                 qPrintable(page.log().toPlainText()));
+        QVERIFY2(page.log().toPlainText().contains(QLatin1String("csm-test-image-user")) ||
+                     page.log().toPlainText().contains(QLatin1String("in use")) ||
+                     page.log().toPlainText().contains(QLatin1String("is using")),
+                 qPrintable(page.log().toPlainText()));
+        QVERIFY(TestEngine::hasLocalImage(m_throwaway.section(u'/', -1)));
+
+        TestEngine::run({QStringLiteral("rm"), QStringLiteral("csm-test-image-user")}, &ok);
+        QVERIFY(ok);
+        page.log().clear();
+        removeThroughThePage(m_throwaway);
+        QVERIFY2(page.log().toPlainText().contains(QLatin1String("Done in")),
+                 qPrintable(page.log().toPlainText()));
+        QVERIFY(!TestEngine::hasLocalImage(m_throwaway.section(u'/', -1)));
+        QTRY_VERIFY_WITH_TIMEOUT(page.model().rowOf(m_throwaway) < 0, 20'000);
+        // The real images are untouched.
+        QVERIFY(TestEngine::hasLocalImage(kPythonImage));
+        QVERIFY(TestEngine::hasLocalImage(kJsImage));
+    }
+
+    void aPullFailsCleanlyWithoutARegistry()
+    {
+        ImagesPage& page = *m_window->imagesPage();
+        page.log().clear();
+        QTest::mouseClick(&page.pullButton(), Qt::LeftButton);
+        QTRY_VERIFY(page.pullDialog());
+        auto* edit = page.pullDialog()->findChild<QLineEdit*>();
+        QVERIFY(edit);
+        QTest::keyClicks(edit, QStringLiteral("localhost:1/csm-no-such-image:x"));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QTRY_VERIFY(page.isBusy() || page.log().toPlainText().contains(QLatin1String("pull")));
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        const QString log = page.log().toPlainText();
+        QVERIFY2(log.contains(QLatin1String("pull localhost:1/csm-no-such-image:x")),
+                 qPrintable(log));
+        QVERIFY2(log.contains(QLatin1String("connection refused")), qPrintable(log));
+        QVERIFY2(log.contains(QLatin1String("Failed with exit code")), qPrintable(log));
+        QVERIFY(page.pullButton().isEnabled());
+    }
+
+    void theBannerOffersTheFixForAMissingImage()
+    {
+        csm::HealthBanner& banner = *m_window->healthBanner();
+        ImagesPage& page = *m_window->imagesPage();
+        const QString missing = TestEngine::localImage(QStringLiteral("csm-no-such-image:x"));
+        ServerSettings settings = ServerSettings::load(m_data.path());
+        settings.setImage(Language::Python, missing);
+        QVERIFY(settings.save(m_data.path()));
+        // The banner notices the settings changed by itself.
+        QTRY_VERIFY_WITH_TIMEOUT(banner.isVisible(), 20'000);
+        QCOMPARE(banner.problems().size(), 1);
+        QVERIFY2(banner.text().contains(QStringLiteral("image not found: %1").arg(missing)),
+                 qPrintable(banner.text()));
+        QTRY_VERIFY(page.defaultsSummary().text().contains(QLatin1String("not in")));
+        QPushButton* fix = banner.fixButton(0);
+        QVERIFY(fix);
+        QCOMPARE(fix->text(), QStringLiteral("Pull"));
+
+        // Its fix runs on the Images page: here, a pull that fails as clearly as any.
+        m_window->pages()->setCurrentIndex(0);
+        page.log().clear();
+        QTest::mouseClick(fix, Qt::LeftButton);
+        QCOMPARE(m_window->pages()->currentWidget(), &page);
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        QVERIFY2(page.log().toPlainText().contains(QStringLiteral("pull %1").arg(missing)),
+                 qPrintable(page.log().toPlainText()));
+        QVERIFY2(page.log().toPlainText().contains(QLatin1String("Failed with exit code")),
+                 qPrintable(page.log().toPlainText()));
+
+        // A missing default image's fix (Build) runs the offline builder on the Images page; the
+        // real default images cannot be removed here, so the banner's request is made directly
+        // and the builder finds the image present.
+        m_window->pages()->setCurrentIndex(0);
+        page.log().clear();
+        Q_EMIT banner.buildRequested(Language::JavaScript);
+        QCOMPARE(m_window->pages()->currentWidget(), &page);
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        QVERIFY2(page.log().toPlainText().contains(
+                     QStringLiteral("build-images --engine %1 --only js").arg(TestEngine::name())),
+                 qPrintable(page.log().toPlainText()));
+        QVERIFY2(page.log().toPlainText().contains(QLatin1String("Done in")),
+                 qPrintable(page.log().toPlainText()));
+
+        // Back to the built default: the banner goes away.
+        settings.setImage(Language::Python, QString());
+        QVERIFY(settings.save(m_data.path()));
+        QTRY_VERIFY_WITH_TIMEOUT(!banner.isVisible() && !banner.isChecking(), 20'000);
+        QVERIFY(banner.problems().isEmpty());
+    }
+
+private:
+    void selectImage(const QString& image)
+    {
+        ImagesPage& page = *m_window->imagesPage();
+        QTableView& table = page.table();
+        const int row = page.model().rowOf(image);
+        QVERIFY2(row >= 0, qPrintable(image));
+        table.scrollTo(table.model()->index(row, ImagesModel::Image));
+        const QRect rect = table.visualRect(table.model()->index(row, ImagesModel::Image));
+        QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, rect.center());
+        QTRY_COMPARE(table.currentIndex().row(), row);
+    }
+
+    QString cellOf(const QString& image, int column) const
+    {
+        const ImagesModel& model = m_window->imagesPage()->model();
+        return model.index(model.rowOf(image), column).data().toString();
+    }
+
+    void removeThroughThePage(const QString& image)
+    {
+        ImagesPage& page = *m_window->imagesPage();
+        QTRY_VERIFY(!page.isRefreshing());
+        selectImage(image);
+        QTest::mouseClick(&page.removeButton(), Qt::LeftButton);
+        QTRY_VERIFY(page.removeConfirmation());
+        QMessageBox* box = page.removeConfirmation();
+        QVERIFY2(box->text().contains(image), qPrintable(box->text()));
+        QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+        QTRY_VERIFY(!page.removeConfirmation());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+    }
+
+    static void removeQuietly(const QStringList& arguments)
+    {
+        QProcess process;
+        process.start(TestEngine::name(), arguments);
+        process.waitForFinished(60'000);
+    }
+
+    QTemporaryDir m_data;
+    QTemporaryDir m_work;
+    QString m_base;
+    QString m_throwaway;
+    QString m_cancelled;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(tst_ImagesPage)
+#include "tst_ImagesPage.moc"

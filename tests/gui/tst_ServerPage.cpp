@@ -1,0 +1,441 @@
+// The app's own MCP server, driven through the real main window under the offscreen platform:
+// the Server page starts and stops Streamable HTTP and a real client calls through it, approval
+// mode asks in a dialog (approve, deny, no answer), the client configuration is merged into a
+// client's file, closing the window during a call asks first, and `code-sandbox-desktop --stdio`
+// serves a client on its stdin/stdout. Runs in a real engine (CSM_TEST_ENGINE=podman|docker).
+#include "ApprovalPrompter.h"
+#include "CallResult.h"
+#include "clients/ClientConfigLocation.h"
+#include "dialogs/ApprovalDialog.h"
+#include "history/HistoryStore.h"
+#include "MainWindow.h"
+#include "McpStdioClient.h"
+#include "models/RunsModel.h"
+#include "models/SessionsModel.h"
+#include "pages/RunsPage.h"
+#include "pages/ServerPage.h"
+#include "server/EmbeddedServer.h"
+#include "server/ServerOptionsParser.h"
+#include "settings/DesktopSettings.h"
+#include "TestEngine.h"
+#include "widgets/CodeView.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace callresult;
+using csm::EmbeddedServer;
+using csm::MainWindow;
+using csm::ServerPage;
+
+namespace {
+
+// A Streamable HTTP client that never blocks the GUI thread (the approval dialogs need it).
+class AsyncMcpClient final
+{
+public:
+    explicit AsyncMcpClient(QUrl url)
+        : m_url(std::move(url))
+    {}
+
+    QNetworkReply* post(const QJsonObject& message)
+    {
+        QNetworkRequest request(m_url);
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+        request.setRawHeader("Accept", "application/json, text/event-stream");
+        if (!m_session.isEmpty())
+            request.setRawHeader("Mcp-Session-Id", m_session);
+        return m_network.post(request, QJsonDocument(message).toJson(QJsonDocument::Compact));
+    }
+
+    // The JSON-RPC response in a finished reply, whether sent as JSON or as an SSE stream.
+    static QJsonObject response(QNetworkReply* reply)
+    {
+        const QByteArray body = reply->readAll();
+        if (!reply->header(QNetworkRequest::ContentTypeHeader)
+                 .toString()
+                 .startsWith(QLatin1String("text/event-stream")))
+            return QJsonDocument::fromJson(body).object();
+        QJsonObject last;
+        for (const QByteArray& line : body.split('\n')) {
+            if (!line.startsWith("data:"))
+                continue;
+            const QJsonObject message = QJsonDocument::fromJson(line.mid(5).trimmed()).object();
+            if (message.contains(QLatin1String("id")))
+                last = message;
+        }
+        return last;
+    }
+
+    bool initialize(const QString& clientName)
+    {
+        std::unique_ptr<QNetworkReply> reply(post(QJsonObject{
+            {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+            {QStringLiteral("id"), 1},
+            {QStringLiteral("method"), QStringLiteral("initialize")},
+            {QStringLiteral("params"),
+             QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
+                         {QStringLiteral("capabilities"), QJsonObject{}},
+                         {QStringLiteral("clientInfo"),
+                          QJsonObject{{QStringLiteral("name"), clientName},
+                                      {QStringLiteral("version"), QStringLiteral("7")}}}}}}));
+        if (!QTest::qWaitFor([&] { return reply->isFinished(); }, 10'000))
+            return false;
+        m_session = reply->rawHeader("Mcp-Session-Id");
+        if (m_session.isEmpty() || response(reply.get()).isEmpty())
+            return false;
+        std::unique_ptr<QNetworkReply> initialized(post(
+            QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                        {QStringLiteral("method"), QStringLiteral("notifications/initialized")}}));
+        return QTest::qWaitFor([&] { return initialized->isFinished(); }, 10'000);
+    }
+
+    QNetworkReply* callTool(const QString& tool, const QString& code)
+    {
+        return post(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                {QStringLiteral("id"), m_nextId++},
+                                {QStringLiteral("method"), QStringLiteral("tools/call")},
+                                {QStringLiteral("params"),
+                                 QJsonObject{{QStringLiteral("name"), tool},
+                                             {QStringLiteral("arguments"),
+                                              QJsonObject{{QStringLiteral("code"), code}}}}}});
+    }
+
+    // The call's CallToolResult once the reply is finished (empty on failure).
+    static QJsonObject result(QNetworkReply* reply)
+    {
+        return response(reply).value(QLatin1String("result")).toObject();
+    }
+
+private:
+    QUrl m_url;
+    QNetworkAccessManager m_network;
+    QByteArray m_session;
+    int m_nextId = 2;
+};
+
+template <typename T>
+T* findChild(QWidget* parent)
+{
+    return parent->findChild<T*>();
+}
+
+} // namespace
+
+class tst_ServerPage final : public QObject
+{
+    Q_OBJECT
+
+private:
+    ServerPage& page() { return *m_window->serverPage(); }
+
+    // Starts HTTP through the page (any free port) and returns the URL it serves.
+    QUrl startHttp()
+    {
+        m_window->pages()->setCurrentWidget(&page());
+        page().portEdit().setValue(0);
+        if (page().httpUrl().isValid())
+            return page().httpUrl();
+        QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
+        if (!QTest::qWaitFor([this] { return page().httpUrl().isValid(); }, 10'000))
+            return {};
+        return page().httpUrl();
+    }
+
+    QTemporaryDir m_data;
+    std::unique_ptr<EmbeddedServer> m_server;
+    std::unique_ptr<MainWindow> m_window;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_data.isValid());
+        const auto parsed = csm::ServerOptionsParser::parse(
+            {QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), m_data.path(),
+             QStringLiteral("--engine"), TestEngine::name(), QStringLiteral("--pool"),
+             QStringLiteral("0")},
+            QProcessEnvironment::systemEnvironment());
+        QVERIFY(std::holds_alternative<csm::ServerOptions>(parsed));
+        m_server = std::make_unique<EmbeddedServer>(std::get<csm::ServerOptions>(parsed));
+        m_server->start();
+        m_window = std::make_unique<MainWindow>(m_data.path(), m_server.get());
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QTRY_VERIFY(m_server->status().running);
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        m_server.reset(); // shuts the server down and joins its thread
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(
+                     pidLabel(QCoreApplication::applicationPid()), 15'000),
+                 QStringList());
+    }
+
+    void httpStartsAClientCallsAndItStops()
+    {
+        const QUrl url = startHttp();
+        QVERIFY2(url.isValid(), qPrintable(page().httpState().text()));
+        QVERIFY(page().httpState().text().contains(url.toString()));
+        QVERIFY(!page().hostEdit().isEnabled()); // not editable while serving
+
+        AsyncMcpClient client(url);
+        QVERIFY(client.initialize(QStringLiteral("http-client")));
+        QTRY_COMPARE(page().sessions().rowCount(), 1);
+        QCOMPARE(page().sessions().index(0, csm::SessionsModel::Client).data().toString(),
+                 QStringLiteral("http-client 7"));
+        QCOMPARE(page().sessions().index(0, csm::SessionsModel::Transport).data().toString(),
+                 QStringLiteral("http"));
+        std::unique_ptr<QNetworkReply> reply(
+            client.callTool(QStringLiteral("run_python_code"), QStringLiteral("print(6*7)")));
+        QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 30'000);
+        QCOMPARE(stdoutOf(AsyncMcpClient::result(reply.get())), QStringLiteral("42\n"));
+
+        QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
+        QTRY_VERIFY(!page().httpUrl().isValid());
+        QTRY_COMPARE(page().sessions().rowCount(), 0);
+        QVERIFY(page().hostEdit().isEnabled());
+        // Nothing listens there any more.
+        AsyncMcpClient late(url);
+        QVERIFY(!late.initialize(QStringLiteral("too-late")));
+    }
+
+    void aRunIsRerunFromTheRunsPage()
+    {
+        csm::RunsPage& runs = *m_window->runsPage();
+        m_window->pages()->setCurrentWidget(&runs);
+        QTRY_VERIFY(runs.model().rowCount() >= 1);
+        const int before = runs.model().rowCount();
+        runs.table().selectRow(0);
+        QCOMPARE(runs.model().index(0, csm::RunsModel::Client).data().toString(),
+                 QStringLiteral("http-client 7"));
+        // Enabled once the table knows the run has ended.
+        QTRY_VERIFY(runs.rerunAction().isEnabled());
+        runs.rerunAction().trigger();
+        // A new run, the app's own, with the same code and result.
+        QTRY_COMPARE_WITH_TIMEOUT(runs.model().rowCount(), before + 1, 20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(runs.model().index(0, csm::RunsModel::Status).data().toString(),
+                                  QStringLiteral("ok"), 20'000);
+        QCOMPARE(runs.model().index(0, csm::RunsModel::Client).data().toString(),
+                 QStringLiteral("Code Sandbox (re-run)"));
+        const qint64 id = runs.model().runId(0);
+        QVERIFY(id > 0);
+        const auto history = csm::HistoryStore::open(
+            QDir(m_data.path()).filePath(QStringLiteral("history.sqlite")), nullptr);
+        QVERIFY(history);
+        const std::optional<csm::RunRecord> rerun = history->get(id);
+        QVERIFY(rerun);
+        QCOMPARE(rerun->transport, QStringLiteral("app"));
+        QCOMPARE(rerun->code, QStringLiteral("print(6*7)"));
+        QCOMPARE(rerun->stdoutText, QStringLiteral("42\n"));
+    }
+
+    void approvalModeAsksAndTheAnswerCounts()
+    {
+        const QUrl url = startHttp();
+        QVERIFY(url.isValid());
+        m_server->setApproval(true, 60'000);
+        AsyncMcpClient client(url);
+        QVERIFY(client.initialize(QStringLiteral("assistant")));
+        csm::ApprovalPrompter& prompter = *m_window->approvals();
+
+        // Approved: it runs.
+        std::unique_ptr<QNetworkReply> approved(
+            client.callTool(QStringLiteral("run_python_code"), QStringLiteral("print('yes')")));
+        QTRY_COMPARE_WITH_TIMEOUT(prompter.openDialogs().size(), 1, 10'000);
+        csm::ApprovalDialog* dialog = prompter.openDialogs().constFirst();
+        QCOMPARE(dialog->codeView().toPlainText(), QStringLiteral("print('yes')"));
+        QVERIFY(!approved->isFinished()); // it waits for the user
+        QTest::mouseClick(&dialog->approveButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(approved->isFinished(), 30'000);
+        QCOMPARE(stdoutOf(AsyncMcpClient::result(approved.get())), QStringLiteral("yes\n"));
+        QTRY_VERIFY(prompter.openDialogs().isEmpty());
+
+        // Denied: a clear error, and the code never ran.
+        std::unique_ptr<QNetworkReply> denied(
+            client.callTool(QStringLiteral("run_python_code"),
+                            QStringLiteral("open('/tmp/ran','w').write('x'); print('ran')")));
+        QTRY_COMPARE_WITH_TIMEOUT(prompter.openDialogs().size(), 1, 10'000);
+        QTest::mouseClick(&prompter.openDialogs().constFirst()->denyButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(denied->isFinished(), 10'000);
+        const QJsonObject deniedResult = AsyncMcpClient::result(denied.get());
+        QCOMPARE(isError(deniedResult), true);
+        QVERIFY2(text(deniedResult).contains(QLatin1String("denied")),
+                 qPrintable(text(deniedResult)));
+        QCOMPARE(stdoutOf(deniedResult), QString());
+
+        // Nobody answers: denied when the time is up, and the dialog goes away.
+        m_server->setApproval(true, 1'500);
+        std::unique_ptr<QNetworkReply> unanswered(
+            client.callTool(QStringLiteral("run_js_code"), QStringLiteral("console.log(1)")));
+        QTRY_COMPARE_WITH_TIMEOUT(prompter.openDialogs().size(), 1, 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(unanswered->isFinished(), 10'000);
+        const QJsonObject timedOut = AsyncMcpClient::result(unanswered.get());
+        QCOMPARE(isError(timedOut), true);
+        QVERIFY2(text(timedOut).contains(QLatin1String("did not approve")),
+                 qPrintable(text(timedOut)));
+        QTRY_VERIFY(prompter.openDialogs().isEmpty());
+        m_server->setApproval(false, 60'000);
+    }
+
+    void clientConfigurationIsMergedIntoTheClientsFile()
+    {
+        QTemporaryDir home;
+        page().setClientConfigLocation(
+            csm::ClientConfigLocation{home.path(), home.filePath(QStringLiteral("config"))});
+        const QString cursorFile = home.filePath(QStringLiteral(".cursor/mcp.json"));
+        QVERIFY(QDir().mkpath(QFileInfo(cursorFile).path()));
+        const QByteArray other =
+            "{\n  \"mcpServers\": {\n    \"other\": {\"command\": \"x\"}\n  }\n}\n";
+        {
+            QFile file(cursorFile);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(other);
+        }
+        page().clientChoice().setCurrentIndex(
+            page().clientChoice().findText(QStringLiteral("Cursor")));
+        page().variantChoice().setCurrentIndex(2); // this app's HTTP server
+        const QUrl url = startHttp();
+        QTRY_VERIFY(page().snippet().toPlainText().contains(url.toString()));
+        QVERIFY(page().installButton().text().contains(QLatin1String("Cursor")));
+        QTest::mouseClick(&page().installButton(), Qt::LeftButton);
+        QVERIFY2(page().installResult().text().contains(QLatin1String("Added")),
+                 qPrintable(page().installResult().text()));
+        QFile file(cursorFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject servers = QJsonDocument::fromJson(file.readAll())
+                                        .object()
+                                        .value(QLatin1String("mcpServers"))
+                                        .toObject();
+        QCOMPARE(servers.value(QLatin1String("other"))
+                     .toObject()
+                     .value(QLatin1String("command"))
+                     .toString(),
+                 QStringLiteral("x"));
+        QCOMPARE(servers.value(QLatin1String("code-sandbox"))
+                     .toObject()
+                     .value(QLatin1String("url"))
+                     .toString(),
+                 url.toString());
+        // The file as it was is kept beside it.
+        const QStringList backups = QDir(QFileInfo(cursorFile).path())
+                                        .entryList({QStringLiteral("mcp.json.bak*")}, QDir::Files);
+        QCOMPARE(backups.size(), 1);
+        QFile backup(QFileInfo(cursorFile).dir().filePath(backups.constFirst()));
+        QVERIFY(backup.open(QIODevice::ReadOnly));
+        QCOMPARE(backup.readAll(), other);
+
+        // The stdio variant names the headless server beside this program.
+        page().variantChoice().setCurrentIndex(0);
+        QVERIFY(page().snippet().toPlainText().contains(QLatin1String("code-sandbox-mcp")));
+    }
+
+    // Last: it ends the server.
+    void closingDuringACallAsksFirst()
+    {
+        const QUrl url = startHttp();
+        AsyncMcpClient client(url);
+        QVERIFY(client.initialize(QStringLiteral("busy")));
+        std::unique_ptr<QNetworkReply> slow(client.callTool(
+            QStringLiteral("run_python_code"), QStringLiteral("import time; time.sleep(60)")));
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->status().runningCalls, 1, 20'000);
+
+        m_window->close();
+        QTRY_VERIFY(m_window->closeConfirmation());
+        QMessageBox* question = m_window->closeConfirmation();
+        QTest::mouseClick(question->button(QMessageBox::Cancel), Qt::LeftButton);
+        QTRY_VERIFY(!m_window->closeConfirmation());
+        QVERIFY(m_window->isVisible());
+        QVERIFY(!m_server->isStopped());
+
+        m_window->close();
+        QTRY_VERIFY(m_window->closeConfirmation());
+        question = m_window->closeConfirmation();
+        QAbstractButton* endSession = nullptr;
+        for (QAbstractButton* button : question->buttons()) {
+            if (question->buttonRole(button) == QMessageBox::AcceptRole)
+                endSession = button;
+        }
+        QVERIFY(endSession);
+        QTest::mouseClick(endSession, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(m_server->isStopped(), 15'000);
+        QVERIFY(!m_window->isVisible());
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(
+                     pidLabel(QCoreApplication::applicationPid()), 15'000),
+                 QStringList());
+    }
+};
+
+// `code-sandbox-desktop --stdio`, as an MCP client launches it.
+class tst_DesktopStdio final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void servesTheClientThatStartedIt()
+    {
+        QTemporaryDir data;
+        McpStdioClient client;
+        client.setProgram(QStringLiteral(CSM_DESKTOP_BINARY));
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
+        environment.insert(QStringLiteral("CODE_SANDBOX_POOL"), QStringLiteral("0"));
+        QVERIFY(client.start({QStringLiteral("--stdio"), QStringLiteral("--data-dir"), data.path()},
+                             environment));
+        QCOMPARE(client.initialize()
+                     .value(QLatin1String("serverInfo"))
+                     .toObject()
+                     .value(QLatin1String("name"))
+                     .toString(),
+                 QStringLiteral("code-sandbox"));
+        const QJsonObject result = client.callTool(QStringLiteral("run_python_code"),
+                                                   code(QStringLiteral("print('from the app')")));
+        QCOMPARE(stdoutOf(result), QStringLiteral("from the app\n"));
+        // The client leaves: the app ends its session, removes its containers and exits.
+        client.closeStdin();
+        QVERIFY(client.waitForExit(20'000));
+        QCOMPARE(client.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(client.process().exitCode(), 0);
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(client.pid()), 15'000),
+                 QStringList());
+        // Everything on stdout was protocol: the GUI wrote nothing there.
+        QCOMPARE(client.process().readAllStandardOutput(), QByteArray());
+    }
+};
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setQuitOnLastWindowClosed(false);
+    int status = 0;
+    {
+        tst_DesktopStdio stdio;
+        status |= QTest::qExec(&stdio, argc, argv);
+    }
+    {
+        tst_ServerPage page;
+        status |= QTest::qExec(&page, argc, argv);
+    }
+    return status;
+}
+
+#include "tst_ServerPage.moc"

@@ -1,0 +1,382 @@
+// The Settings page of the real main window under the offscreen platform, over a temporary data
+// folder: values are changed by typing and clicking, applied, and read back from settings.ini
+// the way the app (ServerSettings, DesktopSettings), a second window and a headless server
+// started now (ServerOptionsParser) read them. Values the page does not show (the images, the
+// HTTP server) survive; changes made to the file elsewhere reload the form; invalid stored values
+// are reported and replaced by the defaults.
+#include "MainWindow.h"
+#include "pages/SettingsPage.h"
+#include "server/ServerOptionsParser.h"
+#include "settings/DesktopSettings.h"
+#include "settings/ServerSettings.h"
+#include "settings/SettingsFile.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using csm::DesktopSettings;
+using csm::MainWindow;
+using csm::ServerSettings;
+using csm::SettingsPage;
+
+namespace {
+
+constexpr qint64 MiB = 1024 * 1024;
+constexpr int kWaitMs = 5000;
+
+const QString kPythonImage = QStringLiteral("registry.example/python:3.12");
+const QString kJsImage = QStringLiteral("registry.example/node:20");
+
+// Types `text` over the box's number, as a person does: select it, type.
+void type(QAbstractSpinBox& box, const QString& text)
+{
+    box.setFocus();
+    QTest::keyClick(&box, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(&box, text);
+}
+
+// Check boxes and radio buttons take clicks on their indicator and label only: click the
+// indicator, at the left.
+void clickIndicator(QAbstractButton& button)
+{
+    QTest::mouseClick(&button, Qt::LeftButton, {}, QPoint(6, button.height() / 2));
+}
+
+QFileDevice::Permissions groupOrOther()
+{
+    return QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup |
+           QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+}
+
+} // namespace
+
+class tst_SettingsPage final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // Decimal points as typed below.
+        QLocale::setDefault(QLocale::c());
+        QVERIFY(m_data.isValid());
+        // What other pages store: the page must keep it.
+        ServerSettings seeded;
+        seeded.pythonImage = kPythonImage;
+        seeded.jsImage = kJsImage;
+        QString error;
+        QVERIFY2(seeded.save(m_data.path(), &error), qPrintable(error));
+        DesktopSettings desktop;
+        desktop.httpPort = 9123;
+        desktop.httpToken = QStringLiteral("a-token");
+        QVERIFY2(desktop.save(m_data.path(), &error), qPrintable(error));
+
+        m_window = std::make_unique<MainWindow>(m_data.path());
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(m_window->settingsPage());
+        QTabWidget& pages = *m_window->pages();
+        QCOMPARE(pages.tabText(pages.count() - 1), QStringLiteral("Settings"));
+        QCOMPARE(pages.widget(pages.count() - 1), m_window->settingsPage());
+        pages.setCurrentWidget(m_window->settingsPage());
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+
+    void showsTheDefaultsUnchanged()
+    {
+        SettingsPage& page = *m_window->settingsPage();
+        QCOMPARE(page.memory().value(), 512);
+        QCOMPARE(page.cpus().value(), 1.0);
+        QCOMPARE(page.processes().value(), 256);
+        QCOMPARE(page.writableSpace().value(), 64);
+        QCOMPARE(page.outputCap().value(), 1);
+        QCOMPARE(page.outputCapUnit().currentText(), QStringLiteral("MiB"));
+        QVERIFY(page.networkBridge().isChecked());
+        QCOMPARE(page.defaultTimeout().value(), 30);
+        QCOMPARE(page.maxTimeout().value(), 600);
+        QCOMPARE(page.poolSize().value(), 2);
+        QCOMPARE(page.poolIdle().value(), 600);
+        QVERIFY(page.redact().isChecked());
+        QVERIFY(page.redactWarning().isHidden());
+        QCOMPARE(page.keepRuns().value(), 10000);
+        QCOMPARE(page.keepDays().value(), 90);
+        QCOMPARE(page.engine().currentData().toString(), QString());
+        QVERIFY(!page.approvalRequired().isChecked());
+        QVERIFY(!page.approvalTimeout().isEnabled());
+        QVERIFY(page.problemsLabel().isHidden());
+        QVERIFY(!page.hasChanges());
+        QVERIFY(!page.applyButton().isEnabled());
+        QVERIFY(!page.revertButton().isEnabled());
+    }
+
+    void editedValuesAreSavedForEveryServer()
+    {
+        SettingsPage& page = *m_window->settingsPage();
+        const QString file = ServerSettings::filePath(m_data.path());
+        // Apply must make a file that others could read private again (it holds the token).
+        QVERIFY(QFile::setPermissions(file, QFile::permissions(file) | QFileDevice::ReadGroup |
+                                                QFileDevice::ReadOther));
+
+        type(page.memory(), QStringLiteral("1024"));
+        QVERIFY(page.hasChanges());
+        QVERIFY(page.applyButton().isEnabled());
+        QVERIFY(page.revertButton().isEnabled());
+        type(page.cpus(), QStringLiteral("0.5"));
+        type(page.processes(), QStringLiteral("100"));
+        type(page.writableSpace(), QStringLiteral("128"));
+        page.outputCapUnit().setFocus();
+        QTest::keyClick(&page.outputCapUnit(), Qt::Key_Home); // KiB: 1 MiB becomes 1024 KiB
+        QCOMPARE(page.outputCapUnit().currentText(), QStringLiteral("KiB"));
+        QCOMPARE(page.outputCap().value(), 1024);
+        type(page.outputCap(), QStringLiteral("256"));
+        clickIndicator(page.networkNone());
+        QVERIFY(page.networkNone().isChecked());
+        QVERIFY(!page.networkBridge().isChecked());
+        type(page.defaultTimeout(), QStringLiteral("45"));
+        type(page.maxTimeout(), QStringLiteral("900"));
+        type(page.poolSize(), QStringLiteral("4"));
+        type(page.poolIdle(), QStringLiteral("120"));
+        clickIndicator(page.redact());
+        QVERIFY(!page.redact().isChecked());
+        QVERIFY(!page.redactWarning().isHidden());
+        type(page.keepRuns(), QStringLiteral("500"));
+        type(page.keepDays(), QStringLiteral("30"));
+        page.engine().setFocus();
+        QTest::keyClicks(&page.engine(), QStringLiteral("P"));
+        QCOMPARE(page.engine().currentData().toString(), QStringLiteral("podman"));
+        clickIndicator(page.approvalRequired());
+        QVERIFY(page.approvalRequired().isChecked());
+        QVERIFY(page.approvalTimeout().isEnabled());
+        type(page.approvalTimeout(), QStringLiteral("120"));
+
+        QSignalSpy applied(&page, &SettingsPage::applied);
+        QTest::mouseClick(&page.applyButton(), Qt::LeftButton);
+        QCOMPARE(applied.count(), 1);
+        QVERIFY2(page.errorLabel().isHidden(), qPrintable(page.errorLabel().text()));
+        QVERIFY(!page.hasChanges());
+        QVERIFY(!page.applyButton().isEnabled());
+
+        QStringList problems;
+        const ServerSettings saved = ServerSettings::load(m_data.path(), &problems);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QCOMPARE(saved.policy.memoryBytes, 1024 * MiB);
+        QCOMPARE(saved.policy.cpus, 0.5);
+        QCOMPARE(saved.policy.pidsLimit, 100);
+        QCOMPARE(saved.policy.tmpfsBytes, 128 * MiB);
+        QCOMPARE(saved.policy.outputCapBytes, 256 * qint64(1024));
+        QCOMPARE(saved.policy.network, QStringLiteral("none"));
+        QCOMPARE(saved.defaultTimeoutSeconds, 45.0);
+        QCOMPARE(saved.maxTimeoutSeconds, 900.0);
+        QCOMPARE(saved.poolSize, 4);
+        QCOMPARE(saved.poolIdleSeconds, 120);
+        QCOMPARE(saved.redactOutput, false);
+        QCOMPARE(saved.retention.maxRuns, 500);
+        QCOMPARE(saved.retention.maxAgeDays, 30);
+        QCOMPARE(saved.engine, QStringLiteral("podman"));
+        // Not on this page, and kept.
+        QCOMPARE(saved.pythonImage, kPythonImage);
+        QCOMPARE(saved.jsImage, kJsImage);
+
+        const DesktopSettings desktop = DesktopSettings::load(m_data.path());
+        QCOMPARE(desktop.approvalRequired, true);
+        QCOMPARE(desktop.approvalTimeoutSeconds, 120);
+        QCOMPARE(desktop.httpPort, 9123);
+        QCOMPARE(desktop.httpToken, QStringLiteral("a-token"));
+
+        const QFileDevice::Permissions permissions = QFile::permissions(file);
+        QCOMPARE(permissions & groupOrOther(), QFileDevice::Permissions());
+        QVERIFY(permissions.testFlags(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    }
+
+    void aServerStartedNowUsesTheAppliedValues()
+    {
+        const QStringList arguments = {QStringLiteral("code-sandbox-mcp"),
+                                       QStringLiteral("--data-dir"), m_data.path()};
+        const auto parsed = csm::ServerOptionsParser::parse(arguments, QProcessEnvironment());
+        if (const auto* error = std::get_if<QString>(&parsed))
+            QFAIL(qPrintable(*error));
+        const auto* options = std::get_if<csm::ServerOptions>(&parsed);
+        QVERIFY(options);
+        QVERIFY2(options->warnings.isEmpty(), qPrintable(options->warnings.join(u'\n')));
+        QCOMPARE(options->policy.memoryBytes, 1024 * MiB);
+        QCOMPARE(options->policy.cpus, 0.5);
+        QCOMPARE(options->policy.pidsLimit, 100);
+        QCOMPARE(options->policy.tmpfsBytes, 128 * MiB);
+        QCOMPARE(options->policy.outputCapBytes, 256 * qint64(1024));
+        QCOMPARE(options->policy.network, QStringLiteral("none"));
+        QCOMPARE(options->defaultTimeoutSeconds, 45.0);
+        QCOMPARE(options->maxTimeoutSeconds, 900.0);
+        QCOMPARE(options->poolSize, 4);
+        QCOMPARE(options->poolIdleSeconds, 120);
+        QCOMPARE(options->redactOutput, false);
+        QCOMPARE(options->historyRetention.maxRuns, 500);
+        QCOMPARE(options->historyRetention.maxAgeDays, 30);
+        QCOMPARE(options->engine, QStringLiteral("podman"));
+        QCOMPARE(options->pythonImage, kPythonImage);
+    }
+
+    void aSecondWindowShowsTheSavedValues()
+    {
+        MainWindow second(m_data.path());
+        const SettingsPage& page = *second.settingsPage();
+        QCOMPARE(page.memory().value(), 1024);
+        QCOMPARE(page.cpus().value(), 0.5);
+        QCOMPARE(page.processes().value(), 100);
+        QCOMPARE(page.writableSpace().value(), 128);
+        QCOMPARE(page.outputCap().value(), 256);
+        QCOMPARE(page.outputCapUnit().currentText(), QStringLiteral("KiB"));
+        QVERIFY(page.networkNone().isChecked());
+        QCOMPARE(page.defaultTimeout().value(), 45);
+        QCOMPARE(page.maxTimeout().value(), 900);
+        QCOMPARE(page.poolSize().value(), 4);
+        QCOMPARE(page.poolIdle().value(), 120);
+        QVERIFY(!page.redact().isChecked());
+        QVERIFY(!page.redactWarning().isHidden());
+        QCOMPARE(page.keepRuns().value(), 500);
+        QCOMPARE(page.keepDays().value(), 30);
+        QCOMPARE(page.engine().currentData().toString(), QStringLiteral("podman"));
+        QVERIFY(page.approvalRequired().isChecked());
+        QCOMPARE(page.approvalTimeout().value(), 120);
+        QVERIFY(!page.hasChanges());
+    }
+
+    void revertDiscardsTheEdits()
+    {
+        SettingsPage& page = *m_window->settingsPage();
+        const QByteArray before = readSettingsFile();
+        type(page.memory(), QStringLiteral("2048"));
+        clickIndicator(page.networkBridge());
+        QVERIFY(page.hasChanges());
+        QTest::mouseClick(&page.revertButton(), Qt::LeftButton);
+        QCOMPARE(page.memory().value(), 1024);
+        QVERIFY(page.networkNone().isChecked());
+        QVERIFY(!page.hasChanges());
+        QVERIFY(!page.applyButton().isEnabled());
+        QVERIFY(!page.revertButton().isEnabled());
+        QCOMPARE(readSettingsFile(), before);
+    }
+
+    void aDefaultLongerThanTheMaximumIsNotApplied()
+    {
+        SettingsPage& page = *m_window->settingsPage();
+        type(page.defaultTimeout(), QStringLiteral("1000"));
+        QVERIFY(page.hasChanges());
+        QVERIFY(!page.applyButton().isEnabled());
+        QVERIFY(!page.errorLabel().isHidden());
+        QVERIFY2(page.errorLabel().text().contains(QStringLiteral("maximum")),
+                 qPrintable(page.errorLabel().text()));
+        type(page.maxTimeout(), QStringLiteral("1200"));
+        QVERIFY(page.applyButton().isEnabled());
+        QVERIFY(page.errorLabel().isHidden());
+        QTest::mouseClick(&page.revertButton(), Qt::LeftButton);
+        QCOMPARE(page.defaultTimeout().value(), 45);
+    }
+
+    void aChangeMadeElsewhereReloadsTheForm()
+    {
+        SettingsPage& page = *m_window->settingsPage();
+        ServerSettings elsewhere = ServerSettings::load(m_data.path());
+        elsewhere.poolSize = 7;
+        QVERIFY(elsewhere.save(m_data.path()));
+        QTRY_COMPARE_WITH_TIMEOUT(page.poolSize().value(), 7, kWaitMs);
+        QVERIFY(!page.hasChanges());
+        QVERIFY(page.changedElsewhereLabel().isHidden());
+    }
+
+    void aChangeMadeElsewhereKeepsEditsInProgress()
+    {
+        SettingsPage& page = *m_window->settingsPage();
+        type(page.memory(), QStringLiteral("768"));
+        ServerSettings elsewhere = ServerSettings::load(m_data.path());
+        elsewhere.poolSize = 9;
+        elsewhere.pythonImage = QStringLiteral("registry.example/python:3.13");
+        QVERIFY(elsewhere.save(m_data.path()));
+        QTRY_VERIFY_WITH_TIMEOUT(!page.changedElsewhereLabel().isHidden(), kWaitMs);
+        QCOMPARE(page.memory().value(), 768);
+        QCOMPARE(page.poolSize().value(), 7);
+
+        // Apply puts the edit over the file as it is now: the other program's values stay.
+        QTest::mouseClick(&page.applyButton(), Qt::LeftButton);
+        const ServerSettings saved = ServerSettings::load(m_data.path());
+        QCOMPARE(saved.policy.memoryBytes, 768 * MiB);
+        QCOMPARE(saved.poolSize, 9);
+        QCOMPARE(saved.pythonImage, QStringLiteral("registry.example/python:3.13"));
+        QCOMPARE(page.poolSize().value(), 9);
+        QVERIFY(page.changedElsewhereLabel().isHidden());
+    }
+
+    void anInvalidStoredValueIsReportedAndTheDefaultShown()
+    {
+        SettingsPage& page = *m_window->settingsPage();
+        QVERIFY(page.problemsLabel().isHidden());
+        csm::SettingsFile file(m_data.path());
+        file.setValue(QStringLiteral("memory"), QStringLiteral("lots"));
+        QVERIFY(file.save());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.problemsLabel().isHidden(), kWaitMs);
+        QVERIFY2(page.problemsLabel().text().contains(QStringLiteral("memory \"lots\" ignored")),
+                 qPrintable(page.problemsLabel().text()));
+        QCOMPARE(page.memory().value(), 512);
+        // The other values still come from the file.
+        QCOMPARE(page.poolSize().value(), 9);
+        QVERIFY(!page.hasChanges());
+
+        // Applying an edit stores valid values throughout, and the problem is gone.
+        type(page.processes(), QStringLiteral("300"));
+        QTest::mouseClick(&page.applyButton(), Qt::LeftButton);
+        QVERIFY(page.problemsLabel().isHidden());
+        QStringList problems;
+        const ServerSettings saved = ServerSettings::load(m_data.path(), &problems);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QCOMPARE(saved.policy.memoryBytes, 512 * MiB);
+        QCOMPARE(saved.policy.pidsLimit, 300);
+    }
+
+    void restoreDefaultsKeepsWhatOtherPagesStore()
+    {
+        SettingsPage& page = *m_window->settingsPage();
+        QTest::mouseClick(&page.restoreDefaultsButton(), Qt::LeftButton);
+        QVERIFY(page.hasChanges());
+        QCOMPARE(page.processes().value(), 256);
+        QVERIFY(page.networkBridge().isChecked());
+        QVERIFY(!page.approvalRequired().isChecked());
+        // Nothing is saved before Apply.
+        QCOMPARE(ServerSettings::load(m_data.path()).policy.pidsLimit, 300);
+        QTest::mouseClick(&page.applyButton(), Qt::LeftButton);
+
+        ServerSettings expected;
+        expected.pythonImage = QStringLiteral("registry.example/python:3.13");
+        expected.jsImage = kJsImage;
+        QCOMPARE(ServerSettings::load(m_data.path()), expected);
+        const DesktopSettings desktop = DesktopSettings::load(m_data.path());
+        QCOMPARE(desktop.approvalRequired, false);
+        QCOMPARE(desktop.approvalTimeoutSeconds, DesktopSettings().approvalTimeoutSeconds);
+        QCOMPARE(desktop.httpPort, 9123);
+        QCOMPARE(desktop.httpToken, QStringLiteral("a-token"));
+    }
+
+private:
+    QByteArray readSettingsFile() const
+    {
+        QFile file(ServerSettings::filePath(m_data.path()));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+    QTemporaryDir m_data;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(tst_SettingsPage)
+#include "tst_SettingsPage.moc"

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "clients/ClientConfigLocation.h"
+#include "server/ServerStatus.h"
+
+#include <QUrl>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace csm {
+
+class EmbeddedServer;
+class SessionsModel;
+struct ClientServerEntry;
+
+// The app's own MCP server: its Streamable HTTP transport started and stopped here (host, port,
+// token), the sessions connected to it, and each client's configuration to reach it, ready to
+// paste or merged into the client's file.
+class ServerPage final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class Variant
+    {
+        HeadlessStdio, // the client starts code-sandbox-mcp
+        DesktopStdio,  // the client starts code-sandbox-desktop --stdio
+        Http,          // the client connects to this app's HTTP server
+    };
+
+    // `server` may be null (the page then says that the app runs no server).
+    ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* parent = nullptr);
+
+    // Where clients' files are looked for (tests point it at a temporary home).
+    void setClientConfigLocation(const ClientConfigLocation& location);
+
+    QLineEdit& hostEdit() const { return *m_host; }
+    QSpinBox& portEdit() const { return *m_port; }
+    QLineEdit& tokenEdit() const { return *m_token; }
+    QPushButton& startStopButton() const { return *m_startStop; }
+    QLabel& httpState() const { return *m_httpState; }
+    QTableView& sessionsView() const { return *m_sessionsView; }
+    SessionsModel& sessions() const { return *m_sessions; }
+    QComboBox& clientChoice() const { return *m_client; }
+    QComboBox& variantChoice() const { return *m_variant; }
+    QPlainTextEdit& snippet() const { return *m_snippet; }
+    QPushButton& copyButton() const { return *m_copy; }
+    QPushButton& installButton() const { return *m_install; }
+    QLabel& installResult() const { return *m_installResult; }
+    QUrl httpUrl() const { return m_httpUrl; }
+
+private:
+    void startOrStopHttp();
+    void showStatus(const ServerStatus& status);
+    void setHttpRunning(const QUrl& url);
+    void setHttpStopped(const QString& error);
+    void updateSnippet();
+    void installIntoClient();
+    ClientServerEntry entry() const;
+
+    QString m_dataDir;
+    EmbeddedServer* m_server;
+    ClientConfigLocation m_location;
+    QUrl m_httpUrl;
+    bool m_httpStarting = false;
+    QLabel* m_status = nullptr;
+    QLineEdit* m_host = nullptr;
+    QSpinBox* m_port = nullptr;
+    QLineEdit* m_token = nullptr;
+    QCheckBox* m_startWithApp = nullptr;
+    QPushButton* m_startStop = nullptr;
+    QLabel* m_httpState = nullptr;
+    SessionsModel* m_sessions = nullptr;
+    QTableView* m_sessionsView = nullptr;
+    QComboBox* m_client = nullptr;
+    QComboBox* m_variant = nullptr;
+    QPlainTextEdit* m_snippet = nullptr;
+    QLabel* m_notes = nullptr;
+    QPushButton* m_copy = nullptr;
+    QPushButton* m_install = nullptr;
+    QLabel* m_installResult = nullptr;
+};
+
+} // namespace csm

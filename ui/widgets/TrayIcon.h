@@ -1,0 +1,37 @@
+#pragma once
+
+#include "server/ServerStatus.h"
+
+#include <QIcon>
+#include <QSystemTrayIcon>
+
+class QAction;
+class QMenu;
+
+namespace csm {
+
+// The app in the system tray: whether its server runs, how many calls run now (drawn on the
+// icon) and how many wait for approval; a menu to show the window or quit.
+class TrayIcon final : public QSystemTrayIcon
+{
+    Q_OBJECT
+
+public:
+    explicit TrayIcon(QObject* parent = nullptr);
+    ~TrayIcon() override;
+
+    void showStatus(const ServerStatus& status, bool servingStdio);
+    // The icon with a badge for `runningCalls` (none at 0); also the window icon.
+    static QIcon icon(int runningCalls, bool running);
+
+Q_SIGNALS:
+    void showWindowRequested();
+    void quitRequested();
+
+private:
+    std::unique_ptr<QMenu> m_menu;
+    int m_shownCount = -1;
+    bool m_shownRunning = false;
+};
+
+} // namespace csm
