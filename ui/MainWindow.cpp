@@ -16,8 +16,12 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPointer>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -86,8 +90,7 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
         });
         applyDesktopSettings();
         if (m_runs)
-            connect(m_runs, &RunsPage::rerunRequested, this,
-                    [this](const RunRecord& run) { rerun(run.id); });
+            connect(m_runs, &RunsPage::rerunRequested, this, &MainWindow::rerun);
     }
     // Last: the page people visit least.
     m_settings = new SettingsPage(dataDir, m_pages);
@@ -166,13 +169,24 @@ void MainWindow::shutDownAndQuit()
     m_server->shutdown();
 }
 
-void MainWindow::rerun(qint64 runId)
+void MainWindow::rerun(const RunRecord& run)
 {
-    const std::optional<RunRecord> run = m_history ? m_history->get(runId) : std::nullopt;
-    if (!run || !m_server)
+    if (!m_server)
         return;
-    // The new run shows in the Runs page like any other, marked as the app's own.
-    m_server->runFromApp(run->tool, run->code, [](const QJsonObject&) {});
+    // The new run shows in the Runs page like any other, marked as the app's own; only a run
+    // that could not even start needs saying here.
+    // The server may outlive this window.
+    m_server->runFromApp(run.tool, run.code, [window = QPointer(this)](const QJsonObject& result) {
+        if (window && !result.contains(QLatin1String("structuredContent")))
+            window->statusBar()->showMessage(MainWindow::tr("Re-run failed: %1")
+                                                 .arg(result.value(QLatin1String("content"))
+                                                          .toArray()
+                                                          .at(0)
+                                                          .toObject()
+                                                          .value(QLatin1String("text"))
+                                                          .toString()),
+                                             10'000);
+    });
 }
 
 MainWindow::~MainWindow()

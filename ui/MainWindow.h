@@ -18,6 +18,7 @@ class RunsPage;
 class SecretsPage;
 class ServerPage;
 class TrayIcon;
+struct RunRecord;
 class SettingsPage;
 
 // The desktop app's window: one page per task (Runs first). The run history is the one every
@@ -72,7 +73,7 @@ private:
 
     void applyDesktopSettings();
     bool hasLiveSession() const;
-    void rerun(qint64 runId);
+    void rerun(const RunRecord& run);
 };
 
 } // namespace csm

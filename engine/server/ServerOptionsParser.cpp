@@ -431,6 +431,31 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         options.defaultTimeoutSeconds =
             std::min(options.defaultTimeoutSeconds, options.maxTimeoutSeconds);
     }
+    const auto givenHere = [&](const QString& name) {
+        const auto it = std::find_if(settings.cbegin(), settings.cend(), [&](const auto& setting) {
+            return setting.option.names().constFirst() == name;
+        });
+        return parser.isSet(it->option) || environment.contains(it->environmentVariable);
+    };
+    const bool timeoutHere = givenHere(QStringLiteral("timeout"));
+    const bool maxHere = givenHere(QStringLiteral("max-timeout"));
+    const bool timeoutStored = !timeoutHere && stored.contains(QStringLiteral("timeout"));
+    const bool maxStored = !maxHere && stored.contains(QStringLiteral("max-timeout"));
+    if (options.defaultTimeoutSeconds > options.maxTimeoutSeconds && (timeoutStored || maxStored)) {
+        // One of the two comes from the settings file, which gives way: a value from this
+        // command line (or environment) wins, and the file alone cannot stop a server.
+        if (!timeoutStored) {
+            storedProblem(QStringLiteral("max-timeout"), QString::number(options.maxTimeoutSeconds),
+                          QStringLiteral("below --timeout (%1 s), which is the maximum instead")
+                              .arg(options.defaultTimeoutSeconds));
+            options.maxTimeoutSeconds = options.defaultTimeoutSeconds;
+        } else {
+            storedProblem(QStringLiteral("timeout"), QString::number(options.defaultTimeoutSeconds),
+                          QStringLiteral("above max-timeout (%1 s), which is used instead")
+                              .arg(options.maxTimeoutSeconds));
+            options.defaultTimeoutSeconds = options.maxTimeoutSeconds;
+        }
+    }
     if (options.defaultTimeoutSeconds > options.maxTimeoutSeconds) {
         return QStringLiteral("--timeout (%1 s) is larger than --max-timeout (%2 s).")
             .arg(options.defaultTimeoutSeconds)

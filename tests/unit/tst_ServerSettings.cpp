@@ -155,6 +155,36 @@ private Q_SLOTS:
         QCOMPARE(parseIn(data.path()).warnings, problems);
     }
 
+    void aStoredTimeoutAboveTheMaximumIsCappedNotFatal()
+    {
+        QTemporaryDir data;
+        ServerSettings settings;
+        settings.pythonImage = QStringLiteral("kept-image");
+        QVERIFY(settings.save(data.path()));
+        writeServerValue(data.path(), QStringLiteral("timeout"), QStringLiteral("90"));
+        writeServerValue(data.path(), QStringLiteral("max-timeout"), QStringLiteral("60"));
+        QStringList problems;
+        const ServerSettings loaded = ServerSettings::load(data.path(), &problems);
+        // The rest of the file still counts.
+        QCOMPARE(loaded.pythonImage, QStringLiteral("kept-image"));
+        QCOMPARE(loaded.defaultTimeoutSeconds, 60.0);
+        QCOMPARE(problems.size(), 1);
+        QVERIFY(problems.constFirst().contains(QLatin1String("max-timeout")));
+        // A flag wins over the file: its timeout becomes the maximum too.
+        const ServerOptions withFlag =
+            parseIn(data.path(), {QStringLiteral("--timeout"), QStringLiteral("120")});
+        QCOMPARE(withFlag.defaultTimeoutSeconds, 120.0);
+        QCOMPARE(withFlag.maxTimeoutSeconds, 120.0);
+        QCOMPARE(withFlag.warnings.size(), 1);
+        // Both on the command line, the conflict is the user's to fix.
+        const auto parsed = ServerOptionsParser::parse(
+            {QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), data.path(),
+             QStringLiteral("--timeout"), QStringLiteral("90"), QStringLiteral("--max-timeout"),
+             QStringLiteral("60")},
+            QProcessEnvironment());
+        QVERIFY(std::holds_alternative<QString>(parsed));
+    }
+
     void savingKeepsTheOtherGroups()
     {
         QTemporaryDir data;

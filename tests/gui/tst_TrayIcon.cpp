@@ -1,0 +1,51 @@
+// The tray icon's face: the running count drawn on the icon, and the status in its tooltip.
+#include "widgets/TrayIcon.h"
+
+#include <QApplication>
+#include <QTest>
+
+using csm::ServerStatus;
+using csm::TrayIcon;
+
+class tst_TrayIcon final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void theCountIsDrawnOnTheIcon()
+    {
+        const QImage idle = TrayIcon::icon(0, true).pixmap(32).toImage();
+        const QImage busy = TrayIcon::icon(3, true).pixmap(32).toImage();
+        const QImage busier = TrayIcon::icon(4, true).pixmap(32).toImage();
+        const QImage stopped = TrayIcon::icon(0, false).pixmap(32).toImage();
+        QVERIFY(!idle.isNull());
+        QVERIFY(idle != busy);
+        QVERIFY(busy != busier);
+        QVERIFY(idle != stopped);
+        // The badge sits in the top right corner: red there only when calls run.
+        const QColor idleCorner = idle.pixelColor(26, 6);
+        const QColor busyCorner = busy.pixelColor(26, 6);
+        QVERIFY2(idleCorner.blue() > idleCorner.red(), qPrintable(idleCorner.name()));
+        QVERIFY2(busyCorner.red() > busyCorner.blue(), qPrintable(busyCorner.name()));
+    }
+
+    void theTooltipSaysWhatRuns()
+    {
+        TrayIcon tray;
+        QVERIFY(tray.toolTip().contains(QLatin1String("stopped")));
+        ServerStatus status;
+        status.running = true;
+        status.runningCalls = 2;
+        status.pendingApprovals = 1;
+        status.httpUrl = QUrl(QStringLiteral("http://127.0.0.1:8765/mcp"));
+        tray.showStatus(status, true);
+        const QString tip = tray.toolTip();
+        QVERIFY2(tip.contains(QLatin1String("2 call(s) running")), qPrintable(tip));
+        QVERIFY(tip.contains(QLatin1String("1 waiting for your approval")));
+        QVERIFY(tip.contains(QLatin1String("http://127.0.0.1:8765/mcp")));
+        QVERIFY(tip.contains(QLatin1String("stdio")));
+    }
+};
+
+QTEST_MAIN(tst_TrayIcon)
+#include "tst_TrayIcon.moc"
