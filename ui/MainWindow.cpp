@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "ApprovalPrompter.h"
+#include "dialogs/SetupDialog.h"
 #include "history/HistoryLocation.h"
 #include "history/HistoryStore.h"
 #include "pages/ImagesPage.h"
@@ -89,6 +90,8 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
                 QCoreApplication::quit();
         });
         applyDesktopSettings();
+        if (!DesktopSettings::load(dataDir).setupDone)
+            offerSetupOnceChecked();
         if (m_runs)
             connect(m_runs, &RunsPage::rerunRequested, this, &MainWindow::rerun);
     }
@@ -112,6 +115,30 @@ void MainWindow::applyDesktopSettings()
 {
     const DesktopSettings settings = DesktopSettings::load(m_dataDir);
     m_server->setApproval(settings.approvalRequired, settings.approvalTimeoutSeconds * 1000);
+}
+
+SetupDialog* MainWindow::setupDialog() const
+{
+    return m_setup;
+}
+
+void MainWindow::offerSetupOnceChecked()
+{
+    connect(
+        m_banner, &HealthBanner::checked, this,
+        [this] {
+            if (m_banner->problems().isEmpty()) {
+                // Nothing to set up: the first run is over before it was noticed.
+                DesktopSettings settings = DesktopSettings::load(m_dataDir);
+                settings.setupDone = true;
+                settings.save(m_dataDir);
+                return;
+            }
+            m_setup = new SetupDialog(m_dataDir, *m_banner, *m_images, this);
+            m_setup->setAttribute(Qt::WA_DeleteOnClose);
+            m_setup->open();
+        },
+        Qt::SingleShotConnection);
 }
 
 bool MainWindow::hasLiveSession() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
@@ -17,6 +18,7 @@ class ImagesPage;
 class RunsPage;
 class SecretsPage;
 class ServerPage;
+class SetupDialog;
 class TrayIcon;
 struct RunRecord;
 class SettingsPage;
@@ -46,6 +48,8 @@ public:
     ApprovalPrompter* approvals() const { return m_approvals; }
     // Null where the desktop has no system tray.
     TrayIcon* trayIcon() const { return m_tray; }
+    // The first-run setup while it is open (offered once, when something is missing).
+    SetupDialog* setupDialog() const;
     // The question asked when the window is closed during a live session; null otherwise.
     QMessageBox* closeConfirmation() const { return m_closeConfirmation; }
 
@@ -69,9 +73,11 @@ private:
     ApprovalPrompter* m_approvals = nullptr;
     TrayIcon* m_tray = nullptr;
     QMessageBox* m_closeConfirmation = nullptr;
+    QPointer<SetupDialog> m_setup;
     bool m_quitting = false;
 
     void applyDesktopSettings();
+    void offerSetupOnceChecked();
     bool hasLiveSession() const;
     void rerun(const RunRecord& run);
 };

@@ -472,6 +472,7 @@ void ImagesPage::appendLog(const QString& text)
 {
     m_log->appendPlainText(text);
     m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
+    Q_EMIT logged(text);
 }
 
 void ImagesPage::start(Operation operation, const QString& program, const QStringList& arguments,

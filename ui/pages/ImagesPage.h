@@ -108,6 +108,8 @@ Q_SIGNALS:
     void settingsChanged();
     // A command ended: `ok` when it exited with 0 (a cancelled one never is).
     void operationFinished(bool ok);
+    // A line went into the log (the first-run setup shows a build's progress with it).
+    void logged(const QString& text);
 
 protected:
     // Images built or pulled in a terminal show up when the page is looked at again.

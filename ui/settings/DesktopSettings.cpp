@@ -41,6 +41,7 @@ DesktopSettings DesktopSettings::load(const QString& dataDir)
     settings.httpToken = file.value(QStringLiteral("http-token"));
     settings.httpStartWithApp =
         readBool(file, QStringLiteral("http-start-with-app"), settings.httpStartWithApp);
+    settings.setupDone = readBool(file, QStringLiteral("setup-done"), settings.setupDone);
     return settings;
 }
 
@@ -53,6 +54,7 @@ bool DesktopSettings::save(const QString& dataDir, QString* error) const
     file.setValue(QStringLiteral("http-port"), QString::number(httpPort));
     file.setValue(QStringLiteral("http-token"), httpToken);
     file.setValue(QStringLiteral("http-start-with-app"), text(httpStartWithApp));
+    file.setValue(QStringLiteral("setup-done"), text(setupDone));
     return file.save(error);
 }
 

@@ -18,6 +18,8 @@ struct DesktopSettings
     int httpPort = 8765;
     QString httpToken; // empty: no token asked for (loopback only)
     bool httpStartWithApp = false;
+    // The first-run setup was finished or skipped: it is not offered again by itself.
+    bool setupDone = false;
 
     static DesktopSettings load(const QString& dataDir);
     bool save(const QString& dataDir, QString* error = nullptr) const;

@@ -1,0 +1,124 @@
+// The first run's guided setup, on the real main window and the real engine's health check
+// (CSM_TEST_ENGINE=podman|docker): offered once when something is missing, fixing what the app
+// can fix, naming the command for what it cannot, and never offered when all is well.
+#include "dialogs/SetupDialog.h"
+#include "MainWindow.h"
+#include "server/EmbeddedServer.h"
+#include "server/ServerOptionsParser.h"
+#include "settings/DesktopSettings.h"
+#include "settings/ServerSettings.h"
+#include "TestEngine.h"
+#include "widgets/HealthBanner.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using csm::DesktopSettings;
+using csm::EmbeddedServer;
+using csm::MainWindow;
+using csm::ServerSettings;
+
+namespace {
+
+std::unique_ptr<EmbeddedServer> startServer(const QString& dataDir)
+{
+    const auto parsed = csm::ServerOptionsParser::parse(
+        {QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), dataDir,
+         QStringLiteral("--pool"), QStringLiteral("0")},
+        QProcessEnvironment::systemEnvironment());
+    auto server = std::make_unique<EmbeddedServer>(std::get<csm::ServerOptions>(parsed));
+    server->start();
+    return server;
+}
+
+void chooseEngine(const QString& dataDir, const QString& pythonImage = {})
+{
+    ServerSettings settings;
+    settings.engine = TestEngine::name();
+    settings.pythonImage = pythonImage;
+    QVERIFY(settings.save(dataDir));
+}
+
+} // namespace
+
+class tst_SetupDialog final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void aMissingChosenImageIsFixedByGoingBackToTheDefault()
+    {
+        QTemporaryDir data;
+        const QString missing = TestEngine::localImage(QStringLiteral("csm-no-such-image:1"));
+        chooseEngine(data.path(), missing);
+        auto server = startServer(data.path());
+        {
+            MainWindow window(data.path(), server.get());
+            window.show();
+            QTRY_VERIFY_WITH_TIMEOUT(window.setupDialog(), 20'000);
+            csm::SetupDialog& setup = *window.setupDialog();
+            QVERIFY2(setup.problemsText().text().contains(missing),
+                     qPrintable(setup.problemsText().text()));
+            QVERIFY(!setup.finishButton().isEnabled());
+            QVERIFY(setup.useDefaultsButton().isVisible());
+            QVERIFY(!setup.buildButton().isVisible()); // the built-in images are there
+
+            QTest::mouseClick(&setup.useDefaultsButton(), Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(setup.finishButton().isEnabled(), 20'000);
+            QVERIFY(setup.problemsText().text().contains(QLatin1String("All set")));
+            QCOMPARE(ServerSettings::load(data.path()).pythonImage, QString());
+            QTest::mouseClick(&setup.finishButton(), Qt::LeftButton);
+            QTRY_VERIFY(!window.setupDialog());
+            QVERIFY(DesktopSettings::load(data.path()).setupDone);
+        }
+        // Offered once: the next start does not ask again, even with a problem back.
+        chooseEngine(data.path(), missing);
+        MainWindow again(data.path(), server.get());
+        QTRY_VERIFY_WITH_TIMEOUT(!again.healthBanner()->problems().isEmpty(), 20'000);
+        QTest::qWait(200);
+        QVERIFY(!again.setupDialog());
+    }
+
+    void aMissingEngineGetsItsCommand()
+    {
+        QTemporaryDir data;
+        chooseEngine(data.path());
+        QTemporaryDir emptyPath;
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", emptyPath.path().toLocal8Bit());
+        auto restore = qScopeGuard([&] { qputenv("PATH", path); });
+        auto server = startServer(data.path());
+        MainWindow window(data.path(), server.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.setupDialog(), 20'000);
+        csm::SetupDialog& setup = *window.setupDialog();
+        const QString text = setup.problemsText().text();
+        QVERIFY2(text.contains(TestEngine::name()) &&
+                     text.contains(QLatin1String("Run in a terminal")),
+                 qPrintable(text));
+        QVERIFY(!setup.finishButton().isEnabled());
+        QTest::mouseClick(&setup.skipButton(), Qt::LeftButton);
+        QTRY_VERIFY(!window.setupDialog());
+        QVERIFY(DesktopSettings::load(data.path()).setupDone);
+    }
+
+    void nothingIsOfferedWhenAllIsWell()
+    {
+        QTemporaryDir data;
+        chooseEngine(data.path());
+        auto server = startServer(data.path());
+        MainWindow window(data.path(), server.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(DesktopSettings::load(data.path()).setupDone, 20'000);
+        QVERIFY(window.healthBanner()->problems().isEmpty());
+        QVERIFY(!window.setupDialog());
+    }
+};
+
+QTEST_MAIN(tst_SetupDialog)
+#include "tst_SetupDialog.moc"

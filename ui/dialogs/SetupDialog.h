@@ -1,0 +1,64 @@
+#pragma once
+
+#include "runtime/HealthProblem.h"
+
+#include <QDialog>
+#include <QList>
+
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace csm {
+
+class HealthBanner;
+class ImagesPage;
+
+// The first run's guided setup. It says what keeps sandboxes from running (HealthBanner's
+// check), fixes what the app can itself (builds the missing default images one after the
+// other, with their progress and log; goes back to the default image where a chosen one is
+// missing) and gives the command for what it cannot (installing or starting an engine needs
+// root). Finishing or skipping it is remembered: it is offered once.
+class SetupDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    SetupDialog(const QString& dataDir, HealthBanner& health, ImagesPage& images,
+                QWidget* parent = nullptr);
+
+    QLabel& problemsText() const { return *m_problems; }
+    QPushButton& buildButton() const { return *m_build; }
+    QPushButton& useDefaultsButton() const { return *m_useDefaults; }
+    QPushButton& checkAgainButton() const { return *m_checkAgain; }
+    QPushButton& finishButton() const { return *m_finish; }
+    QPushButton& skipButton() const { return *m_skip; }
+    QProgressBar& progress() const { return *m_progress; }
+    QPlainTextEdit& log() const { return *m_log; }
+    bool isBuilding() const { return !m_toBuild.isEmpty(); }
+
+private:
+    void showProblems();
+    void buildMissingImages();
+    void buildNext();
+    void onBuildFinished(bool ok);
+    void useDefaultImages();
+    void finish(bool setupDone);
+
+    QString m_dataDir;
+    HealthBanner& m_health;
+    ImagesPage& m_images;
+    QList<Language> m_toBuild; // the first is being built
+    int m_built = 0;
+    QLabel* m_problems = nullptr;
+    QPushButton* m_build = nullptr;
+    QPushButton* m_useDefaults = nullptr;
+    QPushButton* m_checkAgain = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPlainTextEdit* m_log = nullptr;
+    QPushButton* m_finish = nullptr;
+    QPushButton* m_skip = nullptr;
+};
+
+} // namespace csm
