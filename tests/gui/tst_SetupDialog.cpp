@@ -11,7 +11,10 @@
 #include "widgets/HealthBanner.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
@@ -82,6 +85,65 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!again.healthBanner()->problems().isEmpty(), 20'000);
         QTest::qWait(200);
         QVERIFY(!again.setupDialog());
+    }
+
+    // A first run for real: an empty image store (podman's storage moved to a new folder for
+    // this process and its children), where the setup builds both default images with the
+    // real containers/build-images, from its cached root filesystems when it has them.
+    void theMissingDefaultImagesAreBuiltWithProgress()
+    {
+        if (TestEngine::name() != QLatin1String("podman"))
+            QSKIP("only Podman's store can be moved for one process; the build is the same");
+        QTemporaryDir store;
+        QFile storageConf(store.filePath(QStringLiteral("storage.conf")));
+        QVERIFY(storageConf.open(QIODevice::WriteOnly));
+        storageConf.write(
+            QStringLiteral("[storage]\ndriver = \"overlay\"\ngraphroot = \"%1\"\n"
+                           "runroot = \"%2\"\n")
+                .arg(store.filePath(QStringLiteral("graph")), store.filePath(QStringLiteral("run")))
+                .toUtf8());
+        storageConf.close();
+        const QByteArray previous = qgetenv("CONTAINERS_STORAGE_CONF");
+        qputenv("CONTAINERS_STORAGE_CONF", storageConf.fileName().toLocal8Bit());
+        auto restore = qScopeGuard([&] {
+            // The images go with the store (no container was ever started in it).
+            TestEngine::run(
+                {QStringLiteral("rmi"), QStringLiteral("--all"), QStringLiteral("--force")});
+            if (previous.isNull())
+                qunsetenv("CONTAINERS_STORAGE_CONF");
+            else
+                qputenv("CONTAINERS_STORAGE_CONF", previous);
+        });
+
+        QTemporaryDir data;
+        chooseEngine(data.path());
+        auto server = startServer(data.path());
+        MainWindow window(data.path(), server.get());
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.setupDialog(), 20'000);
+        csm::SetupDialog& setup = *window.setupDialog();
+        QVERIFY(setup.problemsText().text().contains(QLatin1String("code-sandbox-python")));
+        QVERIFY(setup.problemsText().text().contains(QLatin1String("code-sandbox-js")));
+        QVERIFY(setup.buildButton().isVisible());
+        QVERIFY(setup.buildButton().isEnabled());
+        QVERIFY(!setup.useDefaultsButton().isVisible());
+
+        QTest::mouseClick(&setup.buildButton(), Qt::LeftButton);
+        QVERIFY(setup.isBuilding());
+        QVERIFY(setup.progress().isVisible());
+        QCOMPARE(setup.progress().maximum(), 2);
+        QVERIFY(!setup.buildButton().isEnabled());
+        // The builder's own words stream in while it works.
+        QTRY_VERIFY_WITH_TIMEOUT(setup.log().toPlainText().contains(QLatin1String("podman")),
+                                 30'000);
+        QTRY_VERIFY_WITH_TIMEOUT(setup.finishButton().isEnabled(), 240'000);
+        QCOMPARE(setup.progress().value(), 2);
+        QVERIFY(!setup.isBuilding());
+        QVERIFY(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-python:latest")));
+        QVERIFY(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-js:latest")));
+        QTest::mouseClick(&setup.finishButton(), Qt::LeftButton);
+        QTRY_VERIFY(!window.setupDialog());
+        QVERIFY(DesktopSettings::load(data.path()).setupDone);
     }
 
     void aMissingEngineGetsItsCommand()
