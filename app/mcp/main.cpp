@@ -1,13 +1,12 @@
 // code-sandbox-mcp: the headless MCP server that MCP clients launch. A thin composition root:
 // everything it does lives in the engine library.
-#include "cli/HistoryCommand.h"
-#include "cli/SecretsCommand.h"
+#include "cli/CommandLine.h"
+#include "cli/Subcommands.h"
 #include "core/Logging.h"
 #include "core/Version.h"
 #include "mcp/JsonRpc.h"
 #include "mcp/McpDispatcher.h"
 #include "platform/ShutdownSignals.h"
-#include "platform/StdinSecretInput.h"
 #include "server/McpServer.h"
 #include "server/McpSessionHost.h"
 #include "server/ServerOptionsParser.h"
@@ -90,31 +89,10 @@ int main(int argc, char* argv[])
     QCoreApplication::setApplicationName(QString::fromLatin1(kApplicationName));
     QCoreApplication::setApplicationVersion(QString::fromLatin1(kVersion));
 
-    // `code-sandbox-mcp history ...` reads the run history instead of serving.
+    // `code-sandbox-mcp history ...`, `doctor`...: a command instead of a server.
     const QStringList arguments = QCoreApplication::arguments();
-    if (arguments.size() > 1 && arguments.at(1) == QLatin1String("history")) {
-        // The command reports the store's errors itself, once.
-        QLoggingCategory::setFilterRules(QStringLiteral("csm.history.warning=false"));
-        QTextStream out(stdout);
-        QTextStream err(stderr);
-        return HistoryCommand::run(arguments.mid(2), QProcessEnvironment::systemEnvironment(), out,
-                                   err);
-    }
-    // `code-sandbox-mcp secrets ...` manages the secrets that sandboxes may be given.
-    if (arguments.size() > 1 && arguments.at(1) == QLatin1String("secrets")) {
-        // The command says itself where the values are kept and what it changed.
-        QLoggingCategory::setFilterRules(QStringLiteral("csm.engine.info=false"));
-        QTextStream out(stdout);
-        QTextStream err(stderr);
-        StdinSecretInput input;
-        SecretsCommand command(arguments.mid(2), QProcessEnvironment::systemEnvironment(), out, err,
-                               input);
-        QObject::connect(
-            &command, &SecretsCommand::finished, &app,
-            [](int exitCode) { QCoreApplication::exit(exitCode); }, Qt::QueuedConnection);
-        command.start();
-        return QCoreApplication::exec();
-    }
+    if (const std::optional<int> exitCode = CommandLine::run(arguments))
+        return *exitCode;
 
     const auto parsed =
         ServerOptionsParser::parse(arguments, QProcessEnvironment::systemEnvironment());
@@ -125,7 +103,7 @@ int main(int argc, char* argv[])
     }
     const auto& options = std::get<ServerOptions>(parsed);
     if (options.action == ServerOptions::Action::ShowHelp) {
-        QTextStream(stdout) << options.helpText;
+        QTextStream(stdout) << options.helpText << '\n' << CommandLine::commands().commandList();
         return 0;
     }
     if (options.action == ServerOptions::Action::ShowVersion) {

@@ -1,5 +1,6 @@
 #include "cli/HistoryCommand.h"
 
+#include "cli/Subcommands.h"
 #include "cli/TextTable.h"
 #include "history/HistoryLocation.h"
 #include "history/HistoryOptions.h"
@@ -35,19 +36,34 @@ const QString& commandName()
     return name;
 }
 
-QString overview()
+const Subcommands& subcommands()
 {
-    return QStringLiteral(
-               "Usage: code-sandbox-mcp history <command> [options]\n"
-               "The run history: every tool call of every Code Sandbox process of this user.\n\n"
-               "Commands:\n"
-               "  list [--json] [--limit N]          the newest runs (default 20; 0: all)\n"
-               "  show ID [--json]                   one run, every field\n"
-               "  export --format json|csv [FILE]    every run, to FILE or stdout\n"
-               "  prune                              delete runs beyond the retention limits\n\n"
-               "Each command takes --data-dir DIR (default: $CODE_SANDBOX_DATA_DIR, else %1) and "
-               "--help.\n")
-        .arg(HistoryLocation::dataDir({}, {}));
+    static const Subcommands commands(
+        commandName(),
+        QStringLiteral(
+            "The run history: every tool call of every Code Sandbox process of this user."),
+        {
+            {QStringLiteral("list"),
+             QStringLiteral("list [--json] [--limit N]"),
+             QStringLiteral("the newest runs (default 20; 0: all)"),
+             {}},
+            {QStringLiteral("show"),
+             QStringLiteral("show ID [--json]"),
+             QStringLiteral("one run, every field"),
+             {}},
+            {QStringLiteral("export"),
+             QStringLiteral("export --format json|csv [FILE]"),
+             QStringLiteral("every run, to FILE or stdout"),
+             {}},
+            {QStringLiteral("prune"),
+             QStringLiteral("prune"),
+             QStringLiteral("delete runs beyond the retention limits"),
+             {}},
+        },
+        QStringLiteral("Each command takes --data-dir DIR (default: $CODE_SANDBOX_DATA_DIR, else "
+                       "%1) and --help.\n")
+            .arg(HistoryLocation::dataDir({}, {})));
+    return commands;
 }
 
 QString firstLine(const QString& code, int maxChars)
@@ -129,16 +145,6 @@ void printRun(const RunRecord& run, QTextStream& out)
     block(QStringLiteral("stderr"), run.stderrText, run.stderrTruncated);
 }
 
-// The help of one command: its usage line, then the parser's options.
-QString commandHelp(const QCommandLineParser& parser, const QString& usage,
-                    const QString& description)
-{
-    QString options = parser.helpText();
-    const qsizetype at = options.indexOf(QLatin1String("Options:"));
-    options = at >= 0 ? options.mid(at) : QString();
-    return QStringLiteral("Usage: %1 %2\n%3\n\n%4").arg(commandName(), usage, description, options);
-}
-
 // The history for a command; a missing file is an empty history, not created by reading it.
 class StoreAccess final
 {
@@ -182,9 +188,7 @@ std::optional<int> wholeNumber(const QString& text, int minimum)
 
 int usageError(QTextStream& err, const QString& command, const QString& message)
 {
-    err << commandName() << ' ' << command << ": " << message << '\n'
-        << "Try '" << commandName() << ' ' << command << " --help'.\n";
-    return HistoryCommand::Usage;
+    return subcommands().usageError(err, command, message);
 }
 
 } // namespace
@@ -192,26 +196,13 @@ int usageError(QTextStream& err, const QString& command, const QString& message)
 int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment& environment,
                         QTextStream& out, QTextStream& err)
 {
-    if (arguments.isEmpty()) {
-        err << overview();
-        return Usage;
-    }
-    const QString command = arguments.constFirst();
-    if (command == QLatin1String("-h") || command == QLatin1String("--help") ||
-        command == QLatin1String("help")) {
-        out << overview();
-        return Ok;
-    }
+    const auto chosen = subcommands().choose(arguments, out, err);
+    if (const int* exitCode = std::get_if<int>(&chosen))
+        return *exitCode;
+    const QString command = std::get<QString>(chosen);
     const bool list = command == QLatin1String("list");
     const bool show = command == QLatin1String("show");
     const bool exportRuns = command == QLatin1String("export");
-    const bool prune = command == QLatin1String("prune");
-    if (!list && !show && !exportRuns && !prune) {
-        err << commandName() << ": unknown command \"" << command
-            << "\" (use list, show, export or prune)\n\n"
-            << overview();
-        return Usage;
-    }
 
     const HistoryOptions historyOptions;
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
@@ -251,7 +242,7 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
     if (!parser.parse(QStringList{commandName()} + arguments.mid(1)))
         return usageError(err, command, parser.errorText());
     if (parser.isSet(help)) {
-        out << commandHelp(parser, usage, description);
+        out << subcommands().help(parser, usage, description);
         return Ok;
     }
     const QStringList positional = parser.positionalArguments();

@@ -1,5 +1,6 @@
 #include "cli/SecretsCommand.h"
 
+#include "cli/Subcommands.h"
 #include "cli/TextTable.h"
 #include "history/HistoryLocation.h"
 #include "platform/SecretInput.h"
@@ -31,34 +32,36 @@ QString defaultDataDir()
     return HistoryLocation::dataDir({}, {});
 }
 
-QString overview()
+const Subcommands& subcommands()
 {
-    return QStringLiteral(
-               "Usage: code-sandbox-mcp secrets <command> [options]\n"
-               "Named secrets that Code Sandbox servers give to their sandboxes as environment "
-               "variables.\nValues are kept in the OS keychain (or, with --secrets-file, in a "
-               "private file); they are\nnever shown, logged or taken from the command line.\n\n"
-               "Commands:\n"
-               "  set NAME [--pass-through|--no-pass-through]\n"
-               "                               store a value, read from stdin or typed at a "
-               "hidden prompt\n"
-               "  list [--json]                names, pass-through flags and update times\n"
-               "  rm NAME                      delete a secret\n"
-               "  pass-through NAME on|off     whether sandboxes get NAME as an environment "
-               "variable\n\n"
-               "Each command takes --data-dir DIR (default: $CODE_SANDBOX_DATA_DIR, else\n"
-               "%1), --secrets-file and --help.\n")
-        .arg(QDir::toNativeSeparators(defaultDataDir()));
-}
-
-// The help of one command: its usage line, then the parser's options.
-QString commandHelp(const QCommandLineParser& parser, const QString& usage,
-                    const QString& description)
-{
-    QString options = parser.helpText();
-    const qsizetype at = options.indexOf(QLatin1String("Options:"));
-    options = at >= 0 ? options.mid(at) : QString();
-    return QStringLiteral("Usage: %1 %2\n%3\n\n%4").arg(commandName(), usage, description, options);
+    static const Subcommands commands(
+        commandName(),
+        QStringLiteral("Named secrets that Code Sandbox servers give to their sandboxes as "
+                       "environment variables.\nValues are kept in the OS keychain (or, with "
+                       "--secrets-file, in a private file); they are\nnever shown, logged or "
+                       "taken from the command line."),
+        {
+            {QStringLiteral("set"),
+             QStringLiteral("set NAME [--pass-through|--no-pass-through]"),
+             QStringLiteral("store a value, read from stdin or typed at a hidden prompt"),
+             {}},
+            {QStringLiteral("list"),
+             QStringLiteral("list [--json]"),
+             QStringLiteral("names, pass-through flags and update times"),
+             {}},
+            {QStringLiteral("rm"),
+             QStringLiteral("rm NAME"),
+             QStringLiteral("delete a secret"),
+             {}},
+            {QStringLiteral("pass-through"),
+             QStringLiteral("pass-through NAME on|off"),
+             QStringLiteral("whether sandboxes get NAME as an environment variable"),
+             {}},
+        },
+        QStringLiteral("Each command takes --data-dir DIR (default: $CODE_SANDBOX_DATA_DIR, "
+                       "else\n%1), --secrets-file and --help.\n")
+            .arg(QDir::toNativeSeparators(defaultDataDir())));
+    return commands;
 }
 
 // `text` as one shell word, for commands the user may copy.
@@ -165,29 +168,16 @@ void SecretsCommand::start()
 {
     Q_ASSERT(!m_started);
     m_started = true;
-    if (m_arguments.isEmpty()) {
-        m_err << overview();
-        finish(Usage);
+    const auto chosen = subcommands().choose(m_arguments, m_out, m_err);
+    if (const int* exitCode = std::get_if<int>(&chosen)) {
+        finish(*exitCode);
         return;
     }
-    m_command = m_arguments.constFirst();
-    if (m_command == QLatin1String("-h") || m_command == QLatin1String("--help") ||
-        m_command == QLatin1String("help")) {
-        m_out << overview();
-        finish(Ok);
-        return;
-    }
+    m_command = std::get<QString>(chosen);
     const bool set = m_command == QLatin1String("set");
     const bool list = m_command == QLatin1String("list");
     const bool remove = m_command == QLatin1String("rm");
     const bool passThrough = m_command == QLatin1String("pass-through");
-    if (!set && !list && !remove && !passThrough) {
-        m_err << commandName() << ": unknown command \"" << m_command
-              << "\" (use set, list, rm or pass-through)\n\n"
-              << overview();
-        finish(Usage);
-        return;
-    }
 
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help and exit."));
@@ -241,7 +231,7 @@ void SecretsCommand::start()
         return;
     }
     if (parser.isSet(help)) {
-        m_out << commandHelp(parser, usage, description);
+        m_out << subcommands().help(parser, usage, description);
         finish(Ok);
         return;
     }
@@ -504,9 +494,7 @@ std::optional<SecretInfo> SecretsCommand::find(const QString& name, QString* err
 
 void SecretsCommand::usageError(const QString& message)
 {
-    m_err << commandName() << ' ' << m_command << ": " << message << '\n'
-          << "Try '" << commandName() << ' ' << m_command << " --help'.\n";
-    finish(Usage);
+    finish(subcommands().usageError(m_err, m_command, message));
 }
 
 void SecretsCommand::fail(const QString& message)

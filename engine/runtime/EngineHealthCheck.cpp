@@ -30,7 +30,10 @@ HealthProblem engineProblem(const QString& engine, const QString& detail, bool m
         missing ? HealthProblem::Kind::EngineMissing : HealthProblem::Kind::EngineUnavailable;
     if (missing) {
         problem.message = EngineHealthCheck::tr("%1 not found").arg(engine);
-        problem.fixCommand = QStringLiteral("sudo apt-get install %1").arg(engine);
+        // Debian's (and Ubuntu's) package of the docker CLI and daemon is docker.io.
+        problem.fixCommand =
+            QStringLiteral("sudo apt-get install %1")
+                .arg(engine == QLatin1String("docker") ? QStringLiteral("docker.io") : engine);
     } else {
         problem.message =
             detail.isEmpty() ? EngineHealthCheck::tr("%1 is not answering").arg(engine)

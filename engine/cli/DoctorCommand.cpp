@@ -1,0 +1,451 @@
+#include "cli/DoctorCommand.h"
+
+#include "cli/CommandLine.h"
+#include "cli/Subcommands.h"
+#include "history/HistoryLocation.h"
+#include "history/HistoryOptions.h"
+#include "history/HistoryStore.h"
+#include "runtime/ContainerRuntime.h"
+#include "runtime/EngineHealthCheck.h"
+#include "runtime/HealthProblem.h"
+#include "runtime/RuntimeFactory.h"
+#include "sandbox/LauncherLocator.h"
+#include "secrets/KeychainSecretBackend.h"
+#include "secrets/SecretStore.h"
+#include "settings/ServerSettings.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+#include <QTemporaryFile>
+#include <QTextStream>
+#include <QTimer>
+
+namespace csm {
+
+namespace {
+
+const QString kSettings = QStringLiteral("settings");
+const QString kEngine = QStringLiteral("engine");
+const QString kLauncher = QStringLiteral("launcher");
+const QString kSecrets = QStringLiteral("secrets");
+const QString kDataFolder = QStringLiteral("data folder");
+
+QString imageCheckName(Language language)
+{
+    return QStringLiteral("image %1").arg(LanguageTraits::id(language));
+}
+
+QString shown(const QString& path)
+{
+    return QDir::toNativeSeparators(path);
+}
+
+QString statusName(int status)
+{
+    static const QStringList names{QStringLiteral("pending"), QStringLiteral("ok"),
+                                   QStringLiteral("problem"), QStringLiteral("skipped")};
+    return names.value(status);
+}
+
+} // namespace
+
+DoctorCommand::DoctorCommand(QStringList arguments, const QProcessEnvironment& environment,
+                             QTextStream& out, QTextStream& err, QObject* parent)
+    : QObject(parent)
+    , m_arguments(std::move(arguments))
+    , m_environment(environment)
+    , m_out(out)
+    , m_err(err)
+{}
+
+DoctorCommand::~DoctorCommand() = default;
+
+QString DoctorCommand::synopsis()
+{
+    return QStringLiteral("doctor [--json]");
+}
+
+void DoctorCommand::start()
+{
+    Q_ASSERT(!m_started);
+    m_started = true;
+    const Subcommands& commands = CommandLine::commands();
+    const QString word = QStringLiteral("doctor");
+    const HistoryOptions historyOptions;
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help and exit."));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("Print JSON instead of a readable text."));
+    const QCommandLineOption secretsFile(
+        QStringLiteral("secrets-file"),
+        QStringLiteral("Check the private values file (as servers started with --secrets-file "
+                       "use) instead of the OS keychain."));
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addOptions({help, historyOptions.dataDir(), secretsFile, json});
+    if (!parser.parse(QStringList{commands.command()} + m_arguments)) {
+        m_done = true;
+        finishLater(commands.usageError(m_err, word, parser.errorText()));
+        return;
+    }
+    if (parser.isSet(help)) {
+        m_out << commands.help(
+            parser, QStringLiteral("doctor [--data-dir DIR] [--secrets-file] [--json]"),
+            QStringLiteral(
+                "Checks what sandboxes need: the settings, the container engine and its "
+                "images,\nthe sandbox launcher, the keychain and the data folder. Prints each "
+                "problem with\nthe command that fixes it; exits with 1 when there is one."));
+        m_done = true;
+        finishLater(Subcommands::Ok);
+        return;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        m_done = true;
+        finishLater(commands.usageError(m_err, word,
+                                        QStringLiteral("unexpected argument \"%1\"")
+                                            .arg(parser.positionalArguments().constFirst())));
+        return;
+    }
+    m_json = parser.isSet(json);
+    const QString dataDir =
+        HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), m_environment);
+
+    // In the order they are printed; the quick ones are answered here, the others later.
+    for (const QString& name :
+         {kSettings, kEngine, imageCheckName(Language::Python),
+          imageCheckName(Language::JavaScript), kLauncher, kSecrets, kDataFolder})
+        add(name);
+
+    QStringList settingsProblems;
+    m_settings = ServerSettings::load(dataDir, &settingsProblems);
+    checkSettings(dataDir, settingsProblems);
+    // Before the keychain check, which may create the folder for the values file.
+    checkDataFolder(dataDir);
+    checkLauncher();
+
+    m_timeout = new QTimer(this);
+    m_timeout->setSingleShot(true);
+    connect(m_timeout, &QTimer::timeout, this, &DoctorCommand::onTimeout);
+    m_timeout->start(kTimeoutMs);
+    startEngineCheck();
+    startSecretsCheck(dataDir, parser.isSet(secretsFile));
+}
+
+DoctorCommand::Check& DoctorCommand::add(const QString& name)
+{
+    Check check;
+    check.name = name;
+    m_checks.append(check);
+    return m_checks.last();
+}
+
+DoctorCommand::Check& DoctorCommand::checkNamed(const QString& name)
+{
+    for (Check& check : m_checks) {
+        if (check.name == name)
+            return check;
+    }
+    Q_UNREACHABLE();
+}
+
+void DoctorCommand::checkSettings(const QString& dataDir, const QStringList& problems)
+{
+    Check& settings = checkNamed(kSettings);
+    const QString path = ServerSettings::filePath(dataDir);
+    const QFileInfo info(path);
+    if (info.exists() && !(info.isFile() && info.isReadable())) {
+        settings.status = Check::Status::Problem;
+        settings.detail = QStringLiteral("%1 cannot be read").arg(shown(path));
+        settings.fix = QStringLiteral("chmod u+rw %1").arg(shown(path));
+        return;
+    }
+    if (!problems.isEmpty()) {
+        settings.status = Check::Status::Problem;
+        settings.detail =
+            QStringLiteral("%1: %2").arg(shown(path), problems.join(QStringLiteral("; ")));
+        settings.fix = QStringLiteral("correct or delete those lines of %1, or save the settings "
+                                      "again in the desktop app")
+                           .arg(shown(path));
+        return;
+    }
+    settings.status = Check::Status::Ok;
+    settings.detail = info.exists() ? shown(path) : QStringLiteral("none yet (the defaults apply)");
+}
+
+void DoctorCommand::checkDataFolder(const QString& dataDir)
+{
+    Check& folder = checkNamed(kDataFolder);
+    const auto problem = [&folder](const QString& detail, const QString& fix) {
+        folder.status = Check::Status::Problem;
+        folder.detail = detail;
+        folder.fix = fix;
+    };
+    const QFileInfo info(dataDir);
+    if (!info.exists()) {
+        // Created at first use: its nearest existing parent must let us.
+        QDir parent(dataDir);
+        while (!parent.exists() && parent.cdUp()) {
+        }
+        const QFileInfo parentInfo(parent.absolutePath());
+        if (!parentInfo.isDir() || !parentInfo.isWritable()) {
+            problem(QStringLiteral("%1 does not exist and cannot be created (%2 is not writable)")
+                        .arg(shown(dataDir), shown(parent.absolutePath())),
+                    QStringLiteral("mkdir -p -m 700 %1, or choose another folder with "
+                                   "--data-dir or $%2")
+                        .arg(shown(dataDir), HistoryLocation::dataDirVariable()));
+            return;
+        }
+        folder.status = Check::Status::Ok;
+        folder.detail = QStringLiteral("%1 (created at first use)").arg(shown(dataDir));
+        return;
+    }
+    if (!info.isDir()) {
+        problem(QStringLiteral("%1 is not a folder").arg(shown(dataDir)),
+                QStringLiteral("move it aside, or choose another folder with --data-dir"));
+        return;
+    }
+    QTemporaryFile probe(QDir(dataDir).filePath(QStringLiteral(".doctor-XXXXXX")));
+    if (!probe.open()) {
+        problem(QStringLiteral("%1 is not writable: %2").arg(shown(dataDir), probe.errorString()),
+                QStringLiteral("chmod 700 %1").arg(shown(dataDir)));
+        return;
+    }
+    probe.close();
+    // The folder holds the history (code and outputs) and the secrets' index.
+    const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup |
+                                            QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                            QFileDevice::WriteOther | QFileDevice::ExeOther;
+    if (QFile::permissions(dataDir) & others) {
+        problem(QStringLiteral("%1 is open to other users (it holds the run history and the "
+                               "secrets' names)")
+                    .arg(shown(dataDir)),
+                QStringLiteral("chmod 700 %1").arg(shown(dataDir)));
+        return;
+    }
+    const QString historyPath = HistoryLocation::historyPath(dataDir);
+    if (QFileInfo::exists(historyPath)) {
+        QString error;
+        if (!HistoryStore::open(historyPath, &error)) {
+            problem(error, QStringLiteral("mv %1 %1.broken (a new, empty history is then started)")
+                               .arg(shown(historyPath)));
+            return;
+        }
+    }
+    folder.status = Check::Status::Ok;
+    folder.detail = QFileInfo::exists(historyPath)
+                        ? QStringLiteral("%1 (the history opens)").arg(shown(dataDir))
+                        : shown(dataDir);
+}
+
+void DoctorCommand::checkLauncher()
+{
+    Check& launcher = checkNamed(kLauncher);
+    const QString path = LauncherLocator::find();
+    if (path.isEmpty()) {
+        QStringList looked;
+        for (const QString& candidate : LauncherLocator::candidates())
+            looked << shown(candidate);
+        launcher.status = Check::Status::Problem;
+        launcher.detail = QStringLiteral("csm-launch not found (looked for %1)")
+                              .arg(looked.join(QStringLiteral(", ")));
+        launcher.fix = QStringLiteral("reinstall Code Sandbox, or export "
+                                      "CODE_SANDBOX_LAUNCHER=/path/to/csm-launch");
+        return;
+    }
+    launcher.status = Check::Status::Ok;
+    launcher.detail = shown(path);
+}
+
+void DoctorCommand::startEngineCheck()
+{
+    // As a server chooses: $CODE_SANDBOX_ENGINE over the settings.
+    const QString variable = QStringLiteral("CODE_SANDBOX_ENGINE");
+    QString engine = m_settings.engine;
+    QString source = QStringLiteral("the settings");
+    if (m_environment.contains(variable)) {
+        engine = m_environment.value(variable).trimmed().toLower();
+        source = QStringLiteral("$%1").arg(variable);
+        if (engine == QLatin1String("auto"))
+            engine.clear();
+    }
+    // CONTAINER_IMAGE replaces the image of CONTAINER_LANGUAGE (Python by default).
+    const QString containerImage = m_environment.value(QStringLiteral("CONTAINER_IMAGE")).trimmed();
+    if (!containerImage.isEmpty()) {
+        const auto language =
+            LanguageTraits::parse(m_environment.value(QStringLiteral("CONTAINER_LANGUAGE")));
+        m_settings.setImage(language.value_or(Language::Python), containerImage);
+    }
+    std::shared_ptr<const ContainerRuntime> runtime = RuntimeFactory::create(engine);
+    if (!runtime) {
+        Check& engineCheck = checkNamed(kEngine);
+        engineCheck.status = Check::Status::Problem;
+        engineCheck.detail =
+            QStringLiteral("unknown engine \"%1\" in %2: use podman, docker or auto")
+                .arg(engine, source);
+        engineCheck.fix =
+            source == QLatin1String("the settings")
+                ? QStringLiteral("choose podman or docker in the desktop app's "
+                                 "Settings")
+                : QStringLiteral("export %1=podman (or docker, or unset it)").arg(variable);
+        for (const Language language : {Language::Python, Language::JavaScript})
+            checkNamed(imageCheckName(language)).status = Check::Status::Skipped;
+        return;
+    }
+    const QString program = QStandardPaths::findExecutable(runtime->program());
+    m_engineDescription =
+        QStringLiteral("%1 (%2) answers")
+            .arg(runtime->name(), program.isEmpty() ? runtime->program() : shown(program));
+    const QList<EngineHealthCheck::Image> images =
+        EngineHealthCheck::imagesOf(m_settings, *runtime);
+    for (const EngineHealthCheck::Image& image : images) {
+        m_imageDescriptions.insert(imageCheckName(image.language),
+                                   image.isDefault ? image.reference + QStringLiteral(" (default)")
+                                                   : image.reference);
+    }
+    m_health = std::make_unique<EngineHealthCheck>();
+    connect(m_health.get(), &EngineHealthCheck::finished, this, &DoctorCommand::onEngineChecked);
+    m_health->start(std::move(runtime), images);
+}
+
+void DoctorCommand::onEngineChecked(const QList<HealthProblem>& problems)
+{
+    if (m_done)
+        return;
+    Check& engine = checkNamed(kEngine);
+    engine.status = Check::Status::Ok;
+    engine.detail = m_engineDescription;
+    for (const HealthProblem& problem : problems) {
+        if (problem.kind != HealthProblem::Kind::ImageMissing) {
+            engine.status = Check::Status::Problem;
+            engine.detail = problem.message;
+            engine.fix = problem.fixCommand;
+        }
+    }
+    for (const Language language : {Language::Python, Language::JavaScript}) {
+        Check& image = checkNamed(imageCheckName(language));
+        if (engine.status == Check::Status::Problem) {
+            image.status = Check::Status::Skipped;
+            image.detail = QStringLiteral("not checked: the engine does not answer");
+            continue;
+        }
+        image.status = Check::Status::Ok;
+        image.detail = m_imageDescriptions.value(image.name);
+        for (const HealthProblem& problem : problems) {
+            if (problem.kind == HealthProblem::Kind::ImageMissing && problem.language == language) {
+                image.status = Check::Status::Problem;
+                image.detail = problem.message;
+                image.fix = problem.fixCommand;
+            }
+        }
+    }
+    finishIfDone();
+}
+
+void DoctorCommand::startSecretsCheck(const QString& dataDir, bool secretsFile)
+{
+    m_secrets = std::make_unique<SecretStore>(
+        dataDir, secretsFile ? SecretStore::BackendChoice::File : SecretStore::BackendChoice::Auto);
+    m_secrets->open([this](const QString& error) {
+        if (m_done)
+            return;
+        Check& secrets = checkNamed(kSecrets);
+        if (!error.isEmpty()) {
+            secrets.status = Check::Status::Problem;
+            secrets.detail = error;
+            secrets.fix = QStringLiteral(
+                "start and unlock a keyring (sudo apt-get install gnome-keyring, then log in "
+                "again), or run servers with --secrets-file");
+        } else {
+            secrets.status = Check::Status::Ok;
+            secrets.detail = QStringLiteral("%1: %2").arg(m_secrets->backendKind() ==
+                                                                  SecretBackend::kKeychainKind
+                                                              ? QStringLiteral("the keychain")
+                                                              : QStringLiteral("a private file"),
+                                                          m_secrets->backendReason());
+        }
+        finishIfDone();
+    });
+}
+
+void DoctorCommand::onTimeout()
+{
+    for (Check& check : m_checks) {
+        if (check.status != Check::Status::Pending)
+            continue;
+        check.status = Check::Status::Problem;
+        check.detail = QStringLiteral("no answer within %1 s").arg(kTimeoutMs / 1000);
+        check.fix = check.name == kSecrets
+                        ? QStringLiteral("run servers with --secrets-file if the keychain hangs")
+                        : QStringLiteral("%1 info").arg(m_engineDescription.section(u' ', 0, 0));
+    }
+    finishIfDone();
+}
+
+void DoctorCommand::finishIfDone()
+{
+    if (m_done)
+        return;
+    for (const Check& check : std::as_const(m_checks)) {
+        if (check.status == Check::Status::Pending)
+            return;
+    }
+    m_done = true;
+    m_timeout->stop();
+    report();
+    bool healthy = true;
+    for (const Check& check : std::as_const(m_checks))
+        healthy = healthy && check.status != Check::Status::Problem;
+    finishLater(healthy ? Subcommands::Ok : Subcommands::Failed);
+}
+
+void DoctorCommand::report()
+{
+    int problems = 0;
+    for (const Check& check : std::as_const(m_checks))
+        problems += check.status == Check::Status::Problem ? 1 : 0;
+    if (m_json) {
+        QJsonArray checks;
+        for (const Check& check : std::as_const(m_checks)) {
+            QJsonObject object{{QStringLiteral("check"), check.name},
+                               {QStringLiteral("status"), statusName(int(check.status))},
+                               {QStringLiteral("detail"), check.detail}};
+            if (!check.fix.isEmpty())
+                object.insert(QStringLiteral("fix"), check.fix);
+            checks.append(object);
+        }
+        const QJsonObject root{{QStringLiteral("ok"), problems == 0},
+                               {QStringLiteral("checks"), checks}};
+        m_out << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+        return;
+    }
+    qsizetype width = 0;
+    for (const Check& check : std::as_const(m_checks))
+        width = std::max(width, check.name.size());
+    for (const Check& check : std::as_const(m_checks)) {
+        m_out << statusName(int(check.status)).leftJustified(9)
+              << check.name.leftJustified(width + 2) << check.detail << '\n';
+        if (!check.fix.isEmpty())
+            m_out << QString(9 + width + 2, u' ') << "fix: " << check.fix << '\n';
+    }
+    m_out << '\n'
+          << (problems == 0   ? QStringLiteral("All checks passed.")
+              : problems == 1 ? QStringLiteral("1 problem found.")
+                              : QStringLiteral("%1 problems found.").arg(problems))
+          << '\n';
+}
+
+void DoctorCommand::finishLater(int exitCode)
+{
+    m_out.flush();
+    m_err.flush();
+    QMetaObject::invokeMethod(
+        this, [this, exitCode] { Q_EMIT finished(exitCode); }, Qt::QueuedConnection);
+}
+
+} // namespace csm

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "settings/ServerSettings.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QTextStream;
+class QTimer;
+
+namespace csm {
+
+class EngineHealthCheck;
+class SecretStore;
+struct HealthProblem;
+
+// `code-sandbox-mcp doctor [--data-dir DIR] [--secrets-file] [--json]`: whether this machine can
+// run sandboxes, one line per check, each problem with the command that fixes it:
+//   settings    settings.ini in the data folder reads without a problem (ServerSettings)
+//   engine      the container engine (settings, else $CODE_SANDBOX_ENGINE overriding them, else
+//               auto) is on PATH and answers (EngineHealthCheck)
+//   image       each language's image (the settings' choice, else the locally built default)
+//   launcher    csm-launch, the sandbox's PID 1 (LauncherLocator)
+//   secrets     a keychain (Secret Service) answers, or the private file is used (SecretStore)
+//   data folder exists or can be created, is writable, private (0700); history.sqlite opens
+// Exits with 0 when every check passes, 1 when one does not, 2 on a usage error.
+//
+// Asynchronous (the engine and the keychain answer through the event loop): call start() and
+// wait for finished(). Every probe has a time limit, and so has the whole (kTimeoutMs).
+class DoctorCommand final : public QObject
+{
+    Q_OBJECT
+
+public:
+    // The longest the checks may take together; each engine question has 20 s, the keychain
+    // 10 s, and they run side by side.
+    static constexpr int kTimeoutMs = 45'000;
+
+    // `arguments`: what follows `doctor`. `out` gets the checks, `err` usage errors; both must
+    // outlive the command.
+    DoctorCommand(QStringList arguments, const QProcessEnvironment& environment, QTextStream& out,
+                  QTextStream& err, QObject* parent = nullptr);
+    ~DoctorCommand() override;
+
+    // Runs the checks once. finished() follows exactly once, from the event loop.
+    void start();
+
+    static QString synopsis();
+
+Q_SIGNALS:
+    void finished(int exitCode);
+
+private:
+    struct Check
+    {
+        enum class Status
+        {
+            Pending,
+            Ok,
+            Problem,
+            Skipped, // not checked because of another problem
+        };
+        QString name;
+        Status status = Status::Pending;
+        QString detail;
+        QString fix;
+    };
+
+    void checkSettings(const QString& dataDir, const QStringList& problems);
+    void checkDataFolder(const QString& dataDir);
+    void checkLauncher();
+    void startEngineCheck();
+    void onEngineChecked(const QList<HealthProblem>& problems);
+    void startSecretsCheck(const QString& dataDir, bool secretsFile);
+    void onTimeout();
+    void finishIfDone();
+    void report();
+    void finishLater(int exitCode);
+
+    Check& checkNamed(const QString& name);
+    Check& add(const QString& name);
+
+    QStringList m_arguments;
+    QProcessEnvironment m_environment;
+    QTextStream& m_out;
+    QTextStream& m_err;
+    bool m_json = false;
+    bool m_started = false;
+    bool m_done = false;
+    QList<Check> m_checks;
+    ServerSettings m_settings;
+    QString m_engineDescription;                 // "podman (/usr/bin/podman) answers"
+    QHash<QString, QString> m_imageDescriptions; // by check name: the image asked for
+    std::unique_ptr<EngineHealthCheck> m_health;
+    std::unique_ptr<SecretStore> m_secrets;
+    QTimer* m_timeout = nullptr;
+};
+
+} // namespace csm

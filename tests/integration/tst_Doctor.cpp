@@ -1,0 +1,189 @@
+// `code-sandbox-mcp doctor` against this machine's real engine (CSM_TEST_ENGINE): healthy, then
+// with each thing broken in turn, every problem named with its fix.
+#include "TestEngine.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1; // -1: crashed or did not end within 60 s
+    QByteArray out;
+    QByteArray err;
+};
+
+bool has(const QByteArray& text, const QByteArray& part)
+{
+    return text.contains(part);
+}
+
+} // namespace
+
+class tst_Doctor final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void healthy();
+    void healthyJson();
+    void missingImage();
+    void engineNotOnPath();
+    void unknownEngine();
+    void unreadableSettingsValue();
+
+private:
+    Result doctor(const QStringList& arguments, const QProcessEnvironment& environment);
+    QProcessEnvironment environment() const;
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_dataDir;
+};
+
+void tst_Doctor::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_dataDir = m_dir->filePath(QStringLiteral("data"));
+}
+
+QProcessEnvironment tst_Doctor::environment() const
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
+    environment.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), m_dataDir);
+    environment.remove(QStringLiteral("CONTAINER_IMAGE"));
+    return environment;
+}
+
+Result tst_Doctor::doctor(const QStringList& arguments, const QProcessEnvironment& environment)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
+    // The values file: the test does not depend on a keyring being around.
+    process.setArguments(QStringList{QStringLiteral("doctor"), QStringLiteral("--secrets-file")} +
+                         arguments);
+    process.start();
+    Result result;
+    if (!process.waitForStarted(10'000))
+        return result;
+    process.closeWriteChannel();
+    if (!process.waitForFinished(60'000)) {
+        process.kill();
+        process.waitForFinished();
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+void tst_Doctor::healthy()
+{
+    const Result result = doctor({}, environment());
+    QVERIFY2(result.exitCode == 0, QByteArray(result.out + result.err).constData());
+    QVERIFY(has(result.out, "All checks passed."));
+    QVERIFY(!has(result.out, "problem "));
+    const QByteArray engine = TestEngine::name().toUtf8();
+    QVERIFY2(has(result.out, "ok       engine            " + engine + " ("),
+             result.out.constData());
+    QVERIFY(has(result.out,
+                TestEngine::localImage(QStringLiteral("code-sandbox-python:latest")).toUtf8()));
+    QVERIFY(has(result.out, "csm-launch"));
+}
+
+void tst_Doctor::healthyJson()
+{
+    const Result result = doctor({QStringLiteral("--json")}, environment());
+    QVERIFY2(result.exitCode == 0, QByteArray(result.out + result.err).constData());
+    const QJsonObject root = QJsonDocument::fromJson(result.out).object();
+    QCOMPARE(root.value(QStringLiteral("ok")), QJsonValue(true));
+    QStringList names;
+    for (const QJsonValue& check : root.value(QStringLiteral("checks")).toArray()) {
+        names << check[QStringLiteral("check")].toString();
+        QCOMPARE(check[QStringLiteral("status")].toString(), QStringLiteral("ok"));
+    }
+    QCOMPARE(names, (QStringList{QStringLiteral("settings"), QStringLiteral("engine"),
+                                 QStringLiteral("image python"), QStringLiteral("image javascript"),
+                                 QStringLiteral("launcher"), QStringLiteral("secrets"),
+                                 QStringLiteral("data folder")}));
+}
+
+void tst_Doctor::missingImage()
+{
+    const QString image = QStringLiteral("localhost/csm-doctor-no-such-image:none");
+    QVERIFY(QDir().mkpath(m_dataDir));
+    // Private, as the server makes it: the only problem is the image.
+    QVERIFY(QFile::setPermissions(m_dataDir, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                 QFileDevice::ExeOwner));
+    QFile settings(QDir(m_dataDir).filePath(QStringLiteral("settings.ini")));
+    QVERIFY(settings.open(QIODevice::WriteOnly));
+    settings.write("[server]\njs-image=" + image.toUtf8() + "\n");
+    settings.close();
+
+    const Result result = doctor({}, environment());
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(has(result.out, "problem  image javascript  image not found: " + image.toUtf8()),
+             result.out.constData());
+    QVERIFY2(has(result.out, "fix: " + TestEngine::name().toUtf8() + " pull " + image.toUtf8()),
+             result.out.constData());
+    QVERIFY(has(result.out, "ok       image python"));
+    QVERIFY(has(result.out, "1 problem found."));
+}
+
+void tst_Doctor::engineNotOnPath()
+{
+    QProcessEnvironment stripped = environment();
+    stripped.insert(QStringLiteral("PATH"), m_dir->filePath(QStringLiteral("empty-bin")));
+    const Result result = doctor({}, stripped);
+    QCOMPARE(result.exitCode, 1);
+    const QByteArray engine = TestEngine::name().toUtf8();
+    QVERIFY2(has(result.out, "problem  engine            " + engine + " not found"),
+             result.out.constData());
+    const QByteArray package = engine == "docker" ? QByteArray("docker.io") : engine;
+    QVERIFY2(has(result.out, "fix: sudo apt-get install " + package), result.out.constData());
+    QVERIFY(has(result.out, "skipped  image python"));
+}
+
+void tst_Doctor::unknownEngine()
+{
+    QProcessEnvironment unknown = environment();
+    unknown.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), QStringLiteral("rkt"));
+    const Result result = doctor({}, unknown);
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(has(result.out, "unknown engine \"rkt\" in $CODE_SANDBOX_ENGINE"),
+             result.out.constData());
+    QVERIFY(has(result.out, "fix: export CODE_SANDBOX_ENGINE=podman"));
+}
+
+void tst_Doctor::unreadableSettingsValue()
+{
+    QVERIFY(QDir().mkpath(m_dataDir));
+    QFile settings(QDir(m_dataDir).filePath(QStringLiteral("settings.ini")));
+    QVERIFY(settings.open(QIODevice::WriteOnly));
+    settings.write("[server]\nmemory=lots\n");
+    settings.close();
+    QVERIFY(QFile::setPermissions(m_dataDir, QFile::permissions(m_dataDir) |
+                                                 QFileDevice::ReadOther | QFileDevice::ExeOther));
+
+    const Result result = doctor({}, environment());
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(has(result.out, "problem  settings"), result.out.constData());
+    QVERIFY(has(result.out, "lots"));
+    QVERIFY2(has(result.out, "fix: chmod 700 " + QFile::encodeName(m_dataDir)),
+             result.out.constData());
+    QVERIFY(has(result.out, "2 problems found."));
+}
+
+QTEST_GUILESS_MAIN(tst_Doctor)
+#include "tst_Doctor.moc"
