@@ -189,9 +189,11 @@ void DoctorCommand::checkDataFolder(const QString& dataDir)
     const QFileInfo info(dataDir);
     if (!info.exists()) {
         // Created at first use: its nearest existing parent must let us.
-        QDir parent(dataDir);
-        while (!parent.exists() && parent.cdUp()) {
-        }
+        // (QDir::cdUp() refuses to go to a parent that does not exist either: walk the path.)
+        QString ancestor = QFileInfo(dataDir).absoluteFilePath();
+        while (!QFileInfo::exists(ancestor) && QFileInfo(ancestor).path() != ancestor)
+            ancestor = QFileInfo(ancestor).path();
+        const QDir parent(ancestor);
         const QFileInfo parentInfo(parent.absolutePath());
         if (!parentInfo.isDir() || !parentInfo.isWritable()) {
             problem(QStringLiteral("%1 does not exist and cannot be created (%2 is not writable)")

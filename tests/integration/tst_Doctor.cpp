@@ -35,6 +35,7 @@ private Q_SLOTS:
     void init();
     void healthy();
     void healthyJson();
+    void dataFolderSeveralLevelsDown();
     void missingImage();
     void engineNotOnPath();
     void unknownEngine();
@@ -100,6 +101,18 @@ void tst_Doctor::healthy()
     QVERIFY(has(result.out,
                 TestEngine::localImage(QStringLiteral("code-sandbox-python:latest")).toUtf8()));
     QVERIFY(has(result.out, "csm-launch"));
+}
+
+// A first run's data folder whose parents do not exist yet either (a new account's
+// ~/.local/share/code-sandbox): it can be created, so all is well.
+void tst_Doctor::dataFolderSeveralLevelsDown()
+{
+    const QString deep = m_dir->filePath(QStringLiteral("new/.local/share/code-sandbox"));
+    QProcessEnvironment deeper = environment();
+    deeper.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), deep);
+    const Result result = doctor({}, deeper);
+    QVERIFY2(result.exitCode == 0, QByteArray(result.out + result.err).constData());
+    QVERIFY(has(result.out, "ok       data folder"));
 }
 
 void tst_Doctor::healthyJson()
