@@ -24,6 +24,8 @@ int main(int argc, char* argv[])
     QApplication::setApplicationName(QStringLiteral("code-sandbox-desktop"));
     QApplication::setApplicationDisplayName(QStringLiteral("Code Sandbox"));
     QApplication::setApplicationVersion(QString::fromLatin1(kVersion));
+    // Wayland compositors match the window to the menu entry (and its icon) by this name.
+    QApplication::setDesktopFileName(QStringLiteral("io.github.code_sandbox.CodeSandbox"));
     // The window may be closed to the tray's menu; quitting is explicit (MainWindow).
     QApplication::setQuitOnLastWindowClosed(false);
 
@@ -73,8 +75,7 @@ int main(int argc, char* argv[])
 
     MainWindow window(dataDir, &server);
     // The client that started us is gone: so is our reason to run.
-    QObject::connect(&server, &EmbeddedServer::stdioClosed, &window,
-                     &MainWindow::shutDownAndQuit);
+    QObject::connect(&server, &EmbeddedServer::stdioClosed, &window, &MainWindow::shutDownAndQuit);
     window.show();
     return QApplication::exec();
 }

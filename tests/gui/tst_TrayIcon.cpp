@@ -29,6 +29,33 @@ private Q_SLOTS:
         QVERIFY2(busyCorner.red() > busyCorner.blue(), qPrintable(busyCorner.name()));
     }
 
+    void itIsTheInstalledAppIconGreyWhenStopped()
+    {
+        // The same picture menus show (resources/icons, installed under share/icons/hicolor).
+        // Compared premultiplied, as a pixmap holds it (the PNG file is not).
+        const QImage installed =
+            QImage(
+                QStringLiteral(":/icons/hicolor/32x32/apps/io.github.code_sandbox.CodeSandbox.png"))
+                .convertToFormat(QImage::Format_ARGB32_Premultiplied);
+        QVERIFY(!installed.isNull());
+        const QImage idle = TrayIcon::icon(0, true).pixmap(32).toImage().convertToFormat(
+            QImage::Format_ARGB32_Premultiplied);
+        QCOMPARE(idle, installed);
+        // Left of the prompt, inside the box: blue while running, a plain mid grey when stopped;
+        // the transparent margin stays transparent.
+        const QImage stopped =
+            TrayIcon::icon(0, false).pixmap(32).toImage().convertToFormat(QImage::Format_ARGB32);
+        const QColor blue = idle.pixelColor(5, 16);
+        const QColor grey = stopped.pixelColor(5, 16);
+        QVERIFY2(blue.blue() > blue.red() + 60, qPrintable(blue.name()));
+        QVERIFY2(grey.red() == grey.green() && grey.green() == grey.blue(),
+                 qPrintable(grey.name()));
+        QVERIFY2(grey.red() > 0x60 && grey.red() < 0xb0, qPrintable(grey.name()));
+        QCOMPARE(stopped.pixelColor(0, 0).alpha(), 0);
+        // The prompt's underscore stays white.
+        QVERIFY(qGray(stopped.pixel(20, 21)) > 0xe0);
+    }
+
     void theTooltipSaysWhatRuns()
     {
         TrayIcon tray;

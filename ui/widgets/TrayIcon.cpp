@@ -1,11 +1,41 @@
 #include "widgets/TrayIcon.h"
 
+#include <QImage>
 #include <QMenu>
 #include <QPainter>
-#include <QPainterPath>
 #include <QPixmap>
 
 namespace csm {
+
+namespace {
+
+// The app's icon, as installed for menus (resources/icons/hicolor), from the Qt resource.
+QIcon appIcon()
+{
+    QIcon icon;
+    for (int size : {16, 32, 48, 64, 128, 256})
+        icon.addFile(
+            QStringLiteral(":/icons/hicolor/%1x%1/apps/io.github.code_sandbox.CodeSandbox.png")
+                .arg(size));
+    return icon;
+}
+
+// Grey while the server is stopped: the icon's own shapes, desaturated and lifted a little so
+// the blue box reads as the mid grey of a disabled icon rather than near black.
+QImage greyed(const QImage& source)
+{
+    QImage image = source.convertToFormat(QImage::Format_ARGB32);
+    for (int y = 0; y < image.height(); ++y) {
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+        for (int x = 0; x < image.width(); ++x) {
+            const int grey = 0x40 + qGray(line[x]) * 3 / 4;
+            line[x] = qRgba(grey, grey, grey, qAlpha(line[x]));
+        }
+    }
+    return image;
+}
+
+} // namespace
 
 TrayIcon::TrayIcon(QObject* parent)
     : QSystemTrayIcon(parent)
@@ -26,26 +56,14 @@ TrayIcon::~TrayIcon() = default;
 
 QIcon TrayIcon::icon(int runningCalls, bool running)
 {
+    const QIcon base = appIcon();
     QIcon icon;
-    for (int size : {16, 22, 32, 48, 64}) {
-        QPixmap pixmap(size, size);
-        pixmap.fill(Qt::transparent);
-        QPainter painter(&pixmap);
-        painter.setRenderHint(QPainter::Antialiasing);
-        // A box (the sandbox) with a prompt in it; grey while the server is stopped.
-        const QRectF box(size * 0.06, size * 0.06, size * 0.88, size * 0.88);
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(running ? QColor(0x1f, 0x6f, 0xb2) : QColor(0x80, 0x80, 0x80));
-        painter.drawRoundedRect(box, size * 0.18, size * 0.18);
-        QPen pen(Qt::white, std::max(1.5, size * 0.09), Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
-        painter.setPen(pen);
-        QPainterPath prompt;
-        prompt.moveTo(size * 0.28, size * 0.32);
-        prompt.lineTo(size * 0.46, size * 0.50);
-        prompt.lineTo(size * 0.28, size * 0.68);
-        painter.drawPath(prompt);
-        painter.drawLine(QPointF(size * 0.52, size * 0.68), QPointF(size * 0.72, size * 0.68));
+    for (int size : {16, 22, 32, 48, 64, 128, 256}) {
+        const QImage face = base.pixmap(QSize(size, size), 1.0).toImage();
+        QPixmap pixmap = QPixmap::fromImage(running ? face : greyed(face));
         if (runningCalls > 0) {
+            QPainter painter(&pixmap);
+            painter.setRenderHint(QPainter::Antialiasing);
             const QRectF badge(size * 0.46, 0, size * 0.54, size * 0.54);
             painter.setPen(Qt::NoPen);
             painter.setBrush(QColor(0xd9, 0x48, 0x2b));
@@ -59,7 +77,6 @@ QIcon TrayIcon::icon(int runningCalls, bool running)
                              runningCalls > 9 ? QStringLiteral("9+")
                                               : QString::number(runningCalls));
         }
-        painter.end();
         icon.addPixmap(pixmap);
     }
     return icon;

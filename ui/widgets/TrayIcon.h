@@ -21,7 +21,8 @@ public:
     ~TrayIcon() override;
 
     void showStatus(const ServerStatus& status, bool servingStdio);
-    // The icon with a badge for `runningCalls` (none at 0); also the window icon.
+    // The app's icon (the one installed for menus), grey while stopped, with a badge for
+    // `runningCalls` (none at 0); also the window icon.
     static QIcon icon(int runningCalls, bool running);
 
 Q_SIGNALS:
