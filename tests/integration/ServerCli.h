@@ -9,15 +9,19 @@ namespace servercli {
 
 struct Result
 {
-    int exitCode = -1; // -1: it crashed or did not end within 30 s
+    int exitCode = -1; // -1: it crashed or did not end in time
     QByteArray out;
     QByteArray err;
 };
 
-// `code-sandbox-mcp ARGS` with `input` on its stdin (how a value reaches `secrets set`).
-inline Result run(const QStringList& arguments, const QByteArray& input = {})
+// `code-sandbox-mcp ARGS` with `input` on its stdin (how a value reaches `secrets set`), in
+// `environment` (the test's own unless given), given `timeoutMs` to end.
+inline Result run(const QStringList& arguments, const QByteArray& input = {},
+                  const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
+                  int timeoutMs = 30'000)
 {
     QProcess process;
+    process.setProcessEnvironment(environment);
     process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
     process.setArguments(arguments);
     process.start();
@@ -26,7 +30,7 @@ inline Result run(const QStringList& arguments, const QByteArray& input = {})
         return result;
     process.write(input);
     process.closeWriteChannel();
-    if (!process.waitForFinished(30'000)) {
+    if (!process.waitForFinished(timeoutMs)) {
         process.kill();
         process.waitForFinished();
         return result;

@@ -1,5 +1,6 @@
 // `code-sandbox-mcp doctor` against this machine's real engine (CSM_TEST_ENGINE): healthy, then
 // with each thing broken in turn, every problem named with its fix.
+#include "ServerCli.h"
 #include "TestEngine.h"
 
 #include <QDir>
@@ -13,12 +14,7 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1; // -1: crashed or did not end within 60 s
-    QByteArray out;
-    QByteArray err;
-};
+using Result = servercli::Result;
 
 bool has(const QByteArray& text, const QByteArray& part)
 {
@@ -67,26 +63,10 @@ QProcessEnvironment tst_Doctor::environment() const
 
 Result tst_Doctor::doctor(const QStringList& arguments, const QProcessEnvironment& environment)
 {
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
     // The values file: the test does not depend on a keyring being around.
-    process.setArguments(QStringList{QStringLiteral("doctor"), QStringLiteral("--secrets-file")} +
-                         arguments);
-    process.start();
-    Result result;
-    if (!process.waitForStarted(10'000))
-        return result;
-    process.closeWriteChannel();
-    if (!process.waitForFinished(60'000)) {
-        process.kill();
-        process.waitForFinished();
-        return result;
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
+    return servercli::run(QStringList{QStringLiteral("doctor"), QStringLiteral("--secrets-file")} +
+                              arguments,
+                          {}, environment, 60'000);
 }
 
 void tst_Doctor::healthy()

@@ -1,5 +1,6 @@
 // `code-sandbox-mcp install-client` / `uninstall-client`: the real program run on real client
 // configuration files in a temporary home folder.
+#include "ServerCli.h"
 #include "settings/SettingsFile.h"
 
 #include <QDir>
@@ -12,12 +13,7 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1; // -1: crashed or did not end within 30 s
-    QByteArray out;
-    QByteArray err;
-};
+using Result = servercli::Result;
 
 QByteArray readFile(const QString& path)
 {
@@ -91,29 +87,12 @@ void tst_ClientCommand::init()
 
 Result tst_ClientCommand::run(const QStringList& arguments)
 {
-    QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("HOME"), m_home->path());
     environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_xdg);
     // Never the desktop settings of the user running the tests.
     environment.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), m_dataDir);
-    process.setProcessEnvironment(environment);
-    process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
-    process.setArguments(arguments);
-    process.start();
-    Result result;
-    if (!process.waitForStarted(10'000))
-        return result;
-    process.closeWriteChannel();
-    if (!process.waitForFinished(30'000)) {
-        process.kill();
-        process.waitForFinished();
-        return result;
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
+    return servercli::run(arguments, {}, environment);
 }
 
 QString tst_ClientCommand::configPath(const QString& client) const
