@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -254,6 +255,12 @@ int main(int argc, char** argv)
     /* Non-dumpable: the program, though it runs as the same user, cannot open /proc/1/fd/1. */
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     signal(SIGPIPE, SIG_IGN);
+    /* No core dumps, and no way for the program to raise the limit again (the hard limit goes
+     * too): on a host whose core_pattern pipes to systemd-coredump, a core and the program's
+     * environment (pass-through secrets) would land on the host. Lowering always succeeds. */
+    const struct rlimit no_core = {0, 0};
+    if (setrlimit(RLIMIT_CORE, &no_core) != 0)
+        fail("setting the core dump limit to 0");
 
     size_t code_size = 0;
     char* code = listen_path ? NULL : read_program((size_t)code_limit, &code_size);

@@ -9,7 +9,7 @@
 #include "runtime/EngineHealthCheck.h"
 #include "runtime/HealthProblem.h"
 #include "runtime/RuntimeFactory.h"
-#include "sandbox/LauncherLocator.h"
+#include "sandbox/SandboxFilesLocator.h"
 #include "secrets/KeychainSecretBackend.h"
 #include "secrets/SecretStore.h"
 #include "settings/ServerSettings.h"
@@ -33,6 +33,7 @@ namespace {
 const QString kSettings = QStringLiteral("settings");
 const QString kEngine = QStringLiteral("engine");
 const QString kLauncher = QStringLiteral("launcher");
+const QString kSeccomp = QStringLiteral("seccomp");
 const QString kSecrets = QStringLiteral("secrets");
 const QString kDataFolder = QStringLiteral("data folder");
 
@@ -44,6 +45,15 @@ QString imageCheckName(Language language)
 QString shown(const QString& path)
 {
     return QDir::toNativeSeparators(path);
+}
+
+// "a, b": where a file was looked for.
+QString shownList(const QStringList& paths)
+{
+    QStringList shownPaths;
+    for (const QString& path : paths)
+        shownPaths << shown(path);
+    return shownPaths.join(QStringLiteral(", "));
 }
 
 QString statusName(int status)
@@ -119,7 +129,7 @@ void DoctorCommand::start()
     // In the order they are printed; the quick ones are answered here, the others later.
     for (const QString& name :
          {kSettings, kEngine, imageCheckName(Language::Python),
-          imageCheckName(Language::JavaScript), kLauncher, kSecrets, kDataFolder})
+          imageCheckName(Language::JavaScript), kLauncher, kSeccomp, kSecrets, kDataFolder})
         add(name);
 
     QStringList settingsProblems;
@@ -128,6 +138,7 @@ void DoctorCommand::start()
     // Before the keychain check, which may create the folder for the values file.
     checkDataFolder(dataDir);
     checkLauncher();
+    checkSeccompProfile();
 
     m_timeout = new QTimer(this);
     m_timeout->setSingleShot(true);
@@ -248,20 +259,47 @@ void DoctorCommand::checkDataFolder(const QString& dataDir)
 void DoctorCommand::checkLauncher()
 {
     Check& launcher = checkNamed(kLauncher);
-    const QString path = LauncherLocator::find();
+    const QString path = SandboxFilesLocator::findLauncher();
     if (path.isEmpty()) {
-        QStringList looked;
-        for (const QString& candidate : LauncherLocator::candidates())
-            looked << shown(candidate);
         launcher.status = Check::Status::Problem;
         launcher.detail = QStringLiteral("csm-launch not found (looked for %1)")
-                              .arg(looked.join(QStringLiteral(", ")));
+                              .arg(shownList(SandboxFilesLocator::launcherCandidates()));
         launcher.fix = QStringLiteral("reinstall Code Sandbox, or export "
                                       "CODE_SANDBOX_LAUNCHER=/path/to/csm-launch");
         return;
     }
     launcher.status = Check::Status::Ok;
     launcher.detail = shown(path);
+}
+
+void DoctorCommand::checkSeccompProfile()
+{
+    Check& seccomp = checkNamed(kSeccomp);
+    const QString path = SandboxFilesLocator::findSeccompProfile();
+    seccomp.fix = QStringLiteral("reinstall Code Sandbox, or export "
+                                 "CODE_SANDBOX_SECCOMP_PROFILE=/path/to/csm-seccomp.json");
+    if (path.isEmpty()) {
+        seccomp.status = Check::Status::Problem;
+        seccomp.detail = QStringLiteral("csm-seccomp.json not found (looked for %1)")
+                             .arg(shownList(SandboxFilesLocator::seccompProfileCandidates()));
+        return;
+    }
+    // The engine would refuse every sandbox with its own, less clear, message.
+    QFile file(path);
+    QJsonParseError error{};
+    const QJsonDocument profile = file.open(QIODevice::ReadOnly)
+                                      ? QJsonDocument::fromJson(file.readAll(), &error)
+                                      : QJsonDocument();
+    if (!profile.isObject() || !profile.object().value(QLatin1String("syscalls")).isArray()) {
+        seccomp.status = Check::Status::Problem;
+        seccomp.detail =
+            QStringLiteral("%1 is not a seccomp profile (%2)")
+                .arg(shown(path), file.isOpen() ? error.errorString() : file.errorString());
+        return;
+    }
+    seccomp.status = Check::Status::Ok;
+    seccomp.detail = shown(path);
+    seccomp.fix.clear();
 }
 
 void DoctorCommand::startEngineCheck()

@@ -26,7 +26,8 @@ struct HealthProblem;
 //   engine      the container engine (settings, else $CODE_SANDBOX_ENGINE overriding them, else
 //               auto) is on PATH and answers (EngineHealthCheck)
 //   image       each language's image (the settings' choice, else the locally built default)
-//   launcher    csm-launch, the sandbox's PID 1 (LauncherLocator)
+//   launcher    csm-launch, the sandbox's PID 1 (SandboxFilesLocator)
+//   seccomp     csm-seccomp.json, the sandbox's seccomp profile, is there and reads as one
 //   secrets     a keychain (Secret Service) answers, or the private file is used (SecretStore)
 //   data folder exists or can be created, is writable, private (0700); history.sqlite opens
 // Exits with 0 when every check passes, 1 when one does not, 2 on a usage error.
@@ -75,6 +76,7 @@ private:
     void checkSettings(const QString& dataDir, const QStringList& problems);
     void checkDataFolder(const QString& dataDir);
     void checkLauncher();
+    void checkSeccompProfile();
     void startEngineCheck();
     void onEngineChecked(const QList<HealthProblem>& problems);
     void startSecretsCheck(const QString& dataDir, bool secretsFile);

@@ -1,6 +1,7 @@
 #include "runtime/ContainerRuntime.h"
 
 #include "core/ByteSize.h"
+#include "platform/EngineWorkingDirectory.h"
 #include "sandbox/ContainerSpec.h"
 #include "sandbox/SandboxPolicy.h"
 
@@ -17,8 +18,15 @@ QString size(qint64 bytes)
 
 QString tmpfsMount(const QString& path, qint64 bytes)
 {
-    // mode=1777: the sandbox user is not root and must be able to write there.
-    return QStringLiteral("%1:rw,nosuid,nodev,size=%2,mode=1777").arg(path, size(bytes));
+    // mode=1777: the sandbox user is not root and must be able to write there. exec: programs
+    // may build and run native code there (Docker would add noexec otherwise); nosuid and nodev
+    // keep set-uid files and device nodes meaningless.
+    return QStringLiteral("%1:rw,exec,nosuid,nodev,size=%2,mode=1777").arg(path, size(bytes));
+}
+
+QString seccompOption(const QString& profilePath)
+{
+    return QStringLiteral("seccomp=") + profilePath;
 }
 } // namespace
 
@@ -32,6 +40,9 @@ QProcess* ContainerRuntime::newProcess(const QStringList& arguments, QObject* pa
     process->setProgram(m_program);
     process->setArguments(arguments);
     process->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    // Not the server's own working directory: the engine's helpers leave files in theirs
+    // (conmon writes "oom" after an out-of-memory kill).
+    process->setWorkingDirectory(EngineWorkingDirectory::path());
     return process;
 }
 
@@ -65,10 +76,14 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
          << QStringLiteral("--cpus") << QString::number(policy.cpus)
          << QStringLiteral("--pids-limit") << QString::number(policy.pidsLimit)
          << QStringLiteral("--read-only") << QStringLiteral("--cap-drop") << QStringLiteral("ALL")
-         << QStringLiteral("--security-opt") << QStringLiteral("no-new-privileges")
+         << QStringLiteral("--security-opt")
+         << QStringLiteral("no-new-privileges")
+         // Ours, not the engine's default: Podman's lets a program create user namespaces.
+         << QStringLiteral("--security-opt") << seccompOption(spec.files.seccompProfile)
          << QStringLiteral("--user") << policy.user << QStringLiteral("--tmpfs")
          << tmpfsMount(QStringLiteral("/tmp"), policy.tmpfsBytes) << QStringLiteral("--tmpfs")
-         << tmpfsMount(policy.workdir, policy.tmpfsBytes) << QStringLiteral("--workdir")
+         << tmpfsMount(policy.workdir, policy.tmpfsBytes) << QStringLiteral("--shm-size")
+         << size(policy.tmpfsBytes) << QStringLiteral("--workdir")
          << policy.workdir
          // Output reaches us through the attached streams; an engine-side log copy of a program
          // that prints gigabytes would only fill the disk.
@@ -78,7 +93,7 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     // output and reports its exit status and an out-of-memory kill (see launcher/csm-launch.c).
     args << QStringLiteral("--mount")
          << QStringLiteral("type=bind,source=%1,target=%2,ro=true")
-                .arg(spec.launcherPath, QLatin1String(ContainerSpec::kLauncherMountPoint))
+                .arg(spec.files.launcher, QLatin1String(ContainerSpec::kLauncherMountPoint))
          << QStringLiteral("--entrypoint") << QLatin1String(ContainerSpec::kLauncherMountPoint);
     for (auto it = spec.environment.cbegin(); it != spec.environment.cend(); ++it)
         args << QStringLiteral("-e") << it.key() + QLatin1Char('=') + it.value();
@@ -123,8 +138,8 @@ QStringList ContainerRuntime::buildImageArguments(const QString& dockerfile, con
             contextDir};
 }
 
-QStringList ContainerRuntime::quickRunArguments(const QString& image,
-                                                const QStringList& command) const
+QStringList ContainerRuntime::quickRunArguments(const QString& image, const QStringList& command,
+                                                const QString& seccompProfile) const
 {
     const SandboxPolicy policy;
     QStringList args{QStringLiteral("run"),
@@ -151,6 +166,8 @@ QStringList ContainerRuntime::quickRunArguments(const QString& image,
                      tmpfsMount(QStringLiteral("/tmp"), policy.tmpfsBytes),
                      QStringLiteral("--log-driver"),
                      QStringLiteral("none")};
+    if (!seccompProfile.isEmpty())
+        args << QStringLiteral("--security-opt") << seccompOption(seccompProfile);
     args << engineSpecificRunOptions() << image << command;
     return args;
 }

@@ -72,8 +72,10 @@ public:
     // A short-lived container of `image` running `command` with its program on stdin (-i),
     // under the sandbox's hardening (SandboxPolicy defaults: no network, no root, no
     // capabilities, read-only, bounded memory and processes) but without the launcher: for a
-    // quick check that an image works, not for untrusted code.
-    QStringList quickRunArguments(const QString& image, const QStringList& command) const;
+    // quick check that an image works, not for untrusted code. `seccompProfile`: the sandbox's
+    // profile (SandboxFilesLocator), or empty for the engine's default.
+    QStringList quickRunArguments(const QString& image, const QStringList& command,
+                                  const QString& seccompProfile) const;
 
 protected:
     // Options of `run` that only this engine needs, added to the common ones.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sandbox/SandboxFiles.h"
 #include "sandbox/SandboxPolicy.h"
 #include "sandbox/SandboxSecrets.h"
 
@@ -21,8 +22,9 @@ struct ContainerSpec
 
     QString name;
     QString image;
-    // The launcher on the host; it becomes the container's entrypoint.
-    QString launcherPath;
+    // The launcher and the seccomp profile on the host; the launcher becomes the container's
+    // entrypoint.
+    SandboxFiles files;
     // The interpreter the launcher runs with the program on its stdin, e.g. python3 -u -.
     QStringList command;
     SandboxPolicy policy;

@@ -4,7 +4,7 @@
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/LauncherExitStatus.h"
-#include "sandbox/LauncherLocator.h"
+#include "sandbox/SandboxFilesLocator.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/SandboxSession.h"
 
@@ -76,12 +76,8 @@ void SandboxRun::chooseContainer()
         return;
     }
     m_secrets = m_runner.secrets();
-    if (m_runner.launcherPath().isEmpty()) {
-        failWithEngineError(
-            QStringLiteral("The sandbox launcher csm-launch is missing (looked for %1). "
-                           "Reinstall Code Sandbox, or set CODE_SANDBOX_LAUNCHER to its "
-                           "path.")
-                .arg(LauncherLocator::candidates().join(QStringLiteral(", "))));
+    if (!m_runner.files().isComplete()) {
+        failWithEngineError(SandboxFilesLocator::missingMessage(m_runner.files()));
         return;
     }
     // A warm container proves its image exists: no check needed.

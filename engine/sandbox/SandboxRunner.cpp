@@ -27,11 +27,11 @@ QString randomInstanceId()
 } // namespace
 
 SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
-                             QString launcherPath, QObject* parent)
+                             SandboxFiles files, QObject* parent)
     : QObject(parent)
     , m_runtime(std::move(runtime))
     , m_policy(std::move(policy))
-    , m_launcherPath(std::move(launcherPath))
+    , m_files(std::move(files))
     , m_instanceId(randomInstanceId())
     , m_reaper(new ContainerReaper(*m_runtime, this))
 {}
@@ -57,7 +57,7 @@ ContainerSpec SandboxRunner::makeSpec(Language language, const QString& image)
     ContainerSpec spec;
     spec.name = QStringLiteral("code-sandbox-%1-%2").arg(m_instanceId).arg(m_nextContainer++);
     spec.image = image;
-    spec.launcherPath = m_launcherPath;
+    spec.files = m_files;
     spec.command = LanguageTraits::interpreterCommand(language);
     spec.policy = m_policy;
     spec.secrets = m_secrets;
@@ -112,7 +112,7 @@ void SandboxRunner::enablePool(int sizePerImage, int idleTimeoutMs)
 
 void SandboxRunner::warm(Language language, const QString& image)
 {
-    if (m_pool && !m_launcherPath.isEmpty())
+    if (m_pool && m_files.isComplete())
         m_pool->warm(language, image);
 }
 

@@ -2,6 +2,7 @@
 
 #include "sandbox/ContainerSpec.h"
 #include "sandbox/Language.h"
+#include "sandbox/SandboxFiles.h"
 #include "sandbox/SandboxPolicy.h"
 #include "sandbox/SandboxSecrets.h"
 
@@ -29,10 +30,10 @@ class SandboxRunner final : public QObject
     Q_OBJECT
 
 public:
-    // `launcherPath`: csm-launch on the host (LauncherLocator::find()); empty makes every run
-    // fail with a clear message.
+    // `files`: the launcher and the seccomp profile on the host (SandboxFilesLocator::find());
+    // when one is missing every run fails with a clear message.
     SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
-                  QString launcherPath, QObject* parent = nullptr);
+                  SandboxFiles files, QObject* parent = nullptr);
     ~SandboxRunner() override;
 
     // The run starts at once; it emits SandboxRun::finished() later, from the event loop.
@@ -68,7 +69,7 @@ public:
     // The secrets from now on; ends a hold. Waiting containers of the pool that hold other
     // values are replaced.
     void setSecrets(std::shared_ptr<const SandboxSecrets> secrets);
-    const QString& launcherPath() const { return m_launcherPath; }
+    const SandboxFiles& files() const { return m_files; }
     // Where finished runs leave their engine clients to exit, and where shutdown waits.
     ContainerReaper& reaper() { return *m_reaper; }
     // Random per server process; names and labels its containers.
@@ -86,7 +87,7 @@ private:
     SandboxPolicy m_policy;
     std::shared_ptr<const SandboxSecrets> m_secrets = SandboxSecrets::none();
     bool m_heldForSecrets = false;
-    QString m_launcherPath;
+    SandboxFiles m_files;
     QString m_instanceId;
     ContainerReaper* m_reaper = nullptr;
     WarmPool* m_pool = nullptr;

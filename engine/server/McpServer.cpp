@@ -11,7 +11,7 @@
 #include "runtime/ContainerRuntime.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/ContainerReaper.h"
-#include "sandbox/LauncherLocator.h"
+#include "sandbox/SandboxFilesLocator.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/StaleContainerSweeper.h"
 #include "secrets/LogRedaction.h"
@@ -56,13 +56,10 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
 {
     std::unique_ptr<ContainerRuntime> runtime = RuntimeFactory::create(options.engine);
     const ContainerRuntime& engine = *runtime;
-    const QString launcher = LauncherLocator::find();
-    if (launcher.isEmpty()) {
-        qCCritical(lcServer).noquote()
-            << "the sandbox launcher csm-launch was not found in"
-            << LauncherLocator::candidates().join(QStringLiteral(", ")) << "; every run will fail";
-    }
-    m_runner = std::make_unique<SandboxRunner>(std::move(runtime), options.policy, launcher);
+    const SandboxFiles files = SandboxFilesLocator::find();
+    if (!files.isComplete())
+        qCCritical(lcServer).noquote() << SandboxFilesLocator::missingMessage(files);
+    m_runner = std::make_unique<SandboxRunner>(std::move(runtime), options.policy, files);
     // Before anything can print a secret: every log line of the process is redacted.
     LogRedaction::install();
     m_secrets = std::make_unique<PassThroughSecrets>(

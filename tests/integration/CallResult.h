@@ -1,8 +1,10 @@
 #pragma once
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 // Reading a tools/call result, and writing a call's arguments, as the integration tests do.
 namespace callresult {
@@ -36,6 +38,21 @@ inline QString stdoutOf(const QJsonObject& result)
 inline QJsonObject code(const QString& program)
 {
     return {{QStringLiteral("code"), program}};
+}
+
+// The JSON object a probe program printed as its last line of stdout (empty if none).
+inline QJsonObject printedJson(const QJsonObject& result)
+{
+    const QStringList lines = stdoutOf(result).split(u'\n', Qt::SkipEmptyParts);
+    if (lines.isEmpty())
+        return {};
+    return QJsonDocument::fromJson(lines.constLast().toUtf8()).object();
+}
+
+// What a failure message shows of a result: its JSON, bounded.
+inline QByteArray describe(const QJsonObject& result)
+{
+    return QJsonDocument(result).toJson(QJsonDocument::Compact).left(4'000);
 }
 
 // The label filter that finds the containers of the server with this pid.

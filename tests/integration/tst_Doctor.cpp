@@ -36,6 +36,8 @@ private Q_SLOTS:
     void engineNotOnPath();
     void unknownEngine();
     void unreadableSettingsValue();
+    void missingSeccompProfile();
+    void brokenSeccompProfile();
 
 private:
     Result doctor(const QStringList& arguments, const QProcessEnvironment& environment);
@@ -81,6 +83,8 @@ void tst_Doctor::healthy()
     QVERIFY(has(result.out,
                 TestEngine::localImage(QStringLiteral("code-sandbox-python:latest")).toUtf8()));
     QVERIFY(has(result.out, "csm-launch"));
+    QVERIFY2(has(result.out, "ok       seccomp"), result.out.constData());
+    QVERIFY(has(result.out, "csm-seccomp.json"));
 }
 
 // A first run's data folder whose parents do not exist yet either (a new account's
@@ -108,8 +112,8 @@ void tst_Doctor::healthyJson()
     }
     QCOMPARE(names, (QStringList{QStringLiteral("settings"), QStringLiteral("engine"),
                                  QStringLiteral("image python"), QStringLiteral("image javascript"),
-                                 QStringLiteral("launcher"), QStringLiteral("secrets"),
-                                 QStringLiteral("data folder")}));
+                                 QStringLiteral("launcher"), QStringLiteral("seccomp"),
+                                 QStringLiteral("secrets"), QStringLiteral("data folder")}));
 }
 
 void tst_Doctor::missingImage()
@@ -176,6 +180,32 @@ void tst_Doctor::unreadableSettingsValue()
     QVERIFY2(has(result.out, "fix: chmod 700 " + QFile::encodeName(m_dataDir)),
              result.out.constData());
     QVERIFY(has(result.out, "2 problems found."));
+}
+
+void tst_Doctor::missingSeccompProfile()
+{
+    QProcessEnvironment missing = environment();
+    missing.insert(QStringLiteral("CODE_SANDBOX_SECCOMP_PROFILE"),
+                   m_dir->filePath(QStringLiteral("no-such-profile.json")));
+    const Result result = doctor({}, missing);
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(has(result.out, "problem  seccomp           csm-seccomp.json not found"),
+             result.out.constData());
+    QVERIFY(has(result.out, "no-such-profile.json"));
+    QVERIFY(has(result.out, "fix: reinstall Code Sandbox"));
+}
+
+void tst_Doctor::brokenSeccompProfile()
+{
+    QFile profile(m_dir->filePath(QStringLiteral("profile.json")));
+    QVERIFY(profile.open(QIODevice::WriteOnly));
+    profile.write("{\"defaultAction\": ");
+    profile.close();
+    QProcessEnvironment broken = environment();
+    broken.insert(QStringLiteral("CODE_SANDBOX_SECCOMP_PROFILE"), profile.fileName());
+    const Result result = doctor({}, broken);
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(has(result.out, "is not a seccomp profile"), result.out.constData());
 }
 
 QTEST_GUILESS_MAIN(tst_Doctor)

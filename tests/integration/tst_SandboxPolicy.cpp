@@ -17,13 +17,16 @@
 #include <QScopeGuard>
 #include <QStorageInfo>
 #include <QSysInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
 #include <memory>
 
+using callresult::describe;
 using callresult::isError;
 using callresult::pidLabel;
+using callresult::printedJson;
 using callresult::stdoutOf;
 using callresult::structured;
 using callresult::text;
@@ -78,21 +81,6 @@ QJsonObject code(const QString& program, double timeoutSeconds = 0)
 QJsonObject toolCall(const QString& tool, const QJsonObject& arguments)
 {
     return {{QStringLiteral("name"), tool}, {QStringLiteral("arguments"), arguments}};
-}
-
-// The probes print one JSON object as their last line.
-QJsonObject printedJson(const QJsonObject& result)
-{
-    const QStringList lines = stdoutOf(result).split(u'\n', Qt::SkipEmptyParts);
-    if (lines.isEmpty())
-        return {};
-    return QJsonDocument::fromJson(lines.constLast().toUtf8()).object();
-}
-
-// What the failure message shows: the program's output, bounded.
-QByteArray describe(const QJsonObject& result)
-{
-    return QJsonDocument(result).toJson(QJsonDocument::Compact).left(4'000);
 }
 
 int hostProcessCount()
@@ -793,6 +781,29 @@ private Q_SLOTS:
         const int reached = progress.constLast().toInt();
         QVERIFY2(reached >= 3 && reached <= 5, describe(result).constData());
         QVERIFY(stillServes(*m_server));
+    }
+
+    void outOfMemoryLeavesNothingInTheServersFolder()
+    {
+        // conmon writes a file named "oom" in the folder it was started from after an
+        // out-of-memory kill: never the folder the MCP client started the server in.
+        QTemporaryDir startedIn;
+        QVERIFY(startedIn.isValid());
+        auto client = std::make_unique<McpStdioClient>();
+        client->process().setWorkingDirectory(startedIn.path());
+        QVERIFY(
+            client->start({QStringLiteral("--pool"), QStringLiteral("1")}, serverEnvironment({})));
+        QVERIFY(!client->initialize().isEmpty());
+        for (int i = 0; i < 2; ++i) { // started cold or taken from the pool, as it comes
+            const QJsonObject result =
+                python(*client, QStringLiteral("x = bytearray(1024 * 1024 * 1024)\n"), 30);
+            QCOMPARE(flag(result, QStringLiteral("oom_killed")), QStringLiteral("true"));
+        }
+        client->closeStdin();
+        QVERIFY(client->waitForExit(30'000));
+        QCOMPARE(QDir(startedIn.path())
+                     .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 QStringList());
     }
 
     void selfInflictedKillIsNotOutOfMemory()

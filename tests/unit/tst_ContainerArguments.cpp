@@ -46,7 +46,8 @@ ContainerSpec sampleSpec()
     ContainerSpec spec;
     spec.name = QStringLiteral("code-sandbox-abc123-7");
     spec.image = QStringLiteral("localhost/code-sandbox-python:latest");
-    spec.launcherPath = QStringLiteral("/opt/code sandbox/libexec/csm-launch");
+    spec.files = {QStringLiteral("/opt/code sandbox/libexec/csm-launch"),
+                  QStringLiteral("/opt/code sandbox/libexec/csm-seccomp.json")};
     spec.command = {QStringLiteral("python3"), QStringLiteral("-u"), QStringLiteral("-")};
     spec.policy.memoryBytes = 256LL * 1024 * 1024;
     spec.policy.cpus = 0.5;
@@ -107,6 +108,8 @@ private Q_SLOTS:
     void memoryIsPassedExactly();
     void tmpfsMounts_data() { addEngineRows(); }
     void tmpfsMounts();
+    void securityOptions_data() { addEngineRows(); }
+    void securityOptions();
     void labels_data() { addEngineRows(); }
     void labels();
     void environment_data() { addEngineRows(); }
@@ -168,10 +171,12 @@ void tst_ContainerArguments::hardeningFlags_data()
         {QStringLiteral("--pids-limit"), QStringLiteral("64")},
         {QStringLiteral("--cpus"), QStringLiteral("0.5")},
         {QStringLiteral("--cap-drop"), QStringLiteral("ALL")},
-        {QStringLiteral("--security-opt"), QStringLiteral("no-new-privileges")},
+        // --security-opt is given twice: securityOptions() checks both.
         {QStringLiteral("--user"), QStringLiteral("65534:65534")},
         {QStringLiteral("--workdir"), QStringLiteral("/sandbox")},
         {QStringLiteral("--log-driver"), QStringLiteral("none")},
+        // /dev/shm is bounded like the other writable folders.
+        {QStringLiteral("--shm-size"), QStringLiteral("32m")},
     };
     for (const QString& engine : {QStringLiteral("podman"), QStringLiteral("docker")}) {
         for (const auto& [flag, value] : expected) {
@@ -256,10 +261,27 @@ void tst_ContainerArguments::tmpfsMounts()
         QVERIFY2(options.contains(QStringLiteral("rw")), qPrintable(mount));
         QVERIFY2(options.contains(QStringLiteral("nosuid")), qPrintable(mount));
         QVERIFY2(options.contains(QStringLiteral("nodev")), qPrintable(mount));
+        // Programs may build native code there: Docker's default would be noexec.
+        QVERIFY2(options.contains(QStringLiteral("exec")), qPrintable(mount));
+        QVERIFY2(!options.contains(QStringLiteral("noexec")), qPrintable(mount));
     }
     paths.sort();
     QCOMPARE(paths, (QStringList{QStringLiteral("/tmp"), QStringLiteral("/work/dir")}));
     QCOMPARE(valueOf(args, QStringLiteral("--workdir")), QStringLiteral("/work/dir"));
+}
+
+void tst_ContainerArguments::securityOptions()
+{
+    QFETCH(QString, engine);
+    const ContainerSpec spec = sampleSpec();
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    QStringList options = valuesOf(args, QStringLiteral("--security-opt"));
+    options.sort();
+    // The project's own seccomp profile, never the engine's default (Podman's allows unshare).
+    QCOMPARE(options, (QStringList{QStringLiteral("no-new-privileges"),
+                                   QStringLiteral("seccomp=") + spec.files.seccompProfile}));
+    QVERIFY(args.indexOf(QStringLiteral("seccomp=") + spec.files.seccompProfile) <
+            args.indexOf(spec.image));
 }
 
 void tst_ContainerArguments::labels()

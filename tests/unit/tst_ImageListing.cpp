@@ -390,8 +390,8 @@ private Q_SLOTS:
                                                 static_cast<const ContainerRuntime*>(&docker)}) {
             const QStringList command{QStringLiteral("python3"), QStringLiteral("-u"),
                                       QStringLiteral("-")};
-            const QStringList args =
-                runtime->quickRunArguments(QStringLiteral("some-image:1"), command);
+            const QStringList args = runtime->quickRunArguments(
+                QStringLiteral("some-image:1"), command, QStringLiteral("/x/csm-seccomp.json"));
             const QString joined = args.join(u' ');
             QCOMPARE(args.first(), QStringLiteral("run"));
             // The image, then the command, last: nothing after them is read as an option.
@@ -400,11 +400,11 @@ private Q_SLOTS:
             for (const char* hardening :
                  {"--rm -i", "--pull never", "--network none", "--read-only", "--cap-drop ALL",
                   "--security-opt no-new-privileges", "--user 65534:65534", "--memory 512m",
-                  "--pids-limit 256"}) {
+                  "--pids-limit 256", "--security-opt seccomp=/x/csm-seccomp.json"}) {
                 QVERIFY2(joined.contains(QLatin1String(hardening)), hardening);
             }
         }
-        QVERIFY(podman.quickRunArguments(QStringLiteral("i"), {QStringLiteral("node")})
+        QVERIFY(podman.quickRunArguments(QStringLiteral("i"), {QStringLiteral("node")}, {})
                     .contains(QStringLiteral("--read-only-tmpfs=false")));
     }
 

@@ -21,7 +21,9 @@ std::unique_ptr<SandboxRunner> makeRunner()
     // No engine and no container: only the runner's secrets are looked at.
     return std::make_unique<SandboxRunner>(
         std::make_unique<PodmanRuntime>(QStringLiteral("/nonexistent/csm-unit-test/podman")),
-        SandboxPolicy{}, QStringLiteral("/nonexistent/csm-launch"));
+        SandboxPolicy{},
+        SandboxFiles{QStringLiteral("/nonexistent/csm-launch"),
+                     QStringLiteral("/nonexistent/csm-seccomp.json")});
 }
 
 // Another process's change, as the CLI or the app makes it: its own store on the same folder.

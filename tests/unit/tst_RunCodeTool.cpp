@@ -28,9 +28,12 @@ const QString& missingEngine()
 
 std::unique_ptr<SandboxRunner> makeRunner(const SandboxPolicy& policy = {})
 {
-    // The launcher path is only mounted, never run on the host: any path will do here.
-    return std::make_unique<SandboxRunner>(std::make_unique<PodmanRuntime>(missingEngine()), policy,
-                                           QStringLiteral("/nonexistent/csm-launch"));
+    // The launcher and the profile are only handed to the engine, never read here: any path
+    // will do.
+    return std::make_unique<SandboxRunner>(
+        std::make_unique<PodmanRuntime>(missingEngine()), policy,
+        SandboxFiles{QStringLiteral("/nonexistent/csm-launch"),
+                     QStringLiteral("/nonexistent/csm-seccomp.json")});
 }
 
 RunCodeTool::Config makeConfig(Language language, const QString& image = {})

@@ -116,7 +116,8 @@ std::unique_ptr<SandboxRunner> tst_RunHistoryRecorder::makeRunner()
 {
     return std::make_unique<SandboxRunner>(std::make_unique<PodmanRuntime>(kMissingEngine),
                                            SandboxPolicy{},
-                                           QStringLiteral("/nonexistent/csm-launch"));
+                                           SandboxFiles{QStringLiteral("/nonexistent/csm-launch"),
+                                                        QStringLiteral("/nonexistent/csm.json")});
 }
 
 RunCodeTool::Config tst_RunHistoryRecorder::pythonConfig() const

@@ -5,6 +5,7 @@
 #include "runtime/ContainerRuntime.h"
 #include "runtime/ContainersFolder.h"
 #include "runtime/RuntimeFactory.h"
+#include "sandbox/SandboxFilesLocator.h"
 #include "settings/ServerSettings.h"
 
 #include <QAction>
@@ -425,7 +426,8 @@ void ImagesPage::test(const QString& image, Language language)
     m_operationSubject = image;
     m_testOutput.clear();
     start(Operation::Test, m_runtime->program(),
-          m_runtime->quickRunArguments(image, LanguageTraits::interpreterCommand(language)),
+          m_runtime->quickRunArguments(image, LanguageTraits::interpreterCommand(language),
+                                       SandboxFilesLocator::findSeccompProfile()),
           testCode(language).toUtf8() + '\n');
 }
 
