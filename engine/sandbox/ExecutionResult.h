@@ -14,6 +14,8 @@ struct ExecutionResult
         TimedOut,    // killed at its deadline
         Cancelled,   // killed on the client's request or at shutdown
         EngineError, // the program never ran: engine missing, image missing, daemon down...
+        // The program never ran: its timeout passed while it waited for a free sandbox.
+        TimedOutWaiting,
     };
 
     Outcome outcome = Outcome::Exited;
@@ -24,7 +26,8 @@ struct ExecutionResult
     bool stdoutTruncated = false;
     bool stderrTruncated = false;
     bool oomKilled = false; // the kernel killed the program at the memory limit
-    // For EngineError: what went wrong and how to fix it, for a person or a model to read.
+    // For EngineError and TimedOutWaiting: what went wrong and how to fix it, for a person or a
+    // model to read.
     QString engineError;
 
     bool timedOut() const { return outcome == Outcome::TimedOut; }

@@ -28,6 +28,8 @@ SandboxRun::SandboxRun(SandboxRunner& runner, RunRequest request, QObject* paren
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this,
             [this] { stop(ExecutionResult::Outcome::TimedOut); });
+    m_queueDeadline.setSingleShot(true);
+    connect(&m_queueDeadline, &QTimer::timeout, this, &SandboxRun::onWaitedTooLong);
     m_startDeadline.setSingleShot(true);
     connect(&m_startDeadline, &QTimer::timeout, this, [this] {
         if (m_phase != Phase::Starting)
@@ -44,8 +46,9 @@ SandboxRun::SandboxRun(SandboxRunner& runner, RunRequest request, QObject* paren
 
 SandboxRun::~SandboxRun()
 {
-    if (m_phase != Phase::Idle && m_phase != Phase::Done)
+    if (m_admitted && m_phase != Phase::Done)
         m_runner.runEnded();
+    leaveQueue();
     // Destroyed while its container may still exist (the server is going down): the reaper
     // removes it.
     handOverSession(true);
@@ -58,11 +61,65 @@ QString SandboxRun::containerName() const
 
 void SandboxRun::start()
 {
+    m_phase = Phase::Queued;
+    // Admission comes from the event loop, even with a slot free: finished() is never emitted
+    // from inside start(), even when the engine cannot be started at all.
+    RunQueue& queue = m_runner.queue();
+    m_ticket = queue.request(this, [this] { onAdmitted(); });
+    if (const int ahead = queue.waitingAhead(m_ticket); ahead >= 0) {
+        qCInfo(lcSandbox).noquote()
+            << "all" << queue.limits().maxRunning << "sandboxes are busy; the call waits," << ahead
+            << "ahead of it";
+        m_queueDeadline.start(m_request.timeoutMs);
+    }
+}
+
+void SandboxRun::onAdmitted()
+{
+    if (m_phase != Phase::Queued)
+        return;
+    m_queueDeadline.stop();
+    m_admitted = true;
     m_phase = Phase::CheckingImage;
     m_runner.runStarted();
-    // Deferred, so that finished() is never emitted from inside start(), even when the engine
-    // cannot be started at all.
-    QMetaObject::invokeMethod(this, &SandboxRun::chooseContainer, Qt::QueuedConnection);
+    chooseContainer();
+}
+
+void SandboxRun::onWaitedTooLong()
+{
+    if (m_phase != Phase::Queued)
+        return;
+    leaveQueue();
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::TimedOutWaiting;
+    result.engineError =
+        QStringLiteral("The call timed out after %1 s waiting for a free sandbox; the program "
+                       "never ran. This server runs at most %2 sandboxes at once (--max-running) "
+                       "and they were all busy: try again when other calls have finished, or "
+                       "with a longer timeout_seconds.")
+            .arg(QString::number(m_request.timeoutMs / 1000.0))
+            .arg(m_runner.queue().limits().maxRunning);
+    finish(result);
+}
+
+void SandboxRun::leaveQueue()
+{
+    if (const RunQueue::Ticket ticket = std::exchange(m_ticket, 0))
+        m_runner.queue().release(ticket);
+}
+
+QString SandboxRun::progressMessage() const
+{
+    if (m_phase == Phase::Queued) {
+        const int ahead = m_runner.queue().waitingAhead(m_ticket);
+        if (ahead >= 0) {
+            return QStringLiteral("Waiting for a free sandbox: %1 call(s) ahead (at most %2 run "
+                                  "at once)")
+                .arg(ahead)
+                .arg(m_runner.queue().limits().maxRunning);
+        }
+    }
+    return m_latestLine.text();
 }
 
 void SandboxRun::chooseContainer()
@@ -277,6 +334,7 @@ void SandboxRun::onSessionEnded(int engineExitCode)
         return;
     }
     case Phase::Idle:
+    case Phase::Queued:
     case Phase::CheckingImage:
     case Phase::Stopping:
     case Phase::Done:
@@ -288,7 +346,9 @@ void SandboxRun::cancel()
 {
     switch (m_phase) {
     case Phase::Idle:
+    case Phase::Queued:
     case Phase::CheckingImage: {
+        leaveQueue();
         if (m_check) {
             m_check->kill();
             m_runner.reaper().adoptHelper(m_check);
@@ -362,7 +422,12 @@ void SandboxRun::finish(ExecutionResult result)
     m_phase = Phase::Done;
     m_deadline.stop();
     m_startDeadline.stop();
-    m_runner.runEnded();
+    m_queueDeadline.stop();
+    if (m_admitted)
+        m_runner.runEnded();
+    // The slot goes to the next run in the queue: this run's program has ended, and its
+    // container's teardown (off the call's path) no longer runs a program.
+    leaveQueue();
     Q_EMIT finished(result);
 }
 

@@ -4,6 +4,7 @@
 #include "sandbox/ExecutionResult.h"
 #include "sandbox/LatestOutputLine.h"
 #include "sandbox/LauncherStreamDecoder.h"
+#include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxSecrets.h"
 
@@ -43,9 +44,10 @@ public:
     void cancel();
     // Empty until a container was chosen.
     QString containerName() const;
-    // The last line the program printed so far (for progress messages); empty before any. Raw:
-    // redact it with secrets().
-    QString latestOutputLine() const { return m_latestLine.text(); }
+    // What a progress message says now: where the run waits in the queue for a free sandbox,
+    // else the last line the program printed so far (empty before any). Raw: redact it with
+    // secrets().
+    QString progressMessage() const;
     // The secrets in this run's container (before one is chosen: the runner's at the time).
     const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
 
@@ -56,6 +58,7 @@ private:
     enum class Phase
     {
         Idle,
+        Queued, // waiting for a free sandbox (RunQueue)
         CheckingImage,
         Starting, // the program is on its way; the launcher has not said it started
         Running,  // the launcher said the program started: the deadline runs
@@ -63,6 +66,9 @@ private:
         Done,
     };
 
+    void onAdmitted();
+    void onWaitedTooLong();
+    void leaveQueue();
     void chooseContainer();
     void checkImage(bool afterEngineFailure);
     void onImageChecked(int exitCode, bool afterEngineFailure);
@@ -84,6 +90,9 @@ private:
     Phase m_phase = Phase::Idle;
     ExecutionResult::Outcome m_stopReason = ExecutionResult::Outcome::Cancelled;
     bool m_warm = false;
+    // The run's place in the runner's RunQueue, from start() until it ends.
+    RunQueue::Ticket m_ticket = 0;
+    bool m_admitted = false;
 
     QPointer<QProcess> m_check;
     QPointer<QProcess> m_remove;
@@ -93,6 +102,7 @@ private:
     QByteArray m_lastEngineDiagnostics;
     LauncherStreamDecoder m_decoder;
     QTimer m_deadline;
+    QTimer m_queueDeadline; // the run's timeout also bounds its wait for a sandbox
     QTimer m_startDeadline;
     QElapsedTimer m_clock;
     qint64 m_durationMs = 0;

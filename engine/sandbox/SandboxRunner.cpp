@@ -6,6 +6,7 @@
 #include "sandbox/ColdSession.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/ContainerSpec.h"
+#include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRun.h"
 #include "sandbox/WarmPool.h"
@@ -34,6 +35,7 @@ SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxP
     , m_files(std::move(files))
     , m_instanceId(randomInstanceId())
     , m_reaper(new ContainerReaper(*m_runtime, this))
+    , m_queue(new RunQueue({RunQueue::defaultMaxRunning(m_policy.memoryBytes)}, this))
 {}
 
 SandboxRunner::~SandboxRunner()

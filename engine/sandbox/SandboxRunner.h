@@ -16,6 +16,7 @@
 namespace csm {
 
 class ContainerReaper;
+class RunQueue;
 class ContainerRuntime;
 class SandboxRun;
 class SandboxSession;
@@ -43,6 +44,9 @@ public:
     void enablePool(int sizePerImage, int idleTimeoutMs);
     void warm(Language language, const QString& image);
     WarmPool* pool() const { return m_pool; }
+    // The cap on sandboxes running programs at once, and the calls waiting for one.
+    RunQueue& queue() { return *m_queue; }
+    const RunQueue& queue() const { return *m_queue; }
     // A pre-started container for one program, or null when none is ready.
     SandboxSession* takeWarmSession(Language language, const QString& image, QObject* parent);
     // A container started for this program alone.
@@ -90,6 +94,7 @@ private:
     SandboxFiles m_files;
     QString m_instanceId;
     ContainerReaper* m_reaper = nullptr;
+    RunQueue* m_queue = nullptr;
     WarmPool* m_pool = nullptr;
     quint64 m_nextContainer = 1;
     QSet<QString> m_presentImages;

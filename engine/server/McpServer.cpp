@@ -11,6 +11,7 @@
 #include "runtime/ContainerRuntime.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/RunQueue.h"
 #include "sandbox/SandboxFilesLocator.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/StaleContainerSweeper.h"
@@ -46,6 +47,13 @@ RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
     config.redactOutput = options.redactOutput;
     return config;
 }
+
+RunQueue::Limits runLimits(const ServerOptions& options)
+{
+    return {options.maxRunning > 0 ? options.maxRunning
+                                   : RunQueue::defaultMaxRunning(options.policy.memoryBytes),
+            options.maxQueued};
+}
 } // namespace
 
 McpServer::McpServer(const ServerOptions& options, QObject* parent)
@@ -60,6 +68,7 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     if (!files.isComplete())
         qCCritical(lcServer).noquote() << SandboxFilesLocator::missingMessage(files);
     m_runner = std::make_unique<SandboxRunner>(std::move(runtime), options.policy, files);
+    m_runner->queue().setLimits(runLimits(options));
     // Before anything can print a secret: every log line of the process is redacted.
     LogRedaction::install();
     m_secrets = std::make_unique<PassThroughSecrets>(
@@ -75,7 +84,8 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     const auto python = toolConfig(Language::Python, options.pythonImage, engine, options);
     const auto js = toolConfig(Language::JavaScript, options.jsImage, engine, options);
     qCInfo(lcServer).noquote() << "engine" << engine.name() << "| python image" << python.image
-                               << "| javascript image" << js.image;
+                               << "| javascript image" << js.image << "| at most"
+                               << m_runner->queue().limits().maxRunning << "sandboxes at once";
     if (options.historyEnabled) {
         QString error;
         m_history = RunHistoryRecorder::open(
@@ -157,6 +167,7 @@ void McpServer::applySettings(const ServerOptions& options)
     m_pythonTool->setConfig(python);
     m_jsTool->setConfig(js);
     m_runner->setPolicy(options.policy);
+    m_runner->queue().setLimits(runLimits(options));
     if (options.poolSize != m_options.poolSize ||
         options.poolIdleSeconds != m_options.poolIdleSeconds)
         m_runner->enablePool(options.poolSize, options.poolIdleSeconds * 1000);

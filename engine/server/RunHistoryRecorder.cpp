@@ -85,6 +85,10 @@ RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result)
     case ExecutionResult::Outcome::TimedOut:
         run.status = result.oomKilled ? RunStatus::Oom : RunStatus::Timeout;
         break;
+    case ExecutionResult::Outcome::TimedOutWaiting:
+        run.status = RunStatus::Timeout;
+        run.errorMessage = result.engineError;
+        break;
     case ExecutionResult::Outcome::Cancelled:
         run.status = RunStatus::Cancelled;
         break;

@@ -43,6 +43,10 @@ struct ServerOptions
     int poolSize = 2;
     // A pool unused this long is emptied (and refilled at its next call).
     int poolIdleSeconds = 600;
+    // Sandboxes running programs at once (0: sized from the machine, RunQueue::
+    // defaultMaxRunning), and calls that may wait for one beyond them.
+    int maxRunning = 0;
+    int maxQueued = 128;
     // The run history: every call recorded in <dataDir>/history.sqlite, shared with other
     // Code Sandbox processes. historyPath is resolved from --data-dir / CODE_SANDBOX_DATA_DIR.
     bool historyEnabled = true;

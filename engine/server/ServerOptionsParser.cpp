@@ -200,6 +200,38 @@ std::vector<ValueSetting> sandboxSettings(bool& timeoutGiven)
              options.poolIdleSeconds = seconds;
              return std::nullopt;
          }});
+    settings.push_back(
+        {option("max-running",
+                QStringLiteral("Sandboxes running programs at once; further calls wait in a "
+                               "queue (default: twice the CPUs, or fewer if their memory limits "
+                               "would not fit in the machine's memory; 0 means that default). "
+                               "Env: CODE_SANDBOX_MAX_RUNNING."),
+                "count"),
+         QStringLiteral("CODE_SANDBOX_MAX_RUNNING"),
+         [](const QString& text, ServerOptions& options) -> std::optional<QString> {
+             bool ok = false;
+             const int count = text.toInt(&ok);
+             if (!ok || count < 0 || count > 1024)
+                 return QStringLiteral("must be a whole number from 0 (sized from the machine) "
+                                       "to 1024");
+             options.maxRunning = count;
+             return std::nullopt;
+         }});
+    settings.push_back(
+        {option("max-queued",
+                QStringLiteral("Calls that may wait for a free sandbox; beyond them a call is "
+                               "refused at once with an error (default 128). Env: "
+                               "CODE_SANDBOX_MAX_QUEUED."),
+                "count"),
+         QStringLiteral("CODE_SANDBOX_MAX_QUEUED"),
+         [](const QString& text, ServerOptions& options) -> std::optional<QString> {
+             bool ok = false;
+             const int count = text.toInt(&ok);
+             if (!ok || count < 0 || count > 100'000)
+                 return QStringLiteral("must be a whole number from 0 to 100000");
+             options.maxQueued = count;
+             return std::nullopt;
+         }});
     return settings;
 }
 } // namespace

@@ -74,8 +74,8 @@ QString RunCodeCall::progressMessage() const
 {
     if (!m_run)
         return {};
-    const QString line = m_run->latestOutputLine();
-    return m_redactOutput ? m_run->secrets()->redactor().redact(line) : line;
+    const QString message = m_run->progressMessage();
+    return m_redactOutput ? m_run->secrets()->redactor().redact(message) : message;
 }
 
 void RunCodeCall::onRunFinished(const ExecutionResult& result)
@@ -89,7 +89,8 @@ void RunCodeCall::onRunFinished(const ExecutionResult& result)
         Q_EMIT cancelled();
         return;
     }
-    if (answer.outcome == ExecutionResult::Outcome::EngineError) {
+    if (answer.outcome == ExecutionResult::Outcome::EngineError ||
+        answer.outcome == ExecutionResult::Outcome::TimedOutWaiting) {
         Q_EMIT finished(ToolResultFormatter::errorResult(answer.engineError));
         return;
     }

@@ -1,6 +1,7 @@
 #include "tools/RunCodeTool.h"
 
 #include "runtime/ContainerRuntime.h"
+#include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/SandboxSecrets.h"
@@ -158,6 +159,18 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
                 parent, m_observer, reportStart(context, code, defaultTimeoutMs));
         }
         timeoutSeconds = std::min(timeout.toDouble(), m_config.maxTimeoutSeconds);
+    }
+
+    const RunQueue& queue = m_runner.queue();
+    if (queue.isFull()) {
+        // Refused at once rather than queued without bound: the client hears why now.
+        return RunCodeCall::failed(
+            QStringLiteral("Too many calls at once: %1 sandboxes are running and %2 calls are "
+                           "waiting for one, the most this server takes (--max-running, "
+                           "--max-queued). Try again when some have finished.")
+                .arg(queue.runningCount())
+                .arg(queue.waitingCount()),
+            parent, m_observer, reportStart(context, code, defaultTimeoutMs));
     }
 
     RunRequest request;

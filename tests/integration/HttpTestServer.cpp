@@ -4,6 +4,7 @@
 
 #include <QDeadlineTimer>
 #include <QFile>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QUrl>
 
@@ -73,6 +74,54 @@ bool HttpTestServer::start(const QStringList& arguments, const QMap<QString, QSt
 QByteArray HttpTestServer::hostHeader() const
 {
     return "127.0.0.1:" + QByteArray::number(m_port);
+}
+
+RawHttpClient::Request HttpTestServer::postRequest(const QJsonObject& message,
+                                                   const QByteArray& sessionId) const
+{
+    RawHttpClient::Request request;
+    request.set("Host", hostHeader())
+        .set("Accept", "application/json, text/event-stream")
+        .set("Content-Type", "application/json");
+    if (!sessionId.isEmpty())
+        request.set("Mcp-Session-Id", sessionId);
+    request.body = QJsonDocument(message).toJson(QJsonDocument::Compact);
+    return request;
+}
+
+QByteArray HttpTestServer::openSession(RawHttpClient& client) const
+{
+    const QJsonObject initialize{
+        {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+        {QStringLiteral("id"), 0},
+        {QStringLiteral("method"), QStringLiteral("initialize")},
+        {QStringLiteral("params"),
+         QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
+                     {QStringLiteral("capabilities"), QJsonObject{}},
+                     {QStringLiteral("clientInfo"),
+                      QJsonObject{{QStringLiteral("name"), QStringLiteral("HttpTestServer")},
+                                  {QStringLiteral("version"), QStringLiteral("1")}}}}}};
+    if (!client.send(postRequest(initialize))) {
+        qWarning("initialize could not be sent: %s", qPrintable(client.lastError()));
+        return {};
+    }
+    const auto initialized = client.readResponse();
+    if (!initialized || initialized->status != 200) {
+        qWarning("initialize failed: %s",
+                 initialized ? initialized->body.constData() : qPrintable(client.lastError()));
+        return {};
+    }
+    const QByteArray sessionId = initialized->header("mcp-session-id");
+    const QJsonObject notification{
+        {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+        {QStringLiteral("method"), QStringLiteral("notifications/initialized")}};
+    const auto accepted =
+        client.send(postRequest(notification, sessionId)) ? client.readResponse() : std::nullopt;
+    if (!accepted || accepted->status != 202) {
+        qWarning("notifications/initialized was not accepted");
+        return {};
+    }
+    return sessionId;
 }
 
 QString HttpTestServer::standardError() const

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "RawHttpClient.h"
+
 #include <QByteArray>
+#include <QJsonObject>
 #include <QMap>
 #include <QProcess>
 #include <QString>
@@ -30,6 +33,12 @@ public:
     QString url() const { return m_url; }
     // "127.0.0.1:PORT": what a client puts in Host.
     QByteArray hostHeader() const;
+    // A POST of one JSON-RPC message to /mcp, as a conforming client sends it.
+    RawHttpClient::Request postRequest(const QJsonObject& message,
+                                       const QByteArray& sessionId = {}) const;
+    // initialize, then notifications/initialized, over `client`: the session id, or empty (with
+    // a warning).
+    QByteArray openSession(RawHttpClient& client) const;
     // The pid it had, also after it exited (its containers are labelled with it).
     qint64 pid() const { return m_pid; }
     bool isRunning() const { return m_process.state() != QProcess::NotRunning; }

@@ -59,6 +59,8 @@ private Q_SLOTS:
     void timeouts();
     void unexpectedArguments_data();
     void unexpectedArguments();
+    void runLimits_data();
+    void runLimits();
     void httpDefaults();
     void httpSettings();
     void httpErrors_data();
@@ -507,6 +509,59 @@ void tst_ServerOptionsParser::unexpectedArguments()
     const auto* error = std::get_if<QString>(&parsed);
     QVERIFY2(error, "expected an error");
     QVERIFY2(error->contains(errorMentions), qPrintable(*error));
+}
+
+void tst_ServerOptionsParser::runLimits_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("environment");
+    QTest::addColumn<bool>("valid");
+    QTest::addColumn<int>("maxRunning");
+    QTest::addColumn<int>("maxQueued");
+
+    const QString running = QStringLiteral("--max-running");
+    const QString queued = QStringLiteral("--max-queued");
+    // 0: sized from the machine when the server starts.
+    QTest::newRow("defaults") << QStringList() << QStringList() << true << 0 << 128;
+    QTest::newRow("flags") << QStringList{running, QStringLiteral("3"), queued, QStringLiteral("0")}
+                           << QStringList() << true << 3 << 0;
+    QTest::newRow("variables") << QStringList()
+                               << QStringList{QStringLiteral("CODE_SANDBOX_MAX_RUNNING=5"),
+                                              QStringLiteral("CODE_SANDBOX_MAX_QUEUED=9")}
+                               << true << 5 << 9;
+    QTest::newRow("flag beats variable")
+        << QStringList{running, QStringLiteral("2")}
+        << QStringList{QStringLiteral("CODE_SANDBOX_MAX_RUNNING=5")} << true << 2 << 128;
+    QTest::newRow("explicit default")
+        << QStringList{running, QStringLiteral("0")} << QStringList() << true << 0 << 128;
+    QTest::newRow("negative cap") << QStringList{running, QStringLiteral("-1")} << QStringList()
+                                  << false << 0 << 0;
+    QTest::newRow("words") << QStringList{queued, QStringLiteral("many")} << QStringList() << false
+                           << 0 << 0;
+    QTest::newRow("bad variable") << QStringList()
+                                  << QStringList{QStringLiteral("CODE_SANDBOX_MAX_RUNNING=x")}
+                                  << false << 0 << 0;
+}
+
+void tst_ServerOptionsParser::runLimits()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, environment);
+    QFETCH(bool, valid);
+    QFETCH(int, maxRunning);
+    QFETCH(int, maxQueued);
+    const Parsed parsed = parse(arguments, environment);
+    if (!valid) {
+        const auto* error = std::get_if<QString>(&parsed);
+        QVERIFY2(error, "expected an error");
+        QVERIFY2(error->contains(QLatin1String("MAX_")) || error->contains(QLatin1String("--max-")),
+                 qPrintable(*error));
+        return;
+    }
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->maxRunning, maxRunning);
+    QCOMPARE(options->maxQueued, maxQueued);
 }
 
 void tst_ServerOptionsParser::httpDefaults()
