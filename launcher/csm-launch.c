@@ -6,8 +6,15 @@
  *     frame = type (1 byte) | payload length (4 bytes, big-endian) | payload
  *     'S' started: the program has been handed to the interpreter (the timeout starts here)
  *     'O' / 'E': a chunk of the program's stdout / stderr
- *     'X' exit: "exit=N" or "signal=N", then " oom=0|1 stdout_dropped=N stderr_dropped=N"
+ *     'X' exit: "exit=N" or "signal=N", then " oom=0|1 stdout_dropped=N stderr_dropped=N
+ *         unenforced=N"
  *     'F' failure before the program ran: a message
+ *     'L' the program was not run because limits it was given are not enforced: "unenforced=N"
+ *
+ * unenforced=N is a bit set of the limits asked for with --limits that this container's cgroup
+ * does not show (1 memory, 2 processes, 4 CPU): the engine accepted them and ignored them, as
+ * rootless Podman does on cgroup v1. With --unenforced refuse (the default) the program is not
+ * run at all; with --unenforced allow it runs and the exit frame says what was missing.
  *
  * The program cannot forge a frame: its output only ever reaches the stream inside frames, it
  * cannot open this process's stdout (/proc/1/fd/1) because this process makes itself
@@ -44,7 +51,12 @@ enum { kChunk = 64 * 1024 };
 /* After the program exits, how long its orphans may keep its output pipes open. */
 enum { kDrainAfterExitMs = 200 };
 
+enum { kLimitMemory = 1, kLimitPids = 2, kLimitCpu = 4 };
+/* v1 reports "no memory limit" as a huge number (PAGE_COUNTER_MAX pages): anything above this. */
+static const long long kNoLimitAbove = 1LL << 60;
+
 static int g_wake[2] = {-1, -1};
+static const char* g_cgroup_root = "/sys/fs/cgroup";
 /* Where frames go: stdout, or the host's connection in --listen mode. */
 static int g_frames = STDOUT_FILENO;
 
@@ -98,13 +110,19 @@ static _Noreturn void fail(const char* what)
     _exit(121);
 }
 
+static FILE* open_cgroup_file(const char* relative)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_cgroup_root, relative);
+    return fopen(path, "re");
+}
+
 /* oom_kill counter of this container's memory cgroup (v2 memory.events, v1 memory.oom_control). */
 static long oom_kills(void)
 {
-    static const char* const files[] = {"/sys/fs/cgroup/memory.events",
-                                        "/sys/fs/cgroup/memory/memory.oom_control"};
+    static const char* const files[] = {"memory.events", "memory/memory.oom_control"};
     for (size_t i = 0; i < sizeof files / sizeof *files; ++i) {
-        FILE* file = fopen(files[i], "re");
+        FILE* file = open_cgroup_file(files[i]);
         if (!file)
             continue;
         char key[64];
@@ -118,6 +136,83 @@ static long oom_kills(void)
         fclose(file);
     }
     return -1;
+}
+
+/* The numbers in the first of `files` (cgroup v2 name first, then v1) that can be read: up to
+ * two, "max" read as -1. Returns how many were read; 0 when no file could be. */
+static int read_cgroup_numbers(const char* const* files, size_t count, long long values[2])
+{
+    for (size_t i = 0; i < count; ++i) {
+        FILE* file = open_cgroup_file(files[i]);
+        if (!file)
+            continue;
+        char words[2][64] = {{0}, {0}};
+        const int read = fscanf(file, "%63s %63s", words[0], words[1]);
+        fclose(file);
+        if (read <= 0)
+            continue;
+        for (int w = 0; w < read; ++w)
+            values[w] = strcmp(words[w], "max") == 0 ? -1 : atoll(words[w]);
+        return read;
+    }
+    return 0;
+}
+
+/* Whether the cgroup holds this container to `limit` or less: a limit it does not show, or that
+ * cannot be read at all, is not enforced. */
+static int is_bounded(const char* const* files, size_t count, long long limit)
+{
+    long long values[2] = {-1, -1};
+    if (read_cgroup_numbers(files, count, values) < 1)
+        return 0;
+    return values[0] >= 0 && values[0] < kNoLimitAbove && values[0] <= limit;
+}
+
+static int is_cpu_bounded(long long millicpus)
+{
+    long long quota = -1, period = 0;
+    long long values[2] = {-1, -1};
+    static const char* const v2[] = {"cpu.max"};
+    static const char* const v1_quota[] = {"cpu/cpu.cfs_quota_us", "cpu,cpuacct/cpu.cfs_quota_us"};
+    static const char* const v1_period[] = {"cpu/cpu.cfs_period_us",
+                                            "cpu,cpuacct/cpu.cfs_period_us"};
+    if (read_cgroup_numbers(v2, 1, values) == 2) {
+        quota = values[0];
+        period = values[1];
+    } else if (read_cgroup_numbers(v1_quota, 2, values) == 1) {
+        quota = values[0];
+        if (read_cgroup_numbers(v1_period, 2, values) == 1)
+            period = values[0];
+    }
+    /* A hundredth of a CPU of rounding, at most. */
+    return quota > 0 && period > 0 && quota * 1000 <= millicpus * period + period * 10;
+}
+
+/* The limits asked for ("memory=BYTES,pids=N,millicpus=N") that the cgroup does not enforce. */
+static int unenforced_limits(const char* asked)
+{
+    static const char* const memory_files[] = {"memory.max", "memory/memory.limit_in_bytes"};
+    static const char* const pids_files[] = {"pids.max", "pids/pids.max"};
+    int missing = 0;
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", asked);
+    for (char* save = NULL, *item = strtok_r(copy, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        char* equals = strchr(item, '=');
+        if (!equals)
+            continue;
+        *equals = '\0';
+        const long long value = atoll(equals + 1);
+        if (value <= 0)
+            continue;
+        if (strcmp(item, "memory") == 0 && !is_bounded(memory_files, 2, value))
+            missing |= kLimitMemory;
+        else if (strcmp(item, "pids") == 0 && !is_bounded(pids_files, 2, value))
+            missing |= kLimitPids;
+        else if (strcmp(item, "millicpus") == 0 && !is_cpu_bounded(value))
+            missing |= kLimitCpu;
+    }
+    return missing;
 }
 
 static int read_exactly(int fd, void* data, size_t size)
@@ -223,7 +318,8 @@ static void set_nonblocking(int fd)
 static void usage(void)
 {
     fprintf(stderr, "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] [--listen SOCKET] "
-                    "-- PROGRAM [ARG...]\n");
+                    "[--limits memory=BYTES,pids=N,millicpus=N] [--unenforced refuse|allow] "
+                    "[--cgroup-root DIR] -- PROGRAM [ARG...]\n");
     exit(2);
 }
 
@@ -232,6 +328,8 @@ int main(int argc, char** argv)
     long long output_cap = 1024 * 1024;
     long long code_limit = 64LL * 1024 * 1024;
     const char* listen_path = NULL;
+    const char* limits = NULL;
+    int allow_unenforced = 0;
     int first = 1;
     for (; first < argc; ++first) {
         if (strcmp(argv[first], "--") == 0) {
@@ -246,6 +344,12 @@ int main(int argc, char** argv)
             code_limit = atoll(argv[++first]);
         else if (strcmp(argv[first], "--listen") == 0)
             listen_path = argv[++first];
+        else if (strcmp(argv[first], "--limits") == 0)
+            limits = argv[++first];
+        else if (strcmp(argv[first], "--unenforced") == 0)
+            allow_unenforced = strcmp(argv[++first], "allow") == 0;
+        else if (strcmp(argv[first], "--cgroup-root") == 0)
+            g_cgroup_root = argv[++first];
         else
             usage();
     }
@@ -262,8 +366,17 @@ int main(int argc, char** argv)
     if (setrlimit(RLIMIT_CORE, &no_core) != 0)
         fail("setting the core dump limit to 0");
 
+    /* Limits the engine was given but does not enforce: checked before the program can run. */
+    const int unenforced = limits ? unenforced_limits(limits) : 0;
+    char unenforced_text[32];
+    snprintf(unenforced_text, sizeof unenforced_text, "unenforced=%d", unenforced);
+
     size_t code_size = 0;
     char* code = listen_path ? NULL : read_program((size_t)code_limit, &code_size);
+    if (unenforced && !allow_unenforced && !listen_path) {
+        frame_text('L', unenforced_text);
+        return 122;
+    }
 
     int in[2], out[2], err[2], exec_error[2];
     if (pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) != 0 || pipe2(in, O_CLOEXEC) != 0 ||
@@ -307,6 +420,12 @@ int main(int argc, char** argv)
     if (listen_path) {
         /* The interpreter now waits for its program, and we for the host's call. */
         code = accept_program(listen_path, (size_t)code_limit, &code_size);
+        if (unenforced && !allow_unenforced) {
+            frame_text('L', unenforced_text);
+            kill(child, SIGKILL);
+            waitpid(child, NULL, 0);
+            return 122;
+        }
         if (!exec_failed)
             frame('S', "", 0);
     }
@@ -409,7 +528,8 @@ int main(int argc, char** argv)
     else
         snprintf(status, sizeof status, "exit=%d", WEXITSTATUS(child_status));
     snprintf(status + strlen(status), sizeof status - strlen(status),
-             " oom=%d stdout_dropped=%lld stderr_dropped=%lld", oom, dropped[0], dropped[1]);
+             " oom=%d stdout_dropped=%lld stderr_dropped=%lld %s", oom, dropped[0], dropped[1],
+             unenforced_text);
     frame_text('X', status);
     return WIFSIGNALED(child_status) ? 128 + WTERMSIG(child_status) : WEXITSTATUS(child_status);
 }

@@ -112,6 +112,14 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
         args << QStringLiteral("--listen")
              << QLatin1String(ContainerSpec::kIoMountPoint) + QStringLiteral("/sock");
     }
+    // The launcher checks that the engine enforces them before the program runs.
+    args << QStringLiteral("--limits")
+         << QStringLiteral("memory=%1,pids=%2,millicpus=%3")
+                .arg(policy.memoryBytes)
+                .arg(policy.pidsLimit)
+                .arg(qRound64(policy.cpus * 1000))
+         << QStringLiteral("--unenforced")
+         << (policy.allowUnenforcedLimits ? QStringLiteral("allow") : QStringLiteral("refuse"));
     args << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes)
          << QStringLiteral("--") << spec.command;
     return args;

@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 namespace csm {
 
@@ -26,6 +27,9 @@ struct ExecutionResult
     bool stdoutTruncated = false;
     bool stderrTruncated = false;
     bool oomKilled = false; // the kernel killed the program at the memory limit
+    // Limits the engine ignored ("memory", "pids", "cpus"); the program ran only because the
+    // policy allows that (--allow-unlimited).
+    QStringList unenforcedLimits;
     // For EngineError and TimedOutWaiting: what went wrong and how to fix it, for a person or a
     // model to read.
     QString engineError;

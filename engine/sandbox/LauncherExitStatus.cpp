@@ -30,12 +30,38 @@ std::optional<LauncherExitStatus> LauncherExitStatus::parse(const QByteArray& pa
             status.stdoutDropped = value;
         } else if (key == "stderr_dropped") {
             status.stderrDropped = value;
+        } else if (key == "unenforced" && value <= (Memory | Processes | Cpu)) {
+            status.unenforcedLimits = int(value);
         }
         // Unknown keys are ignored: a newer launcher may say more.
     }
     if (!sawOutcome)
         return std::nullopt;
     return status;
+}
+
+std::optional<int> LauncherExitStatus::parseUnenforced(const QByteArray& payload)
+{
+    constexpr QByteArrayView prefix("unenforced=");
+    if (!payload.startsWith(prefix))
+        return std::nullopt;
+    bool ok = false;
+    const int limits = payload.mid(prefix.size()).toInt(&ok);
+    if (!ok || limits <= 0 || limits > (Memory | Processes | Cpu))
+        return std::nullopt;
+    return limits;
+}
+
+QStringList LauncherExitStatus::limitNames(int limits)
+{
+    QStringList names;
+    if (limits & Memory)
+        names << QStringLiteral("memory");
+    if (limits & Processes)
+        names << QStringLiteral("pids");
+    if (limits & Cpu)
+        names << QStringLiteral("cpus");
+    return names;
 }
 
 } // namespace csm

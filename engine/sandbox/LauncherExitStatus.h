@@ -1,22 +1,37 @@
 #pragma once
 
 #include <QByteArray>
+#include <QStringList>
 
 #include <optional>
 
 namespace csm {
 
 // The launcher's exit frame: "exit=N" or "signal=N", then oom=0|1, stdout_dropped=N,
-// stderr_dropped=N.
+// stderr_dropped=N, unenforced=N.
 struct LauncherExitStatus
 {
+    // The bits of "unenforced=N" (also the payload of the launcher's limits frame): limits the
+    // sandbox was given that its cgroup does not show.
+    enum Limit
+    {
+        Memory = 1,
+        Processes = 2,
+        Cpu = 4,
+    };
+
     int exitCode = 0; // a signal's death is reported as 128 + signal, as shells do
     int signal = 0;
     bool oomKilled = false;
     qint64 stdoutDropped = 0;
     qint64 stderrDropped = 0;
+    int unenforcedLimits = 0; // Limit bits
 
     static std::optional<LauncherExitStatus> parse(const QByteArray& payload);
+    // "unenforced=N" alone (the launcher's limits frame): the Limit bits, or none if unreadable.
+    static std::optional<int> parseUnenforced(const QByteArray& payload);
+    // The limits of a Limit bit set, named as the flags name them: "memory", "pids", "cpus".
+    static QStringList limitNames(int limits);
 };
 
 } // namespace csm

@@ -42,6 +42,9 @@ std::optional<LauncherStreamDecoder::Frame> LauncherStreamDecoder::next()
     case 'F':
         type = Frame::Type::Failure;
         break;
+    case 'L':
+        type = Frame::Type::LimitsUnenforced;
+        break;
     default:
         m_error = QStringLiteral("unknown frame type 0x%1").arg(header[0], 2, 16, QLatin1Char('0'));
         return std::nullopt;

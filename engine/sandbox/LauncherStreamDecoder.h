@@ -21,6 +21,8 @@ public:
             Stderr,
             Exit,
             Failure,
+            // The program was not run: limits it was given are not enforced ("unenforced=N").
+            LimitsUnenforced,
         };
         Type type;
         QByteArray payload;

@@ -16,6 +16,9 @@ struct SandboxPolicy
     QString user = QStringLiteral("65534:65534"); // nobody:nogroup
     QString workdir = QStringLiteral("/sandbox");
     qint64 outputCapBytes = 1024LL * 1024; // each of stdout and stderr
+    // Run even when the engine ignores the memory, process or CPU limit (rootless Podman on
+    // cgroup v1 does): the launcher otherwise refuses to run the program.
+    bool allowUnenforcedLimits = false;
 
     friend bool operator==(const SandboxPolicy&, const SandboxPolicy&) = default;
 };

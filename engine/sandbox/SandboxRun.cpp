@@ -280,6 +280,10 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
                                     .arg(QString::fromLatin1(frame.payload.left(200))));
         }
         return;
+    case Type::LimitsUnenforced:
+        handOverSession(false);
+        failWithEngineError(unenforcedLimitsMessage(frame.payload));
+        return;
     case Type::Failure:
         handOverSession(false);
         failWithEngineError(QStringLiteral("The sandbox could not run the program in %1: %2. Does "
@@ -299,6 +303,7 @@ void SandboxRun::onProgramExited(const LauncherExitStatus& status)
     result.oomKilled = status.oomKilled;
     result.stdoutTruncated = result.stdoutTruncated || status.stdoutDropped > 0;
     result.stderrTruncated = result.stderrTruncated || status.stderrDropped > 0;
+    result.unenforcedLimits = LauncherExitStatus::limitNames(status.unenforcedLimits);
     // The engine still tears the container down (--rm): off the call's path. Handed over before
     // the result goes out, so that a shutdown it triggers waits for this teardown too.
     handOverSession(false);
@@ -462,6 +467,24 @@ QString SandboxRun::engineMissingMessage(const QString& processError) const
                           "podman|docker.")
         .arg(m_runner.runtime().program(), processError,
              engine == QLatin1String("docker") ? QStringLiteral("docker.io") : engine);
+}
+
+QString SandboxRun::unenforcedLimitsMessage(const QByteArray& payload) const
+{
+    const QStringList limits =
+        LauncherExitStatus::limitNames(LauncherExitStatus::parseUnenforced(payload).value_or(0));
+    return QStringLiteral(
+               "The program was not run: the container engine %1 accepted this sandbox's %2 "
+               "limit%3 but does not enforce %4 (its cgroup shows no such limit). Rootless Podman "
+               "on a cgroup v1 system ignores every resource limit. To fix it, run the engine with "
+               "cgroup v2 and systemd (most current distributions; on older ones boot with "
+               "systemd.unified_cgroup_hierarchy=1), or use rootful Podman or Docker; or accept "
+               "sandboxes without these limits with --allow-unlimited (recorded with each run)%5")
+        .arg(m_runner.runtime().name(),
+             limits.isEmpty() ? QStringLiteral("resource") : limits.join(QStringLiteral(", ")),
+             limits.size() > 1 ? QStringLiteral("s") : QString(),
+             limits.size() > 1 ? QStringLiteral("them") : QStringLiteral("it"),
+             engineDiagnostics());
 }
 
 QString SandboxRun::engineDiagnostics() const

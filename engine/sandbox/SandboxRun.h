@@ -84,6 +84,7 @@ private:
     ExecutionResult collectedResult() const;
     QString engineMissingMessage(const QString& processError) const;
     QString engineDiagnostics() const;
+    QString unenforcedLimitsMessage(const QByteArray& payload) const;
 
     SandboxRunner& m_runner;
     RunRequest m_request;

@@ -294,6 +294,12 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         QStringLiteral("no-redact"),
         QStringLiteral("Return secret values that a program prints as they are, instead of "
                        "[secret:NAME]. The history and the logs stay redacted."));
+    const QCommandLineOption allowUnlimited(
+        QStringLiteral("allow-unlimited"),
+        QStringLiteral("Run programs even where the container engine ignores the memory, process "
+                       "or CPU limit (rootless Podman on cgroup v1 does); each such run says so "
+                       "and is recorded so. Without it such a sandbox refuses to run. Env: "
+                       "CODE_SANDBOX_ALLOW_UNLIMITED=1."));
     const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
                                      QStringLiteral("Log details to stderr."));
     const HttpOptionsParser httpOptions;
@@ -303,7 +309,7 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     httpOptions.addTo(parser);
     parser.addOptions(
         {historyOptions.dataDir(), noHistory, historyOptions.maxRuns(), historyOptions.maxDays()});
-    parser.addOptions({secretsFile, noRedact, verbose});
+    parser.addOptions({secretsFile, noRedact, allowUnlimited, verbose});
 
     if (!parser.parse(arguments))
         return parser.errorText();
@@ -437,6 +443,23 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
             options.redactOutput = false;
         else if (text != QLatin1String("true"))
             storedProblem(QStringLiteral("redact"), text, QStringLiteral("must be true or false"));
+    }
+    const QString allowVariable = QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED");
+    if (parser.isSet(allowUnlimited)) {
+        options.policy.allowUnenforcedLimits = true;
+    } else if (environment.contains(allowVariable)) {
+        const QString text = environment.value(allowVariable).trimmed().toLower();
+        if (text == QLatin1String("1") || text == QLatin1String("true"))
+            options.policy.allowUnenforcedLimits = true;
+        else if (text != QLatin1String("0") && text != QLatin1String("false") && !text.isEmpty())
+            return QStringLiteral("%1 \"%2\": must be 1 or 0").arg(allowVariable, text);
+    } else if (stored.contains(QStringLiteral("allow-unlimited"))) {
+        const QString text = stored.value(QStringLiteral("allow-unlimited")).trimmed().toLower();
+        if (text == QLatin1String("true"))
+            options.policy.allowUnenforcedLimits = true;
+        else if (text != QLatin1String("false"))
+            storedProblem(QStringLiteral("allow-unlimited"), text,
+                          QStringLiteral("must be true or false"));
     }
     options.historyEnabled = !parser.isSet(noHistory);
     auto retention = historyOptions.retention(parser);

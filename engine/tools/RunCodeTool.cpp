@@ -132,6 +132,8 @@ qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& co
         {QStringLiteral("timeout_ms"), timeoutMs},
         {QStringLiteral("output_cap_bytes"), policy.outputCapBytes},
     };
+    if (policy.allowUnenforcedLimits)
+        start.limits.insert(QStringLiteral("allow_unlimited"), true);
     return m_observer->runStarted(start);
 }
 

@@ -79,6 +79,12 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result)
     } else if (result.exitCode != 0) {
         appendSection(text, QStringLiteral("[exit code: %1]").arg(result.exitCode));
     }
+    if (!result.unenforcedLimits.isEmpty()) {
+        appendSection(text, QStringLiteral("[note: this sandbox had no %1 limit: the container "
+                                           "engine does not enforce it here, and the server "
+                                           "allows that (--allow-unlimited)]")
+                                .arg(result.unenforcedLimits.join(QStringLiteral(", "))));
+    }
     if (text.isEmpty())
         text = QStringLiteral("[no output; exit code 0]");
 

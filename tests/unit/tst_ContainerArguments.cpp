@@ -347,13 +347,24 @@ void tst_ContainerArguments::imageAndCommandLast()
     QFETCH(QString, engine);
     const ContainerSpec spec = sampleSpec();
     const QStringList args = makeRuntime(engine)->runArguments(spec);
-    // The launcher gets the output cap, then runs the interpreter after "--".
-    const QStringList tail =
-        QStringList{spec.image, QStringLiteral("--output-cap"),
-                    QString::number(spec.policy.outputCapBytes), QStringLiteral("--")} +
-        spec.command;
+    // The launcher gets the limits to check, the output cap, then runs the interpreter after
+    // "--". Limits the engine does not enforce make it refuse, unless the policy allows them.
+    const QStringList tail = QStringList{spec.image,
+                                         QStringLiteral("--limits"),
+                                         QStringLiteral("memory=268435456,pids=64,millicpus=500"),
+                                         QStringLiteral("--unenforced"),
+                                         QStringLiteral("refuse"),
+                                         QStringLiteral("--output-cap"),
+                                         QString::number(spec.policy.outputCapBytes),
+                                         QStringLiteral("--")} +
+                             spec.command;
     QVERIFY(args.size() > tail.size());
     QCOMPARE(args.mid(args.size() - tail.size()), tail);
+    ContainerSpec allowing = spec;
+    allowing.policy.allowUnenforcedLimits = true;
+    const QStringList allowed = makeRuntime(engine)->runArguments(allowing);
+    QCOMPARE(allowed.at(allowed.indexOf(QStringLiteral("--unenforced")) + 1),
+             QStringLiteral("allow"));
     // The image appears once, exactly where the engine expects it.
     QCOMPARE(args.count(spec.image), 1);
 
@@ -639,6 +650,10 @@ void tst_ContainerArguments::pooledContainerRunsDetachedAndListens()
     const QStringList tail = QStringList{spec.image,
                                          QStringLiteral("--listen"),
                                          QStringLiteral("/.code-sandbox/io/sock"),
+                                         QStringLiteral("--limits"),
+                                         QStringLiteral("memory=268435456,pids=64,millicpus=500"),
+                                         QStringLiteral("--unenforced"),
+                                         QStringLiteral("refuse"),
                                          QStringLiteral("--output-cap"),
                                          QString::number(spec.policy.outputCapBytes),
                                          QStringLiteral("--")} +

@@ -3,8 +3,13 @@
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherStreamDecoder.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QMap>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace csm;
@@ -51,6 +56,22 @@ LaunchResult launch(const QByteArray& program, const QStringList& options = {},
     result.corrupt = decoder.isCorrupt() || decoder.pendingBytes() != 0;
     return result;
 }
+// A cgroup tree as a container sees it, with these files (path relative to the root: content).
+bool writeCgroupTree(const QTemporaryDir& root, const QMap<QString, QByteArray>& files)
+{
+    for (auto it = files.cbegin(); it != files.cend(); ++it) {
+        const QString path = root.filePath(it.key());
+        QDir().mkpath(QFileInfo(path).path());
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(it.value()) != it.value().size())
+            return false;
+    }
+    return true;
+}
+
+using CgroupFiles = QMap<QString, QByteArray>;
+
+const QString kLimits = QStringLiteral("memory=536870912,pids=256,millicpus=1000");
 } // namespace
 
 class tst_Launcher final : public QObject
@@ -104,6 +125,91 @@ private Q_SLOTS:
         QCOMPARE(exit->stdoutDropped, 99'000);
         QCOMPARE(exit->stderrDropped, 4'000);
         QCOMPARE(exit->exitCode, 0);
+    }
+
+    void enforcedLimitsLetTheProgramRun_data()
+    {
+        QTest::addColumn<CgroupFiles>("files");
+        // What rootful Podman and Docker show on cgroup v1, and what a v2 container shows.
+        QTest::newRow("cgroup v1")
+            << CgroupFiles{{QStringLiteral("memory/memory.limit_in_bytes"), "536870912\n"},
+                           {QStringLiteral("pids/pids.max"), "256\n"},
+                           {QStringLiteral("cpu/cpu.cfs_quota_us"), "100000\n"},
+                           {QStringLiteral("cpu/cpu.cfs_period_us"), "100000\n"}};
+        QTest::newRow("cgroup v2") << CgroupFiles{{QStringLiteral("memory.max"), "536870912\n"},
+                                                  {QStringLiteral("pids.max"), "256\n"},
+                                                  {QStringLiteral("cpu.max"), "100000 100000\n"}};
+        QTest::newRow("tighter than asked")
+            << CgroupFiles{{QStringLiteral("memory.max"), "1048576\n"},
+                           {QStringLiteral("pids.max"), "10\n"},
+                           {QStringLiteral("cpu.max"), "50000 100000\n"}};
+    }
+
+    void enforcedLimitsLetTheProgramRun()
+    {
+        QFETCH(CgroupFiles, files);
+        QTemporaryDir root;
+        QVERIFY(writeCgroupTree(root, files));
+        const LaunchResult result =
+            launch("echo ran\n", {QStringLiteral("--limits"), kLimits,
+                                  QStringLiteral("--cgroup-root"), root.path()});
+        QCOMPARE(result.stdoutBytes, QByteArray("ran\n"));
+        QVERIFY(result.exit());
+        QCOMPARE(result.exit()->unenforcedLimits, 0);
+    }
+
+    void unenforcedLimitsRefuseTheProgram_data()
+    {
+        QTest::addColumn<CgroupFiles>("files");
+        QTest::addColumn<int>("unenforced");
+        using Limit = LauncherExitStatus::Limit;
+        // Rootless Podman on cgroup v1: the caller's own cgroups, no limit anywhere.
+        QTest::newRow("rootless cgroup v1")
+            << CgroupFiles{{QStringLiteral("memory/memory.limit_in_bytes"),
+                            "9223372036854771712\n"},
+                           {QStringLiteral("cpu/cpu.cfs_quota_us"), "-1\n"},
+                           {QStringLiteral("cpu/cpu.cfs_period_us"), "100000\n"}}
+            << (Limit::Memory | Limit::Processes | Limit::Cpu);
+        QTest::newRow("no cgroup files at all")
+            << CgroupFiles{} << (Limit::Memory | Limit::Processes | Limit::Cpu);
+        QTest::newRow("v2 without a pids limit")
+            << CgroupFiles{{QStringLiteral("memory.max"), "536870912\n"},
+                           {QStringLiteral("pids.max"), "max\n"},
+                           {QStringLiteral("cpu.max"), "100000 100000\n"}}
+            << int(Limit::Processes);
+        QTest::newRow("a looser memory limit than asked")
+            << CgroupFiles{{QStringLiteral("memory.max"), "1073741824\n"},
+                           {QStringLiteral("pids.max"), "256\n"},
+                           {QStringLiteral("cpu.max"), "200000 100000\n"}}
+            << (Limit::Memory | Limit::Cpu);
+    }
+
+    void unenforcedLimitsRefuseTheProgram()
+    {
+        QFETCH(CgroupFiles, files);
+        QFETCH(int, unenforced);
+        QTemporaryDir root;
+        QVERIFY(writeCgroupTree(root, files));
+        const QStringList options{QStringLiteral("--limits"), kLimits,
+                                  QStringLiteral("--cgroup-root"), root.path()};
+        // The program would leave a mark: it must never run.
+        const QString mark = root.filePath(QStringLiteral("ran"));
+        const QByteArray program = "touch '" + mark.toUtf8() + "'\n";
+        const LaunchResult refused = launch(program, options);
+        QCOMPARE(refused.frames.size(), 1);
+        QCOMPARE(refused.frames.constFirst().type, Type::LimitsUnenforced);
+        QCOMPARE(LauncherExitStatus::parseUnenforced(refused.frames.constFirst().payload),
+                 std::optional<int>(unenforced));
+        QCOMPARE(refused.launcherExitCode, 122);
+        QVERIFY(!QFile::exists(mark));
+
+        // Allowed: it runs, and its exit frame says what was missing.
+        const LaunchResult allowed =
+            launch(program,
+                   options + QStringList{QStringLiteral("--unenforced"), QStringLiteral("allow")});
+        QVERIFY(allowed.exit());
+        QCOMPARE(allowed.exit()->unenforcedLimits, unenforced);
+        QVERIFY(QFile::exists(mark));
     }
 
     void missingInterpreterIsAFailureFrame()

@@ -29,10 +29,10 @@ private Q_SLOTS:
     {
         LauncherStreamDecoder decoder;
         decoder.append(frame('S', {}) + frame('O', "out") + frame('E', "err") +
-                       frame('X', "exit=0") + frame('F', "boom"));
-        const QList<Type> expected{Type::Started, Type::Stdout, Type::Stderr, Type::Exit,
-                                   Type::Failure};
-        const QList<QByteArray> payloads{{}, "out", "err", "exit=0", "boom"};
+                       frame('X', "exit=0") + frame('F', "boom") + frame('L', "unenforced=5"));
+        const QList<Type> expected{Type::Started, Type::Stdout,  Type::Stderr,
+                                   Type::Exit,    Type::Failure, Type::LimitsUnenforced};
+        const QList<QByteArray> payloads{{}, "out", "err", "exit=0", "boom", "unenforced=5"};
         for (qsizetype i = 0; i < expected.size(); ++i) {
             const auto next = decoder.next();
             QVERIFY(next);
@@ -160,6 +160,35 @@ private Q_SLOTS:
         QCOMPARE(status->oomKilled, oom);
         QCOMPARE(status->stdoutDropped, stdoutDropped);
         QCOMPARE(status->stderrDropped, stderrDropped);
+    }
+
+    void unenforcedLimits_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<int>("fromExitFrame");   // -1: the exit frame is unreadable
+        QTest::addColumn<int>("fromLimitsFrame"); // -1: the limits frame is unreadable
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("none") << QByteArray("unenforced=0") << 0 << -1 << QStringList();
+        QTest::newRow("all") << QByteArray("unenforced=7") << 7 << 7
+                             << QStringList{QStringLiteral("memory"), QStringLiteral("pids"),
+                                            QStringLiteral("cpus")};
+        QTest::newRow("pids") << QByteArray("unenforced=2") << 2 << 2
+                              << QStringList{QStringLiteral("pids")};
+        // Unknown bits: not ours to name, so not trusted.
+        QTest::newRow("unknown bits") << QByteArray("unenforced=8") << 0 << -1 << QStringList();
+        QTest::newRow("words") << QByteArray("unenforced=all") << -1 << -1 << QStringList();
+    }
+
+    void unenforcedLimits()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(int, fromExitFrame);
+        QFETCH(int, fromLimitsFrame);
+        QFETCH(QStringList, names);
+        const auto status = LauncherExitStatus::parse("exit=0 " + payload);
+        QCOMPARE(status ? status->unenforcedLimits : -1, fromExitFrame);
+        QCOMPARE(LauncherExitStatus::parseUnenforced(payload).value_or(-1), fromLimitsFrame);
+        QCOMPARE(LauncherExitStatus::limitNames(std::max(0, fromLimitsFrame)), names);
     }
 };
 
