@@ -6,6 +6,7 @@
 #include "sandbox/SandboxPolicy.h"
 
 #include <QProcess>
+#include <QRegularExpression>
 
 namespace csm {
 
@@ -123,6 +124,39 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     args << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes)
          << QStringLiteral("--") << spec.command;
     return args;
+}
+
+QStringList ContainerRuntime::engineWarnings(const QByteArray& standardError) const
+{
+    // Podman logs as logrus does (time="..." level=warning msg="..."), Docker's client as
+    // "WARNING: ..."; a line of neither kind is kept as it is.
+    static const QRegularExpression logrus(
+        QStringLiteral("^(?:time=\"[^\"]*\"\\s+)?level=(\\w+)\\s+msg=\"((?:[^\"\\\\]|\\\\.)*)\""));
+    QStringList warnings;
+    for (const QByteArray& rawLine : standardError.split('\n')) {
+        QString line = QString::fromUtf8(rawLine).trimmed();
+        if (line.isEmpty())
+            continue;
+        if (const auto match = logrus.match(line); match.hasMatch()) {
+            if (match.captured(1) == QLatin1String("debug") ||
+                match.captured(1) == QLatin1String("info"))
+                continue;
+            line = match.captured(2).replace(QStringLiteral("\\\""), QStringLiteral("\""));
+        } else if (line.startsWith(QLatin1String("WARNING: "))) {
+            line = line.mid(9);
+        }
+        line = line.left(300);
+        if (!warnings.contains(line))
+            warnings << line;
+        if (warnings.size() == 5)
+            break;
+    }
+    return warnings;
+}
+
+QString ContainerRuntime::explainFailure(const QByteArray&) const
+{
+    return {};
 }
 
 QStringList ContainerRuntime::removeImageArguments(const QString& image) const

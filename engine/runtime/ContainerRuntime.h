@@ -46,6 +46,12 @@ public:
     virtual QStringList forceRemoveArguments(const QString& container) const = 0;
     virtual QStringList imageCheckArguments(const QString& image) const = 0;
     virtual ImageCheck interpretImageCheck(int exitCode, const QByteArray& standardError) const = 0;
+    // The warnings in what the engine printed on stderr while it ran a container (one each, the
+    // engine's own decoration removed), e.g. rootless Podman saying that it ignores limits.
+    QStringList engineWarnings(const QByteArray& standardError) const;
+    // Why the engine could not start a container, with the fix, when its stderr shows a cause
+    // this engine is known for (e.g. rootless networking without /dev/net/tun); else empty.
+    virtual QString explainFailure(const QByteArray& standardError) const;
     // The name under which this engine stores a locally built image (podman prefixes localhost/).
     virtual QString localImageReference(const QString& image) const = 0;
 

@@ -40,6 +40,26 @@ ImageCheck PodmanRuntime::interpretImageCheck(int exitCode, const QByteArray& st
     return {ImageCheck::Status::EngineUnavailable, QString::fromUtf8(standardError).trimmed()};
 }
 
+QString PodmanRuntime::explainFailure(const QByteArray& standardError) const
+{
+    // Rootless networking (slirp4netns) needs /dev/net/tun, which desktops make 0666 through
+    // udev; without it every --network bridge run fails, with an error that names no cause a
+    // person would act on. After one such failure, later runs fail differently (the rootless
+    // network namespace is left half set up) until `podman system migrate`.
+    if (standardError.contains("/dev/net/tun") ||
+        standardError.contains("failed to mount runtime directory for rootless netns")) {
+        return QStringLiteral(
+                   "Podman could not give the sandbox a network: rootless networking (slirp4netns) "
+                   "cannot open /dev/net/tun on this machine. Fix: `sudo chmod 0666 /dev/net/tun` "
+                   "(as "
+                   "desktop systems set it up), then `podman system migrate` once as this user; or "
+                   "run "
+                   "sandboxes without a network (--network none). Podman said: %1")
+            .arg(QString::fromUtf8(standardError.trimmed().left(500)));
+    }
+    return {};
+}
+
 QString PodmanRuntime::localImageReference(const QString& image) const
 {
     // Podman stores an unqualified local image as localhost/NAME; naming it so avoids

@@ -30,6 +30,8 @@ struct ExecutionResult
     // Limits the engine ignored ("memory", "pids", "cpus"); the program ran only because the
     // policy allows that (--allow-unlimited).
     QStringList unenforcedLimits;
+    // What the engine warned about while running the sandbox (e.g. that it ignores limits).
+    QStringList engineWarnings;
     // For EngineError and TimedOutWaiting: what went wrong and how to fix it, for a person or a
     // model to read.
     QString engineError;

@@ -304,6 +304,9 @@ void SandboxRun::onProgramExited(const LauncherExitStatus& status)
     result.stdoutTruncated = result.stdoutTruncated || status.stdoutDropped > 0;
     result.stderrTruncated = result.stderrTruncated || status.stderrDropped > 0;
     result.unenforcedLimits = LauncherExitStatus::limitNames(status.unenforcedLimits);
+    result.engineWarnings = m_runner.runtime().engineWarnings(m_session->engineDiagnostics());
+    for (const QString& warning : std::as_const(result.engineWarnings))
+        m_runner.reportEngineWarning(warning);
     // The engine still tears the container down (--rm): off the call's path. Handed over before
     // the result goes out, so that a shutdown it triggers waits for this teardown too.
     handOverSession(false);
@@ -313,8 +316,15 @@ void SandboxRun::onProgramExited(const LauncherExitStatus& status)
 void SandboxRun::onSessionEnded(int engineExitCode)
 {
     switch (m_phase) {
-    case Phase::Starting:
+    case Phase::Starting: {
         m_startDeadline.stop();
+        const QString cause = m_runner.runtime().explainFailure(
+            m_session ? m_session->engineDiagnostics() : m_lastEngineDiagnostics);
+        if (!cause.isEmpty()) {
+            handOverSession(true);
+            failWithEngineError(cause);
+            return;
+        }
         if (engineExitCode == kEngineFailureExitCode && !m_warm) {
             // The engine could not run the container: say why, starting with the image.
             m_runner.setImageKnownPresent(m_request.image, false);
@@ -323,6 +333,7 @@ void SandboxRun::onSessionEnded(int engineExitCode)
             return;
         }
         [[fallthrough]];
+    }
     case Phase::Running: {
         const QString code =
             engineExitCode >= 0

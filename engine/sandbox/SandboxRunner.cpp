@@ -1,5 +1,6 @@
 #include "sandbox/SandboxRunner.h"
 
+#include "core/Logging.h"
 #include "core/Version.h"
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerRuntime.h"
@@ -75,6 +76,15 @@ ContainerSpec SandboxRunner::makeSpec(Language language, const QString& image)
         {QLatin1String(ContainerLabels::kLanguage), LanguageTraits::id(language)},
     };
     return spec;
+}
+
+void SandboxRunner::reportEngineWarning(const QString& warning)
+{
+    if (m_engineWarnings.contains(warning))
+        return;
+    m_engineWarnings.insert(warning);
+    qCWarning(lcSandbox).noquote()
+        << "engine warning from" << m_runtime->name() << "(said once):" << warning;
 }
 
 void SandboxRunner::holdForSecrets()

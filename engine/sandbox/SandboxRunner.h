@@ -79,6 +79,9 @@ public:
     // Random per server process; names and labels its containers.
     QString instanceId() const { return m_instanceId; }
 
+    // Logs an engine warning the first time this runner sees it (every run would repeat it).
+    void reportEngineWarning(const QString& warning);
+
     bool isImageKnownPresent(const QString& image) const { return m_presentImages.contains(image); }
     void setImageKnownPresent(const QString& image, bool present);
 
@@ -98,6 +101,7 @@ private:
     WarmPool* m_pool = nullptr;
     quint64 m_nextContainer = 1;
     QSet<QString> m_presentImages;
+    QSet<QString> m_engineWarnings;
 };
 
 } // namespace csm

@@ -73,14 +73,15 @@ void WarmSession::start()
     });
     connect(m_starter, &QProcess::finished, this,
             [this](int exitCode, QProcess::ExitStatus status) {
-                const QString diagnostics =
-                    QString::fromUtf8(m_starter->readAllStandardError()).trimmed();
+                m_engineStderr = m_starter->readAllStandardError().left(16 * 1024);
+                const QString diagnostics = QString::fromUtf8(m_engineStderr).trimmed();
                 m_starter->deleteLater();
                 if (status != QProcess::NormalExit || exitCode != 0) {
+                    const QString cause = m_runtime.explainFailure(m_engineStderr);
                     fail(QStringLiteral("%1 exited with %2: %3")
                              .arg(m_runtime.name())
                              .arg(exitCode)
-                             .arg(diagnostics));
+                             .arg(cause.isEmpty() ? diagnostics : cause));
                     return;
                 }
                 connectToLauncher();

@@ -33,6 +33,8 @@ public:
     bool isReady() const { return m_ready; }
 
     void sendProgram(const QByteArray& code) override;
+    // What the engine said while starting the container (warnings, on success).
+    QByteArray engineDiagnostics() const override { return m_engineStderr; }
     void handOver(ContainerReaper& reaper, bool removeContainer) override;
 
 Q_SIGNALS:
@@ -50,6 +52,7 @@ private:
     QPointer<QProcess> m_starter;
     QLocalSocket* m_socket = nullptr;
     QElapsedTimer m_sinceStart;
+    QByteArray m_engineStderr;
     bool m_ready = false;
     bool m_inUse = false;
     bool m_handedOver = false;

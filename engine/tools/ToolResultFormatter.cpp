@@ -85,6 +85,8 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result)
                                            "allows that (--allow-unlimited)]")
                                 .arg(result.unenforcedLimits.join(QStringLiteral(", "))));
     }
+    for (const QString& warning : result.engineWarnings)
+        appendSection(text, QStringLiteral("[engine warning: %1]").arg(warning));
     if (text.isEmpty())
         text = QStringLiteral("[no output; exit code 0]");
 

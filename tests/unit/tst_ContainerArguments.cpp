@@ -132,6 +132,10 @@ private Q_SLOTS:
     void interpretImageCheck();
     void localImageReference_data();
     void localImageReference();
+    void engineWarnings_data();
+    void engineWarnings();
+    void explainFailure_data();
+    void explainFailure();
 
     void factoryCreate_data();
     void factoryCreate();
@@ -540,6 +544,71 @@ void tst_ContainerArguments::interpretImageCheck()
     const ImageCheck check = makeRuntime(engine)->interpretImageCheck(exitCode, standardError);
     QCOMPARE(check.status, status);
     QCOMPARE(check.detail, detail);
+}
+
+void tst_ContainerArguments::engineWarnings_data()
+{
+    QTest::addColumn<QByteArray>("standardError");
+    QTest::addColumn<QStringList>("warnings");
+    // Rootless Podman on cgroup v1, as it prints it for every run that sets a limit.
+    QTest::newRow("podman, logrus style")
+        << QByteArray("time=\"2026-12-03T14:20:01Z\" level=warning msg=\"Resource limits are not "
+                      "supported and ignored on cgroups V1 rootless systems\"\n")
+        << QStringList{QStringLiteral(
+               "Resource limits are not supported and ignored on cgroups V1 rootless systems")};
+    QTest::newRow("quotes inside, and a repeat")
+        << QByteArray("level=warning msg=\"\\\"/\\\" is not a shared mount\"\n"
+                      "level=warning msg=\"\\\"/\\\" is not a shared mount\"\n")
+        << QStringList{QStringLiteral("\"/\" is not a shared mount")};
+    QTest::newRow("docker style") << QByteArray("WARNING: Your kernel does not support swap.\n")
+                                  << QStringList{
+                                         QStringLiteral("Your kernel does not support swap.")};
+    QTest::newRow("debug lines are not warnings")
+        << QByteArray("time=\"x\" level=debug msg=\"detail\"\n") << QStringList();
+    QTest::newRow("nothing") << QByteArray("\n  \n") << QStringList();
+}
+
+void tst_ContainerArguments::engineWarnings()
+{
+    QFETCH(QByteArray, standardError);
+    QFETCH(QStringList, warnings);
+    QCOMPARE(PodmanRuntime().engineWarnings(standardError), warnings);
+}
+
+void tst_ContainerArguments::explainFailure_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QByteArray>("standardError");
+    QTest::addColumn<bool>("explained");
+    // What rootless Podman prints when /dev/net/tun is 0600, and on the runs after that.
+    QTest::newRow("podman, no tun")
+        << QStringLiteral("podman")
+        << QByteArray("Error: /usr/bin/slirp4netns failed: \"open(\\\"/dev/net/tun\\\"): "
+                      "Permission denied\\nWARNING: Support for sandboxing is experimental\\n"
+                      "child failed(1)\\n\"")
+        << true;
+    QTest::newRow("podman, after a failure")
+        << QStringLiteral("podman")
+        << QByteArray("Error: failed to mount runtime directory for rootless netns: no such file "
+                      "or directory")
+        << true;
+    QTest::newRow("podman, missing image")
+        << QStringLiteral("podman") << QByteArray("Error: localhost/x: image not known") << false;
+    QTest::newRow("docker") << QStringLiteral("docker") << QByteArray("open /dev/net/tun") << false;
+}
+
+void tst_ContainerArguments::explainFailure()
+{
+    QFETCH(QString, engine);
+    QFETCH(QByteArray, standardError);
+    QFETCH(bool, explained);
+    const QString explanation = makeRuntime(engine)->explainFailure(standardError);
+    QCOMPARE(!explanation.isEmpty(), explained);
+    if (explained) {
+        QVERIFY(explanation.contains(QLatin1String("sudo chmod 0666 /dev/net/tun")));
+        QVERIFY(explanation.contains(QLatin1String("podman system migrate")));
+        QVERIFY(explanation.contains(QLatin1String("--network none")));
+    }
 }
 
 void tst_ContainerArguments::localImageReference_data()

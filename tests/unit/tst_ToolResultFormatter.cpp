@@ -105,6 +105,7 @@ private Q_SLOTS:
     void flagsAndNotices_data();
     void flagsAndNotices();
     void timeoutNoticeGivesDuration();
+    void unenforcedLimitsAndEngineWarningsAreSaid();
     void structuredContent_data();
     void structuredContent();
     void outputSchemaIsWellFormed();
@@ -344,6 +345,23 @@ void tst_ToolResultFormatter::flagsAndNotices()
              stdoutTruncated);
     QCOMPARE(anyLineContainsAll(text, {QStringLiteral("stderr"), QStringLiteral("truncated")}),
              stderrTruncated);
+}
+
+void tst_ToolResultFormatter::unenforcedLimitsAndEngineWarningsAreSaid()
+{
+    ExecutionResult result = makeResult("data\n", {}, 0, Outcome::Exited);
+    result.unenforcedLimits = {QStringLiteral("memory"), QStringLiteral("pids")};
+    result.engineWarnings = {QStringLiteral("Resource limits are not supported")};
+    const QJsonObject callResult = ToolResultFormatter::format(result);
+    const QString text = textOf(callResult);
+    QVERIFY(text.startsWith(QLatin1String("data\n")));
+    QVERIFY2(anyLineContainsAll(text, {QStringLiteral("no memory, pids limit"),
+                                       QStringLiteral("--allow-unlimited")}),
+             qPrintable(text));
+    QVERIFY(anyLineContainsAll(text, {QStringLiteral("[engine warning: Resource limits are not "
+                                                     "supported]")}));
+    // A note, not a failure: the program ran and exited with 0.
+    QCOMPARE(callResult.value(QLatin1String("isError")).toBool(), false);
 }
 
 void tst_ToolResultFormatter::timeoutNoticeGivesDuration()
