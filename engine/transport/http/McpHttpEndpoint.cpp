@@ -1,6 +1,7 @@
 #include "transport/http/McpHttpEndpoint.h"
 
 #include "core/Logging.h"
+#include "core/LogText.h"
 #include "mcp/JsonRpc.h"
 #include "mcp/ProtocolVersion.h"
 #include "transport/http/HttpConnection.h"
@@ -82,8 +83,10 @@ McpHttpEndpoint::~McpHttpEndpoint() = default;
 void McpHttpEndpoint::handleRequest(HttpConnection& connection, const HttpRequest& request)
 {
     if (const auto refusal = m_access.check(request)) {
-        qCInfo(lcHttp).noquote() << "refused" << request.method << request.target << "with"
-                                 << refusal->status;
+        // What the client sent is shown escaped and cut short: it cannot forge log lines, nor
+        // make each refusal cost the log a 64 KiB target.
+        qCInfo(lcHttp).noquote() << "refused" << LogText::escaped(request.method, 20)
+                                 << LogText::escaped(request.target) << "with" << refusal->status;
         connection.respond(*refusal);
         return;
     }
