@@ -8,12 +8,16 @@
 #include "TestEngine.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -77,11 +81,12 @@ QJsonObject pythonCall(const QJsonValue& id, const QString& program,
     return rpcRequest(id, QStringLiteral("tools/call"), params);
 }
 
-// A POST of one message to /mcp, as a conforming client sends it.
+// A POST of one message to /mcp, as a conforming client sends it (with the server's token).
 Request post(const HttpTestServer& server, const QByteArray& body, const QByteArray& sessionId = {})
 {
     Request request;
     request.set("Host", server.hostHeader())
+        .set("Authorization", server.authorization())
         .set("Accept", kAcceptBoth)
         .set("Content-Type", "application/json");
     if (!sessionId.isEmpty())
@@ -105,7 +110,9 @@ Request streamRequest(const HttpTestServer& server, const QByteArray& sessionId)
 {
     Request request;
     request.method = "GET";
-    request.set("Host", server.hostHeader()).set("Accept", "text/event-stream");
+    request.set("Host", server.hostHeader())
+        .set("Authorization", server.authorization())
+        .set("Accept", "text/event-stream");
     if (!sessionId.isEmpty())
         request.set("Mcp-Session-Id", sessionId);
     return request;
@@ -115,7 +122,9 @@ Request deleteRequest(const HttpTestServer& server, const QByteArray& sessionId)
 {
     Request request;
     request.method = "DELETE";
-    request.set("Host", server.hostHeader()).set("Mcp-Session-Id", sessionId);
+    request.set("Host", server.hostHeader())
+        .set("Authorization", server.authorization())
+        .set("Mcp-Session-Id", sessionId);
     return request;
 }
 
@@ -801,15 +810,19 @@ private Q_SLOTS:
         expectCleanStop(*server);
     }
 
-    // 4. With a token, every request must carry it; the token is never logged.
-    void bearerTokenIsRequired()
+    // 4. A token always: the one kept in the data folder unless one is given; every request
+    // must carry it, and the token itself is never logged.
+    void everyRequestNeedsTheToken()
     {
-        const QByteArray token =
-            "csm-test-" + QByteArray::number(QRandomGenerator::global()->generate64(), 16);
-        auto server =
-            startServer({QStringLiteral("--verbose")},
-                        {{QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"), QString::fromLatin1(token)}});
-        QVERIFY(server);
+        // m_server was given no token: it made one in its data folder, for its owner only.
+        const QString tokenPath = QDir(m_server->dataDir()).filePath(QStringLiteral("http-token"));
+        QVERIFY2(QFileInfo::exists(tokenPath), qPrintable(m_server->standardError()));
+        QCOMPARE(QFileInfo(tokenPath).permissions() &
+                     (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup |
+                      QFileDevice::WriteOther),
+                 QFileDevice::Permissions());
+        const QByteArray token = m_server->token();
+        QCOMPARE(token.size(), 64);
         struct Row
         {
             const char* name;
@@ -827,11 +840,10 @@ private Q_SLOTS:
             {"right token", "Bearer " + token, 200},
             {"scheme in lower case", "bearer " + token, 200},
         };
-        QByteArray session;
         for (const Row& row : rows) {
-            RawHttpClient client(server->port());
+            RawHttpClient client(m_server->port());
             QVERIFY(client.connectToServer());
-            Request request = post(*server, initializeRequest());
+            Request request = post(*m_server, initializeRequest());
             request.set("Authorization", row.authorization);
             const auto response = exchange(client, request);
             const QString what =
@@ -841,31 +853,178 @@ private Q_SLOTS:
                 QVERIFY2(response->header("www-authenticate").startsWith("Bearer"),
                          qPrintable(what));
                 QVERIFY2(response->header("mcp-session-id").isNull(), qPrintable(what));
-            } else {
-                session = response->header("mcp-session-id");
             }
         }
-        QVERIFY(!session.isEmpty());
 
         // Not only initialize: every later request, GET and DELETE too.
+        for (const Request& without :
+             {ping(*m_server, m_session).set("Authorization", {}),
+              streamRequest(*m_server, m_session).set("Authorization", {}),
+              deleteRequest(*m_server, m_session).set("Authorization", "Bearer wrong")}) {
+            RawHttpClient client(m_server->port());
+            QVERIFY(client.connectToServer());
+            const auto response = exchange(client, without);
+            QVERIFY2(response && response->status == 401, qPrintable(describe(response, client)));
+        }
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        QVERIFY(pingWorks(client, *m_server, m_session));
+
+        const QString log = m_server->standardError();
+        QVERIFY2(log.contains(QLatin1String("the token kept in ") + tokenPath), qPrintable(log));
+        QVERIFY2(!log.contains(QString::fromLatin1(token)), "the server logged its token");
+    }
+
+    // 4. A token given by the environment replaces the data folder's, which is then not made.
+    void tokenFromTheEnvironment()
+    {
+        const QByteArray token =
+            "csm-test-" + QByteArray::number(QRandomGenerator::global()->generate64(), 16);
+        auto server =
+            startServer({QStringLiteral("--verbose")},
+                        {{QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"), QString::fromLatin1(token)}});
+        QVERIFY(server);
+        QVERIFY(!QFileInfo::exists(QDir(server->dataDir()).filePath(QStringLiteral("http-token"))));
         RawHttpClient client(server->port());
         QVERIFY(client.connectToServer());
-        const auto pingWithout = exchange(client, ping(*server, session));
-        QVERIFY2(pingWithout && pingWithout->status == 401,
-                 qPrintable(describe(pingWithout, client)));
-        const auto streamWithout = exchange(client, streamRequest(*server, session));
-        QVERIFY2(streamWithout && streamWithout->status == 401,
-                 qPrintable(describe(streamWithout, client)));
-        const auto deleteWithout = exchange(client, deleteRequest(*server, session));
-        QVERIFY2(deleteWithout && deleteWithout->status == 401,
-                 qPrintable(describe(deleteWithout, client)));
-        const auto pingWith =
-            exchange(client, ping(*server, session).set("Authorization", "Bearer " + token));
-        QVERIFY2(pingWith && pingWith->status == 200, qPrintable(describe(pingWith, client)));
-
+        const QByteArray session = openSession(client, *server);
+        QVERIFY(!session.isEmpty());
+        RawHttpClient other(server->port());
+        QVERIFY(other.connectToServer());
+        const auto refused =
+            exchange(other, ping(*server, session).set("Authorization", "Bearer " + token + "0"));
+        QVERIFY2(refused && refused->status == 401, qPrintable(describe(refused, other)));
         const QString log = server->standardError();
+        QVERIFY2(log.contains(QLatin1String("CODE_SANDBOX_AUTH_TOKEN")), qPrintable(log));
         QVERIFY2(log.contains(QLatin1String("session")), "the verbose log says nothing");
         QVERIFY2(!log.contains(QString::fromLatin1(token)), "the server logged its token");
+        expectCleanStop(*server);
+    }
+
+    // 4. --no-auth: only with an explicit loopback --host, said loudly, and nothing is made.
+    void noAuthOnAnExplicitLoopbackAddress()
+    {
+        auto server = startServer(
+            {QStringLiteral("--no-auth"), QStringLiteral("--host"), QStringLiteral("127.0.0.1")});
+        QVERIFY(server);
+        QCOMPARE(server->token(), QByteArray());
+        QVERIFY(!QFileInfo::exists(QDir(server->dataDir()).filePath(QStringLiteral("http-token"))));
+        const QString log = server->standardError();
+        QVERIFY2(log.contains(QLatin1String("warning: --no-auth")) &&
+                     log.contains(QLatin1String("every account on this machine")),
+                 qPrintable(log));
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const QByteArray session = openSession(client, *server);
+        QVERIFY(!session.isEmpty());
+        QVERIFY(pingWorks(client, *server, session));
+        // Host and Origin are still checked.
+        RawHttpClient rebound(server->port());
+        QVERIFY(rebound.connectToServer());
+        const auto forbidden =
+            exchange(rebound, ping(*server, session).set("Host", "evil.example.com"));
+        QVERIFY2(forbidden && forbidden->status == 403, qPrintable(describe(forbidden, rebound)));
+        expectCleanStop(*server);
+    }
+
+    // 4. The one rule for where a server may listen: refused at once, with why, before any
+    // container starts.
+    void listenRuleRefusesAtStart_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("token"); // CODE_SANDBOX_AUTH_TOKEN
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const QString host = QStringLiteral("--host");
+        const QString any = QStringLiteral("0.0.0.0");
+        QTest::newRow("0.0.0.0") << QStringList{host, any} << QString() << 2
+                                 << QStringLiteral("--allow-remote");
+        QTest::newRow("0.0.0.0, short token")
+            << QStringList{host, any, QStringLiteral("--allow-remote")}
+            << QStringLiteral("short-token") << 2 << QStringLiteral("at least 16 characters");
+        QTest::newRow("--no-auth, default host")
+            << QStringList{QStringLiteral("--no-auth")} << QString() << 2
+            << QStringLiteral("explicit loopback address");
+        QTest::newRow("--no-auth and a token")
+            << QStringList{QStringLiteral("--no-auth"), host, QStringLiteral("127.0.0.1")}
+            << QStringLiteral("0123456789abcdef") << 2 << QStringLiteral("exclude each other");
+        QTest::newRow("token file others can read")
+            << QStringList{QStringLiteral("--token-file-mode-0644")} << QString() << 1
+            << QStringLiteral("chmod 600");
+    }
+
+    void listenRuleRefusesAtStart()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, token);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QTemporaryDir data;
+        if (arguments.removeAll(QStringLiteral("--token-file-mode-0644")) > 0) {
+            QFile file(data.filePath(QStringLiteral("http-token")));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("0123456789abcdef0123456789abcdef\n");
+            QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                        QFileDevice::ReadOther));
+        }
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), data.path());
+        environment.remove(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"));
+        if (!token.isEmpty())
+            environment.insert(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"), token);
+        QProcess server;
+        server.setProgram(QStringLiteral(CSM_SERVER_BINARY));
+        server.setArguments(QStringList{QStringLiteral("--transport"), QStringLiteral("http"),
+                                        QStringLiteral("--port"), QStringLiteral("0"),
+                                        QStringLiteral("--engine"), TestEngine::name()} +
+                            arguments);
+        server.setProcessEnvironment(environment);
+        QElapsedTimer clock;
+        clock.start();
+        server.start();
+        QVERIFY(server.waitForFinished(15'000));
+        const QString err = QString::fromUtf8(server.readAllStandardError());
+        QCOMPARE(server.exitCode(), exitCode);
+        QVERIFY2(err.contains(message), qPrintable(err));
+        QVERIFY2(!err.contains(QLatin1String("serving MCP")), qPrintable(err));
+        // Refused before the engine was even asked: no container, no wait.
+        QVERIFY2(!err.contains(QLatin1String("engine")), qPrintable(err));
+        QVERIFY2(clock.elapsed() < 5'000, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    // 4. The server follows its token file: a new token there is the only one from then on.
+    void aNewTokenInTheFileAppliesAtOnce()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        const QByteArray oldToken = server->token();
+        QVERIFY(!oldToken.isEmpty());
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const QByteArray session = openSession(client, *server);
+        QVERIFY(!session.isEmpty());
+
+        const QByteArray newToken = QByteArray(64, 'e');
+        const QString path = QDir(server->dataDir()).filePath(QStringLiteral("http-token"));
+        QSaveFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        file.write(newToken + '\n');
+        QVERIFY(file.commit());
+
+        const auto pingWith = [&](const QByteArray& token) {
+            RawHttpClient one(server->port());
+            const auto response =
+                one.connectToServer()
+                    ? exchange(one, ping(*server, session).set("Authorization", "Bearer " + token))
+                    : std::nullopt;
+            return response ? response->status : 0;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(pingWith(newToken), 200, 10'000);
+        QCOMPARE(pingWith(oldToken), 401);
+        QVERIFY2(server->standardError().contains(QLatin1String("changed: clients must send")),
+                 qPrintable(server->standardError()));
+        QVERIFY(!server->standardError().contains(QString::fromLatin1(newToken)));
         expectCleanStop(*server);
     }
 

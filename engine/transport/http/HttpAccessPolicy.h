@@ -17,7 +17,8 @@ struct HttpRequest;
 //   web page whose DNS name was rebound to 127.0.0.1 cannot reach it (a browser sends the
 //   attacker's name as Host);
 // - Origin, when present (browsers send it), must be a loopback or allowed origin;
-// - with a token set, "Authorization: Bearer <token>", compared in constant time.
+// - "Authorization: Bearer <token>", compared in constant time; unless the server runs with
+//   --no-auth, a server without a token admits nobody.
 class HttpAccessPolicy final
 {
 public:
@@ -29,6 +30,8 @@ public:
     bool isHostAllowed(const QByteArray& host) const;
     bool isOriginAllowed(const QByteArray& origin) const;
     bool isAuthorized(const QByteArray& authorization) const;
+    // A new token (the token file changed): from the next request on, only it is accepted.
+    void setToken(const QString& token);
 
     // Whether two byte strings are equal, taking the same time wherever they differ.
     static bool constantTimeEquals(const QByteArray& a, const QByteArray& b);
@@ -39,6 +42,7 @@ private:
     QStringList m_hostNames; // lower-case, IPv6 without brackets
     QStringList m_origins;   // lower-case, exactly as a browser sends them
     QByteArray m_token;
+    bool m_noAuth = false;
 };
 
 } // namespace csm::http

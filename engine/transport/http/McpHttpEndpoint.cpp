@@ -80,6 +80,11 @@ McpHttpEndpoint::McpHttpEndpoint(const HttpServerConfig& config, QObject* parent
 
 McpHttpEndpoint::~McpHttpEndpoint() = default;
 
+void McpHttpEndpoint::setAuthToken(const QString& token)
+{
+    m_access.setToken(token);
+}
+
 void McpHttpEndpoint::handleRequest(HttpConnection& connection, const HttpRequest& request)
 {
     if (const auto refusal = m_access.check(request)) {

@@ -35,6 +35,8 @@ public:
 
     // A message from session `sessionId`'s dispatcher: a response, or a notification.
     void deliver(const QString& sessionId, const QJsonObject& message);
+    // From the next request on, clients must send this token instead (the token file changed).
+    void setAuthToken(const QString& token);
     // Ends every session (the server is stopping).
     void closeAllSessions();
     int sessionCount() const { return static_cast<int>(m_sessions.size()); }
