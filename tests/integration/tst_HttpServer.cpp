@@ -2,6 +2,7 @@
 // sockets against a real container engine (CSM_TEST_ENGINE=podman|docker): status codes, fields
 // and framing as a client sees them on the wire, the checks and limits that protect the server,
 // and the removal of a call's container when its session or its connection ends.
+#include "BlockingSocket.h"
 #include "CallResult.h"
 #include "HttpTestServer.h"
 #include "RawHttpClient.h"
@@ -150,6 +151,21 @@ QString describe(const std::optional<Response>& response, const RawHttpClient& c
     return text + QString::fromUtf8(response->body.left(500));
 }
 
+// A "Vm...:" field of /proc/PID/status in KiB (VmRSS: resident now; VmHWM: the most ever
+// resident), or -1.
+qint64 procStatusKiB(qint64 pid, const char* field)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray prefix = QByteArray(field) + ':';
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith(prefix))
+            return line.mid(prefix.size()).trimmed().split(' ').constFirst().toLongLong();
+    }
+    return -1;
+}
+
 bool isVisibleAscii(const QByteArray& text)
 {
     return std::all_of(text.cbegin(), text.cend(), [](char c) { return c >= 0x21 && c <= 0x7e; });
@@ -271,22 +287,33 @@ private:
 
     // Sends the shared session a ping with one header field set to `value` (a null value
     // removes it) on a new connection. The answer, when it has `status` and the connection then
-    // still serves a ping; else nothing, and `problem` says what happened.
+    // still serves a ping (one refused on its head closes: then a new connection does); else
+    // nothing, and `problem` says what happened.
     std::optional<Response> pingWithHeader(const QByteArray& name, const QByteArray& value,
                                            int status, QString* problem)
     {
-        RawHttpClient client(m_server->port());
-        if (!client.connectToServer()) {
+        RawHttpClient first(m_server->port());
+        if (!first.connectToServer()) {
             *problem = QStringLiteral("cannot connect to the server");
             return std::nullopt;
         }
         Request request = ping(*m_server, m_session);
         request.set(name, value);
-        const auto response = exchange(client, request);
+        const auto response = exchange(first, request);
         if (!response || response->status != status) {
-            *problem = describe(response, client);
+            *problem = describe(response, first);
             return std::nullopt;
         }
+        // Refused on its head (403 for Host or Origin), the request closes its connection.
+        RawHttpClient next(m_server->port());
+        const bool closes = response->header("connection") == "close";
+        if ((status == 403) != closes || (closes && !next.connectToServer())) {
+            *problem = QStringLiteral("Connection: %1 after %2")
+                           .arg(QString::fromLatin1(response->header("connection")))
+                           .arg(status);
+            return std::nullopt;
+        }
+        RawHttpClient& client = closes ? next : first;
         if (!pingWorks(client, *m_server, m_session)) {
             *problem = QStringLiteral("the connection no longer serves a ping");
             return std::nullopt;
@@ -730,11 +757,18 @@ private Q_SLOTS:
             request.add("Host", withPort(host, m_server->port()));
         const auto response = exchange(client, request);
         QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
-        if (status == 200)
+        if (status == 200) {
             QCOMPARE(response->json().value(QLatin1String("result")), QJsonValue(QJsonObject()));
-        else
-            QVERIFY(response->json().contains(QLatin1String("error")));
-        QVERIFY(pingWorks(client, *m_server, m_session));
+            QVERIFY(pingWorks(client, *m_server, m_session));
+            return;
+        }
+        QVERIFY(response->json().contains(QLatin1String("error")));
+        // Refused on its head: the connection closes (its body, if any, is never read).
+        QCOMPARE(response->header("connection"), QByteArray("close"));
+        QVERIFY(client.waitForServerClose(5'000));
+        RawHttpClient next(m_server->port());
+        QVERIFY(next.connectToServer());
+        QVERIFY(pingWorks(next, *m_server, m_session));
     }
 
     // 3. Origin, when a browser sends one, is a loopback page.
@@ -853,6 +887,8 @@ private Q_SLOTS:
                 QVERIFY2(response->header("www-authenticate").startsWith("Bearer"),
                          qPrintable(what));
                 QVERIFY2(response->header("mcp-session-id").isNull(), qPrintable(what));
+                // Refused on its head: the connection is not read further.
+                QCOMPARE(response->header("connection"), QByteArray("close"));
             }
         }
 
@@ -1025,6 +1061,128 @@ private Q_SLOTS:
         QVERIFY2(server->standardError().contains(QLatin1String("changed: clients must send")),
                  qPrintable(server->standardError()));
         QVERIFY(!server->standardError().contains(QString::fromLatin1(newToken)));
+        expectCleanStop(*server);
+    }
+
+    // 4. Who may call is decided on the head: a request without the token is answered 401 at
+    // once, before "100 Continue" and before a byte of its body is kept. Many such requests at
+    // once (each a 15 MiB body, under the 16 MiB limit, sent anyway) leave the server's memory
+    // as it was: it reads and drops what they send.
+    void unauthenticatedBodiesAreNeverKept()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        constexpr qint64 MiB = 1024 * 1024;
+        constexpr int kConnections = 16;
+        constexpr qint64 kDeclared = 15 * MiB;
+        constexpr qint64 kSent = 14 * MiB;
+        const qint64 rssBefore = procStatusKiB(server->pid(), "VmRSS");
+        const qint64 peakBefore = procStatusKiB(server->pid(), "VmHWM");
+        QVERIFY(rssBefore > 0 && peakBefore > 0);
+
+        Request head = post(*server, QByteArray());
+        head.set("Authorization", {}).set("Content-Length", QByteArray::number(kDeclared));
+        const QByteArray piece(256 * 1024, 'x');
+        std::vector<std::unique_ptr<BlockingSocket>> sockets;
+        QList<QByteArray> answers;
+        QList<qint64> answeredMs;
+        QElapsedTimer clock;
+        for (int i = 0; i < kConnections; ++i) {
+            auto socket = std::make_unique<BlockingSocket>();
+            QVERIFY(socket->connectTo(server->port()));
+            QVERIFY(socket->send(head.head()));
+            clock.start();
+            // The answer comes before any body byte was sent...
+            answers << socket->receiveUntil("\r\n\r\n", 3'000);
+            answeredMs << clock.elapsed();
+            // ...and the body is sent anyway (until the server's end is gone, if it goes).
+            for (qint64 sent = 0; sent < kSent && socket->send(piece, 5'000);
+                 sent += piece.size()) {
+            }
+            sockets.push_back(std::move(socket));
+        }
+        // Every connection still open (or closed by the server): what is kept now is the cost.
+        const qint64 rssAfter = procStatusKiB(server->pid(), "VmRSS");
+        const qint64 peakAfter = procStatusKiB(server->pid(), "VmHWM");
+        qInfo("server RSS %lld -> %lld KiB, peak %lld -> %lld KiB after %d refused %lld MiB bodies",
+              rssBefore, rssAfter, peakBefore, peakAfter, kConnections, kSent / MiB);
+        QVERIFY2(rssAfter - rssBefore < 32 * 1024,
+                 qPrintable(QStringLiteral("RSS grew by %1 KiB").arg(rssAfter - rssBefore)));
+        QVERIFY2(peakAfter - peakBefore < 32 * 1024,
+                 qPrintable(QStringLiteral("peak RSS grew by %1 KiB").arg(peakAfter - peakBefore)));
+        for (const qint64 ms : std::as_const(answeredMs))
+            QVERIFY2(ms < 2'000, qPrintable(QStringLiteral("answered after %1 ms").arg(ms)));
+        for (const QByteArray& answer : std::as_const(answers)) {
+            QVERIFY2(answer.startsWith("HTTP/1.1 401 "), answer.left(200).constData());
+            QVERIFY2(answer.contains("\r\nConnection: close\r\n"), answer.constData());
+            QVERIFY2(!answer.contains("100 Continue"), answer.constData());
+        }
+        sockets.clear();
+
+        // "Expect: 100-continue" without the token: 401 instead of 100 Continue.
+        BlockingSocket expecting;
+        QVERIFY(expecting.connectTo(server->port()));
+        QVERIFY(expecting.send(head.set("Expect", "100-continue").head()));
+        const QByteArray refused = expecting.receiveUntil("\r\n\r\n", 3'000);
+        QVERIFY2(refused.startsWith("HTTP/1.1 401 "), refused.constData());
+        // With the token: 100 Continue, then the body is read.
+        BlockingSocket admitted;
+        QVERIFY(admitted.connectTo(server->port()));
+        const QByteArray body = compact(initializeRequest());
+        Request withToken = post(*server, body);
+        withToken.set("Expect", "100-continue");
+        QVERIFY(admitted.send(withToken.head()));
+        QVERIFY2(admitted.receiveUntil("\r\n\r\n", 3'000).startsWith("HTTP/1.1 100 Continue\r\n"),
+                 admitted.received().constData());
+        QVERIFY(admitted.send(body));
+        QVERIFY2(admitted.receiveUntil("\"serverInfo\"", 10'000).contains("HTTP/1.1 200 OK"),
+                 admitted.received().constData());
+
+        // The server still serves.
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        QVERIFY(!openSession(client, *server).isEmpty());
+        expectCleanStop(*server);
+    }
+
+    // 4. What a client chose reaches the log escaped and short: a name with a line feed forges
+    // no log line, and a refused request with a 60 KiB target costs one short line.
+    void clientTextIsLoggedEscaped()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        const QString forged = QStringLiteral("code-sandbox-mcp error: FORGED LINE");
+        QJsonObject initialize = initializeRequest();
+        QJsonObject params = initialize.value(QLatin1String("params")).toObject();
+        params.insert(
+            QStringLiteral("clientInfo"),
+            QJsonObject{{QStringLiteral("name"), QString(QStringLiteral("evil\n") + forged)},
+                        {QStringLiteral("version"), QString(QStringLiteral("1\r\n") + forged)}});
+        initialize.insert(QStringLiteral("params"), params);
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const auto answered = exchange(client, post(*server, initialize));
+        QVERIFY2(answered && answered->status == 200, qPrintable(describe(answered, client)));
+
+        RawHttpClient refused(server->port());
+        QVERIFY(refused.connectToServer());
+        Request longTarget = post(*server, initializeRequest());
+        longTarget.target = "/mcp?" + QByteArray(60 * 1024, 'q');
+        longTarget.set("Authorization", {});
+        const auto unauthorized = exchange(refused, longTarget);
+        QVERIFY2(unauthorized && unauthorized->status == 401,
+                 qPrintable(describe(unauthorized, refused)));
+
+        QTRY_VERIFY(server->standardError().contains(QLatin1String("refused POST")));
+        const QStringList lines = server->standardError().split(QLatin1Char('\n'));
+        for (const QString& line : lines) {
+            QVERIFY2(!line.startsWith(forged), qPrintable(line));
+            QVERIFY2(line.size() < 1'000, qPrintable(line.left(300)));
+        }
+        QVERIFY2(server->standardError().contains(QLatin1String("evil\\x0a") + forged),
+                 qPrintable(server->standardError()));
+        QVERIFY2(server->standardError().contains(QLatin1String("1\\x0d\\x0a") + forged),
+                 qPrintable(server->standardError()));
         expectCleanStop(*server);
     }
 

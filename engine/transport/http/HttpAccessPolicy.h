@@ -12,7 +12,8 @@ namespace csm::http {
 
 struct HttpRequest;
 
-// Who may talk to the server, checked before anything else of a request is read:
+// Who may talk to the server, checked as soon as a request's header section has arrived, before
+// any of its body is read (HttpConnection asks through HttpRequestHandler::admit):
 // - Host must name this server (the loopback names, the bound address, or an allowed host), so a
 //   web page whose DNS name was rebound to 127.0.0.1 cannot reach it (a browser sends the
 //   attacker's name as Host);

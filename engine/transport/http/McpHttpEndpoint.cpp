@@ -80,6 +80,18 @@ McpHttpEndpoint::McpHttpEndpoint(const HttpServerConfig& config, QObject* parent
 
 McpHttpEndpoint::~McpHttpEndpoint() = default;
 
+std::optional<HttpResponse> McpHttpEndpoint::admit(const HttpRequest& head)
+{
+    std::optional<HttpResponse> refusal = m_access.check(head);
+    if (refusal) {
+        // What the client sent is shown escaped and cut short: it cannot forge log lines, nor
+        // make each refusal cost the log a 64 KiB target.
+        qCInfo(lcHttp).noquote() << "refused" << LogText::escaped(head.method, 20)
+                                 << LogText::escaped(head.target) << "with" << refusal->status;
+    }
+    return refusal;
+}
+
 void McpHttpEndpoint::setAuthToken(const QString& token)
 {
     m_access.setToken(token);
@@ -87,14 +99,7 @@ void McpHttpEndpoint::setAuthToken(const QString& token)
 
 void McpHttpEndpoint::handleRequest(HttpConnection& connection, const HttpRequest& request)
 {
-    if (const auto refusal = m_access.check(request)) {
-        // What the client sent is shown escaped and cut short: it cannot forge log lines, nor
-        // make each refusal cost the log a 64 KiB target.
-        qCInfo(lcHttp).noquote() << "refused" << LogText::escaped(request.method, 20)
-                                 << LogText::escaped(request.target) << "with" << refusal->status;
-        connection.respond(*refusal);
-        return;
-    }
+    // admit() has let the request in before its body was read.
     if (request.path() != m_config.path.toUtf8()) {
         connection.respond(HttpResponse::error(
             404, QStringLiteral("Not Found: the MCP endpoint is %1").arg(m_config.path)));

@@ -30,6 +30,8 @@ public:
     explicit McpHttpEndpoint(const HttpServerConfig& config, QObject* parent = nullptr);
     ~McpHttpEndpoint() override;
 
+    // Host, Origin and token (HttpAccessPolicy); refusals are logged.
+    std::optional<HttpResponse> admit(const HttpRequest& head) override;
     void handleRequest(HttpConnection& connection, const HttpRequest& request) override;
     void connectionClosed(HttpConnection& connection) override;
 
