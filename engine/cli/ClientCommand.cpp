@@ -172,7 +172,8 @@ int ClientCommand::run(Action action, const QStringList& arguments,
         QStringLiteral("Read the bearer token the HTTP server asks for from this file "
                        "(default: the token file in the data folder, http-token, which every "
                        "HTTP server of yours uses unless given its own; without --url, the "
-                       "desktop app's own token if it has one)."),
+                       "desktop app's own token if it has one). The client's file is then made "
+                       "readable by you only."),
         QStringLiteral("file"));
     const QCommandLineOption token(
         QStringLiteral("token"),
@@ -325,6 +326,8 @@ int ClientCommand::run(Action action, const QStringList& arguments,
         err << commands.command() << ' ' << word << ": " << change.error << '\n';
         return Subcommands::Failed;
     }
+    for (const QString& warning : std::as_const(change.warnings))
+        err << "Warning: " << warning << '\n';
     if (preview) {
         // The file's text alone on stdout (so that it can be redirected); what it means on stderr.
         out << QString::fromUtf8(hideToken(change.text, hiddenToken));

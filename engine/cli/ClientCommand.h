@@ -19,8 +19,10 @@ namespace csm {
 // app's HTTP server as its settings give it (the [desktop] group of settings.ini), else at
 // http://127.0.0.1:8765/mcp, and sends the token of --token-file or --token, else the desktop
 // app's own token (without --url), else the data folder's shared token (HttpTokenFile, created
-// if no server has yet). The client's file is found from $HOME and $XDG_CONFIG_HOME in
-// `environment` (ClientConfigLocation). A token is never printed, not even by --dry-run.
+// if no server has yet). A file given a token becomes 0600, and a warning says when others can
+// still reach it (ClientConfigExposure). The client's file is found from $HOME and
+// $XDG_CONFIG_HOME in `environment` (ClientConfigLocation). A token is never printed, not even by
+// --dry-run.
 class ClientCommand final
 {
 public:

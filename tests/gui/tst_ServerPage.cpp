@@ -366,7 +366,7 @@ private Q_SLOTS:
                      .value(QLatin1String("url"))
                      .toString(),
                  url.toString());
-        // With the token the server asks for.
+        // With the token the server asks for, in a file only its owner can read.
         QCOMPARE(servers.value(QLatin1String("code-sandbox"))
                      .toObject()
                      .value(QLatin1String("headers"))
@@ -374,6 +374,9 @@ private Q_SLOTS:
                      .value(QLatin1String("Authorization"))
                      .toString(),
                  QStringLiteral("Bearer ") + token());
+        QCOMPARE(QFileInfo(cursorFile).permissions() &
+                     (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+                 QFileDevice::Permissions());
         // The file as it was is kept beside it.
         const QStringList backups = QDir(QFileInfo(cursorFile).path())
                                         .entryList({QStringLiteral("mcp.json.bak*")}, QDir::Files);

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 namespace {
 
 using Result = servercli::Result;
@@ -84,6 +86,7 @@ private Q_SLOTS:
     void httpTokenFromDesktopSettings();
     void httpTokenFile();
     void httpSharedTokenByDefault();
+    void httpTokenInAGitWorkTreeIsWarnedAbout();
     void otherName();
     void uninstallWithoutEntry();
     void usageErrors_data();
@@ -376,6 +379,9 @@ void tst_ClientCommand::httpSharedTokenByDefault()
     QVERIFY2(preview.out.contains("Bearer <token hidden>"), preview.out.constData());
     QVERIFY(!QFileInfo::exists(tokenFile.path()));
 
+    // An existing file, readable by all: it will hold the token.
+    writeFile(path, "{\n  \"mcpServers\": {}\n}\n");
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0644) == 0);
     const Result installed =
         run({QStringLiteral("install-client"), QStringLiteral("cursor"), QStringLiteral("--http"),
              QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9123/mcp")});
@@ -392,12 +398,37 @@ void tst_ClientCommand::httpSharedTokenByDefault()
     QCOMPARE(entry.value(QStringLiteral("url")).toString(),
              QStringLiteral("http://127.0.0.1:9123/mcp"));
     QCOMPARE(authorizationOf(entry), QStringLiteral("Bearer ") + *token);
+    QFileInfo info(path);
+    QCOMPARE(info.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther |
+                                   QFileDevice::WriteGroup | QFileDevice::WriteOther),
+             QFileDevice::Permissions());
+    const QStringList copies = backups(path);
+    QCOMPARE(copies.size(), 1);
+    QCOMPARE(QFileInfo(copies.constFirst()).permissions() &
+                 (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+             QFileDevice::Permissions());
+    QVERIFY2(!installed.err.contains("Warning"), installed.err.constData());
+
     // A second client gets the same token.
     QCOMPARE(
         run({QStringLiteral("install-client"), QStringLiteral("vscode"), QStringLiteral("--http")})
             .exitCode,
         0);
     QVERIFY(readFile(configPath(QStringLiteral("vscode"))).contains(token->toLatin1()));
+}
+
+void tst_ClientCommand::httpTokenInAGitWorkTreeIsWarnedAbout()
+{
+    // A home folder kept in git (dotfiles): a push would publish the token.
+    QVERIFY(QDir().mkpath(m_home->filePath(QStringLiteral(".git"))));
+    const Result installed =
+        run({QStringLiteral("install-client"), QStringLiteral("cursor"), QStringLiteral("--http")});
+    QVERIFY2(installed.exitCode == 0, installed.err.constData());
+    QVERIFY2(installed.err.contains("Warning: ") && installed.err.contains("git work tree"),
+             installed.err.constData());
+    // stdio entries hold no token: nothing to warn about.
+    const Result stdio = run({QStringLiteral("install-client"), QStringLiteral("gemini")});
+    QVERIFY2(!stdio.err.contains("Warning"), stdio.err.constData());
 }
 
 void tst_ClientCommand::otherName()

@@ -322,6 +322,7 @@ void ServerPage::updateStaleClients()
                                       QDir::toNativeSeparators(path));
         else
             problems << change.error;
+        problems << change.warnings;
     }
     m_staleClients.clear();
     m_updateClients->hide();
@@ -452,6 +453,8 @@ void ServerPage::installIntoClient()
             tr("The previous file is kept as %1.").arg(QDir::toNativeSeparators(change.backupPath));
     text +=
         QLatin1Char(' ') + tr("Restart %1 to use it.").arg(McpClientTraits::displayName(client));
+    for (const QString& warning : change.warnings)
+        text += QLatin1Char(' ') + tr("Warning: %1.").arg(warning);
     m_installResult->setText(text.toHtmlEscaped());
 }
 
