@@ -8,6 +8,7 @@
 #include "server/EmbeddedServer.h"
 #include "server/ServerOptionsParser.h"
 #include "settings/DesktopSettings.h"
+#include "transport/http/HttpTokenFile.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -66,11 +67,12 @@ int main(int argc, char* argv[])
         server.serveStdio();
     const DesktopSettings settings = DesktopSettings::load(dataDir);
     if (settings.httpStartWithApp) {
-        http::HttpServerConfig config;
-        config.host = settings.httpHost;
-        config.port = static_cast<quint16>(settings.httpPort);
-        config.authToken = settings.httpToken;
-        server.startHttp(config);
+        http::HttpServerConfig config = settings.httpServerConfig();
+        QString error;
+        if (http::HttpTokenFile::inDataDir(dataDir).applyTo(config, &error))
+            server.startHttp(config);
+        else
+            qCWarning(lcServer).noquote() << "not serving over HTTP:" << error;
     }
 
     MainWindow window(dataDir, &server);

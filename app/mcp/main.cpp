@@ -10,11 +10,14 @@
 #include "server/McpServer.h"
 #include "server/McpSessionHost.h"
 #include "server/ServerOptionsParser.h"
+#include "transport/http/HttpListenPolicy.h"
 #include "transport/http/HttpServerThread.h"
+#include "transport/http/HttpTokenFile.h"
 #include "transport/http/McpHttpEndpoint.h"
 #include "transport/StdioTransport.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QTextStream>
 
 namespace {
@@ -57,9 +60,27 @@ int serveHttp(McpServer& server, ShutdownSignals& signals, const http::HttpServe
                      &http::McpHttpEndpoint::deliver);
 
     int exitCode = 0;
-    QObject::connect(&transport, &http::HttpServerThread::listening, &server, [](const QUrl& url) {
-        qCInfo(lcServer).noquote() << "serving MCP on" << url.toString();
-    });
+    QObject::connect(&transport, &http::HttpServerThread::listening, &server,
+                     [&config](const QUrl& url) {
+                         qCInfo(lcServer).noquote() << "serving MCP on" << url.toString();
+                         // Where the token is, never the token itself.
+                         if (config.noAuth)
+                             qCWarning(lcServer).noquote()
+                                 << "--no-auth: no token is asked for, so every account on this "
+                                    "machine can connect and run code as this user, with this "
+                                    "user's secrets";
+                         else if (!config.authTokenFile.isEmpty())
+                             qCInfo(lcServer).noquote()
+                                 << "clients must send \"Authorization: Bearer <token>\" with "
+                                    "the token kept in"
+                                 << QDir::toNativeSeparators(config.authTokenFile)
+                                 << "(install-client --http writes it into a client's "
+                                    "configuration)";
+                         else
+                             qCInfo(lcServer).noquote()
+                                 << "clients must send \"Authorization: Bearer <token>\" with "
+                                    "the token given by --auth-token or CODE_SANDBOX_AUTH_TOKEN";
+                     });
     QObject::connect(&transport, &http::HttpServerThread::failed, &server,
                      [&server, &exitCode](const QString& error) {
                          qCCritical(lcServer).noquote() << error;
@@ -115,10 +136,26 @@ int main(int argc, char* argv[])
     for (const QString& warning : options.warnings)
         qCWarning(lcServer).noquote() << warning;
 
+    // Over HTTP: the token (the data folder's unless one was given), and whether the listener
+    // will accept that configuration at all, before any container starts.
+    http::HttpServerConfig httpConfig = options.http;
+    if (options.transport == ServerOptions::Transport::Http) {
+        QString error;
+        if (!http::HttpTokenFile::inDataDir(options.dataDir).applyTo(httpConfig, &error)) {
+            QTextStream(stderr) << kApplicationName << ": " << error << "\n";
+            return 1;
+        }
+        if (const std::optional<QString> refusal = http::HttpListenPolicy::refusal(httpConfig)) {
+            QTextStream(stderr) << kApplicationName << ": " << *refusal << "\n"
+                                << "Try '" << kApplicationName << " --help'.\n";
+            return 2;
+        }
+    }
+
     ShutdownSignals signals;
     McpServer server(options);
     QObject::connect(&server, &McpServer::shutDown, &app, &QCoreApplication::quit);
     if (options.transport == ServerOptions::Transport::Http)
-        return serveHttp(server, signals, options.http);
+        return serveHttp(server, signals, httpConfig);
     return serveStdio(server, signals);
 }

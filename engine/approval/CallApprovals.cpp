@@ -1,6 +1,7 @@
 #include "approval/CallApprovals.h"
 
 #include "core/Logging.h"
+#include "core/LogText.h"
 
 #include <QTimer>
 
@@ -49,7 +50,7 @@ quint64 CallApprovals::ask(ApprovalRequest request, Decided decided)
     pending->timer->start(m_timeoutMs);
     m_pending.insert(id, std::move(pending));
     qCInfo(lcServer).noquote() << "approval: call" << id << "of" << request.tool << "from"
-                               << request.clientName << "waits for the user";
+                               << LogText::escaped(request.clientName) << "waits for the user";
     Q_EMIT requested(request);
     return id;
 }

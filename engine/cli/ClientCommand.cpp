@@ -10,6 +10,7 @@
 #include "history/HistoryOptions.h"
 #include "settings/SettingsFile.h"
 #include "transport/http/HttpServerConfig.h"
+#include "transport/http/HttpTokenFile.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -50,8 +51,9 @@ struct HttpTarget
 };
 
 // The desktop app's embedded HTTP server, as ui/settings/DesktopSettings writes it: the
-// [desktop] group's http-host, http-port and http-token. The engine cannot use the UI's
-// class, so the keys are read here; missing or invalid values give the app's defaults.
+// [desktop] group's http-host, http-port and http-token (a token of its own; empty when it uses
+// the shared token file). The engine cannot use the UI's class, so the keys are read here;
+// missing or invalid values give the app's defaults.
 HttpTarget desktopServer(const QString& dataDir)
 {
     const SettingsFile desktop(dataDir, QStringLiteral("desktop"));
@@ -167,8 +169,11 @@ int ClientCommand::run(Action action, const QStringList& arguments,
         QStringLiteral("url"));
     const QCommandLineOption tokenFile(
         QStringLiteral("token-file"),
-        QStringLiteral("Read the bearer token the HTTP server asks for from this file (default: "
-                       "the desktop app's token, when --url is not given)."),
+        QStringLiteral("Read the bearer token the HTTP server asks for from this file "
+                       "(default: the token file in the data folder, http-token, which every "
+                       "HTTP server of yours uses unless given its own; without --url, the "
+                       "desktop app's own token if it has one). The client's file is then made "
+                       "readable by you only."),
         QStringLiteral("file"));
     const QCommandLineOption token(
         QStringLiteral("token"),
@@ -276,6 +281,24 @@ int ClientCommand::run(Action action, const QStringList& arguments,
                 target.tokenSource = QStringLiteral("--token");
                 err << "Note: a token given with --token is visible to other users in 'ps' and "
                        "kept in your shell history; prefer --token-file.\n";
+            } else if (target.token.isEmpty()) {
+                // The token every server of this user checks unless given its own: made now if
+                // no server has made it yet, so that client and servers agree from the start.
+                const http::HttpTokenFile shared = http::HttpTokenFile::inDataDir(dataDir);
+                QString error;
+                std::optional<QString> sharedToken =
+                    preview ? shared.read(&error) : shared.readOrCreate(&error);
+                if (!error.isEmpty()) {
+                    err << commands.command() << ' ' << word << ": " << error << '\n';
+                    return Subcommands::Failed;
+                }
+                target.tokenSource = QStringLiteral("the token file %1")
+                                         .arg(QDir::toNativeSeparators(shared.path()));
+                if (!sharedToken) {
+                    // --dry-run creates nothing; what it prints hides the token anyway.
+                    sharedToken = http::HttpTokenFile::generate();
+                }
+                target.token = *sharedToken;
             }
             entry = ClientServerEntry::http(target.url, target.token);
             hiddenToken = target.token;
@@ -303,6 +326,8 @@ int ClientCommand::run(Action action, const QStringList& arguments,
         err << commands.command() << ' ' << word << ": " << change.error << '\n';
         return Subcommands::Failed;
     }
+    for (const QString& warning : std::as_const(change.warnings))
+        err << "Warning: " << warning << '\n';
     if (preview) {
         // The file's text alone on stdout (so that it can be redirected); what it means on stderr.
         out << QString::fromUtf8(hideToken(change.text, hiddenToken));

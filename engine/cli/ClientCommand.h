@@ -17,8 +17,12 @@ namespace csm {
 //   uninstall-client CLIENT [--name NAME] [--dry-run]
 // The stdio entry starts `serverProgram`; the HTTP entry points at --url, else at the desktop
 // app's HTTP server as its settings give it (the [desktop] group of settings.ini), else at
-// http://127.0.0.1:8765/mcp. The client's file is found from $HOME and $XDG_CONFIG_HOME in
-// `environment` (ClientConfigLocation). A token is never printed, not even by --dry-run.
+// http://127.0.0.1:8765/mcp, and sends the token of --token-file or --token, else the desktop
+// app's own token (without --url), else the data folder's shared token (HttpTokenFile, created
+// if no server has yet). A file given a token becomes 0600, and a warning says when others can
+// still reach it (ClientConfigExposure). The client's file is found from $HOME and
+// $XDG_CONFIG_HOME in `environment` (ClientConfigLocation). A token is never printed, not even by
+// --dry-run.
 class ClientCommand final
 {
 public:

@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 namespace csm {
 
@@ -26,6 +27,8 @@ struct ClientConfigChange
     QString error;      // Failed: why
     // The file's content after the change (as it is, when nothing changed).
     QByteArray text;
+    // What the user should know although it succeeded (e.g. a token in a folder others share).
+    QStringList warnings;
 
     bool succeeded() const { return action != Action::Failed; }
     // Whether the file's content is (or would be) different.

@@ -1,5 +1,6 @@
 #include "clients/ClientConfigMerger.h"
 
+#include "clients/ClientConfigExposure.h"
 #include "clients/ClientConfigSnippet.h"
 #include "clients/JsonTextScanner.h"
 #include "clients/JsonTextWriter.h"
@@ -21,6 +22,9 @@ using Style = JsonTextWriter::Style;
 // Writes a member's value for the line indentation it starts on.
 using Render = std::function<QByteArray(const QByteArray& indent, const Style& style)>;
 using Action = ClientConfigChange::Action;
+
+// A file that holds a token, and its backup.
+constexpr QFileDevice::Permissions kOwnerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
 
 bool isBlank(char c)
 {
@@ -471,9 +475,30 @@ ClientConfigChange ClientConfigMerger::install(const QString& path, const Client
     }
     if (!existed && change.action == Action::Added)
         change.action = Action::Created;
-    if (!change.changesFile() || mode == Mode::Preview)
+    const bool holdsToken = !entry.token.isEmpty();
+    if (holdsToken)
+        change.warnings = ClientConfigExposure::warnings(path);
+    if (mode == Mode::Preview)
         return change;
-    return write(path, existed, change, !existed && !entry.token.isEmpty());
+    if (!change.changesFile()) {
+        if (holdsToken)
+            makePrivate(path, change);
+        return change;
+    }
+    return write(path, existed, change, holdsToken);
+}
+
+void ClientConfigMerger::makePrivate(const QString& path, ClientConfigChange& change)
+{
+    constexpr QFileDevice::Permissions kGroupOrOthers =
+        QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup |
+        QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+    if (!(QFile::permissions(path) & kGroupOrOthers))
+        return;
+    if (!QFile::setPermissions(path, kOwnerOnly))
+        change.warnings << QStringLiteral("%1 holds the token but could not be made readable by "
+                                          "you only (chmod 600 %1)")
+                               .arg(QDir::toNativeSeparators(path));
 }
 
 ClientConfigChange ClientConfigMerger::uninstall(const QString& path, const QString& name,
@@ -521,8 +546,11 @@ ClientConfigChange ClientConfigMerger::write(const QString& path, bool existed,
                                          "it is")
                               .arg(path, backup));
         }
-        // The copy may hold a token: no more readable than the file itself.
-        QFile::setPermissions(change.backupPath, QFile::permissions(path));
+        // The copy may hold a token: no more readable than the file itself is, or becomes.
+        QFile::Permissions permissions = QFile::permissions(path);
+        if (privateFile)
+            permissions &= kOwnerOnly;
+        QFile::setPermissions(change.backupPath, permissions);
     } else if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
         return failed(QStringLiteral("%1: could not create its folder").arg(path));
     }
@@ -532,7 +560,7 @@ ClientConfigChange ClientConfigMerger::write(const QString& path, bool existed,
     if (!file.open(QIODevice::WriteOnly))
         return failed(QStringLiteral("%1 cannot be written: %2").arg(path, file.errorString()));
     if (privateFile)
-        file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        file.setPermissions(kOwnerOnly);
     if (file.write(change.text) != change.text.size()) {
         const QString error = file.errorString();
         file.cancelWriting();

@@ -22,8 +22,10 @@ namespace csm {
 //   unless the client reads them (McpClientTraits: VS Code reads JSONC, Gemini CLI comments).
 // - A missing or blank file is created as {"<servers>": {"<name>": ...}} (with its folder).
 // - Before a file is changed, a copy is kept next to it (backupPathFor); the new text replaces
-//   the file atomically (QSaveFile), keeping its permissions. A created file that holds a token
-//   is readable by its owner only.
+//   the file atomically (QSaveFile), keeping its permissions, except that a file given a token
+//   (created or not, and its backup) becomes readable by its owner only (0600). Where others
+//   could still get at the token (a folder they may write to, a git work tree), the change
+//   carries a warning (ClientConfigExposure).
 // - Removing the entry leaves an object with nothing else in it (not even a comment) as "{}",
 //   and removes the servers object itself when it is the last member of the file (where an
 //   install puts a servers object it creates). So removing what an install added gives back
@@ -65,6 +67,8 @@ public:
 private:
     ClientConfigChange write(const QString& path, bool existed, ClientConfigChange change,
                              bool privateFile) const;
+    // An unchanged file that holds a token is made 0600 all the same.
+    static void makePrivate(const QString& path, ClientConfigChange& change);
 
     McpClient m_client;
 };

@@ -1,6 +1,7 @@
 #include "mcp/McpDispatcher.h"
 
 #include "core/Logging.h"
+#include "core/LogText.h"
 #include "mcp/JsonRpc.h"
 #include "mcp/ProtocolVersion.h"
 #include "mcp/Tool.h"
@@ -118,7 +119,8 @@ void McpDispatcher::handleNotification(const QString& method, const QJsonObject&
         const QJsonValue requestId = params.value(QLatin1String("requestId"));
         ToolCall* call = m_awaitingResponse.take(idKey(requestId));
         if (call) {
-            qCInfo(lcMcp) << "cancelling request" << requestId.toVariant();
+            qCInfo(lcMcp).noquote()
+                << "cancelling request" << LogText::escaped(QString::fromUtf8(idKey(requestId)));
             call->cancel();
         }
     }
@@ -130,9 +132,11 @@ QJsonObject McpDispatcher::initialize(const QJsonObject& params)
     m_protocolVersion =
         ProtocolVersion::negotiate(params.value(QLatin1String("protocolVersion")).toString());
     m_clientInfo = params.value(QLatin1String("clientInfo")).toObject();
+    // The client chose its name and version: escaped and cut, so that it cannot forge log lines.
     qCInfo(lcMcp).noquote()
-        << "client" << m_clientInfo.value(QLatin1String("name")).toString(QStringLiteral("?"))
-        << m_clientInfo.value(QLatin1String("version")).toString() << "protocol"
+        << "client"
+        << LogText::escaped(m_clientInfo.value(QLatin1String("name")).toString(QStringLiteral("?")))
+        << LogText::escaped(m_clientInfo.value(QLatin1String("version")).toString()) << "protocol"
         << m_protocolVersion;
 
     QJsonObject serverInfo{{QStringLiteral("name"), m_identity.name},

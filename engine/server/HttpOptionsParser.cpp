@@ -1,6 +1,7 @@
 #include "server/HttpOptionsParser.h"
 
 #include "core/ByteSize.h"
+#include "transport/http/HttpListenPolicy.h"
 
 #include <QCommandLineParser>
 #include <QHostAddress>
@@ -28,11 +29,6 @@ QString flag(const QCommandLineOption& option)
 {
     return QStringLiteral("--") + option.names().constFirst();
 }
-
-bool isLoopback(const QString& host)
-{
-    return host == QLatin1String("localhost") || QHostAddress(host).isLoopback();
-}
 } // namespace
 
 HttpOptionsParser::HttpOptionsParser()
@@ -43,7 +39,8 @@ HttpOptionsParser::HttpOptionsParser()
                               "stdio|http"))
     , m_host(valueOption("host",
                          QStringLiteral("HTTP: address to listen on (default 127.0.0.1). A "
-                                        "non-loopback address needs --allow-remote and a token."),
+                                        "non-loopback address needs --allow-remote and a token "
+                                        "of 16 characters or more."),
                          "address"))
     , m_port(valueOption("port", QStringLiteral("HTTP: port (default 8765; 0 picks a free one)."),
                          "port"))
@@ -53,11 +50,19 @@ HttpOptionsParser::HttpOptionsParser()
                     QStringLiteral("HTTP: allow a --host other than loopback. Anyone who can "
                                    "reach it and has the token can run code."))
     , m_authToken(valueOption("auth-token",
-                              QStringLiteral("HTTP: require \"Authorization: Bearer TOKEN\". "
-                                             "Prefer the environment variable: a command line is "
-                                             "visible to other users. Env: "
+                              QStringLiteral("HTTP: the token clients must send as "
+                                             "\"Authorization: Bearer TOKEN\", instead of the "
+                                             "one kept in the data folder's http-token (made on "
+                                             "first use, mode 0600; install-client --http writes "
+                                             "it into clients). Prefer the environment variable: "
+                                             "a command line is visible to other users. Env: "
                                              "CODE_SANDBOX_AUTH_TOKEN."),
                               "token"))
+    , m_noAuth(QStringLiteral("no-auth"),
+               QStringLiteral("HTTP: ask for no token. Only with an explicit loopback --host "
+                              "(--no-auth --host 127.0.0.1), and then every account on this "
+                              "machine can run code as you, with your secrets: for test suites "
+                              "that cannot send a token."))
     , m_allowedHost(valueOption("allowed-host",
                                 QStringLiteral("HTTP: a Host name accepted besides localhost, "
                                                "127.0.0.1 and [::1] (DNS rebinding protection). "
@@ -92,7 +97,7 @@ HttpOptionsParser::HttpOptionsParser()
 
 void HttpOptionsParser::addTo(QCommandLineParser& parser) const
 {
-    parser.addOptions({m_transport, m_host, m_port, m_path, m_allowRemote, m_authToken,
+    parser.addOptions({m_transport, m_host, m_port, m_path, m_allowRemote, m_authToken, m_noAuth,
                        m_allowedHost, m_allowedOrigin, m_maxRequestSize, m_maxSessions,
                        m_maxConnections, m_sessionTimeout, m_requestTimeout, m_idleTimeout});
 }
@@ -123,9 +128,9 @@ std::optional<QString> HttpOptionsParser::read(const QCommandLineParser& parser,
                                                http::HttpServerConfig& config) const
 {
     const QList<const QCommandLineOption*> httpOnly{
-        &m_host,           &m_port,           &m_path,           &m_allowRemote, &m_authToken,
-        &m_allowedHost,    &m_allowedOrigin,  &m_maxRequestSize, &m_maxSessions, &m_maxConnections,
-        &m_sessionTimeout, &m_requestTimeout, &m_idleTimeout};
+        &m_host,           &m_port,           &m_path,           &m_allowRemote,    &m_authToken,
+        &m_noAuth,         &m_allowedHost,    &m_allowedOrigin,  &m_maxRequestSize, &m_maxSessions,
+        &m_maxConnections, &m_sessionTimeout, &m_requestTimeout, &m_idleTimeout};
     if (!http) {
         for (const QCommandLineOption* option : httpOnly) {
             if (parser.isSet(*option))
@@ -157,19 +162,17 @@ std::optional<QString> HttpOptionsParser::read(const QCommandLineParser& parser,
     config.authToken = parser.isSet(m_authToken)
                            ? parser.value(m_authToken)
                            : environment.value(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"));
-    if (config.authToken.contains(QRegularExpression(QStringLiteral("[\\s\\x00-\\x1f]"))))
+    if (!config.authToken.isEmpty() && !http::HttpListenPolicy::isWellFormedToken(config.authToken))
         return QStringLiteral("--auth-token: a token cannot contain whitespace or control "
                               "characters");
-    if (!isLoopback(config.host)) {
-        if (!config.allowRemote)
-            return QStringLiteral("--host %1 is reachable from other machines: add "
-                                  "--allow-remote, with a token, if that is what you want")
-                .arg(config.host);
-        if (config.authToken.size() < 16)
-            return QStringLiteral("--allow-remote needs a token of at least 16 characters "
-                                  "(--auth-token or CODE_SANDBOX_AUTH_TOKEN): anyone who reaches "
-                                  "the server could run code");
-    }
+    config.noAuth = parser.isSet(m_noAuth);
+    // "Explicit": the default address could change under someone who relies on it.
+    if (config.noAuth &&
+        (!parser.isSet(m_host) || !http::HttpListenPolicy::isLoopback(config.host)))
+        return QStringLiteral("--no-auth needs an explicit loopback address: --no-auth --host "
+                              "127.0.0.1 (or ::1)");
+    // The rest of the rule (a token, --allow-remote for other addresses) is HttpListenPolicy's,
+    // checked once the token is known (it may come from the data folder).
     config.allowedHosts = parser.values(m_allowedHost);
     config.allowedOrigins = parser.values(m_allowedOrigin);
 

@@ -25,7 +25,8 @@ public:
     std::optional<QString> readTransport(const QCommandLineParser& parser,
                                          const QProcessEnvironment& environment, bool* http) const;
     // Fills `config`; the error names the flag. With stdio, HTTP flags are an error: they would
-    // be silently useless.
+    // be silently useless. Where the server may listen and with which token is
+    // HttpListenPolicy's to say, once the token is known.
     std::optional<QString> read(const QCommandLineParser& parser,
                                 const QProcessEnvironment& environment, bool http,
                                 http::HttpServerConfig& config) const;
@@ -37,6 +38,7 @@ private:
     QCommandLineOption m_path;
     QCommandLineOption m_allowRemote;
     QCommandLineOption m_authToken;
+    QCommandLineOption m_noAuth;
     QCommandLineOption m_allowedHost;
     QCommandLineOption m_allowedOrigin;
     QCommandLineOption m_maxRequestSize;

@@ -243,7 +243,9 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     parser.setApplicationDescription(QStringLiteral(
         "An MCP server that runs Python and JavaScript in fresh, locked-down containers.\n"
         "With no arguments it serves MCP over stdio, as MCP clients launch it; --transport http "
-        "serves Streamable HTTP on 127.0.0.1:8765/mcp.\n\n"
+        "serves Streamable HTTP on 127.0.0.1:8765/mcp, to clients that send the bearer token kept "
+        "in the data folder's http-token (made on first use; 'install-client CLIENT --http' "
+        "writes it into a client's configuration).\n\n"
         "Environment: CODE_SANDBOX_ENGINE (podman|docker), CONTAINER_IMAGE with "
         "CONTAINER_LANGUAGE (python|javascript) to replace that language's image.\n\n"
         "Every call is recorded in the run history (see --data-dir, --no-history); "

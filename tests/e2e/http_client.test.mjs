@@ -1,7 +1,10 @@
 // The official MCP TypeScript SDK client talks to code-sandbox-mcp over Streamable HTTP, as a
 // remote-capable client would: sessions, both tools, progress during a long run, cancellation,
 // DELETE of a session and two clients at once. The test starts the server itself
-// (`--transport http --port 0`) and reads the URL from its stderr.
+// (`--transport http --port 0`, with a data folder of its own) and reads the URL from its stderr
+// and the token the server made from that folder. A client without the token is refused; and
+// `install-client --http` writes client configurations (Cursor, VS Code) whose url and headers
+// the SDK client uses as they are.
 //
 // CSM_SERVER_BINARY: the server to launch; CSM_TEST_ENGINE: podman or docker.
 //
@@ -14,6 +17,9 @@ import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -27,7 +33,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 let server;          // the spawned code-sandbox-mcp
 let serverExit;      // resolves with {code, signal} when it exits
 let serverUrl;       // http://127.0.0.1:PORT/mcp
+let token;           // the token the server made in its data folder
 let stderr = '';
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'csm-e2e-http-'));
+const dataDir = path.join(scratch, 'data');
 let client;          // the main client, connected in before()
 let transport;
 const extraClients = [];
@@ -35,8 +44,11 @@ const extraClients = [];
 // ---- the server process --------------------------------------------------------------------
 
 function startServer() {
+  const env = { ...process.env, CODE_SANDBOX_DATA_DIR: dataDir };
+  delete env.CODE_SANDBOX_AUTH_TOKEN;
   server = spawn(binary, ['--transport', 'http', '--port', '0', '--engine', engine], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    env,
   });
   serverExit = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
@@ -131,17 +143,21 @@ async function assertContainerGone(name, { runningWithinMs = 10_000, removedWith
 
 // ---- clients -------------------------------------------------------------------------------
 
-async function connectClient(name) {
-  const t = new StreamableHTTPClientTransport(new URL(serverUrl));
+async function connectClient(name, { url = serverUrl, headers = { Authorization: `Bearer ${token}` } } = {}) {
+  const t = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   const c = new Client({ name, version: '1.0.0' });
   await c.connect(t);
   return { client: c, transport: t };
 }
 
+// The SDK's StreamableHTTPError carries the HTTP status as `code`.
+const refusedWith401 = (error) => error?.code === 401;
+
 const text = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
 
 before(async () => {
   await startServer();
+  token = fs.readFileSync(path.join(dataDir, 'http-token'), 'utf8').trim();
   ({ client, transport } = await connectClient('code-sandbox-e2e-http'));
 });
 
@@ -159,6 +175,7 @@ after(async () => {
       if (ids.length) await run(engine, ['rm', '-f', ...ids]);
     } catch { /* best effort */ }
   }
+  fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 // ---- the tests -----------------------------------------------------------------------------
@@ -169,6 +186,71 @@ test('connects over Streamable HTTP and gets a session id', () => {
   assert.equal(client.getServerVersion().name, 'code-sandbox');
   assert.ok(client.getServerCapabilities().tools, 'tools capability');
 });
+
+test('the token is kept in the data folder for its owner only, and is never logged', () => {
+  const mode = fs.statSync(path.join(dataDir, 'http-token')).mode & 0o777;
+  assert.equal(mode, 0o600, `http-token mode ${mode.toString(8)}`);
+  assert.match(token, /^[0-9a-f]{64}$/);
+  assert.ok(stderr.includes(path.join(dataDir, 'http-token')), stderr);
+  assert.ok(!stderr.includes(token), 'the server logged its token');
+});
+
+test('a request without the token is refused with 401', async () => {
+  const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  for (const authorization of [undefined, 'Bearer wrong', `Basic ${token}`]) {
+    const response = await fetch(serverUrl, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        ...(authorization ? { Authorization: authorization } : {}),
+      },
+      body: JSON.stringify(initialize),
+    });
+    await response.text();
+    assert.equal(response.status, 401, `Authorization: ${authorization}`);
+    assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer/);
+    assert.equal(response.headers.get('mcp-session-id'), null);
+  }
+  // The SDK client without the header does not get a session.
+  await assert.rejects(connectClient('no-token', { headers: {} }), refusedWith401);
+});
+
+// `install-client CLIENT --http` into a home folder of its own: the file it writes is what the
+// SDK client is given (url and headers), and a call goes through.
+async function installClient(id) {
+  const home = fs.mkdtempSync(path.join(scratch, `home-${id}-`));
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'),
+    CODE_SANDBOX_DATA_DIR: dataDir };
+  delete env.CODE_SANDBOX_AUTH_TOKEN;
+  const { stdout, stderr: err } = await run(binary, ['install-client', id, '--http', '--url', serverUrl], { env });
+  assert.ok(!stdout.includes(token) && !err.includes(token), 'install-client printed the token');
+  const file = id === 'cursor' ? path.join(home, '.cursor', 'mcp.json')
+    : path.join(home, '.config', 'Code', 'User', 'mcp.json');
+  const mode = fs.statSync(file).mode & 0o777;
+  assert.equal(mode, 0o600, `${file} mode ${mode.toString(8)}`);
+  const config = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return (id === 'cursor' ? config.mcpServers : config.servers)['code-sandbox'];
+}
+
+for (const id of ['cursor', 'vscode']) {
+  test(`install-client ${id} --http: a real client call with what it wrote`, async () => {
+    const entry = await installClient(id);
+    if (id === 'vscode') assert.equal(entry.type, 'http');
+    assert.equal(entry.url, serverUrl);
+    assert.deepEqual(Object.keys(entry.headers), ['Authorization']);
+    const configured = await connectClient(`configured-by-install-client-${id}`,
+      { url: entry.url, headers: entry.headers });
+    extraClients.push(configured.client);
+    const result = await configured.client.callTool({ name: 'run_python_code', arguments: { code: 'print("configured")' } });
+    assert.equal(result.isError, false, stderr);
+    assert.equal(result.structuredContent.stdout, 'configured\n');
+    // The same url without the file's headers: refused.
+    await assert.rejects(connectClient('without-the-headers', { url: entry.url, headers: {} }),
+      refusedWith401);
+  });
+}
 
 test('lists run_python_code and run_js_code, each once, with schemas', async () => {
   const { tools } = await client.listTools();
@@ -296,6 +378,7 @@ test('DELETE ends the session: its running call\'s container is removed, the id 
     headers: {
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
+      Authorization: `Bearer ${token}`,
       'Mcp-Session-Id': sessionId,
       'MCP-Protocol-Version': second.transport.protocolVersion ?? '2025-11-25',
     },

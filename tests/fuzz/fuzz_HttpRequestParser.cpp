@@ -109,21 +109,39 @@ void checkParser(const HttpRequestParser& parser)
         check(!parser.expectsContinue() || parser.hasPartialRequest(),
               "100 Continue only for a request in progress");
         break;
+    case State::HeadersComplete:
+        check(parser.errorStatus() == 0, "no error status without a failure");
+        check(!parser.expectsContinue(), "no 100 Continue before the head is admitted");
+        check(!parser.head().method.isEmpty() && parser.head().body.isEmpty(),
+              "a head has a request line and no body yet");
+        break;
     }
 }
 
 // Feeds the pieces of `input` that end at `cuts`, taking every request as it completes.
+// With Pause::AfterHeaders every head is admitted at once: the outcome must be the same as
+// without pauses.
 Outcome run(const HttpRequestParser::Limits& limits, QByteArrayView input,
-            const QList<qsizetype>& cuts)
+            const QList<qsizetype>& cuts,
+            HttpRequestParser::Pause pause = HttpRequestParser::Pause::Never)
 {
-    HttpRequestParser parser(limits);
+    HttpRequestParser parser(limits, pause);
     Outcome outcome;
     qsizetype from = 0;
+    const auto admitHeads = [&parser, pause] {
+        while (parser.state() == State::HeadersComplete) {
+            check(pause == HttpRequestParser::Pause::AfterHeaders, "a pause only when asked");
+            check(parser.feed({}) == State::HeadersComplete, "feed() parses nothing in a pause");
+            parser.resume();
+            checkParser(parser);
+        }
+    };
     for (const qsizetype cut : cuts) {
         const State state = parser.feed(input.sliced(from, cut - from));
         from = cut;
         check(state == parser.state(), "feed() returns the state");
         checkParser(parser);
+        admitHeads();
         while (parser.state() == State::Complete) {
             const HttpRequest request = parser.takeRequest();
             checkRequest(request, limits);
@@ -131,6 +149,7 @@ Outcome run(const HttpRequestParser::Limits& limits, QByteArrayView input,
             check(parser.state() == State::NeedMore, "takeRequest() starts on the next request");
             parser.feed({});
             checkParser(parser);
+            admitHeads();
         }
     }
     if (parser.state() == State::Failed) {
@@ -196,6 +215,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Outcome pieces = run(small, input, cuts);
     check(sameOutcome(whole, pieces),
           "the same requests and the same end however the bytes arrive");
+    const Outcome paused = run(small, input, cuts, HttpRequestParser::Pause::AfterHeaders);
+    check(sameOutcome(whole, paused), "pausing after each head changes nothing else");
 
     run(HttpRequestParser::Limits{}, input, cuts);
     return 0;

@@ -18,10 +18,13 @@
 #include "server/ServerOptionsParser.h"
 #include "settings/DesktopSettings.h"
 #include "TestEngine.h"
+#include "transport/http/HttpTokenFile.h"
 #include "widgets/CodeView.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -35,6 +38,8 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QTabWidget>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -47,12 +52,14 @@ using csm::ServerPage;
 
 namespace {
 
-// A Streamable HTTP client that never blocks the GUI thread (the approval dialogs need it).
+// A Streamable HTTP client that never blocks the GUI thread (the approval dialogs need it),
+// sending `token` as its bearer token (none when empty).
 class AsyncMcpClient final
 {
 public:
-    explicit AsyncMcpClient(QUrl url)
+    AsyncMcpClient(QUrl url, QString token)
         : m_url(std::move(url))
+        , m_token(std::move(token))
     {}
 
     QNetworkReply* post(const QJsonObject& message)
@@ -60,6 +67,8 @@ public:
         QNetworkRequest request(m_url);
         request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
         request.setRawHeader("Accept", "application/json, text/event-stream");
+        if (!m_token.isEmpty())
+            request.setRawHeader("Authorization", "Bearer " + m_token.toUtf8());
         if (!m_session.isEmpty())
             request.setRawHeader("Mcp-Session-Id", m_session);
         return m_network.post(request, QJsonDocument(message).toJson(QJsonDocument::Compact));
@@ -98,6 +107,7 @@ public:
                                       {QStringLiteral("version"), QStringLiteral("7")}}}}}}));
         if (!QTest::qWaitFor([&] { return reply->isFinished(); }, 10'000))
             return false;
+        m_lastStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         m_session = reply->rawHeader("Mcp-Session-Id");
         if (m_session.isEmpty() || response(reply.get()).isEmpty())
             return false;
@@ -124,8 +134,13 @@ public:
         return response(reply).value(QLatin1String("result")).toObject();
     }
 
+    // The HTTP status of the last initialize.
+    int lastStatus() const { return m_lastStatus; }
+
 private:
     QUrl m_url;
+    QString m_token;
+    int m_lastStatus = 0;
     QNetworkAccessManager m_network;
     QByteArray m_session;
     int m_nextId = 2;
@@ -146,11 +161,14 @@ class tst_ServerPage final : public QObject
 private:
     ServerPage& page() { return *m_window->serverPage(); }
 
+    // The token the page's server asks for.
+    QString token() { return page().tokenEdit().text(); }
+
     // Starts HTTP through the page (any free port) and returns the URL it serves.
-    QUrl startHttp()
+    QUrl startHttp(int port = 0)
     {
         m_window->pages()->setCurrentWidget(&page());
-        page().portEdit().setValue(0);
+        page().portEdit().setValue(port);
         if (page().httpUrl().isValid())
             return page().httpUrl();
         QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
@@ -197,7 +215,20 @@ private Q_SLOTS:
         QVERIFY(page().httpState().text().contains(url.toString()));
         QVERIFY(!page().hostEdit().isEnabled()); // not editable while serving
 
-        AsyncMcpClient client(url);
+        // The token is always asked for: the one every server of this user shares.
+        const csm::http::HttpTokenFile shared = csm::http::HttpTokenFile::inDataDir(m_data.path());
+        QString error;
+        QCOMPARE(token(), shared.read(&error).value_or(QStringLiteral("(none)")));
+        QVERIFY2(page().tokenSource().text().contains(shared.path()),
+                 qPrintable(page().tokenSource().text()));
+        AsyncMcpClient stranger(url, QString());
+        QVERIFY(!stranger.initialize(QStringLiteral("stranger")));
+        QCOMPARE(stranger.lastStatus(), 401);
+        AsyncMcpClient wrong(url, QStringLiteral("not-the-token"));
+        QVERIFY(!wrong.initialize(QStringLiteral("wrong")));
+        QCOMPARE(wrong.lastStatus(), 401);
+
+        AsyncMcpClient client(url, token());
         QVERIFY(client.initialize(QStringLiteral("http-client")));
         QTRY_COMPARE(page().sessions().rowCount(), 1);
         QCOMPARE(page().sessions().index(0, csm::SessionsModel::Client).data().toString(),
@@ -214,7 +245,7 @@ private Q_SLOTS:
         QTRY_COMPARE(page().sessions().rowCount(), 0);
         QVERIFY(page().hostEdit().isEnabled());
         // Nothing listens there any more.
-        AsyncMcpClient late(url);
+        AsyncMcpClient late(url, token());
         QVERIFY(!late.initialize(QStringLiteral("too-late")));
     }
 
@@ -253,7 +284,7 @@ private Q_SLOTS:
         const QUrl url = startHttp();
         QVERIFY(url.isValid());
         m_server->setApproval(true, 60'000);
-        AsyncMcpClient client(url);
+        AsyncMcpClient client(url, token());
         QVERIFY(client.initialize(QStringLiteral("assistant")));
         csm::ApprovalPrompter& prompter = *m_window->approvals();
 
@@ -335,6 +366,17 @@ private Q_SLOTS:
                      .value(QLatin1String("url"))
                      .toString(),
                  url.toString());
+        // With the token the server asks for, in a file only its owner can read.
+        QCOMPARE(servers.value(QLatin1String("code-sandbox"))
+                     .toObject()
+                     .value(QLatin1String("headers"))
+                     .toObject()
+                     .value(QLatin1String("Authorization"))
+                     .toString(),
+                 QStringLiteral("Bearer ") + token());
+        QCOMPARE(QFileInfo(cursorFile).permissions() &
+                     (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+                 QFileDevice::Permissions());
         // The file as it was is kept beside it.
         const QStringList backups = QDir(QFileInfo(cursorFile).path())
                                         .entryList({QStringLiteral("mcp.json.bak*")}, QDir::Files);
@@ -348,11 +390,134 @@ private Q_SLOTS:
         QVERIFY(page().snippet().toPlainText().contains(QLatin1String("code-sandbox-mcp")));
     }
 
+    // The rule of HttpListenPolicy holds for the page too: what it refuses does not listen, and
+    // the page says why.
+    void whatTheListenerRefusesDoesNotListen()
+    {
+        m_window->pages()->setCurrentWidget(&page());
+        if (page().httpUrl().isValid()) {
+            QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
+            QTRY_VERIFY(!page().httpUrl().isValid());
+        }
+        quint16 port = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            port = probe.serverPort();
+        }
+        const QString sharedToken = token();
+        struct Row
+        {
+            const char* host;
+            bool allowRemote;
+            QString token;
+            const char* said;
+        };
+        const Row rows[] = {
+            {"0.0.0.0", false, QString(), "no token"},
+            {"0.0.0.0", false, sharedToken, "--allow-remote"},
+            {"0.0.0.0", true, QStringLiteral("short-token"), "at least 16 characters"},
+            {"127.0.0.1", false, QString(), "no token"},
+            {"127.0.0.1", false, QStringLiteral("two words"), "whitespace"},
+        };
+        for (const Row& row : rows) {
+            page().hostEdit().setText(QString::fromLatin1(row.host));
+            page().allowRemoteBox().setChecked(row.allowRemote);
+            page().tokenEdit().setText(row.token);
+            page().portEdit().setValue(port);
+            QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
+            QTRY_VERIFY(page().httpState().text().contains(QLatin1String("Could not serve")));
+            QVERIFY2(page().httpState().text().contains(QString::fromLatin1(row.said)),
+                     qPrintable(page().httpState().text()));
+            QVERIFY(!page().httpUrl().isValid());
+            QCOMPARE(page().startStopButton().text(), QStringLiteral("Start"));
+            QVERIFY(page().hostEdit().isEnabled());
+            QTcpSocket probe;
+            probe.connectToHost(QHostAddress::LocalHost, port);
+            QVERIFY2(!probe.waitForConnected(1'000),
+                     qPrintable(QStringLiteral("something listens on %1 after: %2")
+                                    .arg(port)
+                                    .arg(page().httpState().text())));
+        }
+        if (page().tokenEdit().text().isEmpty())
+            QVERIFY(page().tokenSource().text().contains(QLatin1String("New token")));
+        // Back to what the other tests use.
+        page().hostEdit().setText(QStringLiteral("127.0.0.1"));
+        page().allowRemoteBox().setChecked(false);
+        page().tokenEdit().setText(sharedToken);
+        QVERIFY(startHttp().isValid());
+    }
+
+    // "New token": the shared token is replaced, the server restarted with it, the client files
+    // that held the old one are offered the new one.
+    void aNewTokenReplacesTheOldEverywhere()
+    {
+        QTemporaryDir home;
+        page().setClientConfigLocation(
+            csm::ClientConfigLocation{home.path(), home.filePath(QStringLiteral("config"))});
+        quint16 port = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            port = probe.serverPort();
+        }
+        if (page().httpUrl().isValid()) {
+            QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
+            QTRY_VERIFY(!page().httpUrl().isValid());
+        }
+        const QUrl url = startHttp(port);
+        QVERIFY2(url.isValid(), qPrintable(page().httpState().text()));
+        const QString oldToken = token();
+        page().clientChoice().setCurrentIndex(
+            page().clientChoice().findText(QStringLiteral("Cursor")));
+        page().variantChoice().setCurrentIndex(2); // this app's HTTP server
+        QTest::mouseClick(&page().installButton(), Qt::LeftButton);
+        const QString cursorFile = home.filePath(QStringLiteral(".cursor/mcp.json"));
+        QVERIFY(QFile::exists(cursorFile));
+
+        QTest::mouseClick(&page().newTokenButton(), Qt::LeftButton);
+        const QString newToken = token();
+        QVERIFY(newToken != oldToken);
+        QString error;
+        QCOMPARE(csm::http::HttpTokenFile::inDataDir(m_data.path()).read(&error), newToken);
+        QVERIFY2(page().tokenNotice().text().contains(QLatin1String("restarted")),
+                 qPrintable(page().tokenNotice().text()));
+        // Restarted on the same port: the old token is refused, the new one works.
+        QTRY_VERIFY_WITH_TIMEOUT(page().httpUrl().isValid() && page().httpUrl() == url, 10'000);
+        bool admitted = false;
+        for (const QDeadlineTimer deadline(10'000); !admitted && !deadline.hasExpired();) {
+            AsyncMcpClient fresh(url, newToken);
+            admitted = fresh.initialize(QStringLiteral("after-rotation"));
+            if (!admitted)
+                QTest::qWait(100);
+        }
+        QVERIFY(admitted);
+        AsyncMcpClient stale(url, oldToken);
+        QVERIFY(!stale.initialize(QStringLiteral("stale")));
+        QCOMPARE(stale.lastStatus(), 401);
+
+        // Cursor has the old token: the page offers to give it the new one.
+        QVERIFY(page().updateClientsButton().isVisible());
+        QVERIFY2(page().updateClientsButton().text().contains(QLatin1String("Cursor")),
+                 qPrintable(page().updateClientsButton().text()));
+        QTest::mouseClick(&page().updateClientsButton(), Qt::LeftButton);
+        QVERIFY(!page().updateClientsButton().isVisible());
+        QVERIFY2(page().tokenNotice().text().contains(QLatin1String("Updated Cursor")),
+                 qPrintable(page().tokenNotice().text()));
+        QFile file(cursorFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray written = file.readAll();
+        QVERIFY(written.contains(QByteArray("Bearer " + newToken.toUtf8())));
+        QVERIFY(!written.contains(oldToken.toUtf8()));
+        page().setClientConfigLocation(csm::ClientConfigLocation{
+            m_data.filePath(QStringLiteral("nohome")), m_data.filePath(QStringLiteral("nohome"))});
+    }
+
     // Last: it ends the server.
     void closingDuringACallAsksFirst()
     {
         const QUrl url = startHttp();
-        AsyncMcpClient client(url);
+        AsyncMcpClient client(url, token());
         QVERIFY(client.initialize(QStringLiteral("busy")));
         std::unique_ptr<QNetworkReply> slow(client.callTool(
             QStringLiteral("run_python_code"), QStringLiteral("import time; time.sleep(60)")));

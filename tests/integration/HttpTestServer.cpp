@@ -3,6 +3,7 @@
 #include "TestEngine.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -33,10 +34,20 @@ bool HttpTestServer::start(const QStringList& arguments, const QMap<QString, QSt
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (auto it = environment.cbegin(); it != environment.cend(); ++it)
         env.insert(it.key(), it.value());
-    // Unless the test chose one, a data folder of the test's own (no user history or secrets).
-    if (!arguments.contains(QLatin1String("--data-dir")) &&
-        !environment.contains(QStringLiteral("CODE_SANDBOX_DATA_DIR")))
-        env.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), m_dir.filePath(QStringLiteral("data")));
+    // Unless the test chose one, a data folder of the test's own (no user history, secrets or
+    // token).
+    const qsizetype dataDirFlag = arguments.indexOf(QLatin1String("--data-dir"));
+    if (dataDirFlag >= 0 && dataDirFlag + 1 < arguments.size())
+        m_dataDir = arguments.at(dataDirFlag + 1);
+    else if (environment.contains(QStringLiteral("CODE_SANDBOX_DATA_DIR")))
+        m_dataDir = environment.value(QStringLiteral("CODE_SANDBOX_DATA_DIR"));
+    else
+        m_dataDir = m_dir.filePath(QStringLiteral("data"));
+    env.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), m_dataDir);
+    env.remove(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"));
+    if (environment.contains(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN")))
+        env.insert(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"),
+                   environment.value(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN")));
     m_process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
     m_process.setArguments(QStringList{QStringLiteral("--transport"), QStringLiteral("http"),
                                        QStringLiteral("--port"), QStringLiteral("0"),
@@ -60,6 +71,7 @@ bool HttpTestServer::start(const QStringList& arguments, const QMap<QString, QSt
         if (match.hasMatch()) {
             m_url = match.captured(1);
             m_port = static_cast<quint16>(QUrl(m_url).port());
+            m_token = tokenFor(arguments, environment);
             return m_port != 0;
         }
         // Doubles as the polling pause, and notices a server that stopped at once.
@@ -69,6 +81,26 @@ bool HttpTestServer::start(const QStringList& arguments, const QMap<QString, QSt
     qWarning("the server did not say where it serves; its stderr:\n%s",
              qPrintable(standardError()));
     return false;
+}
+
+QByteArray HttpTestServer::tokenFor(const QStringList& arguments,
+                                    const QMap<QString, QString>& environment) const
+{
+    if (arguments.contains(QLatin1String("--no-auth")))
+        return {};
+    if (const qsizetype flag = arguments.indexOf(QLatin1String("--auth-token"));
+        flag >= 0 && flag + 1 < arguments.size())
+        return arguments.at(flag + 1).toUtf8();
+    if (environment.contains(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN")))
+        return environment.value(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN")).toUtf8();
+    // The one the server made (or found) in its data folder.
+    QFile file(QDir(m_dataDir).filePath(QStringLiteral("http-token")));
+    return file.open(QIODevice::ReadOnly) ? file.readAll().trimmed() : QByteArray();
+}
+
+QByteArray HttpTestServer::authorization() const
+{
+    return m_token.isEmpty() ? QByteArray() : "Bearer " + m_token;
 }
 
 QByteArray HttpTestServer::hostHeader() const
@@ -83,6 +115,8 @@ RawHttpClient::Request HttpTestServer::postRequest(const QJsonObject& message,
     request.set("Host", hostHeader())
         .set("Accept", "application/json, text/event-stream")
         .set("Content-Type", "application/json");
+    if (!m_token.isEmpty())
+        request.set("Authorization", authorization());
     if (!sessionId.isEmpty())
         request.set("Mcp-Session-Id", sessionId);
     request.body = QJsonDocument(message).toJson(QJsonDocument::Compact);

@@ -12,8 +12,9 @@
 
 // The real code-sandbox-mcp binary serving Streamable HTTP on a free loopback port, against the
 // engine of TestEngine and without a warm pool (so every container of the server is a call's
-// own). Its stderr goes to a file, not a pipe: a test that blocks on a socket for a minute
-// never stalls a server that logs a lot.
+// own). It knows the token the server checks: the one given to it, else the one the server made
+// in its data folder. Its stderr goes to a file, not a pipe: a test that blocks on a socket for a
+// minute never stalls a server that logs a lot.
 class HttpTestServer final
 {
 public:
@@ -39,6 +40,11 @@ public:
     // initialize, then notifications/initialized, over `client`: the session id, or empty (with
     // a warning).
     QByteArray openSession(RawHttpClient& client) const;
+    // The token clients must send (empty with --no-auth), and "Bearer <token>".
+    QByteArray token() const { return m_token; }
+    QByteArray authorization() const;
+    // The data folder the server uses.
+    QString dataDir() const { return m_dataDir; }
     // The pid it had, also after it exited (its containers are labelled with it).
     qint64 pid() const { return m_pid; }
     bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
@@ -51,9 +57,14 @@ public:
     QProcess::ExitStatus exitStatus() const { return m_process.exitStatus(); }
 
 private:
+    QByteArray tokenFor(const QStringList& arguments,
+                        const QMap<QString, QString>& environment) const;
+
     QTemporaryDir m_dir;
     QProcess m_process;
     QString m_url;
+    QString m_dataDir;
+    QByteArray m_token;
     quint16 m_port = 0;
     qint64 m_pid = 0;
 };

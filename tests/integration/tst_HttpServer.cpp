@@ -2,18 +2,23 @@
 // sockets against a real container engine (CSM_TEST_ENGINE=podman|docker): status codes, fields
 // and framing as a client sees them on the wire, the checks and limits that protect the server,
 // and the removal of a call's container when its session or its connection ends.
+#include "BlockingSocket.h"
 #include "CallResult.h"
 #include "HttpTestServer.h"
 #include "RawHttpClient.h"
 #include "TestEngine.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -77,11 +82,12 @@ QJsonObject pythonCall(const QJsonValue& id, const QString& program,
     return rpcRequest(id, QStringLiteral("tools/call"), params);
 }
 
-// A POST of one message to /mcp, as a conforming client sends it.
+// A POST of one message to /mcp, as a conforming client sends it (with the server's token).
 Request post(const HttpTestServer& server, const QByteArray& body, const QByteArray& sessionId = {})
 {
     Request request;
     request.set("Host", server.hostHeader())
+        .set("Authorization", server.authorization())
         .set("Accept", kAcceptBoth)
         .set("Content-Type", "application/json");
     if (!sessionId.isEmpty())
@@ -105,7 +111,9 @@ Request streamRequest(const HttpTestServer& server, const QByteArray& sessionId)
 {
     Request request;
     request.method = "GET";
-    request.set("Host", server.hostHeader()).set("Accept", "text/event-stream");
+    request.set("Host", server.hostHeader())
+        .set("Authorization", server.authorization())
+        .set("Accept", "text/event-stream");
     if (!sessionId.isEmpty())
         request.set("Mcp-Session-Id", sessionId);
     return request;
@@ -115,7 +123,9 @@ Request deleteRequest(const HttpTestServer& server, const QByteArray& sessionId)
 {
     Request request;
     request.method = "DELETE";
-    request.set("Host", server.hostHeader()).set("Mcp-Session-Id", sessionId);
+    request.set("Host", server.hostHeader())
+        .set("Authorization", server.authorization())
+        .set("Mcp-Session-Id", sessionId);
     return request;
 }
 
@@ -139,6 +149,21 @@ QString describe(const std::optional<Response>& response, const RawHttpClient& c
     for (const auto& [name, value] : response->fields)
         text += QString::fromLatin1(name + ": " + value) + QLatin1Char('\n');
     return text + QString::fromUtf8(response->body.left(500));
+}
+
+// A "Vm...:" field of /proc/PID/status in KiB (VmRSS: resident now; VmHWM: the most ever
+// resident), or -1.
+qint64 procStatusKiB(qint64 pid, const char* field)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray prefix = QByteArray(field) + ':';
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith(prefix))
+            return line.mid(prefix.size()).trimmed().split(' ').constFirst().toLongLong();
+    }
+    return -1;
 }
 
 bool isVisibleAscii(const QByteArray& text)
@@ -262,22 +287,33 @@ private:
 
     // Sends the shared session a ping with one header field set to `value` (a null value
     // removes it) on a new connection. The answer, when it has `status` and the connection then
-    // still serves a ping; else nothing, and `problem` says what happened.
+    // still serves a ping (one refused on its head closes: then a new connection does); else
+    // nothing, and `problem` says what happened.
     std::optional<Response> pingWithHeader(const QByteArray& name, const QByteArray& value,
                                            int status, QString* problem)
     {
-        RawHttpClient client(m_server->port());
-        if (!client.connectToServer()) {
+        RawHttpClient first(m_server->port());
+        if (!first.connectToServer()) {
             *problem = QStringLiteral("cannot connect to the server");
             return std::nullopt;
         }
         Request request = ping(*m_server, m_session);
         request.set(name, value);
-        const auto response = exchange(client, request);
+        const auto response = exchange(first, request);
         if (!response || response->status != status) {
-            *problem = describe(response, client);
+            *problem = describe(response, first);
             return std::nullopt;
         }
+        // Refused on its head (403 for Host or Origin), the request closes its connection.
+        RawHttpClient next(m_server->port());
+        const bool closes = response->header("connection") == "close";
+        if ((status == 403) != closes || (closes && !next.connectToServer())) {
+            *problem = QStringLiteral("Connection: %1 after %2")
+                           .arg(QString::fromLatin1(response->header("connection")))
+                           .arg(status);
+            return std::nullopt;
+        }
+        RawHttpClient& client = closes ? next : first;
         if (!pingWorks(client, *m_server, m_session)) {
             *problem = QStringLiteral("the connection no longer serves a ping");
             return std::nullopt;
@@ -721,11 +757,18 @@ private Q_SLOTS:
             request.add("Host", withPort(host, m_server->port()));
         const auto response = exchange(client, request);
         QVERIFY2(response && response->status == status, qPrintable(describe(response, client)));
-        if (status == 200)
+        if (status == 200) {
             QCOMPARE(response->json().value(QLatin1String("result")), QJsonValue(QJsonObject()));
-        else
-            QVERIFY(response->json().contains(QLatin1String("error")));
-        QVERIFY(pingWorks(client, *m_server, m_session));
+            QVERIFY(pingWorks(client, *m_server, m_session));
+            return;
+        }
+        QVERIFY(response->json().contains(QLatin1String("error")));
+        // Refused on its head: the connection closes (its body, if any, is never read).
+        QCOMPARE(response->header("connection"), QByteArray("close"));
+        QVERIFY(client.waitForServerClose(5'000));
+        RawHttpClient next(m_server->port());
+        QVERIFY(next.connectToServer());
+        QVERIFY(pingWorks(next, *m_server, m_session));
     }
 
     // 3. Origin, when a browser sends one, is a loopback page.
@@ -801,15 +844,19 @@ private Q_SLOTS:
         expectCleanStop(*server);
     }
 
-    // 4. With a token, every request must carry it; the token is never logged.
-    void bearerTokenIsRequired()
+    // 4. A token always: the one kept in the data folder unless one is given; every request
+    // must carry it, and the token itself is never logged.
+    void everyRequestNeedsTheToken()
     {
-        const QByteArray token =
-            "csm-test-" + QByteArray::number(QRandomGenerator::global()->generate64(), 16);
-        auto server =
-            startServer({QStringLiteral("--verbose")},
-                        {{QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"), QString::fromLatin1(token)}});
-        QVERIFY(server);
+        // m_server was given no token: it made one in its data folder, for its owner only.
+        const QString tokenPath = QDir(m_server->dataDir()).filePath(QStringLiteral("http-token"));
+        QVERIFY2(QFileInfo::exists(tokenPath), qPrintable(m_server->standardError()));
+        QCOMPARE(QFileInfo(tokenPath).permissions() &
+                     (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup |
+                      QFileDevice::WriteOther),
+                 QFileDevice::Permissions());
+        const QByteArray token = m_server->token();
+        QCOMPARE(token.size(), 64);
         struct Row
         {
             const char* name;
@@ -827,11 +874,10 @@ private Q_SLOTS:
             {"right token", "Bearer " + token, 200},
             {"scheme in lower case", "bearer " + token, 200},
         };
-        QByteArray session;
         for (const Row& row : rows) {
-            RawHttpClient client(server->port());
+            RawHttpClient client(m_server->port());
             QVERIFY(client.connectToServer());
-            Request request = post(*server, initializeRequest());
+            Request request = post(*m_server, initializeRequest());
             request.set("Authorization", row.authorization);
             const auto response = exchange(client, request);
             const QString what =
@@ -841,31 +887,302 @@ private Q_SLOTS:
                 QVERIFY2(response->header("www-authenticate").startsWith("Bearer"),
                          qPrintable(what));
                 QVERIFY2(response->header("mcp-session-id").isNull(), qPrintable(what));
-            } else {
-                session = response->header("mcp-session-id");
+                // Refused on its head: the connection is not read further.
+                QCOMPARE(response->header("connection"), QByteArray("close"));
             }
         }
-        QVERIFY(!session.isEmpty());
 
         // Not only initialize: every later request, GET and DELETE too.
+        for (const Request& without :
+             {ping(*m_server, m_session).set("Authorization", {}),
+              streamRequest(*m_server, m_session).set("Authorization", {}),
+              deleteRequest(*m_server, m_session).set("Authorization", "Bearer wrong")}) {
+            RawHttpClient client(m_server->port());
+            QVERIFY(client.connectToServer());
+            const auto response = exchange(client, without);
+            QVERIFY2(response && response->status == 401, qPrintable(describe(response, client)));
+        }
+        RawHttpClient client(m_server->port());
+        QVERIFY(client.connectToServer());
+        QVERIFY(pingWorks(client, *m_server, m_session));
+
+        const QString log = m_server->standardError();
+        QVERIFY2(log.contains(QLatin1String("the token kept in ") + tokenPath), qPrintable(log));
+        QVERIFY2(!log.contains(QString::fromLatin1(token)), "the server logged its token");
+    }
+
+    // 4. A token given by the environment replaces the data folder's, which is then not made.
+    void tokenFromTheEnvironment()
+    {
+        const QByteArray token =
+            "csm-test-" + QByteArray::number(QRandomGenerator::global()->generate64(), 16);
+        auto server =
+            startServer({QStringLiteral("--verbose")},
+                        {{QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"), QString::fromLatin1(token)}});
+        QVERIFY(server);
+        QVERIFY(!QFileInfo::exists(QDir(server->dataDir()).filePath(QStringLiteral("http-token"))));
         RawHttpClient client(server->port());
         QVERIFY(client.connectToServer());
-        const auto pingWithout = exchange(client, ping(*server, session));
-        QVERIFY2(pingWithout && pingWithout->status == 401,
-                 qPrintable(describe(pingWithout, client)));
-        const auto streamWithout = exchange(client, streamRequest(*server, session));
-        QVERIFY2(streamWithout && streamWithout->status == 401,
-                 qPrintable(describe(streamWithout, client)));
-        const auto deleteWithout = exchange(client, deleteRequest(*server, session));
-        QVERIFY2(deleteWithout && deleteWithout->status == 401,
-                 qPrintable(describe(deleteWithout, client)));
-        const auto pingWith =
-            exchange(client, ping(*server, session).set("Authorization", "Bearer " + token));
-        QVERIFY2(pingWith && pingWith->status == 200, qPrintable(describe(pingWith, client)));
-
+        const QByteArray session = openSession(client, *server);
+        QVERIFY(!session.isEmpty());
+        RawHttpClient other(server->port());
+        QVERIFY(other.connectToServer());
+        const auto refused =
+            exchange(other, ping(*server, session).set("Authorization", "Bearer " + token + "0"));
+        QVERIFY2(refused && refused->status == 401, qPrintable(describe(refused, other)));
         const QString log = server->standardError();
+        QVERIFY2(log.contains(QLatin1String("CODE_SANDBOX_AUTH_TOKEN")), qPrintable(log));
         QVERIFY2(log.contains(QLatin1String("session")), "the verbose log says nothing");
         QVERIFY2(!log.contains(QString::fromLatin1(token)), "the server logged its token");
+        expectCleanStop(*server);
+    }
+
+    // 4. --no-auth: only with an explicit loopback --host, said loudly, and nothing is made.
+    void noAuthOnAnExplicitLoopbackAddress()
+    {
+        auto server = startServer(
+            {QStringLiteral("--no-auth"), QStringLiteral("--host"), QStringLiteral("127.0.0.1")});
+        QVERIFY(server);
+        QCOMPARE(server->token(), QByteArray());
+        QVERIFY(!QFileInfo::exists(QDir(server->dataDir()).filePath(QStringLiteral("http-token"))));
+        const QString log = server->standardError();
+        QVERIFY2(log.contains(QLatin1String("warning: --no-auth")) &&
+                     log.contains(QLatin1String("every account on this machine")),
+                 qPrintable(log));
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const QByteArray session = openSession(client, *server);
+        QVERIFY(!session.isEmpty());
+        QVERIFY(pingWorks(client, *server, session));
+        // Host and Origin are still checked.
+        RawHttpClient rebound(server->port());
+        QVERIFY(rebound.connectToServer());
+        const auto forbidden =
+            exchange(rebound, ping(*server, session).set("Host", "evil.example.com"));
+        QVERIFY2(forbidden && forbidden->status == 403, qPrintable(describe(forbidden, rebound)));
+        expectCleanStop(*server);
+    }
+
+    // 4. The one rule for where a server may listen: refused at once, with why, before any
+    // container starts.
+    void listenRuleRefusesAtStart_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("token"); // CODE_SANDBOX_AUTH_TOKEN
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const QString host = QStringLiteral("--host");
+        const QString any = QStringLiteral("0.0.0.0");
+        QTest::newRow("0.0.0.0") << QStringList{host, any} << QString() << 2
+                                 << QStringLiteral("--allow-remote");
+        QTest::newRow("0.0.0.0, short token")
+            << QStringList{host, any, QStringLiteral("--allow-remote")}
+            << QStringLiteral("short-token") << 2 << QStringLiteral("at least 16 characters");
+        QTest::newRow("--no-auth, default host")
+            << QStringList{QStringLiteral("--no-auth")} << QString() << 2
+            << QStringLiteral("explicit loopback address");
+        QTest::newRow("--no-auth and a token")
+            << QStringList{QStringLiteral("--no-auth"), host, QStringLiteral("127.0.0.1")}
+            << QStringLiteral("0123456789abcdef") << 2 << QStringLiteral("exclude each other");
+        QTest::newRow("token file others can read")
+            << QStringList{QStringLiteral("--token-file-mode-0644")} << QString() << 1
+            << QStringLiteral("chmod 600");
+    }
+
+    void listenRuleRefusesAtStart()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, token);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QTemporaryDir data;
+        if (arguments.removeAll(QStringLiteral("--token-file-mode-0644")) > 0) {
+            QFile file(data.filePath(QStringLiteral("http-token")));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("0123456789abcdef0123456789abcdef\n");
+            QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                        QFileDevice::ReadOther));
+        }
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), data.path());
+        environment.remove(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"));
+        if (!token.isEmpty())
+            environment.insert(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"), token);
+        QProcess server;
+        server.setProgram(QStringLiteral(CSM_SERVER_BINARY));
+        server.setArguments(QStringList{QStringLiteral("--transport"), QStringLiteral("http"),
+                                        QStringLiteral("--port"), QStringLiteral("0"),
+                                        QStringLiteral("--engine"), TestEngine::name()} +
+                            arguments);
+        server.setProcessEnvironment(environment);
+        QElapsedTimer clock;
+        clock.start();
+        server.start();
+        QVERIFY(server.waitForFinished(15'000));
+        const QString err = QString::fromUtf8(server.readAllStandardError());
+        QCOMPARE(server.exitCode(), exitCode);
+        QVERIFY2(err.contains(message), qPrintable(err));
+        QVERIFY2(!err.contains(QLatin1String("serving MCP")), qPrintable(err));
+        // Refused before the engine was even asked: no container, no wait.
+        QVERIFY2(!err.contains(QLatin1String("engine")), qPrintable(err));
+        QVERIFY2(clock.elapsed() < 5'000, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    // 4. The server follows its token file: a new token there is the only one from then on.
+    void aNewTokenInTheFileAppliesAtOnce()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        const QByteArray oldToken = server->token();
+        QVERIFY(!oldToken.isEmpty());
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const QByteArray session = openSession(client, *server);
+        QVERIFY(!session.isEmpty());
+
+        const QByteArray newToken = QByteArray(64, 'e');
+        const QString path = QDir(server->dataDir()).filePath(QStringLiteral("http-token"));
+        QSaveFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        file.write(newToken + '\n');
+        QVERIFY(file.commit());
+
+        const auto pingWith = [&](const QByteArray& token) {
+            RawHttpClient one(server->port());
+            const auto response =
+                one.connectToServer()
+                    ? exchange(one, ping(*server, session).set("Authorization", "Bearer " + token))
+                    : std::nullopt;
+            return response ? response->status : 0;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(pingWith(newToken), 200, 10'000);
+        QCOMPARE(pingWith(oldToken), 401);
+        QVERIFY2(server->standardError().contains(QLatin1String("changed: clients must send")),
+                 qPrintable(server->standardError()));
+        QVERIFY(!server->standardError().contains(QString::fromLatin1(newToken)));
+        expectCleanStop(*server);
+    }
+
+    // 4. Who may call is decided on the head: a request without the token is answered 401 at
+    // once, before "100 Continue" and before a byte of its body is kept. Many such requests at
+    // once (each a 15 MiB body, under the 16 MiB limit, sent anyway) leave the server's memory
+    // as it was: it reads and drops what they send.
+    void unauthenticatedBodiesAreNeverKept()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        constexpr qint64 MiB = 1024 * 1024;
+        constexpr int kConnections = 16;
+        constexpr qint64 kDeclared = 15 * MiB;
+        constexpr qint64 kSent = 14 * MiB;
+        const qint64 rssBefore = procStatusKiB(server->pid(), "VmRSS");
+        const qint64 peakBefore = procStatusKiB(server->pid(), "VmHWM");
+        QVERIFY(rssBefore > 0 && peakBefore > 0);
+
+        Request head = post(*server, QByteArray());
+        head.set("Authorization", {}).set("Content-Length", QByteArray::number(kDeclared));
+        const QByteArray piece(256 * 1024, 'x');
+        std::vector<std::unique_ptr<BlockingSocket>> sockets;
+        QList<QByteArray> answers;
+        QList<qint64> answeredMs;
+        QElapsedTimer clock;
+        for (int i = 0; i < kConnections; ++i) {
+            auto socket = std::make_unique<BlockingSocket>();
+            QVERIFY(socket->connectTo(server->port()));
+            QVERIFY(socket->send(head.head()));
+            clock.start();
+            // The answer comes before any body byte was sent...
+            answers << socket->receiveUntil("\r\n\r\n", 3'000);
+            answeredMs << clock.elapsed();
+            // ...and the body is sent anyway (until the server's end is gone, if it goes).
+            for (qint64 sent = 0; sent < kSent && socket->send(piece, 5'000);
+                 sent += piece.size()) {
+            }
+            sockets.push_back(std::move(socket));
+        }
+        // Every connection still open (or closed by the server): what is kept now is the cost.
+        const qint64 rssAfter = procStatusKiB(server->pid(), "VmRSS");
+        const qint64 peakAfter = procStatusKiB(server->pid(), "VmHWM");
+        qInfo("server RSS %lld -> %lld KiB, peak %lld -> %lld KiB after %d refused %lld MiB bodies",
+              rssBefore, rssAfter, peakBefore, peakAfter, kConnections, kSent / MiB);
+        QVERIFY2(rssAfter - rssBefore < 32 * 1024,
+                 qPrintable(QStringLiteral("RSS grew by %1 KiB").arg(rssAfter - rssBefore)));
+        QVERIFY2(peakAfter - peakBefore < 32 * 1024,
+                 qPrintable(QStringLiteral("peak RSS grew by %1 KiB").arg(peakAfter - peakBefore)));
+        for (const qint64 ms : std::as_const(answeredMs))
+            QVERIFY2(ms < 2'000, qPrintable(QStringLiteral("answered after %1 ms").arg(ms)));
+        for (const QByteArray& answer : std::as_const(answers)) {
+            QVERIFY2(answer.startsWith("HTTP/1.1 401 "), answer.left(200).constData());
+            QVERIFY2(answer.contains("\r\nConnection: close\r\n"), answer.constData());
+            QVERIFY2(!answer.contains("100 Continue"), answer.constData());
+        }
+        sockets.clear();
+
+        // "Expect: 100-continue" without the token: 401 instead of 100 Continue.
+        BlockingSocket expecting;
+        QVERIFY(expecting.connectTo(server->port()));
+        QVERIFY(expecting.send(head.set("Expect", "100-continue").head()));
+        const QByteArray refused = expecting.receiveUntil("\r\n\r\n", 3'000);
+        QVERIFY2(refused.startsWith("HTTP/1.1 401 "), refused.constData());
+        // With the token: 100 Continue, then the body is read.
+        BlockingSocket admitted;
+        QVERIFY(admitted.connectTo(server->port()));
+        const QByteArray body = compact(initializeRequest());
+        Request withToken = post(*server, body);
+        withToken.set("Expect", "100-continue");
+        QVERIFY(admitted.send(withToken.head()));
+        QVERIFY2(admitted.receiveUntil("\r\n\r\n", 3'000).startsWith("HTTP/1.1 100 Continue\r\n"),
+                 admitted.received().constData());
+        QVERIFY(admitted.send(body));
+        QVERIFY2(admitted.receiveUntil("\"serverInfo\"", 10'000).contains("HTTP/1.1 200 OK"),
+                 admitted.received().constData());
+
+        // The server still serves.
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        QVERIFY(!openSession(client, *server).isEmpty());
+        expectCleanStop(*server);
+    }
+
+    // 4. What a client chose reaches the log escaped and short: a name with a line feed forges
+    // no log line, and a refused request with a 60 KiB target costs one short line.
+    void clientTextIsLoggedEscaped()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        const QString forged = QStringLiteral("code-sandbox-mcp error: FORGED LINE");
+        QJsonObject initialize = initializeRequest();
+        QJsonObject params = initialize.value(QLatin1String("params")).toObject();
+        params.insert(
+            QStringLiteral("clientInfo"),
+            QJsonObject{{QStringLiteral("name"), QString(QStringLiteral("evil\n") + forged)},
+                        {QStringLiteral("version"), QString(QStringLiteral("1\r\n") + forged)}});
+        initialize.insert(QStringLiteral("params"), params);
+        RawHttpClient client(server->port());
+        QVERIFY(client.connectToServer());
+        const auto answered = exchange(client, post(*server, initialize));
+        QVERIFY2(answered && answered->status == 200, qPrintable(describe(answered, client)));
+
+        RawHttpClient refused(server->port());
+        QVERIFY(refused.connectToServer());
+        Request longTarget = post(*server, initializeRequest());
+        longTarget.target = "/mcp?" + QByteArray(60 * 1024, 'q');
+        longTarget.set("Authorization", {});
+        const auto unauthorized = exchange(refused, longTarget);
+        QVERIFY2(unauthorized && unauthorized->status == 401,
+                 qPrintable(describe(unauthorized, refused)));
+
+        QTRY_VERIFY(server->standardError().contains(QLatin1String("refused POST")));
+        const QStringList lines = server->standardError().split(QLatin1Char('\n'));
+        for (const QString& line : lines) {
+            QVERIFY2(!line.startsWith(forged), qPrintable(line));
+            QVERIFY2(line.size() < 1'000, qPrintable(line.left(300)));
+        }
+        QVERIFY2(server->standardError().contains(QLatin1String("evil\\x0a") + forged),
+                 qPrintable(server->standardError()));
+        QVERIFY2(server->standardError().contains(QLatin1String("1\\x0d\\x0a") + forged),
+                 qPrintable(server->standardError()));
         expectCleanStop(*server);
     }
 

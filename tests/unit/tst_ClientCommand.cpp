@@ -2,6 +2,7 @@
 // configuration files in a temporary home folder.
 #include "ServerCli.h"
 #include "settings/SettingsFile.h"
+#include "transport/http/HttpTokenFile.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,6 +11,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 namespace {
 
@@ -27,6 +30,27 @@ void writeFile(const QString& path, const QByteArray& text)
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     QCOMPARE(file.write(text), text.size());
+}
+
+// The "code-sandbox" entry of the client file at `path` (servers under `serversKey`).
+QJsonObject serverEntry(const QString& path,
+                        const QString& serversKey = QStringLiteral("mcpServers"))
+{
+    return QJsonDocument::fromJson(readFile(path))
+        .object()
+        .value(serversKey)
+        .toObject()
+        .value(QStringLiteral("code-sandbox"))
+        .toObject();
+}
+
+// What the entry sends as Authorization.
+QString authorizationOf(const QJsonObject& entry)
+{
+    return entry.value(QStringLiteral("headers"))
+        .toObject()
+        .value(QStringLiteral("Authorization"))
+        .toString();
 }
 
 // Whether `after` is `before` with one run of bytes inserted, and which.
@@ -61,6 +85,8 @@ private Q_SLOTS:
     void refusesInvalidFile();
     void httpTokenFromDesktopSettings();
     void httpTokenFile();
+    void httpSharedTokenByDefault();
+    void httpTokenInAGitWorkTreeIsWarnedAbout();
     void otherName();
     void uninstallWithoutEntry();
     void usageErrors_data();
@@ -307,19 +333,10 @@ void tst_ClientCommand::httpTokenFromDesktopSettings()
     QVERIFY2(installed.exitCode == 0, installed.err.constData());
     QVERIFY(!installed.out.contains(token) && !installed.err.contains(token));
     QVERIFY2(installed.out.contains("desktop app's settings"), installed.out.constData());
-    const QJsonObject entry = QJsonDocument::fromJson(readFile(path))
-                                  .object()
-                                  .value(QStringLiteral("mcpServers"))
-                                  .toObject()
-                                  .value(QStringLiteral("code-sandbox"))
-                                  .toObject();
+    const QJsonObject entry = serverEntry(path);
     QCOMPARE(entry.value(QStringLiteral("url")).toString(),
              QStringLiteral("http://127.0.0.1:9911/mcp"));
-    QCOMPARE(entry.value(QStringLiteral("headers"))
-                 .toObject()
-                 .value(QStringLiteral("Authorization"))
-                 .toString(),
-             QStringLiteral("Bearer ") + QString::fromLatin1(token));
+    QCOMPARE(authorizationOf(entry), QStringLiteral("Bearer ") + QString::fromLatin1(token));
     // A created file holding a token is its owner's only.
     QCOMPARE(QFile::permissions(path) & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
              QFileDevice::Permissions());
@@ -336,20 +353,11 @@ void tst_ClientCommand::httpTokenFile()
              QStringLiteral("--token-file"), tokenPath});
     QVERIFY2(installed.exitCode == 0, installed.err.constData());
     QVERIFY(!installed.out.contains("from-a-file-7b1"));
-    const QJsonObject entry = QJsonDocument::fromJson(readFile(path))
-                                  .object()
-                                  .value(QStringLiteral("servers"))
-                                  .toObject()
-                                  .value(QStringLiteral("code-sandbox"))
-                                  .toObject();
+    const QJsonObject entry = serverEntry(path, QStringLiteral("servers"));
     QCOMPARE(entry.value(QStringLiteral("type")).toString(), QStringLiteral("http"));
     QCOMPARE(entry.value(QStringLiteral("url")).toString(),
              QStringLiteral("http://127.0.0.1:7000/mcp"));
-    QCOMPARE(entry.value(QStringLiteral("headers"))
-                 .toObject()
-                 .value(QStringLiteral("Authorization"))
-                 .toString(),
-             QStringLiteral("Bearer from-a-file-7b1"));
+    QCOMPARE(authorizationOf(entry), QStringLiteral("Bearer from-a-file-7b1"));
 
     // --token works, with a warning that `ps` shows it.
     const Result onArgv =
@@ -358,6 +366,69 @@ void tst_ClientCommand::httpTokenFile()
     QCOMPARE(onArgv.exitCode, 0);
     QVERIFY2(onArgv.err.contains("'ps'"), onArgv.err.constData());
     QVERIFY(!onArgv.out.contains("argv-token"));
+}
+
+void tst_ClientCommand::httpSharedTokenByDefault()
+{
+    const QString path = configPath(QStringLiteral("cursor"));
+    const csm::http::HttpTokenFile tokenFile = csm::http::HttpTokenFile::inDataDir(m_dataDir);
+    // --dry-run makes nothing, not even the token file.
+    const Result preview = run({QStringLiteral("install-client"), QStringLiteral("cursor"),
+                                QStringLiteral("--http"), QStringLiteral("--dry-run")});
+    QVERIFY2(preview.exitCode == 0, preview.err.constData());
+    QVERIFY2(preview.out.contains("Bearer <token hidden>"), preview.out.constData());
+    QVERIFY(!QFileInfo::exists(tokenFile.path()));
+
+    // An existing file, readable by all: it will hold the token.
+    writeFile(path, "{\n  \"mcpServers\": {}\n}\n");
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0644) == 0);
+    const Result installed =
+        run({QStringLiteral("install-client"), QStringLiteral("cursor"), QStringLiteral("--http"),
+             QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9123/mcp")});
+    QVERIFY2(installed.exitCode == 0, installed.err.constData());
+    // The token every server of this user will check, made now.
+    QString error;
+    const std::optional<QString> token = tokenFile.read(&error);
+    QVERIFY2(token, qPrintable(error));
+    QVERIFY(!installed.out.contains(token->toLatin1()) &&
+            !installed.err.contains(token->toLatin1()));
+    QVERIFY2(installed.out.contains(QFile::encodeName(tokenFile.path())),
+             installed.out.constData());
+    const QJsonObject entry = serverEntry(path);
+    QCOMPARE(entry.value(QStringLiteral("url")).toString(),
+             QStringLiteral("http://127.0.0.1:9123/mcp"));
+    QCOMPARE(authorizationOf(entry), QStringLiteral("Bearer ") + *token);
+    QFileInfo info(path);
+    QCOMPARE(info.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther |
+                                   QFileDevice::WriteGroup | QFileDevice::WriteOther),
+             QFileDevice::Permissions());
+    const QStringList copies = backups(path);
+    QCOMPARE(copies.size(), 1);
+    QCOMPARE(QFileInfo(copies.constFirst()).permissions() &
+                 (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+             QFileDevice::Permissions());
+    QVERIFY2(!installed.err.contains("Warning"), installed.err.constData());
+
+    // A second client gets the same token.
+    QCOMPARE(
+        run({QStringLiteral("install-client"), QStringLiteral("vscode"), QStringLiteral("--http")})
+            .exitCode,
+        0);
+    QVERIFY(readFile(configPath(QStringLiteral("vscode"))).contains(token->toLatin1()));
+}
+
+void tst_ClientCommand::httpTokenInAGitWorkTreeIsWarnedAbout()
+{
+    // A home folder kept in git (dotfiles): a push would publish the token.
+    QVERIFY(QDir().mkpath(m_home->filePath(QStringLiteral(".git"))));
+    const Result installed =
+        run({QStringLiteral("install-client"), QStringLiteral("cursor"), QStringLiteral("--http")});
+    QVERIFY2(installed.exitCode == 0, installed.err.constData());
+    QVERIFY2(installed.err.contains("Warning: ") && installed.err.contains("git work tree"),
+             installed.err.constData());
+    // stdio entries hold no token: nothing to warn about.
+    const Result stdio = run({QStringLiteral("install-client"), QStringLiteral("gemini")});
+    QVERIFY2(!stdio.err.contains("Warning"), stdio.err.constData());
 }
 
 void tst_ClientCommand::otherName()

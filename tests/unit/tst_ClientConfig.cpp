@@ -1,3 +1,4 @@
+#include "clients/ClientConfigExposure.h"
 #include "clients/ClientConfigLocation.h"
 #include "clients/ClientConfigMerger.h"
 #include "clients/ClientConfigSnippet.h"
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 
 using csm::ClientConfigChange;
+using csm::ClientConfigExposure;
 using csm::ClientConfigLocation;
 using csm::ClientConfigMerger;
 using csm::ClientConfigSnippet;
@@ -153,6 +155,8 @@ private Q_SLOTS:
     void uninstallMissingFile();
     void installFollowsSymlink();
     void backupNamesAreUnique();
+    void tokenMakesAnExistingFilePrivate();
+    void tokenInASharedPlaceIsWarnedAbout();
 
 private:
     QTemporaryDir m_dir;
@@ -910,6 +914,78 @@ void tst_ClientConfig::backupNamesAreUnique()
     QCOMPARE(second, first + QStringLiteral("-2"));
     QVERIFY(writeAll(second, "b"));
     QCOMPARE(ClientConfigMerger::backupPathFor(path, time), first + QStringLiteral("-3"));
+}
+
+void tst_ClientConfig::tokenMakesAnExistingFilePrivate()
+{
+    const QString path = m_dir.filePath(QStringLiteral("private/mcp.json"));
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QVERIFY(writeAll(path, kClaudeWithOtherServer));
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0644) == 0);
+    const ClientConfigMerger merger(McpClient::Cursor);
+
+    // Without a token the file keeps its mode.
+    QCOMPARE(merger.install(path, stdioEntry()).action, Action::Added);
+    QCOMPARE(modeOf(path), 0644);
+    // With one, the file and the copy of what it was become its owner's only.
+    const ClientConfigChange withToken = merger.install(path, httpEntry(kToken));
+    QCOMPARE(withToken.error, QString());
+    QCOMPARE(withToken.action, Action::Replaced);
+    QCOMPARE(modeOf(path), 0600);
+    QCOMPARE(modeOf(withToken.backupPath), 0600);
+    QCOMPARE(withToken.warnings, QStringList());
+    // An entry already there, in a file someone opened up again: nothing to write, but private.
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0664) == 0);
+    const QByteArray before = readAll(path);
+    QCOMPARE(merger.install(path, httpEntry(kToken)).action, Action::Unchanged);
+    QCOMPARE(modeOf(path), 0600);
+    QCOMPARE(readAll(path), before);
+    // A preview changes nothing, mode included.
+    QVERIFY(::chmod(QFile::encodeName(path).constData(), 0644) == 0);
+    merger.install(path, httpEntry(kToken + QLatin1Char('2')), ClientConfigMerger::Mode::Preview);
+    QCOMPARE(modeOf(path), 0644);
+}
+
+void tst_ClientConfig::tokenInASharedPlaceIsWarnedAbout()
+{
+    // A folder others may write to.
+    const QString shared = m_dir.filePath(QStringLiteral("shared"));
+    QVERIFY(QDir().mkpath(shared));
+    QVERIFY(::chmod(QFile::encodeName(shared).constData(), 0777) == 0);
+    const QString sharedFile = shared + QStringLiteral("/.cursor/mcp.json"); // folder not made yet
+    const ClientConfigChange inShared =
+        ClientConfigMerger(McpClient::Cursor).install(sharedFile, httpEntry(kToken));
+    QCOMPARE(inShared.action, Action::Created);
+    QCOMPARE(inShared.warnings.size(), 1);
+    QVERIFY2(inShared.warnings.constFirst().contains(shared) &&
+                 inShared.warnings.constFirst().contains(QLatin1String("other users")),
+             qPrintable(inShared.warnings.constFirst()));
+
+    // A project's .vscode folder, in a git work tree.
+    const QString project = m_dir.filePath(QStringLiteral("project"));
+    QVERIFY(QDir().mkpath(project + QStringLiteral("/.git")));
+    const QString projectFile = project + QStringLiteral("/.vscode/mcp.json");
+    const ClientConfigChange inGit =
+        ClientConfigMerger(McpClient::VsCode).install(projectFile, httpEntry(kToken));
+    QCOMPARE(inGit.action, Action::Created);
+    QCOMPARE(inGit.warnings.size(), 1);
+    QVERIFY2(inGit.warnings.constFirst().contains(QLatin1String("git work tree ") + project),
+             qPrintable(inGit.warnings.constFirst()));
+    QCOMPARE(modeOf(projectFile), 0600);
+    // A worktree's .git is a file.
+    const QString worktree = m_dir.filePath(QStringLiteral("worktree"));
+    QVERIFY(QDir().mkpath(worktree + QStringLiteral("/sub")));
+    QVERIFY(writeAll(worktree + QStringLiteral("/.git"), "gitdir: /elsewhere\n"));
+    QCOMPARE(ClientConfigExposure::warnings(worktree + QStringLiteral("/sub/mcp.json")).size(), 1);
+
+    // No token, nothing to warn about; a private folder outside any work tree, neither.
+    QCOMPARE(ClientConfigMerger(McpClient::VsCode)
+                 .install(project + QStringLiteral("/.vscode/other.json"), stdioEntry())
+                 .warnings,
+             QStringList());
+    const QString own = m_dir.filePath(QStringLiteral("own/.cursor/mcp.json"));
+    QCOMPARE(ClientConfigMerger(McpClient::Cursor).install(own, httpEntry(kToken)).warnings,
+             QStringList());
 }
 
 QTEST_GUILESS_MAIN(tst_ClientConfig)

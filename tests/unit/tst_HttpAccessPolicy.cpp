@@ -44,6 +44,8 @@ private Q_SLOTS:
     void boundAddressIsAHost();
     void authorization_data();
     void authorization();
+    void noAuthAdmitsWithoutToken();
+    void newTokenReplacesTheOld();
     void constantTimeEquals_data();
     void constantTimeEquals();
     void check_data();
@@ -136,7 +138,10 @@ void tst_HttpAccessPolicy::authorization_data()
     QTest::addColumn<bool>("authorized");
 
     const QString token = QStringLiteral("s3cret-token-0123456789");
-    QTest::newRow("no token configured") << QString() << QByteArray() << true;
+    // A server that somehow has no token (and no --no-auth) lets nobody in.
+    QTest::newRow("no token configured, none sent") << QString() << QByteArray() << false;
+    QTest::newRow("no token configured, empty bearer")
+        << QString() << QByteArray("Bearer ") << false;
     QTest::newRow("missing") << token << QByteArray() << false;
     QTest::newRow("right") << token << QByteArray("Bearer s3cret-token-0123456789") << true;
     QTest::newRow("scheme is case-insensitive")
@@ -156,6 +161,26 @@ void tst_HttpAccessPolicy::authorization()
     QFETCH(bool, authorized);
     QCOMPARE(HttpAccessPolicy(config(QStringLiteral("127.0.0.1"), token)).isAuthorized(header),
              authorized);
+}
+
+void tst_HttpAccessPolicy::noAuthAdmitsWithoutToken()
+{
+    HttpServerConfig open = config();
+    open.noAuth = true;
+    const HttpAccessPolicy policy(open);
+    QVERIFY(policy.isAuthorized(QByteArray()));
+    QVERIFY(!policy.check(requestWith({{"host", "127.0.0.1:1"}})));
+    // Host and Origin are still checked.
+    QCOMPARE(policy.check(requestWith({{"host", "evil.com"}}))->status, 403);
+}
+
+void tst_HttpAccessPolicy::newTokenReplacesTheOld()
+{
+    HttpAccessPolicy policy(config(QStringLiteral("127.0.0.1"), QStringLiteral("old-token")));
+    QVERIFY(policy.isAuthorized("Bearer old-token"));
+    policy.setToken(QStringLiteral("new-token"));
+    QVERIFY(!policy.isAuthorized("Bearer old-token"));
+    QVERIFY(policy.isAuthorized("Bearer new-token"));
 }
 
 void tst_HttpAccessPolicy::constantTimeEquals_data()

@@ -97,6 +97,10 @@ private Q_SLOTS:
     void largeBody_data();
     void largeBody();
     void largeHeaderByteByByte();
+    void pauseAfterHeaders_data();
+    void pauseAfterHeaders();
+    void pausedParserKeepsNoBody();
+    void pausePerPipelinedRequest();
 };
 
 void tst_HttpRequestParser::completeRequest_data()
@@ -745,6 +749,79 @@ void tst_HttpRequestParser::largeHeaderByteByByte()
     const HttpRequest request = parser.takeRequest();
     QCOMPARE(request.headers.size(), 60);
     QCOMPARE(request.header("x-59"), QByteArray(1000, 'v'));
+}
+
+void tst_HttpRequestParser::pauseAfterHeaders_data()
+{
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<State>("afterResume");
+    QTest::addColumn<int>("errorStatus");
+    QTest::newRow("GET") << QByteArray("GET /mcp HTTP/1.1\r\nHost: a\r\n\r\n") << State::Complete
+                         << 0;
+    QTest::newRow("POST, body to come")
+        << QByteArray("POST /mcp HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n"
+                      "Expect: 100-continue\r\n\r\n")
+        << State::NeedMore << 0;
+    // The framing is acted on after the pause: an unadmitted request gets no 413 either.
+    QTest::newRow("body over the limit")
+        << QByteArray("POST /mcp HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999\r\n\r\n")
+        << State::Failed << 413;
+    QTest::newRow("both framings")
+        << QByteArray("POST /mcp HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n"
+                      "Transfer-Encoding: chunked\r\n\r\n")
+        << State::Failed << 400;
+}
+
+void tst_HttpRequestParser::pauseAfterHeaders()
+{
+    QFETCH(QByteArray, input);
+    QFETCH(State, afterResume);
+    QFETCH(int, errorStatus);
+    for (const Feeding feeding : {Feeding::Whole, Feeding::ByteByByte}) {
+        HttpRequestParser parser(Limits{}, HttpRequestParser::Pause::AfterHeaders);
+        QCOMPARE(feedAll(parser, input, feeding), State::HeadersComplete);
+        QCOMPARE(parser.head().target, QByteArray("/mcp"));
+        QCOMPARE(parser.head().header("host"), QByteArray("a"));
+        QVERIFY(!parser.expectsContinue()); // not before the head is admitted
+        QCOMPARE(parser.resume(), afterResume);
+        QCOMPARE(parser.errorStatus(), errorStatus);
+        if (afterResume == State::NeedMore) {
+            QVERIFY(parser.expectsContinue());
+            QCOMPARE(parser.feed("hello"), State::Complete);
+            QCOMPARE(parser.takeRequest().body, QByteArray("hello"));
+        }
+    }
+}
+
+void tst_HttpRequestParser::pausedParserKeepsNoBody()
+{
+    // Bytes that arrive during the pause are kept as they came, never made into a body; a
+    // refused request's parser is simply dropped.
+    HttpRequestParser parser(Limits{}, HttpRequestParser::Pause::AfterHeaders);
+    QCOMPARE(parser.feed("POST /mcp HTTP/1.1\r\nContent-Length: 6\r\n\r\nab"),
+             State::HeadersComplete);
+    QCOMPARE(parser.feed("cd"), State::HeadersComplete);
+    QVERIFY(parser.head().body.isEmpty());
+    QVERIFY(!parser.hasPartialRequest());
+    QCOMPARE(parser.resume(), State::NeedMore);
+    QCOMPARE(parser.feed("ef"), State::Complete);
+    QCOMPARE(parser.takeRequest().body, QByteArray("abcdef"));
+    // resume() outside a pause changes nothing.
+    QCOMPARE(parser.resume(), State::NeedMore);
+}
+
+void tst_HttpRequestParser::pausePerPipelinedRequest()
+{
+    HttpRequestParser parser(Limits{}, HttpRequestParser::Pause::AfterHeaders);
+    QCOMPARE(parser.feed("GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n"), State::HeadersComplete);
+    QCOMPARE(parser.head().target, QByteArray("/a"));
+    QCOMPARE(parser.resume(), State::Complete);
+    QCOMPARE(parser.takeRequest().target, QByteArray("/a"));
+    QCOMPARE(parser.feed({}), State::HeadersComplete);
+    QCOMPARE(parser.head().target, QByteArray("/b"));
+    QCOMPARE(parser.resume(), State::Complete);
+    QCOMPARE(parser.takeRequest().target, QByteArray("/b"));
+    QCOMPARE(parser.feed({}), State::NeedMore);
 }
 
 QTEST_GUILESS_MAIN(tst_HttpRequestParser)

@@ -573,7 +573,8 @@ void tst_ServerOptionsParser::httpDefaults()
     QCOMPARE(options->http.host, QStringLiteral("127.0.0.1"));
     QCOMPARE(options->http.port, quint16(8765));
     QCOMPARE(options->http.path, QStringLiteral("/mcp"));
-    QCOMPARE(options->http.authToken, QString());
+    QCOMPARE(options->http.authToken, QString()); // the data folder's, once it serves
+    QCOMPARE(options->http.noAuth, false);
     QCOMPARE(options->http.allowRemote, false);
     QCOMPARE(options->http.maxRequestBytes, 16 * 1024 * 1024);
 
@@ -623,6 +624,14 @@ void tst_ServerOptionsParser::httpSettings()
     QCOMPARE(options->http.requestTimeoutSeconds, 5);
     QCOMPARE(options->http.idleTimeoutSeconds, 9);
 
+    // --no-auth with an explicit loopback host.
+    const Parsed noAuth =
+        parse({QStringLiteral("--transport"), QStringLiteral("http"), QStringLiteral("--no-auth"),
+               QStringLiteral("--host"), QStringLiteral("127.0.0.1")});
+    QVERIFY2(std::holds_alternative<ServerOptions>(noAuth), qPrintable(describe(noAuth)));
+    QCOMPARE(std::get<ServerOptions>(noAuth).http.noAuth, true);
+    QCOMPARE(std::get<ServerOptions>(noAuth).http.authToken, QString());
+
     // The flag wins over the variable.
     const Parsed flagWins = parse({QStringLiteral("--transport"), QStringLiteral("http"),
                                    QStringLiteral("--auth-token"), QStringLiteral("from-flag")},
@@ -646,22 +655,22 @@ void tst_ServerOptionsParser::httpErrors_data()
     QTest::newRow("http flag with stdio")
         << QStringList{QStringLiteral("--port"), QStringLiteral("9000")} << QStringList()
         << QStringLiteral("--port applies only with --transport http");
-    QTest::newRow("remote host without --allow-remote")
-        << QStringList{transport, http, QStringLiteral("--host"), QStringLiteral("0.0.0.0")}
-        << QStringList() << QStringLiteral("--allow-remote");
-    QTest::newRow("--allow-remote without a token")
-        << QStringList{transport, http, QStringLiteral("--host"), QStringLiteral("0.0.0.0"),
-                       QStringLiteral("--allow-remote")}
-        << QStringList() << QStringLiteral("token");
-    QTest::newRow("--allow-remote with a short token")
+    // Where it may listen with which token is HttpListenPolicy's (tst_HttpListenPolicy): the
+    // token may still come from the data folder. --no-auth's "explicit" is the command line's.
+    QTest::newRow("--no-auth without --host")
+        << QStringList{transport, http, QStringLiteral("--no-auth")} << QStringList()
+        << QStringLiteral("--no-auth needs an explicit loopback address");
+    QTest::newRow("--no-auth with a remote --host")
         << QStringList{transport,
                        http,
+                       QStringLiteral("--no-auth"),
                        QStringLiteral("--host"),
                        QStringLiteral("0.0.0.0"),
-                       QStringLiteral("--allow-remote"),
-                       QStringLiteral("--auth-token"),
-                       QStringLiteral("short")}
-        << QStringList() << QStringLiteral("16 characters");
+                       QStringLiteral("--allow-remote")}
+        << QStringList() << QStringLiteral("--no-auth needs an explicit loopback address");
+    QTest::newRow("--no-auth with stdio")
+        << QStringList{QStringLiteral("--no-auth")} << QStringList()
+        << QStringLiteral("--no-auth applies only with --transport http");
     QTest::newRow("host name") << QStringList{transport, http, QStringLiteral("--host"),
                                               QStringLiteral("example.com")}
                                << QStringList() << QStringLiteral("IP address");

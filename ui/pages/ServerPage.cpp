@@ -7,6 +7,7 @@
 #include "models/SessionsModel.h"
 #include "server/EmbeddedServer.h"
 #include "settings/DesktopSettings.h"
+#include "transport/http/HttpTokenFile.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -14,6 +15,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -24,7 +26,6 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRandomGenerator>
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -32,14 +33,6 @@
 namespace csm {
 
 namespace {
-QString randomToken()
-{
-    // 32 bytes from the system's CSPRNG, as hex: no character a shell or a header mangles.
-    QByteArray bytes(32, Qt::Uninitialized);
-    QRandomGenerator::system()->generate(bytes.begin(), bytes.end());
-    return QString::fromLatin1(bytes.toHex());
-}
-
 QString besideThisProgram(const QString& name)
 {
     return QDir(QCoreApplication::applicationDirPath()).filePath(name);
@@ -55,6 +48,11 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     , m_host(new QLineEdit(this))
     , m_port(new QSpinBox(this))
     , m_token(new QLineEdit(this))
+    , m_allowRemote(new QCheckBox(tr("Allow other machines"), this))
+    , m_newToken(new QPushButton(tr("New token"), this))
+    , m_tokenSource(new QLabel(this))
+    , m_tokenNotice(new QLabel(this))
+    , m_updateClients(new QPushButton(this))
     , m_startWithApp(new QCheckBox(tr("Start when the app starts"), this))
     , m_startStop(new QPushButton(tr("Start"), this))
     , m_httpState(new QLabel(this))
@@ -76,26 +74,43 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     m_port->setRange(0, 65535);
     m_port->setValue(settings.httpPort);
     m_port->setSpecialValueText(tr("any free port"));
-    m_token->setText(settings.httpToken);
+    QString tokenError;
+    m_sharedToken =
+        http::HttpTokenFile::inDataDir(dataDir).readOrCreate(&tokenError).value_or(QString());
+    m_token->setText(settings.httpToken.isEmpty() ? m_sharedToken : settings.httpToken);
     m_token->setEchoMode(QLineEdit::Password);
-    m_token->setPlaceholderText(tr("none: any program of this user on this machine may call"));
+    m_token->setPlaceholderText(tr("none: the server will not start without one"));
     auto* showToken = new QCheckBox(tr("Show"), this);
     connect(showToken, &QCheckBox::toggled, this, [this](bool show) {
         m_token->setEchoMode(show ? QLineEdit::Normal : QLineEdit::Password);
     });
-    auto* generate = new QPushButton(tr("New token"), this);
-    connect(generate, &QPushButton::clicked, this, [this] { m_token->setText(randomToken()); });
+    m_newToken->setToolTip(tr("Replace the shared token with a new one: clients that have the "
+                              "old one are refused from then on."));
+    connect(m_newToken, &QPushButton::clicked, this, &ServerPage::rotateToken);
+    m_tokenSource->setWordWrap(true);
+    m_tokenNotice->setWordWrap(true);
+    m_tokenNotice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    if (!tokenError.isEmpty())
+        m_tokenNotice->setText(
+            tr("<b>The shared token cannot be used:</b> %1").arg(tokenError.toHtmlEscaped()));
+    m_updateClients->hide();
+    connect(m_updateClients, &QPushButton::clicked, this, &ServerPage::updateStaleClients);
+    m_allowRemote->setChecked(settings.httpAllowRemote);
+    m_allowRemote->setToolTip(tr("Needed for an address other than 127.0.0.1 or ::1; the token "
+                                 "must then have 16 characters or more."));
     m_startWithApp->setChecked(settings.httpStartWithApp);
     m_httpState->setWordWrap(true);
     m_httpState->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* tokenRow = new QHBoxLayout;
     tokenRow->addWidget(m_token, 1);
     tokenRow->addWidget(showToken);
-    tokenRow->addWidget(generate);
+    tokenRow->addWidget(m_newToken);
     auto* httpForm = new QFormLayout;
     httpForm->addRow(tr("Address:"), m_host);
+    httpForm->addRow(QString(), m_allowRemote);
     httpForm->addRow(tr("Port:"), m_port);
     httpForm->addRow(tr("Token:"), tokenRow);
+    httpForm->addRow(QString(), m_tokenSource);
     auto* httpButtons = new QHBoxLayout;
     httpButtons->addWidget(m_startStop);
     httpButtons->addWidget(m_startWithApp);
@@ -105,6 +120,10 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     httpLayout->addLayout(httpForm);
     httpLayout->addLayout(httpButtons);
     httpLayout->addWidget(m_httpState);
+    httpLayout->addWidget(m_tokenNotice);
+    httpLayout->addWidget(m_updateClients, 0, Qt::AlignLeft);
+    connect(m_token, &QLineEdit::textChanged, this, &ServerPage::showTokenSource);
+    showTokenSource();
     connect(m_startStop, &QPushButton::clicked, this, &ServerPage::startOrStopHttp);
 
     // --- sessions ---------------------------------------------------------------------------
@@ -190,25 +209,130 @@ void ServerPage::startOrStopHttp()
         m_server->stopHttp();
         return;
     }
-    DesktopSettings settings = DesktopSettings::load(m_dataDir);
+    startHttp();
+}
+
+bool ServerPage::usesSharedToken() const
+{
+    return !m_sharedToken.isEmpty() && m_token->text().trimmed() == m_sharedToken;
+}
+
+http::HttpServerConfig ServerPage::httpConfig() const
+{
+    DesktopSettings settings;
     settings.httpHost = m_host->text().trimmed();
     settings.httpPort = m_port->value();
-    settings.httpToken = m_token->text().trimmed();
+    settings.httpAllowRemote = m_allowRemote->isChecked();
+    http::HttpServerConfig config = settings.httpServerConfig();
+    // What the field says, even empty: the listener, not this page, decides what may serve.
+    config.authToken = m_token->text().trimmed();
+    if (usesSharedToken())
+        config.authTokenFile = http::HttpTokenFile::inDataDir(m_dataDir).path();
+    return config;
+}
+
+void ServerPage::startHttp()
+{
+    DesktopSettings settings = DesktopSettings::load(m_dataDir);
+    const http::HttpServerConfig config = httpConfig();
+    settings.httpHost = config.host;
+    settings.httpPort = config.port;
+    settings.httpAllowRemote = config.allowRemote;
+    // The shared token is not copied into settings.ini: it stays where servers follow it.
+    settings.httpToken = usesSharedToken() ? QString() : config.authToken;
     settings.httpStartWithApp = m_startWithApp->isChecked();
     QString error;
     if (!settings.save(m_dataDir, &error))
         m_httpState->setText(tr("Not saved: %1").arg(error));
-    http::HttpServerConfig config;
-    config.host = settings.httpHost;
-    config.port = static_cast<quint16>(settings.httpPort);
-    config.authToken = settings.httpToken;
     m_httpStarting = true;
     m_startStop->setText(tr("Stop"));
     m_httpState->setText(tr("Starting…"));
     for (QWidget* input : {static_cast<QWidget*>(m_host), static_cast<QWidget*>(m_port),
-                           static_cast<QWidget*>(m_token)})
+                           static_cast<QWidget*>(m_token), static_cast<QWidget*>(m_allowRemote)})
         input->setEnabled(false);
     m_server->startHttp(config);
+}
+
+void ServerPage::showTokenSource()
+{
+    const QString token = m_token->text().trimmed();
+    if (token.isEmpty()) {
+        m_tokenSource->setText(tr("Every HTTP server asks for a token; \"New token\" makes one."));
+    } else if (usesSharedToken()) {
+        m_tokenSource->setText(
+            tr("The token your HTTP servers share (code-sandbox-mcp --transport http too), kept "
+               "in %1, readable by you only.")
+                .arg(QDir::toNativeSeparators(http::HttpTokenFile::inDataDir(m_dataDir).path())));
+    } else {
+        m_tokenSource->setText(tr("A token of this app's own, saved in %1 (readable by you only).")
+                                   .arg(QDir::toNativeSeparators(
+                                       QDir(m_dataDir).filePath(QStringLiteral("settings.ini")))));
+    }
+}
+
+void ServerPage::rotateToken()
+{
+    const ClientServerEntry before = httpEntry(m_token->text().trimmed());
+    QString error;
+    const std::optional<QString> token = http::HttpTokenFile::inDataDir(m_dataDir).rotate(&error);
+    if (!token) {
+        m_tokenNotice->setText(tr("<b>No new token:</b> %1").arg(error.toHtmlEscaped()));
+        return;
+    }
+    m_sharedToken = *token;
+    m_token->setText(*token);
+    // The clients that were given the old token, found by the entry they hold.
+    m_staleClients.clear();
+    for (const McpClient client : McpClientTraits::all()) {
+        QFile file(m_location.configPath(client));
+        if (!before.token.isEmpty() && file.open(QIODevice::ReadOnly) &&
+            ClientConfigMerger(client).merge(file.readAll(), before).action ==
+                ClientConfigChange::Action::Unchanged)
+            m_staleClients << client;
+    }
+    QString notice =
+        tr("A new token is in use. Clients that have the old one are refused (401) until they "
+           "get this one; running code-sandbox-mcp HTTP servers that share it switch at once.");
+    if (m_httpUrl.isValid() || m_httpStarting) {
+        notice += QLatin1Char(' ') + tr("This app's HTTP server was restarted with it.");
+        startHttp();
+    } else {
+        DesktopSettings settings = DesktopSettings::load(m_dataDir);
+        settings.httpToken.clear();
+        settings.save(m_dataDir);
+    }
+    m_tokenNotice->setText(notice.toHtmlEscaped());
+    QStringList names;
+    for (const McpClient client : std::as_const(m_staleClients))
+        names << McpClientTraits::displayName(client);
+    m_updateClients->setText(tr("Give the new token to %1").arg(names.join(QStringLiteral(", "))));
+    m_updateClients->setVisible(!m_staleClients.isEmpty());
+}
+
+void ServerPage::updateStaleClients()
+{
+    const ClientServerEntry after = httpEntry(m_token->text().trimmed());
+    QStringList done;
+    QStringList problems;
+    for (const McpClient client : std::as_const(m_staleClients)) {
+        const QString path = m_location.configPath(client);
+        const ClientConfigChange change = ClientConfigMerger(client).install(path, after);
+        if (change.succeeded())
+            done << tr("%1 (%2)").arg(McpClientTraits::displayName(client),
+                                      QDir::toNativeSeparators(path));
+        else
+            problems << change.error;
+        problems << change.warnings;
+    }
+    m_staleClients.clear();
+    m_updateClients->hide();
+    QString text;
+    if (!done.isEmpty())
+        text = tr("Updated %1: restart them to use the new token.")
+                   .arg(done.join(QStringLiteral(", ")));
+    for (const QString& problem : std::as_const(problems))
+        text += QLatin1Char(' ') + problem;
+    m_tokenNotice->setText(text.toHtmlEscaped());
 }
 
 void ServerPage::setHttpRunning(const QUrl& url)
@@ -216,11 +340,8 @@ void ServerPage::setHttpRunning(const QUrl& url)
     m_httpStarting = false;
     m_httpUrl = url;
     m_startStop->setText(tr("Stop"));
-    m_httpState->setText(
-        tr("Serving MCP at <b>%1</b>%2")
-            .arg(url.toString().toHtmlEscaped(), m_token->text().isEmpty()
-                                                     ? tr(" (no token: loopback only)")
-                                                     : tr(" (clients must send the token)")));
+    m_httpState->setText(tr("Serving MCP at <b>%1</b> (clients must send the token)")
+                             .arg(url.toString().toHtmlEscaped()));
     updateSnippet();
 }
 
@@ -231,7 +352,7 @@ void ServerPage::setHttpStopped(const QString& error)
     m_startStop->setText(tr("Start"));
     m_startStop->setEnabled(m_server != nullptr);
     for (QWidget* input : {static_cast<QWidget*>(m_host), static_cast<QWidget*>(m_port),
-                           static_cast<QWidget*>(m_token)})
+                           static_cast<QWidget*>(m_token), static_cast<QWidget*>(m_allowRemote)})
         input->setEnabled(true);
     m_httpState->setText(error.isEmpty()
                              ? tr("Not serving over HTTP.")
@@ -273,13 +394,14 @@ ClientServerEntry ServerPage::entry() const
     case Variant::Http:
         break;
     }
+    return httpEntry(m_token->text().trimmed());
+}
+
+ClientServerEntry ServerPage::httpEntry(const QString& token) const
+{
     if (m_httpUrl.isValid())
-        return ClientServerEntry::http(m_httpUrl, m_token->text().trimmed());
-    http::HttpServerConfig config;
-    config.host = m_host->text().trimmed();
-    config.port = static_cast<quint16>(m_port->value());
-    config.authToken = m_token->text().trimmed();
-    return ClientServerEntry::http(ClientServerEntry::urlFor(config), config.authToken);
+        return ClientServerEntry::http(m_httpUrl, token);
+    return ClientServerEntry::http(ClientServerEntry::urlFor(httpConfig()), token);
 }
 
 void ServerPage::updateSnippet()
@@ -331,6 +453,8 @@ void ServerPage::installIntoClient()
             tr("The previous file is kept as %1.").arg(QDir::toNativeSeparators(change.backupPath));
     text +=
         QLatin1Char(' ') + tr("Restart %1 to use it.").arg(McpClientTraits::displayName(client));
+    for (const QString& warning : change.warnings)
+        text += QLatin1Char(' ') + tr("Warning: %1.").arg(warning);
     m_installResult->setText(text.toHtmlEscaped());
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "clients/ClientConfigLocation.h"
+#include "clients/McpClient.h"
 #include "server/ServerStatus.h"
+#include "transport/http/HttpServerConfig.h"
 
 #include <QUrl>
 #include <QWidget>
@@ -24,6 +26,11 @@ struct ClientServerEntry;
 // The app's own MCP server: its Streamable HTTP transport started and stopped here (host, port,
 // token), the sessions connected to it, and each client's configuration to reach it, ready to
 // paste or merged into the client's file.
+//
+// The token is always asked for. It is the one this user's servers share (HttpTokenFile, in the
+// data folder) unless the field is changed to one of the app's own; "New token" replaces the
+// shared one, restarts a running server with it and offers to update the client files that hold
+// the old one. What the listener refuses (HttpListenPolicy) is shown as it says it.
 class ServerPage final : public QWidget
 {
     Q_OBJECT
@@ -45,6 +52,11 @@ public:
     QLineEdit& hostEdit() const { return *m_host; }
     QSpinBox& portEdit() const { return *m_port; }
     QLineEdit& tokenEdit() const { return *m_token; }
+    QCheckBox& allowRemoteBox() const { return *m_allowRemote; }
+    QPushButton& newTokenButton() const { return *m_newToken; }
+    QLabel& tokenSource() const { return *m_tokenSource; }
+    QLabel& tokenNotice() const { return *m_tokenNotice; }
+    QPushButton& updateClientsButton() const { return *m_updateClients; }
     QPushButton& startStopButton() const { return *m_startStop; }
     QLabel& httpState() const { return *m_httpState; }
     QTableView& sessionsView() const { return *m_sessionsView; }
@@ -59,22 +71,41 @@ public:
 
 private:
     void startOrStopHttp();
+    // Starts (or restarts) HTTP with what the fields say, saving them first.
+    void startHttp();
+    http::HttpServerConfig httpConfig() const;
+    // The token of the fields is the shared one (else the app's own).
+    bool usesSharedToken() const;
+    void showTokenSource();
+    void rotateToken();
+    void updateStaleClients();
     void showStatus(const ServerStatus& status);
     void setHttpRunning(const QUrl& url);
     void setHttpStopped(const QString& error);
     void updateSnippet();
     void installIntoClient();
     ClientServerEntry entry() const;
+    // This app's HTTP server, as a client reaches it, with `token`.
+    ClientServerEntry httpEntry(const QString& token) const;
 
     QString m_dataDir;
     EmbeddedServer* m_server;
     ClientConfigLocation m_location;
     QUrl m_httpUrl;
     bool m_httpStarting = false;
+    // The data folder's shared token, as last read or written here (empty if it cannot be).
+    QString m_sharedToken;
+    // After "New token": the clients whose files hold the entry with the old token.
+    QList<McpClient> m_staleClients;
     QLabel* m_status = nullptr;
     QLineEdit* m_host = nullptr;
     QSpinBox* m_port = nullptr;
     QLineEdit* m_token = nullptr;
+    QCheckBox* m_allowRemote = nullptr;
+    QPushButton* m_newToken = nullptr;
+    QLabel* m_tokenSource = nullptr;
+    QLabel* m_tokenNotice = nullptr;
+    QPushButton* m_updateClients = nullptr;
     QCheckBox* m_startWithApp = nullptr;
     QPushButton* m_startStop = nullptr;
     QLabel* m_httpState = nullptr;

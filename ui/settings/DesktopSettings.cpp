@@ -38,11 +38,23 @@ DesktopSettings DesktopSettings::load(const QString& dataDir)
     if (file.contains(QStringLiteral("http-host")))
         settings.httpHost = file.value(QStringLiteral("http-host")).trimmed();
     settings.httpPort = readInt(file, QStringLiteral("http-port"), settings.httpPort, 0, 65535);
-    settings.httpToken = file.value(QStringLiteral("http-token"));
+    settings.httpToken = file.value(QStringLiteral("http-token")).trimmed();
+    settings.httpAllowRemote =
+        readBool(file, QStringLiteral("http-allow-remote"), settings.httpAllowRemote);
     settings.httpStartWithApp =
         readBool(file, QStringLiteral("http-start-with-app"), settings.httpStartWithApp);
     settings.setupDone = readBool(file, QStringLiteral("setup-done"), settings.setupDone);
     return settings;
+}
+
+http::HttpServerConfig DesktopSettings::httpServerConfig() const
+{
+    http::HttpServerConfig config;
+    config.host = httpHost;
+    config.port = static_cast<quint16>(httpPort);
+    config.allowRemote = httpAllowRemote;
+    config.authToken = httpToken;
+    return config;
 }
 
 bool DesktopSettings::save(const QString& dataDir, QString* error) const
@@ -53,6 +65,7 @@ bool DesktopSettings::save(const QString& dataDir, QString* error) const
     file.setValue(QStringLiteral("http-host"), httpHost);
     file.setValue(QStringLiteral("http-port"), QString::number(httpPort));
     file.setValue(QStringLiteral("http-token"), httpToken);
+    file.setValue(QStringLiteral("http-allow-remote"), text(httpAllowRemote));
     file.setValue(QStringLiteral("http-start-with-app"), text(httpStartWithApp));
     file.setValue(QStringLiteral("setup-done"), text(setupDone));
     return file.save(error);

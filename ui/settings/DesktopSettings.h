@@ -1,5 +1,7 @@
 #pragma once
 
+#include "transport/http/HttpServerConfig.h"
+
 #include <QString>
 
 namespace csm {
@@ -16,12 +18,19 @@ struct DesktopSettings
     // The embedded Streamable HTTP server.
     QString httpHost = QStringLiteral("127.0.0.1");
     int httpPort = 8765;
-    QString httpToken; // empty: no token asked for (loopback only)
+    // A token of the app's own; empty: the token this user's servers share (HttpTokenFile).
+    QString httpToken;
+    // An address other machines can reach is allowed (HttpListenPolicy still asks for a token
+    // of 16 characters or more).
+    bool httpAllowRemote = false;
     bool httpStartWithApp = false;
     // The first-run setup was finished or skipped: it is not offered again by itself.
     bool setupDone = false;
 
     static DesktopSettings load(const QString& dataDir);
+    // The HTTP server these settings describe, with the app's own token if it has one (else
+    // none yet: HttpTokenFile::applyTo gives it the shared one).
+    http::HttpServerConfig httpServerConfig() const;
     bool save(const QString& dataDir, QString* error = nullptr) const;
 
     friend bool operator==(const DesktopSettings&, const DesktopSettings&) = default;

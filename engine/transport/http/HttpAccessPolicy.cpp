@@ -50,6 +50,7 @@ QString normalisedHostName(const QString& configured)
 HttpAccessPolicy::HttpAccessPolicy(const HttpServerConfig& config)
     : m_hostNames{QStringLiteral("localhost"), QStringLiteral("127.0.0.1"), QStringLiteral("::1")}
     , m_token(config.authToken.toUtf8())
+    , m_noAuth(config.noAuth)
 {
     // A wildcard address is no name a client would use; the allowed hosts must say which.
     const QHostAddress bound(normalisedHostName(config.host));
@@ -121,10 +122,19 @@ bool HttpAccessPolicy::isOriginAllowed(const QByteArray& origin) const
     return isAllowedHostName(url.host());
 }
 
+void HttpAccessPolicy::setToken(const QString& token)
+{
+    m_token = token.toUtf8();
+}
+
 bool HttpAccessPolicy::isAuthorized(const QByteArray& authorization) const
 {
-    if (m_token.isEmpty())
+    if (m_noAuth)
         return true;
+    // No token and no --no-auth is a mistake somewhere: nobody gets in (HttpListenPolicy does
+    // not let such a server listen in the first place).
+    if (m_token.isEmpty())
+        return false;
     const QByteArray value = authorization.trimmed();
     const qsizetype space = value.indexOf(' ');
     if (space < 0 || value.left(space).compare("bearer", Qt::CaseInsensitive) != 0)

@@ -5,6 +5,10 @@
 
 #include <QTcpSocket>
 
+#if defined(Q_OS_UNIX)
+#include <sys/socket.h>
+#endif
+
 namespace csm::http {
 
 namespace {
@@ -17,11 +21,12 @@ constexpr int kCloseGraceMs = 5'000;
 } // namespace
 
 HttpConnection::HttpConnection(QTcpSocket* socket, HttpRequestParser::Limits limits,
-                               Timeouts timeouts, QObject* parent)
+                               Timeouts timeouts, Admission admission, QObject* parent)
     : QObject(parent)
     , m_socket(socket)
-    , m_parser(limits)
+    , m_parser(limits, HttpRequestParser::Pause::AfterHeaders)
     , m_timeouts(timeouts)
+    , m_admission(std::move(admission))
     , m_timer(this)
 {
     m_socket->setParent(this);
@@ -57,14 +62,20 @@ void HttpConnection::readAvailable()
 
 void HttpConnection::parse(QByteArrayView bytes)
 {
-    const HttpRequestParser::State state = m_parser.feed(bytes);
+    HttpRequestParser::State state = m_parser.feed(bytes);
+    if (state == HttpRequestParser::State::HeadersComplete) {
+        if (const std::optional<HttpResponse> refusal =
+                m_admission ? m_admission(m_parser.head()) : std::nullopt) {
+            refuse(*refusal, m_parser.head().method == "HEAD");
+            return;
+        }
+        state = m_parser.resume();
+    }
     if (state == HttpRequestParser::State::Failed) {
         // The request cannot be read, so neither can anything after it: answer and close.
-        m_keepAlive = false;
-        m_headRequest = false;
-        m_state = State::Handling;
-        respond(HttpResponse::error(m_parser.errorStatus(), m_parser.errorMessage(),
-                                    jsonrpc::ErrorCode::InvalidRequest));
+        refuse(HttpResponse::error(m_parser.errorStatus(), m_parser.errorMessage(),
+                                   jsonrpc::ErrorCode::InvalidRequest),
+               false);
         return;
     }
     if (state == HttpRequestParser::State::Complete) {
@@ -91,6 +102,18 @@ void HttpConnection::parse(QByteArrayView bytes)
         m_state = State::Idle;
         m_timer.start(m_timeouts.idleMs);
     }
+}
+
+void HttpConnection::refuse(const HttpResponse& response, bool headRequest)
+{
+    // Where the rest of the request ends is not known (or not to be trusted): nothing after it
+    // on this connection can be read as a request.
+    m_keepAlive = false;
+    m_headRequest = headRequest;
+    m_drainInput = true;
+    m_state = State::Handling;
+    m_timer.stop();
+    respond(response);
 }
 
 QByteArray HttpConnection::head(const HttpResponse& response, bool streaming) const
@@ -187,7 +210,34 @@ void HttpConnection::closeAfterWriting()
 {
     m_state = State::Closing;
     m_timer.start(kCloseGraceMs);
+    if (!m_drainInput) {
+        m_socket->disconnectFromHost();
+        return;
+    }
+    // A client still sending the body of a refused request would get a reset for its next
+    // bytes, and a reset can make its system drop the answer before the client reads it
+    // (RFC 9112 9.6). So only the sending half closes, once the answer is out; what the client
+    // still sends is read and dropped until it closes or the grace period ends.
+    if (m_socket->bytesToWrite() == 0) {
+        stopWriting();
+        return;
+    }
+    connect(m_socket, &QTcpSocket::bytesWritten, this, [this] {
+        if (m_socket->bytesToWrite() == 0)
+            stopWriting();
+    });
+}
+
+void HttpConnection::stopWriting()
+{
+    if (m_writingStopped)
+        return;
+    m_writingStopped = true;
+#if defined(Q_OS_UNIX)
+    ::shutdown(static_cast<int>(m_socket->socketDescriptor()), SHUT_WR);
+#else
     m_socket->disconnectFromHost();
+#endif
 }
 
 void HttpConnection::abort()
@@ -218,10 +268,8 @@ void HttpConnection::onTimeout()
     case State::Reading:
         qCInfo(lcHttp) << "a request did not arrive whole within" << m_timeouts.requestMs
                        << "ms; answering 408";
-        m_keepAlive = false;
-        m_headRequest = false;
-        m_state = State::Handling;
-        respond(HttpResponse::error(408, QStringLiteral("The request did not arrive in time")));
+        refuse(HttpResponse::error(408, QStringLiteral("The request did not arrive in time")),
+               false);
         return;
     case State::Closing:
         abort();

@@ -7,6 +7,9 @@
 #include <QObject>
 #include <QTimer>
 
+#include <functional>
+#include <optional>
+
 class QTcpSocket;
 
 namespace csm::http {
@@ -17,6 +20,11 @@ struct HttpResponse;
 // whole or as a chunked stream (Server-Sent Events) written after the handler returned.
 // Persistent: after a response, the next request on the connection is read. One request is
 // handled at a time; a pipelined next request waits in the buffer until the response is out.
+//
+// Each request is first judged on its head alone (Admission: Host, Origin, token): a refused one
+// is answered at once, before "100 Continue" and before any of its body is kept, and the
+// connection closes after its answer. Whatever else the client sends meanwhile is read and
+// dropped for a few seconds, so that it sees the answer rather than a reset.
 //
 // Timeouts protect the server from clients that hold connections: an idle connection closes
 // after `idleMs`, and a request must arrive whole within `requestMs` of its first byte (else
@@ -33,9 +41,13 @@ public:
         int requestMs = 30'000;
     };
 
+    // The refusal to answer a request with, from its request line and header fields; nothing
+    // when its body may be read.
+    using Admission = std::function<std::optional<HttpResponse>(const HttpRequest& head)>;
+
     // Takes ownership of the connected socket.
     HttpConnection(QTcpSocket* socket, HttpRequestParser::Limits limits, Timeouts timeouts,
-                   QObject* parent = nullptr);
+                   Admission admission, QObject* parent = nullptr);
     ~HttpConnection() override;
 
     // The complete response to the request being handled.
@@ -70,8 +82,11 @@ private:
 
     void readAvailable();
     void parse(QByteArrayView bytes);
+    // Answers `response` to a request that is not read to its end, and closes.
+    void refuse(const HttpResponse& response, bool headRequest);
     void finishResponse();
     void closeAfterWriting();
+    void stopWriting();
     void onDisconnected();
     void onTimeout();
     QByteArray head(const HttpResponse& response, bool streaming) const;
@@ -79,6 +94,7 @@ private:
     QTcpSocket* m_socket;
     HttpRequestParser m_parser;
     Timeouts m_timeouts;
+    Admission m_admission;
     State m_state = State::Idle;
     QTimer m_timer;
     // Bytes that arrived while a request was being handled (a pipelined request), bounded.
@@ -87,6 +103,9 @@ private:
     bool m_chunked = true;
     bool m_continueSent = false;
     bool m_headRequest = false;
+    // The last request was answered before it was read whole: input is dropped until the close.
+    bool m_drainInput = false;
+    bool m_writingStopped = false;
     int m_minorVersion = 1;
 };
 

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "transport/http/HttpResponse.h"
+
+#include <optional>
+
 namespace csm::http {
 
 class HttpConnection;
@@ -11,6 +15,11 @@ class HttpRequestHandler
 {
 public:
     virtual ~HttpRequestHandler() = default;
+
+    // Whether a request may be read on, from its request line and header fields alone: the
+    // refusal to send, or nothing. Asked before any of its body is read (and before
+    // "100 Continue"), so that whoever may not call the server cannot make it hold a body.
+    virtual std::optional<HttpResponse> admit(const HttpRequest& head) = 0;
 
     virtual void handleRequest(HttpConnection& connection, const HttpRequest& request) = 0;
     // The connection is gone; a response still owed on it can no longer be delivered.

@@ -114,8 +114,9 @@ QByteArray fieldValue(QByteArrayView value)
 
 } // namespace
 
-HttpRequestParser::HttpRequestParser(Limits limits)
+HttpRequestParser::HttpRequestParser(Limits limits, Pause pause)
     : m_limits(limits)
+    , m_pause(pause)
 {
     m_limits.maxHeaderBytes = std::max<qsizetype>(m_limits.maxHeaderBytes, 0);
     m_limits.maxHeaderFields = std::max(m_limits.maxHeaderFields, 0);
@@ -138,6 +139,15 @@ HttpRequestParser::State HttpRequestParser::feed(QByteArrayView bytes)
     }
     if (m_state == State::NeedMore)
         parse();
+    return m_state;
+}
+
+HttpRequestParser::State HttpRequestParser::resume()
+{
+    if (m_state != State::HeadersComplete)
+        return m_state;
+    m_state = State::NeedMore;
+    parse();
     return m_state;
 }
 
@@ -181,6 +191,7 @@ bool HttpRequestParser::expectsContinue() const
         return true;
     case Phase::RequestLine:
     case Phase::HeaderFields:
+    case Phase::BodyStart:
     case Phase::Trailers:
         return false;
     }
@@ -197,6 +208,9 @@ void HttpRequestParser::parse()
             break;
         case Phase::HeaderFields:
             progressed = parseHeaderField();
+            break;
+        case Phase::BodyStart:
+            progressed = startBody();
             break;
         case Phase::FixedBody:
         case Phase::ChunkData:
@@ -270,8 +284,14 @@ bool HttpRequestParser::parseHeaderField()
     QByteArrayView line;
     if (!takeHeaderLine(line))
         return false;
-    if (line.isEmpty())
-        return startBody();
+    if (line.isEmpty()) {
+        m_phase = Phase::BodyStart;
+        if (m_pause == Pause::AfterHeaders) {
+            m_state = State::HeadersComplete;
+            return false;
+        }
+        return true;
+    }
     if (++m_fieldCount > m_limits.maxHeaderFields) {
         fail(431, QStringLiteral("more than %1 header fields").arg(m_limits.maxHeaderFields));
         return false;

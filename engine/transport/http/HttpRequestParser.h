@@ -10,7 +10,9 @@ namespace csm::http {
 // An incremental HTTP/1.1 request parser: bytes in as they arrive from a socket, whole requests
 // out. It never buffers more than its limits allow, so a hostile client cannot make the server
 // hold an unbounded request: an oversized body is refused (413) as soon as its Content-Length
-// is read, before any of it arrives. It is a plain class with no I/O, fuzzed by
+// is read, before any of it arrives. With Pause::AfterHeaders it also stops once a request's
+// header section is complete, so that the caller can refuse the request (who sent it, where to)
+// before a byte of its body is kept. It is a plain class with no I/O, fuzzed by
 // tests/fuzz/fuzz_HttpRequestParser.
 class HttpRequestParser final
 {
@@ -24,12 +26,21 @@ public:
 
     enum class State
     {
-        NeedMore, // nothing complete yet; feed more bytes
-        Complete, // a request is ready: takeRequest()
-        Failed,   // the request is malformed or over a limit: errorStatus(); close afterwards
+        NeedMore,        // nothing complete yet; feed more bytes
+        HeadersComplete, // Pause::AfterHeaders: head() is known; resume() reads on
+        Complete,        // a request is ready: takeRequest()
+        Failed, // the request is malformed or over a limit: errorStatus(); close afterwards
     };
 
-    explicit HttpRequestParser(Limits limits);
+    enum class Pause
+    {
+        Never,
+        // Every request stops at HeadersComplete once its header section is complete, before
+        // its framing (Content-Length, Transfer-Encoding) is acted on.
+        AfterHeaders,
+    };
+
+    explicit HttpRequestParser(Limits limits, Pause pause = Pause::Never);
     HttpRequestParser()
         : HttpRequestParser(Limits{})
     {}
@@ -37,8 +48,15 @@ public:
     // Appends `bytes` to what was received and parses as far as possible. Bytes after a complete
     // request (a pipelined next request) are kept for the next call; feed({}) parses them.
     // Once Failed, stays Failed.
+    // At HeadersComplete, bytes are kept and nothing is parsed until resume().
     State feed(QByteArrayView bytes);
     State state() const { return m_state; }
+
+    // At HeadersComplete: the request line and header fields of the request in progress (no
+    // body yet).
+    const HttpRequest& head() const { return m_request; }
+    // At HeadersComplete: goes on with the request's body and what follows, as feed() would.
+    State resume();
 
     // The completed request; the parser then starts on the next one with the bytes it kept.
     HttpRequest takeRequest();
@@ -62,6 +80,7 @@ private:
     {
         RequestLine,  // and the empty lines a client may send before it
         HeaderFields, // up to the empty line that ends the header section
+        BodyStart,    // the header section is complete; its framing is next
         FixedBody,    // Content-Length bytes
         ChunkSize,    // a chunk-size line (extensions ignored)
         ChunkData,    // the bytes of a chunk
@@ -89,6 +108,7 @@ private:
     void fail(int status, const QString& message);
 
     Limits m_limits;
+    Pause m_pause;
     State m_state = State::NeedMore;
     int m_errorStatus = 0;
     QString m_errorMessage;

@@ -46,7 +46,9 @@ void HttpServer::acceptConnections()
             connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
             continue;
         }
-        auto* connection = new HttpConnection(socket, m_limits.request, m_limits.timeouts, this);
+        auto* connection = new HttpConnection(
+            socket, m_limits.request, m_limits.timeouts,
+            [this](const HttpRequest& head) { return m_handler.admit(head); }, this);
         m_connections.insert(connection);
         connect(connection, &HttpConnection::requestReceived, this,
                 [this](HttpConnection* from, const HttpRequest& request) {

@@ -6,6 +6,7 @@
 namespace csm::http {
 
 // How the Streamable HTTP transport serves: where, for whom, and within which limits.
+// HttpListenPolicy says which combinations may listen at all.
 struct HttpServerConfig
 {
     QString host = QStringLiteral("127.0.0.1");
@@ -13,8 +14,15 @@ struct HttpServerConfig
     QString path = QStringLiteral("/mcp");
     // A non-loopback host is refused unless this is set (and then a token is required).
     bool allowRemote = false;
-    // Clients must send "Authorization: Bearer <token>" when this is set.
+    // Clients must send "Authorization: Bearer <token>". Never empty unless noAuth: loopback TCP
+    // does not tell one local account from another.
     QString authToken;
+    // Where authToken was read from (the data folder's http-token), when it was: the server
+    // then follows that file, so a new token there replaces the old one without a restart.
+    QString authTokenFile;
+    // No token asked for (--no-auth): only on a loopback host, and every local account can then
+    // run code as this one.
+    bool noAuth = false;
     // Host and Origin values accepted besides the loopback names (DNS rebinding protection).
     QStringList allowedHosts;
     QStringList allowedOrigins;

@@ -5,12 +5,18 @@
 #include <QObject>
 #include <QUrl>
 
+namespace csm {
+class FileContentWatcher;
+}
+
 namespace csm::http {
 
 class HttpServer;
 class McpHttpEndpoint;
 
 // The transport's objects on its thread: the MCP endpoint and the HTTP server in front of it.
+// It listens only where HttpListenPolicy allows (failed() says why not), and follows the token
+// file the token came from, if any: a new token there is the one clients must send.
 class HttpServerWorker final : public QObject
 {
     Q_OBJECT
@@ -28,11 +34,14 @@ Q_SIGNALS:
     void failed(const QString& error);
 
 private:
+    void followTokenFile();
+
     HttpServerConfig m_config;
     // Children, so that moveToThread() takes them along. The server goes first: closing its
     // connections tells the endpoint, which must still exist.
     McpHttpEndpoint* m_endpoint;
     HttpServer* m_server;
+    FileContentWatcher* m_tokenFile = nullptr;
 };
 
 } // namespace csm::http

@@ -1,6 +1,7 @@
 #include "transport/http/McpHttpEndpoint.h"
 
 #include "core/Logging.h"
+#include "core/LogText.h"
 #include "mcp/JsonRpc.h"
 #include "mcp/ProtocolVersion.h"
 #include "transport/http/HttpConnection.h"
@@ -79,14 +80,26 @@ McpHttpEndpoint::McpHttpEndpoint(const HttpServerConfig& config, QObject* parent
 
 McpHttpEndpoint::~McpHttpEndpoint() = default;
 
+std::optional<HttpResponse> McpHttpEndpoint::admit(const HttpRequest& head)
+{
+    std::optional<HttpResponse> refusal = m_access.check(head);
+    if (refusal) {
+        // What the client sent is shown escaped and cut short: it cannot forge log lines, nor
+        // make each refusal cost the log a 64 KiB target.
+        qCInfo(lcHttp).noquote() << "refused" << LogText::escaped(head.method, 20)
+                                 << LogText::escaped(head.target) << "with" << refusal->status;
+    }
+    return refusal;
+}
+
+void McpHttpEndpoint::setAuthToken(const QString& token)
+{
+    m_access.setToken(token);
+}
+
 void McpHttpEndpoint::handleRequest(HttpConnection& connection, const HttpRequest& request)
 {
-    if (const auto refusal = m_access.check(request)) {
-        qCInfo(lcHttp).noquote() << "refused" << request.method << request.target << "with"
-                                 << refusal->status;
-        connection.respond(*refusal);
-        return;
-    }
+    // admit() has let the request in before its body was read.
     if (request.path() != m_config.path.toUtf8()) {
         connection.respond(HttpResponse::error(
             404, QStringLiteral("Not Found: the MCP endpoint is %1").arg(m_config.path)));

@@ -30,11 +30,15 @@ public:
     explicit McpHttpEndpoint(const HttpServerConfig& config, QObject* parent = nullptr);
     ~McpHttpEndpoint() override;
 
+    // Host, Origin and token (HttpAccessPolicy); refusals are logged.
+    std::optional<HttpResponse> admit(const HttpRequest& head) override;
     void handleRequest(HttpConnection& connection, const HttpRequest& request) override;
     void connectionClosed(HttpConnection& connection) override;
 
     // A message from session `sessionId`'s dispatcher: a response, or a notification.
     void deliver(const QString& sessionId, const QJsonObject& message);
+    // From the next request on, clients must send this token instead (the token file changed).
+    void setAuthToken(const QString& token);
     // Ends every session (the server is stopping).
     void closeAllSessions();
     int sessionCount() const { return static_cast<int>(m_sessions.size()); }

@@ -1,0 +1,60 @@
+#include "clients/ClientConfigExposure.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace csm {
+
+namespace {
+QString shown(const QString& path)
+{
+    return QDir::toNativeSeparators(path);
+}
+
+// The folder that holds (or will hold) `configPath`: its own, or the nearest one above that
+// exists, since that is where the missing ones will be created.
+QString existingFolderOf(const QString& configPath)
+{
+    QDir folder = QFileInfo(configPath).absoluteDir();
+    while (!folder.exists() && !folder.isRoot()) {
+        if (!folder.cdUp())
+            break;
+    }
+    return folder.absolutePath();
+}
+
+// The work tree whose .git (a folder, or a file for a worktree or submodule) is at or above
+// `folder`; empty when there is none.
+QString gitWorkTreeOf(const QString& folder)
+{
+    QDir dir(folder);
+    for (;;) {
+        if (QFileInfo::exists(dir.filePath(QStringLiteral(".git"))))
+            return dir.absolutePath();
+        if (dir.isRoot() || !dir.cdUp())
+            return {};
+    }
+}
+} // namespace
+
+QStringList ClientConfigExposure::warnings(const QString& configPath)
+{
+    QStringList found;
+    const QString folder = existingFolderOf(configPath);
+    const QFileInfo folderInfo(folder);
+    if (folderInfo.permissions() & (QFileDevice::WriteGroup | QFileDevice::WriteOther)) {
+        found << QStringLiteral("the folder %1 can be written by other users, who could replace "
+                                "%2 or read the token in a copy of it; keep the configuration in "
+                                "a folder only you can write to (chmod go-w %1)")
+                     .arg(shown(folder), shown(configPath));
+    }
+    if (const QString workTree = gitWorkTreeOf(folder); !workTree.isEmpty()) {
+        found << QStringLiteral("%1 is inside the git work tree %2: a commit and a push would "
+                                "publish the token; keep the file out of the repository (e.g. in "
+                                ".gitignore), or use the client's user-wide configuration")
+                     .arg(shown(configPath), shown(workTree));
+    }
+    return found;
+}
+
+} // namespace csm
