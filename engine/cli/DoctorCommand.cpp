@@ -1,6 +1,7 @@
 #include "cli/DoctorCommand.h"
 
 #include "cli/CommandLine.h"
+#include "cli/SandboxTrialRun.h"
 #include "cli/Subcommands.h"
 #include "history/HistoryLocation.h"
 #include "history/HistoryOptions.h"
@@ -21,6 +22,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryFile>
 #include <QTextStream>
@@ -34,6 +36,8 @@ const QString kSettings = QStringLiteral("settings");
 const QString kEngine = QStringLiteral("engine");
 const QString kLauncher = QStringLiteral("launcher");
 const QString kSeccomp = QStringLiteral("seccomp");
+const QString kStorage = QStringLiteral("storage");
+const QString kSandbox = QStringLiteral("sandbox");
 const QString kSecrets = QStringLiteral("secrets");
 const QString kDataFolder = QStringLiteral("data folder");
 
@@ -108,9 +112,11 @@ void DoctorCommand::start()
         m_out << commands.help(
             parser, QStringLiteral("doctor [--data-dir DIR] [--secrets-file] [--json]"),
             QStringLiteral(
-                "Checks what sandboxes need: the settings, the container engine and its "
-                "images,\nthe sandbox launcher, the keychain and the data folder. Prints each "
-                "problem with\nthe command that fixes it; exits with 1 when there is one."));
+                "Checks what sandboxes need: the settings, the container engine, its images "
+                "and\nstorage driver, the sandbox launcher and seccomp profile, the keychain "
+                "and the\ndata folder, then runs one real sandbox as a server would (are its "
+                "limits\nenforced, does its network work). Prints each problem with the "
+                "command that\nfixes it; exits with 1 when there is one."));
         m_done = true;
         finishLater(Subcommands::Ok);
         return;
@@ -127,9 +133,9 @@ void DoctorCommand::start()
         HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), m_environment);
 
     // In the order they are printed; the quick ones are answered here, the others later.
-    for (const QString& name :
-         {kSettings, kEngine, imageCheckName(Language::Python),
-          imageCheckName(Language::JavaScript), kLauncher, kSeccomp, kSecrets, kDataFolder})
+    for (const QString& name : {kSettings, kEngine, imageCheckName(Language::Python),
+                                imageCheckName(Language::JavaScript), kStorage, kLauncher, kSeccomp,
+                                kSandbox, kSecrets, kDataFolder})
         add(name);
 
     QStringList settingsProblems;
@@ -321,6 +327,12 @@ void DoctorCommand::startEngineCheck()
             LanguageTraits::parse(m_environment.value(QStringLiteral("CONTAINER_LANGUAGE")));
         m_settings.setImage(language.value_or(Language::Python), containerImage);
     }
+    m_engineName = engine;
+    // As a server reads it: the variable over the settings.
+    const QString allowUnlimited =
+        m_environment.value(QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED")).trimmed().toLower();
+    if (allowUnlimited == QLatin1String("1") || allowUnlimited == QLatin1String("true"))
+        m_settings.policy.allowUnenforcedLimits = true;
     std::shared_ptr<const ContainerRuntime> runtime = RuntimeFactory::create(engine);
     if (!runtime) {
         Check& engineCheck = checkNamed(kEngine);
@@ -333,8 +345,9 @@ void DoctorCommand::startEngineCheck()
                 ? QStringLiteral("choose podman or docker in the desktop app's "
                                  "Settings")
                 : QStringLiteral("export %1=podman (or docker, or unset it)").arg(variable);
-        for (const Language language : {Language::Python, Language::JavaScript})
-            checkNamed(imageCheckName(language)).status = Check::Status::Skipped;
+        for (const QString& name : {imageCheckName(Language::Python),
+                                    imageCheckName(Language::JavaScript), kStorage, kSandbox})
+            checkNamed(name).status = Check::Status::Skipped;
         return;
     }
     const QString program = QStandardPaths::findExecutable(runtime->program());
@@ -384,7 +397,80 @@ void DoctorCommand::onEngineChecked(const QList<HealthProblem>& problems)
             }
         }
     }
+    if (engine.status == Check::Status::Problem) {
+        for (const QString& name : {kStorage, kSandbox}) {
+            checkNamed(name).status = Check::Status::Skipped;
+            checkNamed(name).detail = QStringLiteral("not checked: the engine does not answer");
+        }
+    } else {
+        startStorageCheck();
+        startSandboxCheck();
+    }
     finishIfDone();
+}
+
+void DoctorCommand::startStorageCheck()
+{
+    std::shared_ptr<const ContainerRuntime> runtime = RuntimeFactory::create(m_engineName);
+    QProcess* info = runtime->newProcess(runtime->storageDriverArguments(), this);
+    connect(info, &QProcess::finished, this, [this, info, runtime] {
+        info->deleteLater();
+        if (m_done)
+            return;
+        Check& storage = checkNamed(kStorage);
+        const QString driver = QString::fromUtf8(info->readAllStandardOutput()).trimmed();
+        if (driver.isEmpty()) {
+            storage.status = Check::Status::Problem;
+            storage.detail =
+                QStringLiteral("%1 did not name its storage driver").arg(runtime->name());
+            storage.fix = QStringLiteral("%1 info").arg(runtime->name());
+        } else if (const QString fix = runtime->slowStorageFix(driver); !fix.isEmpty()) {
+            storage.status = Check::Status::Problem;
+            storage.detail = QStringLiteral("%1 keeps images with the %2 driver, which copies the "
+                                            "whole image for every sandbox: cold starts take "
+                                            "seconds instead of a fraction of one")
+                                 .arg(runtime->name(), driver);
+            storage.fix = fix;
+        } else {
+            storage.status = Check::Status::Ok;
+            storage.detail = QStringLiteral("%1 driver").arg(driver);
+        }
+        finishIfDone();
+    });
+    info->start();
+}
+
+void DoctorCommand::startSandboxCheck()
+{
+    Check& sandbox = checkNamed(kSandbox);
+    const bool filesThere = checkNamed(kLauncher).status == Check::Status::Ok &&
+                            checkNamed(kSeccomp).status == Check::Status::Ok;
+    const Check& python = checkNamed(imageCheckName(Language::Python));
+    if (!filesThere || python.status != Check::Status::Ok) {
+        sandbox.status = Check::Status::Skipped;
+        sandbox.detail = filesThere ? QStringLiteral("not checked: no Python image")
+                                    : QStringLiteral("not checked: the launcher or the seccomp "
+                                                     "profile is missing");
+        return;
+    }
+    QString image;
+    for (const EngineHealthCheck::Image& candidate :
+         EngineHealthCheck::imagesOf(m_settings, *RuntimeFactory::create(m_engineName))) {
+        if (candidate.language == Language::Python)
+            image = candidate.reference;
+    }
+    m_trialRun = std::make_unique<SandboxTrialRun>();
+    connect(m_trialRun.get(), &SandboxTrialRun::finished, this,
+            [this](const SandboxTrialRun::Report& report) {
+                if (m_done)
+                    return;
+                Check& check = checkNamed(kSandbox);
+                check.status = report.ok ? Check::Status::Ok : Check::Status::Problem;
+                check.detail = report.detail;
+                check.fix = report.fix;
+                finishIfDone();
+            });
+    m_trialRun->start(m_engineName, m_settings.policy, image);
 }
 
 void DoctorCommand::startSecretsCheck(const QString& dataDir, bool secretsFile)

@@ -17,6 +17,7 @@ class QTimer;
 namespace csm {
 
 class EngineHealthCheck;
+class SandboxTrialRun;
 class SecretStore;
 struct HealthProblem;
 
@@ -26,6 +27,9 @@ struct HealthProblem;
 //   engine      the container engine (settings, else $CODE_SANDBOX_ENGINE overriding them, else
 //               auto) is on PATH and answers (EngineHealthCheck)
 //   image       each language's image (the settings' choice, else the locally built default)
+//   storage     the engine's storage driver is not vfs (every cold start would copy the image)
+//   sandbox     one real sandbox runs a probe as a server would (SandboxTrialRun): the engine
+//               enforces the limits (or allow-unlimited accepts that) and the network works
 //   launcher    csm-launch, the sandbox's PID 1 (SandboxFilesLocator)
 //   seccomp     csm-seccomp.json, the sandbox's seccomp profile, is there and reads as one
 //   secrets     a keychain (Secret Service) answers, or the private file is used (SecretStore)
@@ -79,6 +83,8 @@ private:
     void checkSeccompProfile();
     void startEngineCheck();
     void onEngineChecked(const QList<HealthProblem>& problems);
+    void startStorageCheck();
+    void startSandboxCheck();
     void startSecretsCheck(const QString& dataDir, bool secretsFile);
     void onTimeout();
     void finishIfDone();
@@ -97,9 +103,11 @@ private:
     bool m_done = false;
     QList<Check> m_checks;
     ServerSettings m_settings;
+    QString m_engineName;                        // as RuntimeFactory takes it; empty: auto
     QString m_engineDescription;                 // "podman (/usr/bin/podman) answers"
     QHash<QString, QString> m_imageDescriptions; // by check name: the image asked for
     std::unique_ptr<EngineHealthCheck> m_health;
+    std::unique_ptr<SandboxTrialRun> m_trialRun;
     std::unique_ptr<SecretStore> m_secrets;
     QTimer* m_timeout = nullptr;
 };

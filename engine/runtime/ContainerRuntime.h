@@ -52,6 +52,11 @@ public:
     // Why the engine could not start a container, with the fix, when its stderr shows a cause
     // this engine is known for (e.g. rootless networking without /dev/net/tun); else empty.
     virtual QString explainFailure(const QByteArray& standardError) const;
+    // Asks the engine for the storage driver of its image store; the answer is its name.
+    virtual QStringList storageDriverArguments() const = 0;
+    // For a driver that copies a whole image for every container (vfs: cold starts take
+    // seconds): how to switch to a fast one. Empty for a fast driver.
+    virtual QString slowStorageFix(const QString& driver) const = 0;
     // The name under which this engine stores a locally built image (podman prefixes localhost/).
     virtual QString localImageReference(const QString& image) const = 0;
 

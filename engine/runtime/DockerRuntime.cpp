@@ -77,4 +77,18 @@ QList<ImageInfo> DockerRuntime::parseImageList(const QByteArray& output) const
     return ImageListing::fromDockerJsonLines(output);
 }
 
+QStringList DockerRuntime::storageDriverArguments() const
+{
+    return {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("{{.Driver}}")};
+}
+
+QString DockerRuntime::slowStorageFix(const QString& driver) const
+{
+    if (driver.trimmed() != QLatin1String("vfs"))
+        return {};
+    return QStringLiteral("set \"storage-driver\": \"overlay2\" in /etc/docker/daemon.json and "
+                          "restart the daemon (then build the images again with "
+                          "containers/build-images)");
+}
+
 } // namespace csm

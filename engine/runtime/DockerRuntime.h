@@ -14,6 +14,8 @@ public:
     QStringList imageCheckArguments(const QString& image) const override;
     ImageCheck interpretImageCheck(int exitCode, const QByteArray& standardError) const override;
     QString localImageReference(const QString& image) const override { return image; }
+    QStringList storageDriverArguments() const override;
+    QString slowStorageFix(const QString& driver) const override;
     QStringList listContainersArguments() const override;
     QList<ContainerInfo> parseContainerList(const QByteArray& output) const override;
     QStringList listImagesArguments() const override;

@@ -100,4 +100,21 @@ QList<ImageInfo> PodmanRuntime::parseImageList(const QByteArray& output) const
     return ImageListing::fromPodmanJson(output);
 }
 
+QStringList PodmanRuntime::storageDriverArguments() const
+{
+    return {QStringLiteral("info"), QStringLiteral("--format"),
+            QStringLiteral("{{.Store.GraphDriverName}}")};
+}
+
+QString PodmanRuntime::slowStorageFix(const QString& driver) const
+{
+    if (driver.trimmed() != QLatin1String("vfs"))
+        return {};
+    return QStringLiteral(
+        "write [storage] driver = \"overlay\" to ~/.config/containers/storage.conf "
+        "(rootless) or /etc/containers/storage.conf, then `podman system reset "
+        "--force` (it deletes this store's images: build them again with "
+        "containers/build-images)");
+}
+
 } // namespace csm

@@ -27,8 +27,8 @@ struct ExecutionResult
     bool stdoutTruncated = false;
     bool stderrTruncated = false;
     bool oomKilled = false; // the kernel killed the program at the memory limit
-    // Limits the engine ignored ("memory", "pids", "cpus"); the program ran only because the
-    // policy allows that (--allow-unlimited).
+    // Limits the engine ignored ("memory", "pids", "cpus"): the program ran because the policy
+    // allows that (--allow-unlimited), or did not run at all (EngineError).
     QStringList unenforcedLimits;
     // What the engine warned about while running the sandbox (e.g. that it ignores limits).
     QStringList engineWarnings;

@@ -280,10 +280,17 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
                                     .arg(QString::fromLatin1(frame.payload.left(200))));
         }
         return;
-    case Type::LimitsUnenforced:
+    case Type::LimitsUnenforced: {
         handOverSession(false);
-        failWithEngineError(unenforcedLimitsMessage(frame.payload));
+        ExecutionResult result;
+        result.outcome = ExecutionResult::Outcome::EngineError;
+        result.engineError = unenforcedLimitsMessage(frame.payload);
+        result.unenforcedLimits = LauncherExitStatus::limitNames(
+            LauncherExitStatus::parseUnenforced(frame.payload).value_or(0));
+        qCWarning(lcSandbox).noquote() << result.engineError;
+        finish(result);
         return;
+    }
     case Type::Failure:
         handOverSession(false);
         failWithEngineError(QStringLiteral("The sandbox could not run the program in %1: %2. Does "

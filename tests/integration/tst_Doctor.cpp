@@ -37,6 +37,7 @@ private Q_SLOTS:
     void unknownEngine();
     void unreadableSettingsValue();
     void missingSeccompProfile();
+    void slowStorageDriver();
     void brokenSeccompProfile();
 
 private:
@@ -84,6 +85,12 @@ void tst_Doctor::healthy()
                 TestEngine::localImage(QStringLiteral("code-sandbox-python:latest")).toUtf8()));
     QVERIFY(has(result.out, "csm-launch"));
     QVERIFY2(has(result.out, "ok       seccomp"), result.out.constData());
+    // A real sandbox ran, with its limits enforced and its network up.
+    QVERIFY2(has(result.out, "ok       sandbox           a Python program ran in "),
+             result.out.constData());
+    QVERIFY(has(result.out, "limits enforced (512m of memory, 256 processes, 1 CPU)"));
+    QVERIFY(has(result.out, "network bridge (eth0)"));
+    QVERIFY2(has(result.out, "ok       storage           overlay"), result.out.constData());
     QVERIFY(has(result.out, "csm-seccomp.json"));
 }
 
@@ -112,7 +119,8 @@ void tst_Doctor::healthyJson()
     }
     QCOMPARE(names, (QStringList{QStringLiteral("settings"), QStringLiteral("engine"),
                                  QStringLiteral("image python"), QStringLiteral("image javascript"),
-                                 QStringLiteral("launcher"), QStringLiteral("seccomp"),
+                                 QStringLiteral("storage"), QStringLiteral("launcher"),
+                                 QStringLiteral("seccomp"), QStringLiteral("sandbox"),
                                  QStringLiteral("secrets"), QStringLiteral("data folder")}));
 }
 
@@ -206,6 +214,28 @@ void tst_Doctor::brokenSeccompProfile()
     const Result result = doctor({}, broken);
     QCOMPARE(result.exitCode, 1);
     QVERIFY2(has(result.out, "is not a seccomp profile"), result.out.constData());
+}
+
+void tst_Doctor::slowStorageDriver()
+{
+    if (TestEngine::name() != QLatin1String("podman"))
+        QSKIP("Docker's storage driver is its daemon's, shared by every test");
+    // A store of its own that uses vfs, as a fresh rootless store does.
+    QFile conf(m_dir->filePath(QStringLiteral("storage.conf")));
+    QVERIFY(conf.open(QIODevice::WriteOnly));
+    conf.write(
+        QStringLiteral("[storage]\ndriver = \"vfs\"\ngraphroot = \"%1\"\nrunroot = \"%2\"\n")
+            .arg(m_dir->filePath(QStringLiteral("graph")), m_dir->filePath(QStringLiteral("run")))
+            .toUtf8());
+    conf.close();
+    QProcessEnvironment vfs = environment();
+    vfs.insert(QStringLiteral("CONTAINERS_STORAGE_CONF"), conf.fileName());
+    const Result result = doctor({}, vfs);
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(has(result.out, "problem  storage           podman keeps images with the vfs driver"),
+             result.out.constData());
+    QVERIFY(has(result.out, "driver = \"overlay\""));
+    QVERIFY(has(result.out, "podman system reset"));
 }
 
 QTEST_GUILESS_MAIN(tst_Doctor)

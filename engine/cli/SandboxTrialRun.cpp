@@ -1,0 +1,133 @@
+#include "cli/SandboxTrialRun.h"
+
+#include "core/ByteSize.h"
+#include "runtime/ContainerRuntime.h"
+#include "runtime/RuntimeFactory.h"
+#include "sandbox/ContainerReaper.h"
+#include "sandbox/ExecutionResult.h"
+#include "sandbox/RunRequest.h"
+#include "sandbox/SandboxFilesLocator.h"
+#include "sandbox/SandboxRun.h"
+#include "sandbox/SandboxRunner.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace csm {
+
+namespace {
+// The network interfaces the sandbox has, as one JSON line.
+constexpr char kProbe[] =
+    "import json, os\n"
+    "print(json.dumps({'interfaces': sorted(os.listdir('/sys/class/net'))}))\n";
+
+QString limitsText(const SandboxPolicy& policy)
+{
+    return QStringLiteral("%1 of memory, %2 processes, %3 CPU")
+        .arg(ByteSize::format(policy.memoryBytes))
+        .arg(policy.pidsLimit)
+        .arg(policy.cpus);
+}
+} // namespace
+
+SandboxTrialRun::SandboxTrialRun(QObject* parent)
+    : QObject(parent)
+{}
+
+SandboxTrialRun::~SandboxTrialRun() = default;
+
+void SandboxTrialRun::start(const QString& engine, const SandboxPolicy& policy,
+                            const QString& pythonImage)
+{
+    m_runner = std::make_unique<SandboxRunner>(RuntimeFactory::create(engine), policy,
+                                               SandboxFilesLocator::find());
+    RunRequest request;
+    request.language = Language::Python;
+    request.image = pythonImage;
+    request.code = kProbe;
+    request.timeoutMs = kTimeoutMs;
+    SandboxRun* run = m_runner->start(request, this);
+    connect(run, &SandboxRun::finished, this, [this, run, policy](const ExecutionResult& result) {
+        const Report report = interpret(result, policy);
+        run->deleteLater();
+        // Reported once the container is gone: doctor leaves nothing behind.
+        connect(&m_runner->reaper(), &ContainerReaper::drained, this,
+                [this, report] { Q_EMIT finished(report); });
+        m_runner->shutdown();
+    });
+}
+
+SandboxTrialRun::Report SandboxTrialRun::interpret(const ExecutionResult& result,
+                                                   const SandboxPolicy& policy)
+{
+    Report report;
+    const QString unenforced = result.unenforcedLimits.join(QStringLiteral(", "));
+    switch (result.outcome) {
+    case ExecutionResult::Outcome::EngineError:
+    case ExecutionResult::Outcome::TimedOutWaiting:
+        report.detail = result.engineError;
+        if (!result.unenforcedLimits.isEmpty()) {
+            report.detail = QStringLiteral("the engine accepts but does not enforce the %1 "
+                                           "limit(s): sandboxes refuse to run programs")
+                                .arg(unenforced);
+            report.fix = QStringLiteral(
+                "run the engine with cgroup v2 and systemd, or use rootful Podman or Docker; or "
+                "accept sandboxes without these limits: allow-unlimited=true under [server] in "
+                "settings.ini (or --allow-unlimited)");
+        } else if (result.engineError.contains(QLatin1String("/dev/net/tun"))) {
+            report.fix = QStringLiteral("sudo chmod 0666 /dev/net/tun, then podman system "
+                                        "migrate; or --network none");
+        } else {
+            report.fix = QStringLiteral("see the engine's message above");
+        }
+        return report;
+    case ExecutionResult::Outcome::TimedOut:
+    case ExecutionResult::Outcome::Cancelled:
+        report.detail =
+            QStringLiteral("the probe program did not finish within %1 s").arg(kTimeoutMs / 1000);
+        report.fix = QStringLiteral("check that the engine is not overloaded (podman ps / docker "
+                                    "ps)");
+        return report;
+    case ExecutionResult::Outcome::Exited:
+        break;
+    }
+    if (result.exitCode != 0) {
+        report.detail = QStringLiteral("the probe program failed (exit code %1): %2")
+                            .arg(result.exitCode)
+                            .arg(QString::fromUtf8(result.stderrBytes.trimmed().left(500)));
+        report.fix = QStringLiteral("check the image: code-sandbox-desktop's Images page, Test");
+        return report;
+    }
+    const QJsonArray interfaces = QJsonDocument::fromJson(result.stdoutBytes)
+                                      .object()
+                                      .value(QLatin1String("interfaces"))
+                                      .toArray();
+    QStringList names;
+    for (const QJsonValue& name : interfaces)
+        names << name.toString();
+    names.removeAll(QStringLiteral("lo"));
+    if (policy.network != QLatin1String("none") && names.isEmpty()) {
+        report.detail = QStringLiteral("the sandbox has no network besides loopback, though the "
+                                       "settings ask for %1")
+                            .arg(policy.network);
+        report.fix = QStringLiteral("check the engine's networking (podman info / docker info), "
+                                    "or choose --network none");
+        return report;
+    }
+    report.ok = true;
+    report.detail =
+        QStringLiteral("a Python program ran in %1 ms; %2")
+            .arg(result.durationMs)
+            .arg(result.unenforcedLimits.isEmpty()
+                     ? QStringLiteral("limits enforced (%1)").arg(limitsText(policy))
+                     : QStringLiteral("limits NOT enforced: %1 (accepted by allow-unlimited)")
+                           .arg(unenforced));
+    report.detail += policy.network == QLatin1String("none")
+                         ? QStringLiteral("; no network")
+                         : QStringLiteral("; network %1 (%2)")
+                               .arg(policy.network, names.join(QStringLiteral(", ")));
+    return report;
+}
+
+} // namespace csm
