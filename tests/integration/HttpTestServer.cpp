@@ -48,13 +48,14 @@ bool HttpTestServer::start(const QStringList& arguments, const QMap<QString, QSt
     if (environment.contains(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN")))
         env.insert(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN"),
                    environment.value(QStringLiteral("CODE_SANDBOX_AUTH_TOKEN")));
-    m_process.setProgram(QStringLiteral(CSM_SERVER_BINARY));
-    m_process.setArguments(QStringList{QStringLiteral("--transport"), QStringLiteral("http"),
-                                       QStringLiteral("--port"), QStringLiteral("0"),
-                                       QStringLiteral("--engine"), TestEngine::name(),
-                                       QStringLiteral("--pool"), QStringLiteral("0")} +
-                           arguments);
-    m_process.setProcessEnvironment(env);
+    TestEngine::handOver(m_dir.path());
+    TestEngine::prepare(m_process, TestEngine::serverBinary(),
+                        QStringList{QStringLiteral("--transport"), QStringLiteral("http"),
+                                    QStringLiteral("--port"), QStringLiteral("0"),
+                                    QStringLiteral("--engine"), TestEngine::name(),
+                                    QStringLiteral("--pool"), QStringLiteral("0")} +
+                            arguments,
+                        env);
     m_process.setStandardOutputFile(m_dir.filePath(QStringLiteral("stdout.log")));
     m_process.setStandardErrorFile(stderrPath(m_dir));
     m_process.start();

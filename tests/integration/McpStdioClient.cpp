@@ -1,5 +1,7 @@
 #include "McpStdioClient.h"
 
+#include "TestEngine.h"
+
 #include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QStringDecoder>
@@ -19,15 +21,21 @@ McpStdioClient::~McpStdioClient()
 
 bool McpStdioClient::start(const QStringList& arguments, const QProcessEnvironment& environment)
 {
-    m_process.setProgram(m_program);
-    m_process.setArguments(arguments);
     QProcessEnvironment isolated = environment;
     // Unless the test chose one, a data folder of the test's own: the server neither records
     // into the user's history nor hands the user's secrets to the test's sandboxes.
     if (!arguments.contains(QLatin1String("--data-dir")) &&
         !isolated.contains(QStringLiteral("CODE_SANDBOX_DATA_DIR")))
         isolated.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), m_dataDir.path());
-    m_process.setProcessEnvironment(isolated);
+    if (m_program == QLatin1String(CSM_SERVER_BINARY)) {
+        // The server runs as the engine's user (a rootless one, with podman-rootless).
+        TestEngine::handOver(m_dataDir.path());
+        TestEngine::prepare(m_process, TestEngine::serverBinary(), arguments, isolated);
+    } else {
+        m_process.setProgram(m_program);
+        m_process.setArguments(arguments);
+        m_process.setProcessEnvironment(isolated);
+    }
     m_process.start();
     return m_process.waitForStarted(10'000);
 }

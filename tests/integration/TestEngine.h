@@ -4,11 +4,35 @@
 #include <QString>
 #include <QStringList>
 
-// The real container engine an integration test runs against: CSM_TEST_ENGINE=podman|docker.
+// The real container engine an integration test runs against: CSM_TEST_ENGINE=podman|docker,
+// or podman-rootless: Podman as a normal account runs it (the user scripts/setup-rootless-user
+// prepares, CSM_TEST_ROOTLESS_USER, csm-rootless by default), as most desktop users run it. Then
+// the engine CLI and the server under test run as that user, from copies of the server's files
+// that the user can read wherever the build tree lies.
 class TestEngine final
 {
 public:
+    // "podman" or "docker" (also for podman-rootless).
     static QString name();
+    static bool isRootless();
+    // The rootless user, or empty when the tests run the engine as themselves.
+    static QString rootlessUser();
+    // Where the account's engine keeps its run time files (XDG_RUNTIME_DIR).
+    static QString rootlessRuntimeDir();
+    // Sets `process` up to run `program arguments` as the engine's user: the program itself, or
+    // through setpriv as the rootless user with that user's HOME and XDG_RUNTIME_DIR added to
+    // `environment`.
+    static void prepare(QProcess& process, const QString& program, const QStringList& arguments,
+                        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment());
+    // code-sandbox-mcp, as the engine's user can run it (a readable copy for a rootless user,
+    // with the launcher and the seccomp profile beside it).
+    static QString serverBinary();
+    // Gives a folder (and what is in it) to the engine's user, e.g. a server's data folder.
+    static void handOver(const QString& path);
+    // What every server under test needs on this engine: --allow-unlimited where the engine
+    // cannot enforce limits (rootless Podman on cgroup v1), whose refusal tst_RootlessPodman
+    // tests on its own.
+    static QStringList serverArguments();
     // How this engine names a locally built image (podman: localhost/NAME).
     static QString localImage(const QString& image);
     // Runs the engine CLI and returns its stdout; fails the test's expectations through `ok`.

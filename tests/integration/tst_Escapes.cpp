@@ -215,7 +215,7 @@ private:
         const QStringList arguments =
             QStringList{QStringLiteral("--verbose"), QStringLiteral("--pool"),
                         mode == Mode::Cold ? QStringLiteral("0") : QStringLiteral("1")} +
-            extra;
+            TestEngine::serverArguments() + extra;
         if (!client->start(arguments, env) || client->initialize().isEmpty())
             return nullptr;
         return client;
