@@ -13,6 +13,8 @@
 #include <QThread>
 #include <QUuid>
 
+#include <algorithm>
+
 namespace csm {
 
 namespace {
@@ -31,6 +33,7 @@ constexpr qint64 kIncrementalVacuum = 2;
 // What a run takes besides its texts (its other columns, its index entries), for pruneBySize's
 // estimate of what deleting it frees.
 constexpr qint64 kRunOverheadBytes = 256;
+constexpr qint64 kPruneBytesPerTransaction = 64LL * 1024 * 1024;
 constexpr qint64 kMsPerDay = 24LL * 60 * 60 * 1000;
 
 // Every column of a run, in the order readRun expects them.
@@ -895,10 +898,12 @@ bool HistoryStore::pruneBySize(qint64 maxBytes, int* total)
             over = *used > maxBytes;
             if (!over)
                 return true;
-            // The oldest ended runs whose texts add up to the excess. length() counts
+            // The oldest ended runs whose texts add up to the excess, or to
+            // kPruneBytesPerTransaction if that is less: other processes' writes never wait
+            // long, even for runs recorded before texts were capped. length() counts
             // characters, not bytes, and pages are not all full: an estimate, and the loop
             // measures again after each batch rather than deleting more than it must.
-            const qint64 excess = *used - maxBytes;
+            const qint64 toFree = std::min(*used - maxBytes, kPruneBytesPerTransaction);
             QSqlQuery oldest(m_db);
             oldest.setForwardOnly(true);
             oldest.prepare(QStringLiteral("SELECT id, length(code) + length(stdout_text) + "
@@ -910,7 +915,7 @@ bool HistoryStore::pruneBySize(qint64 maxBytes, int* total)
                 return false;
             qint64 lastId = 0;
             qint64 freed = 0;
-            while (freed < excess && oldest.next()) {
+            while (freed < toFree && oldest.next()) {
                 lastId = oldest.value(0).toLongLong();
                 freed += oldest.value(1).toLongLong() + kRunOverheadBytes;
             }

@@ -863,6 +863,29 @@ private Q_SLOTS:
         QCOMPARE(store->pruneToSize(0), 0); // 0: no limit
     }
 
+    // A history far beyond its size (runs from before texts were capped) is cut down in
+    // several transactions, each of a bounded size.
+    void pruneBySizeInBoundedTransactions()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const QString output(4 * 1024 * 1024, u'o');
+        for (int i = 0; i < 40; ++i) { // 160 MiB
+            const auto id = store->recordStart(newRun(QString::number(i)));
+            QVERIFY(id);
+            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
+        }
+        const qint64 deletions = store->deletionSeq();
+        QCOMPARE(store->pruneToSize(8 * 1024 * 1024), 39);
+        QVERIFY(store->contentBytes() <= 8 * 1024 * 1024);
+        // 64 MiB at most per transaction: three of them at least.
+        QVERIFY2(store->deletionSeq() >= deletions + 3,
+                 qPrintable(QString::number(store->deletionSeq() - deletions)));
+        QVERIFY(store->get(40));
+    }
+
     // What the file takes on disk stays near the budget, however many runs come: deleted
     // pages are filled again by the next runs.
     void fileStopsGrowingWithASizeLimit()
