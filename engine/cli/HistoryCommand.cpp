@@ -9,6 +9,7 @@
 #include "history/RetentionPolicy.h"
 #include "history/RunExporter.h"
 #include "history/RunRecord.h"
+#include "settings/SettingsFile.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -235,9 +236,12 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
         usage = QStringLiteral("export --format json|csv [FILE]");
         description = QStringLiteral("Every run, newest first, to FILE or to stdout.");
     } else {
-        parser.addOptions({historyOptions.maxRuns(), historyOptions.maxDays()});
-        usage = QStringLiteral("prune [--history-max-runs N] [--history-max-days N]");
-        description = QStringLiteral("Deletes ended runs beyond the retention limits.");
+        parser.addOptions(historyOptions.retentionOptions());
+        usage = QStringLiteral(
+            "prune [--history-max-runs N] [--history-max-days N] [--history-max-mb N]");
+        description = QStringLiteral(
+            "Deletes ended runs beyond the retention limits: those of the flags, else those of "
+            "settings.ini in the data folder (as the servers use them), else the defaults.");
     }
     if (!parser.parse(QStringList{commandName()} + arguments.mid(1)))
         return usageError(err, command, parser.errorText());
@@ -252,9 +256,9 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
             err, command,
             QStringLiteral("unexpected argument \"%1\"").arg(positional.at(allowedPositional)));
 
-    StoreAccess store(HistoryLocation::historyPath(HistoryLocation::dataDir(
-                          parser.value(historyOptions.dataDir()), environment)),
-                      err);
+    const QString dataDir =
+        HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), environment);
+    StoreAccess store(HistoryLocation::historyPath(dataDir), err);
 
     if (list) {
         int count = kDefaultListLimit;
@@ -376,9 +380,16 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
     }
 
     // prune
-    const auto retention = historyOptions.retention(parser);
+    const SettingsFile stored(dataDir);
+    QList<HistoryOptions::StoredProblem> storedProblems;
+    const auto retention = historyOptions.retention(parser, &stored, &storedProblems);
     if (const auto* problem = std::get_if<QString>(&retention))
         return usageError(err, command, *problem);
+    for (const HistoryOptions::StoredProblem& problem : std::as_const(storedProblems)) {
+        err << commandName() << " prune: " << QDir::toNativeSeparators(SettingsFile::path(dataDir))
+            << ": " << problem.key << " \"" << problem.text << "\" ignored: " << problem.problem
+            << '\n';
+    }
     const RetentionPolicy policy = std::get<RetentionPolicy>(retention);
     int deleted = 0;
     if (store.exists()) {
@@ -391,6 +402,9 @@ int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment&
             store.fail("prune");
             return Failed;
         }
+        // A file that cannot shrink (made by an old build or another tool) is rewritten once:
+        // this command is run on purpose, unlike a server's pruning.
+        history->enableIncrementalVacuum();
         history->vacuumIfWorthIt();
     }
     out << "Deleted " << deleted << " run(s).\n";

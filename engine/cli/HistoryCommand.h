@@ -11,7 +11,8 @@ namespace csm {
 //   list [--json] [--limit N]          newest first, as a table or JSON
 //   show ID [--json]                   one run, every field
 //   export --format json|csv [FILE]    every run, to FILE or stdout
-//   prune                              applies the retention limits, says how many went
+//   prune                              applies the retention limits (count, age, size), says how
+//                                      many runs went
 // Each takes --data-dir DIR (else $CODE_SANDBOX_DATA_DIR, else the default folder) and --help.
 class HistoryCommand final
 {

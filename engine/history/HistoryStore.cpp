@@ -13,6 +13,8 @@
 #include <QThread>
 #include <QUuid>
 
+#include <algorithm>
+
 namespace csm {
 
 namespace {
@@ -26,6 +28,12 @@ constexpr qint64 kJournalSizeLimit = 32LL * 1024 * 1024;
 // vacuumIfWorthIt: at least this many free pages, and a fifth of the file.
 constexpr qint64 kVacuumMinFreePages = 256;
 constexpr int kVacuumPagesPerTransaction = 1024;
+// PRAGMA auto_vacuum's value for INCREMENTAL.
+constexpr qint64 kIncrementalVacuum = 2;
+// What a run takes besides its texts (its other columns, its index entries), for pruneBySize's
+// estimate of what deleting it frees.
+constexpr qint64 kRunOverheadBytes = 256;
+constexpr qint64 kPruneBytesPerTransaction = 64LL * 1024 * 1024;
 constexpr qint64 kMsPerDay = 24LL * 60 * 60 * 1000;
 
 // Every column of a run, in the order readRun expects them.
@@ -797,11 +805,34 @@ int HistoryStore::prune(const RetentionPolicy& policy)
     if (!onOwnerThread())
         return 0;
     setError({});
-    if (policy.maxRuns <= 0 && policy.maxAgeDays <= 0)
+    int total = 0;
+    if (pruneByCountAndAge(policy, &total) && policy.maxTotalBytes > 0)
+        pruneBySize(policy.maxTotalBytes, &total);
+    if (total > 0)
+        qCInfo(lcHistory) << "pruned" << total << "runs from the history";
+    return total;
+}
+
+int HistoryStore::pruneToSize(qint64 maxBytes)
+{
+    if (!onOwnerThread())
         return 0;
+    setError({});
+    int total = 0;
+    if (maxBytes > 0)
+        pruneBySize(maxBytes, &total);
+    if (total > 0)
+        qCInfo(lcHistory) << "pruned" << total << "runs to keep the history within"
+                          << maxBytes / RetentionPolicy::kMiB << "MiB";
+    return total;
+}
+
+bool HistoryStore::pruneByCountAndAge(const RetentionPolicy& policy, int* total)
+{
+    if (policy.maxRuns <= 0 && policy.maxAgeDays <= 0)
+        return true;
     const qint64 oldestKept =
         QDateTime::currentMSecsSinceEpoch() - static_cast<qint64>(policy.maxAgeDays) * kMsPerDay;
-    int total = 0;
     for (;;) {
         int deleted = 0;
         const bool ok = write("pruning the history", [&] {
@@ -841,29 +872,87 @@ int HistoryStore::prune(const RetentionPolicy& policy)
             return deleted == 0 || bumpDeletionSeq();
         });
         if (!ok)
-            return total;
-        total += deleted;
+            return false;
+        *total += deleted;
         if (deleted < kDeleteBatch)
-            break;
+            return true;
     }
-    if (total > 0)
-        qCInfo(lcHistory) << "pruned" << total << "runs from the history";
-    return total;
+}
+
+bool HistoryStore::pruneBySize(qint64 maxBytes, int* total)
+{
+    // Looked at before taking the write lock: nearly always the history is within its budget.
+    const auto before = usedBytes();
+    if (!before)
+        return false;
+    if (*before <= maxBytes)
+        return true;
+    for (;;) {
+        int deleted = 0;
+        bool over = false;
+        const bool ok = write("pruning the history to its size limit", [&] {
+            // Measured again inside the transaction: another process may have pruned already.
+            const auto used = usedBytes();
+            if (!used)
+                return false;
+            over = *used > maxBytes;
+            if (!over)
+                return true;
+            // The oldest ended runs whose texts add up to the excess, or to
+            // kPruneBytesPerTransaction if that is less: other processes' writes never wait
+            // long, even for runs recorded before texts were capped. length() counts
+            // characters, not bytes, and pages are not all full: an estimate, and the loop
+            // measures again after each batch rather than deleting more than it must.
+            const qint64 toFree = std::min(*used - maxBytes, kPruneBytesPerTransaction);
+            QSqlQuery oldest(m_db);
+            oldest.setForwardOnly(true);
+            oldest.prepare(QStringLiteral("SELECT id, length(code) + length(stdout_text) + "
+                                          "length(stderr_text) + length(error_message) FROM runs "
+                                          "WHERE status != ? ORDER BY id LIMIT %1")
+                               .arg(kDeleteBatch));
+            oldest.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+            if (!execute(oldest, "pruning the history to its size limit"))
+                return false;
+            qint64 lastId = 0;
+            qint64 freed = 0;
+            while (freed < toFree && oldest.next()) {
+                lastId = oldest.value(0).toLongLong();
+                freed += oldest.value(1).toLongLong() + kRunOverheadBytes;
+            }
+            oldest.finish();
+            if (lastId == 0)
+                return true; // nothing but running runs: they stay, whatever their size
+            QSqlQuery remove(m_db);
+            remove.prepare(QStringLiteral("DELETE FROM runs WHERE id <= ? AND status != ?"));
+            remove.addBindValue(lastId);
+            remove.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+            if (!execute(remove, "pruning the history to its size limit"))
+                return false;
+            deleted = remove.numRowsAffected();
+            return deleted == 0 || bumpDeletionSeq();
+        });
+        if (!ok)
+            return false;
+        *total += deleted;
+        if (!over || deleted == 0)
+            return true;
+    }
 }
 
 int HistoryStore::vacuumIfWorthIt()
 {
     if (!onOwnerThread())
         return 0;
-    const auto autoVacuum = readInteger(QStringLiteral("PRAGMA auto_vacuum"), "vacuuming");
+    const auto autoVacuum = autoVacuumMode();
     const auto freePages = readInteger(QStringLiteral("PRAGMA freelist_count"), "vacuuming");
     const auto pages = readInteger(QStringLiteral("PRAGMA page_count"), "vacuuming");
     if (!autoVacuum || !freePages || !pages)
         return 0;
     setError({});
-    // 2: incremental. A file made without it would need a full VACUUM, which locks every
-    // process out for as long as it takes to rewrite the file: not worth it here.
-    if (*autoVacuum != 2 || *freePages < kVacuumMinFreePages || *freePages * 5 < *pages)
+    // A file made without incremental auto-vacuum would need a full VACUUM, which locks every
+    // process out for as long as it takes to rewrite the file: see enableIncrementalVacuum().
+    if (*autoVacuum != kIncrementalVacuum || *freePages < kVacuumMinFreePages ||
+        *freePages * 5 < *pages)
         return 0;
     qint64 released = 0;
     for (qint64 left = *freePages; left > 0; left -= kVacuumPagesPerTransaction) {
@@ -893,6 +982,56 @@ int HistoryStore::vacuumIfWorthIt()
     checkpoint.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"));
     qCInfo(lcHistory) << "released" << released << "free pages of the history";
     return static_cast<int>(released);
+}
+
+bool HistoryStore::enableIncrementalVacuum()
+{
+    if (!onOwnerThread())
+        return false;
+    const auto autoVacuum = autoVacuumMode();
+    if (!autoVacuum)
+        return false;
+    setError({});
+    if (*autoVacuum == kIncrementalVacuum)
+        return true;
+    // The mode of an existing file changes only with a VACUUM, which rewrites all of it.
+    if (!execute(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), "setting auto_vacuum") ||
+        !execute(QStringLiteral("VACUUM"), "rewriting the history with auto_vacuum"))
+        return false;
+    qCInfo(lcHistory).noquote() << "the run history" << QDir::toNativeSeparators(m_path)
+                                << "was rewritten so that it can shrink";
+    return true;
+}
+
+std::optional<qint64> HistoryStore::autoVacuumMode() const
+{
+    // SQLite answers this pragma from what it read of the file's header at its last
+    // transaction, which another process may have rewritten since: a read brings it up to date.
+    if (!readInteger(QStringLiteral("SELECT count(*) FROM sqlite_master"), "vacuuming"))
+        return std::nullopt;
+    return readInteger(QStringLiteral("PRAGMA auto_vacuum"), "vacuuming");
+}
+
+std::optional<qint64> HistoryStore::usedBytes() const
+{
+    const auto pages = readInteger(QStringLiteral("PRAGMA page_count"), "measuring the history");
+    const auto freePages =
+        readInteger(QStringLiteral("PRAGMA freelist_count"), "measuring the history");
+    const auto pageSize = readInteger(QStringLiteral("PRAGMA page_size"), "measuring the history");
+    if (!pages || !freePages || !pageSize)
+        return std::nullopt;
+    return (*pages - *freePages) * *pageSize;
+}
+
+qint64 HistoryStore::contentBytes() const
+{
+    if (!onOwnerThread())
+        return -1;
+    const auto used = usedBytes();
+    if (!used)
+        return -1;
+    setError({});
+    return *used;
 }
 
 QList<RunRecord> HistoryStore::select(const QString& sql, const QVariantList& values) const

@@ -84,13 +84,22 @@ public:
     // Deletes these runs (ids that do not exist are ignored), running ones included.
     bool remove(const QList<qint64>& ids);
     // Deletes ended runs beyond the newest policy.maxRuns and those started more than
-    // policy.maxAgeDays ago, oldest first, in transactions of a few hundred rows so that other
-    // processes' writes are never held up for long. Running runs are never deleted. Returns
-    // how many were deleted (lastError() is set when it had to stop early).
+    // policy.maxAgeDays ago, then the oldest ended runs while the database holds more than
+    // policy.maxTotalBytes (see contentBytes()), in transactions of a few hundred rows so that
+    // other processes' writes are never held up for long. Running runs are never deleted.
+    // Returns how many were deleted (lastError() is set when it had to stop early).
     int prune(const RetentionPolicy& policy);
+    // Only the size part of prune(): cheap (three small reads) while the database is within
+    // `maxBytes`, which it is nearly always; for a check after every recorded run.
+    int pruneToSize(qint64 maxBytes);
     // Gives the space of deleted runs back to the file system when there is a lot of it, a
     // chunk at a time. Returns how many pages (of 4 KiB) were released.
     int vacuumIfWorthIt();
+    // Makes a file created without incremental auto-vacuum (by an old build or another SQLite
+    // tool) able to shrink: sets it and rewrites the file (VACUUM), which keeps every other
+    // process from writing until it is done, so only an explicit `history prune` asks for it.
+    // True when the file has it now (or had it already).
+    bool enableIncrementalVacuum();
 
     // --- Reads: each sees one consistent snapshot of the database.
 
@@ -98,6 +107,10 @@ public:
     QList<RunRecord> list(const HistoryQuery& query) const;
     // How many runs match `query` (its limit and offset are ignored), or -1 on failure.
     qint64 count(const HistoryQuery& query) const;
+    // The bytes of the database's pages in use, indexes included, free pages not counted: what
+    // RetentionPolicy::maxTotalBytes limits. The file itself is about that big, plus its free
+    // pages, which new runs fill first. -1 on failure.
+    qint64 contentBytes() const;
     // One run, in full.
     std::optional<RunRecord> get(qint64 id) const;
     // The distinct client names of the runs, sorted (byte order), the empty name included when
@@ -132,6 +145,10 @@ private:
     bool execute(QSqlQuery& query, const char* what) const;
     bool execute(const QString& sql, const char* what) const;
     std::optional<qint64> readInteger(const QString& sql, const char* what) const;
+    std::optional<qint64> autoVacuumMode() const;
+    std::optional<qint64> usedBytes() const;
+    bool pruneByCountAndAge(const RetentionPolicy& policy, int* total);
+    bool pruneBySize(qint64 maxBytes, int* total);
     std::optional<qint64> nextChangeSeq();
     bool bumpDeletionSeq();
     QList<RunRecord> select(const QString& sql, const QVariantList& values) const;

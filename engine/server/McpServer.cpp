@@ -54,6 +54,22 @@ RunQueue::Limits runLimits(const ServerOptions& options)
                                    : RunQueue::defaultMaxRunning(options.policy.memoryBytes),
             options.maxQueued};
 }
+
+RunHistoryRecorder::Config historyConfig(const ServerOptions& options)
+{
+    RunHistoryRecorder::Config config;
+    config.retention = options.historyRetention;
+    config.maxFieldBytes = options.historyMaxFieldBytes;
+    // For tests only, and so not in --help: how often the history is pruned, in milliseconds,
+    // so that a test can watch it happen without waiting ten minutes.
+    bool ok = false;
+    const qint64 intervalMs =
+        options.environment.value(QStringLiteral("CODE_SANDBOX_HISTORY_PRUNE_INTERVAL_MS"))
+            .toLongLong(&ok);
+    if (ok && intervalMs > 0)
+        config.pruneInterval = std::chrono::milliseconds(intervalMs);
+    return config;
+}
 } // namespace
 
 McpServer::McpServer(const ServerOptions& options, QObject* parent)
@@ -89,7 +105,7 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     if (options.historyEnabled) {
         QString error;
         m_history = RunHistoryRecorder::open(
-            options.historyPath, options.historyRetention,
+            options.historyPath, historyConfig(options),
             RunHistoryRecorder::Server{m_runner->instanceId(), QCoreApplication::applicationPid(),
                                        QSysInfo::machineHostName()},
             &error);
@@ -168,6 +184,8 @@ void McpServer::applySettings(const ServerOptions& options)
     m_jsTool->setConfig(js);
     m_runner->setPolicy(options.policy);
     m_runner->queue().setLimits(runLimits(options));
+    if (m_history)
+        m_history->setConfig(historyConfig(options));
     if (options.poolSize != m_options.poolSize ||
         options.poolIdleSeconds != m_options.poolIdleSeconds)
         m_runner->enablePool(options.poolSize, options.poolIdleSeconds * 1000);

@@ -11,9 +11,8 @@
 
 namespace csm {
 
-std::unique_ptr<RunHistoryRecorder> RunHistoryRecorder::open(const QString& path,
-                                                             const RetentionPolicy& retention,
-                                                             Server server, QString* error)
+std::unique_ptr<RunHistoryRecorder>
+RunHistoryRecorder::open(const QString& path, const Config& config, Server server, QString* error)
 {
     std::unique_ptr<HistoryStore> store = HistoryStore::open(path, error);
     if (!store)
@@ -25,19 +24,19 @@ std::unique_ptr<RunHistoryRecorder> RunHistoryRecorder::open(const QString& path
     else if (interrupted < 0)
         qCWarning(lcHistory).noquote()
             << "cannot mark the runs of ended servers:" << store->lastError();
-    const int pruned = store->prune(retention);
-    if (pruned > 0)
-        qCInfo(lcHistory) << "pruned" << pruned << "old run(s) from the history";
-    if (!store->lastError().isEmpty())
-        qCWarning(lcHistory).noquote()
-            << "pruning the history stopped early:" << store->lastError();
     qCInfo(lcHistory).noquote() << "recording runs in" << QDir::toNativeSeparators(store->path());
-    return std::make_unique<RunHistoryRecorder>(std::move(store), std::move(server));
+    auto recorder =
+        std::make_unique<RunHistoryRecorder>(std::move(store), std::move(server), config);
+    recorder->pruner().pruneNow();
+    return recorder;
 }
 
-RunHistoryRecorder::RunHistoryRecorder(std::unique_ptr<HistoryStore> store, Server server)
+RunHistoryRecorder::RunHistoryRecorder(std::unique_ptr<HistoryStore> store, Server server,
+                                       const Config& config)
     : m_store(std::move(store))
+    , m_pruner(std::make_unique<HistoryPruner>(*m_store, config.retention, config.pruneInterval))
     , m_server(std::move(server))
+    , m_config(config)
 {}
 
 RunHistoryRecorder::~RunHistoryRecorder() = default;
@@ -55,7 +54,7 @@ qint64 RunHistoryRecorder::runStarted(const Start& start)
     run.tool = start.context.tool;
     run.language = start.language;
     run.image = start.image;
-    run.code = start.code;
+    run.code = HistoryFieldCap::apply(start.code, m_config.maxFieldBytes);
     run.limits = start.limits;
     const std::optional<qint64> id = m_store->recordStart(run);
     if (!id) {
@@ -66,11 +65,11 @@ qint64 RunHistoryRecorder::runStarted(const Start& start)
     return *id;
 }
 
-RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result)
+RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result, qint64 maxFieldBytes)
 {
     RunRecord run;
-    run.stdoutText = QString::fromUtf8(result.stdoutBytes);
-    run.stderrText = QString::fromUtf8(result.stderrBytes);
+    run.stdoutText = HistoryFieldCap::apply(QByteArrayView(result.stdoutBytes), maxFieldBytes);
+    run.stderrText = HistoryFieldCap::apply(QByteArrayView(result.stderrBytes), maxFieldBytes);
     run.stdoutTruncated = result.stdoutTruncated;
     run.stderrTruncated = result.stderrTruncated;
     run.durationMs = result.durationMs;
@@ -94,7 +93,7 @@ RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result)
         break;
     case ExecutionResult::Outcome::EngineError:
         run.status = RunStatus::EngineError;
-        run.errorMessage = result.engineError;
+        run.errorMessage = HistoryFieldCap::apply(result.engineError, maxFieldBytes);
         break;
     }
     return run;
@@ -102,14 +101,14 @@ RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result)
 
 void RunHistoryRecorder::runEnded(qint64 handle, const ExecutionResult& result)
 {
-    end(handle, endRecord(result));
+    end(handle, endRecord(result, m_config.maxFieldBytes));
 }
 
 void RunHistoryRecorder::runFailed(qint64 handle, const QString& message)
 {
     RunRecord run;
     run.status = RunStatus::Error;
-    run.errorMessage = message;
+    run.errorMessage = HistoryFieldCap::apply(message, m_config.maxFieldBytes);
     end(handle, run);
 }
 
@@ -122,6 +121,15 @@ void RunHistoryRecorder::end(qint64 handle, const RunRecord& finished)
             << "the end of run" << handle
             << "could not be recorded in the history:" << m_store->lastError();
     }
+    // Every run ends here: the moment the history can have outgrown its budget.
+    m_pruner->pruneIfTooBig();
+}
+
+void RunHistoryRecorder::setConfig(const Config& config)
+{
+    m_config = config;
+    m_pruner->setPolicy(config.retention);
+    m_pruner->setInterval(config.pruneInterval);
 }
 
 } // namespace csm

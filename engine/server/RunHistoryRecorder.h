@@ -1,11 +1,14 @@
 #pragma once
 
+#include "history/HistoryFieldCap.h"
+#include "history/HistoryPruner.h"
 #include "history/RetentionPolicy.h"
 #include "history/RunRecord.h"
 #include "tools/RunObserver.h"
 
 #include <QString>
 
+#include <chrono>
 #include <memory>
 
 namespace csm {
@@ -13,9 +16,10 @@ namespace csm {
 class HistoryStore;
 
 // Keeps every run_*_code call of this server in the shared run history (HistoryStore): a row
-// when the call starts (`running`), completed when it ends. A write that fails is logged and
-// only loses that record; the call itself never depends on the store. Lives on the server's
-// thread, the store's.
+// when the call starts (`running`), completed when it ends. Each text of a run (code, stdout,
+// stderr, error message) is kept up to a size (HistoryFieldCap), and the history within its
+// retention limits (HistoryPruner). A write that fails is logged and only loses that record; the
+// call itself never depends on the store. Lives on the server's thread, the store's.
 class RunHistoryRecorder final : public RunObserver
 {
 public:
@@ -27,11 +31,20 @@ public:
         QString hostName;
     };
 
+    struct Config
+    {
+        RetentionPolicy retention;
+        // Most bytes kept of each text of a run; <= 0: no limit.
+        qint64 maxFieldBytes = HistoryFieldCap::kDefaultMaxBytes;
+        std::chrono::milliseconds pruneInterval = HistoryPruner::kDefaultInterval;
+    };
+
     // Opens the history at `path`, marks the runs of this host's dead servers `interrupted` and
-    // applies `retention`. Null, with `error` saying why, when the store cannot be opened.
-    static std::unique_ptr<RunHistoryRecorder>
-    open(const QString& path, const RetentionPolicy& retention, Server server, QString* error);
-    RunHistoryRecorder(std::unique_ptr<HistoryStore> store, Server server);
+    // applies the retention limits. Null, with `error` saying why, when the store cannot be
+    // opened.
+    static std::unique_ptr<RunHistoryRecorder> open(const QString& path, const Config& config,
+                                                    Server server, QString* error);
+    RunHistoryRecorder(std::unique_ptr<HistoryStore> store, Server server, const Config& config);
     ~RunHistoryRecorder() override;
     Q_DISABLE_COPY_MOVE(RunHistoryRecorder)
 
@@ -39,16 +52,24 @@ public:
     void runEnded(qint64 handle, const ExecutionResult& result) override;
     void runFailed(qint64 handle, const QString& message) override;
 
-    // How a run's result is recorded: status, outputs, exit code, duration, error message.
-    static RunRecord endRecord(const ExecutionResult& result);
+    // How a run's result is recorded: status, outputs (each cut to `maxFieldBytes`), exit code,
+    // duration, error message.
+    static RunRecord endRecord(const ExecutionResult& result, qint64 maxFieldBytes);
+
+    // For the runs that start from now on, and the pruner's next pass.
+    void setConfig(const Config& config);
+    const Config& config() const { return m_config; }
 
     HistoryStore& store() { return *m_store; }
+    HistoryPruner& pruner() { return *m_pruner; }
 
 private:
     void end(qint64 handle, const RunRecord& finished);
 
     std::unique_ptr<HistoryStore> m_store;
+    std::unique_ptr<HistoryPruner> m_pruner;
     Server m_server;
+    Config m_config;
 };
 
 } // namespace csm

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "history/HistoryFieldCap.h"
 #include "history/RetentionPolicy.h"
 #include "sandbox/SandboxPolicy.h"
 #include "transport/http/HttpServerConfig.h"
@@ -52,7 +53,9 @@ struct ServerOptions
     bool historyEnabled = true;
     QString dataDir;
     QString historyPath;
-    RetentionPolicy historyRetention; // applied when the server starts
+    RetentionPolicy historyRetention; // applied at start, after each run and on a timer
+    // Most bytes kept in the history of each of a run's code, stdout and stderr.
+    qint64 historyMaxFieldBytes = HistoryFieldCap::kDefaultMaxBytes;
     // Secret values in a private file in dataDir instead of the keychain (--secrets-file).
     bool secretsFile = false;
     // Secret values in returned output become [secret:NAME] (--no-redact turns it off).

@@ -234,6 +234,27 @@ std::vector<ValueSetting> sandboxSettings(bool& timeoutGiven)
          }});
     return settings;
 }
+
+// The settings of what the run history keeps that have a variable (the retention flags, which
+// `history prune` shares, are HistoryOptions').
+std::vector<ValueSetting> historySettings()
+{
+    constexpr qint64 MiB = 1024 * 1024;
+    std::vector<ValueSetting> settings;
+    settings.push_back(
+        {QCommandLineOption(QStringLiteral("history-max-field-size"),
+                            QStringLiteral("Most bytes of each of a run's code, stdout and stderr "
+                                           "kept in the history; the rest is replaced by a note "
+                                           "of its size (default 256k). What the client gets is "
+                                           "not affected. Env: "
+                                           "CODE_SANDBOX_HISTORY_MAX_FIELD_SIZE."),
+                            QStringLiteral("size")),
+         QStringLiteral("CODE_SANDBOX_HISTORY_MAX_FIELD_SIZE"),
+         [](const QString& text, ServerOptions& options) {
+             return applySize(text, 1024, 64 * MiB, options.historyMaxFieldBytes);
+         }});
+    return settings;
+}
 } // namespace
 
 std::variant<ServerOptions, QString>
@@ -283,7 +304,8 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
                        "repeated."),
         QStringLiteral("names"));
     bool timeoutGiven = false;
-    const std::vector<ValueSetting> settings = sandboxSettings(timeoutGiven);
+    std::vector<ValueSetting> settings = sandboxSettings(timeoutGiven);
+    const std::vector<ValueSetting> historyValues = historySettings();
     const HistoryOptions historyOptions;
     const QCommandLineOption noHistory(
         QStringLiteral("no-history"),
@@ -309,8 +331,10 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     for (const ValueSetting& setting : settings)
         parser.addOption(setting.option);
     httpOptions.addTo(parser);
-    parser.addOptions(
-        {historyOptions.dataDir(), noHistory, historyOptions.maxRuns(), historyOptions.maxDays()});
+    parser.addOptions({historyOptions.dataDir(), noHistory});
+    parser.addOptions(historyOptions.retentionOptions());
+    for (const ValueSetting& setting : historyValues)
+        parser.addOption(setting.option);
     parser.addOptions({secretsFile, noRedact, allowUnlimited, verbose});
 
     if (!parser.parse(arguments))
@@ -418,6 +442,8 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
         }
     }
 
+    // Read like the others; listed apart in --help, with the history's flags.
+    settings.insert(settings.end(), historyValues.cbegin(), historyValues.cend());
     for (const ValueSetting& setting : settings) {
         const QString name = setting.option.names().constFirst();
         const bool fromFlag = parser.isSet(setting.option);
@@ -464,24 +490,13 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
                           QStringLiteral("must be true or false"));
     }
     options.historyEnabled = !parser.isSet(noHistory);
-    auto retention = historyOptions.retention(parser);
+    QList<HistoryOptions::StoredProblem> storedRetentionProblems;
+    auto retention = historyOptions.retention(parser, &stored, &storedRetentionProblems);
     if (const auto* problem = std::get_if<QString>(&retention))
         return *problem;
     options.historyRetention = std::get<RetentionPolicy>(retention);
-    for (const auto& [option, target] :
-         {std::pair{&historyOptions.maxRuns(), &options.historyRetention.maxRuns},
-          std::pair{&historyOptions.maxDays(), &options.historyRetention.maxAgeDays}}) {
-        const QString key = option->names().constFirst();
-        if (parser.isSet(*option) || !stored.contains(key))
-            continue;
-        bool ok = false;
-        const int value = stored.value(key).toInt(&ok);
-        if (ok && value >= 0)
-            *target = value;
-        else
-            storedProblem(key, stored.value(key),
-                          QStringLiteral("must be a whole number, 0 or more (0: no limit)"));
-    }
+    for (const HistoryOptions::StoredProblem& problem : std::as_const(storedRetentionProblems))
+        storedProblem(problem.key, problem.text, problem.problem);
 
     if (!timeoutGiven) {
         // Only a maximum below the built-in default: the default follows it down.

@@ -41,6 +41,7 @@ ServerSettings ServerSettings::load(const QString& dataDir, QStringList* problem
     settings.poolIdleSeconds = options->poolIdleSeconds;
     settings.redactOutput = options->redactOutput;
     settings.retention = options->historyRetention;
+    settings.historyMaxFieldBytes = options->historyMaxFieldBytes;
     return settings;
 }
 
@@ -64,6 +65,10 @@ bool ServerSettings::save(const QString& dataDir, QString* error) const
                   redactOutput ? QStringLiteral("true") : QStringLiteral("false"));
     file.setValue(QStringLiteral("history-max-runs"), QString::number(retention.maxRuns));
     file.setValue(QStringLiteral("history-max-days"), QString::number(retention.maxAgeDays));
+    // Whole MiB, as the flag takes it (the form shows no finer unit).
+    file.setValue(QStringLiteral("history-max-mb"),
+                  QString::number(retention.maxTotalBytes / RetentionPolicy::kMiB));
+    file.setValue(QStringLiteral("history-max-field-size"), ByteSize::format(historyMaxFieldBytes));
     return file.save(error);
 }
 

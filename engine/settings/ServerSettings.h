@@ -1,5 +1,6 @@
 #pragma once
 
+#include "history/HistoryFieldCap.h"
 #include "history/RetentionPolicy.h"
 #include "sandbox/Language.h"
 #include "sandbox/SandboxPolicy.h"
@@ -26,6 +27,7 @@ struct ServerSettings
     int poolIdleSeconds = 600;
     bool redactOutput = true;
     RetentionPolicy retention;
+    qint64 historyMaxFieldBytes = HistoryFieldCap::kDefaultMaxBytes;
 
     // <dataDir>/settings.ini
     static QString filePath(const QString& dataDir);

@@ -2,9 +2,18 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSettings>
 
 namespace csm {
+
+namespace {
+constexpr QFileDevice::Permissions kPrivateFile = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+constexpr QFileDevice::Permissions kPrivateFolder = kPrivateFile | QFileDevice::ExeOwner;
+constexpr QFileDevice::Permissions kGroupOrOthers =
+    QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup |
+    QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+} // namespace
 
 SettingsFile::SettingsFile(const QString& dataDir, const QString& group)
     : m_dataDir(dataDir)
@@ -26,26 +35,45 @@ QString SettingsFile::path(const QString& dataDir)
 
 bool SettingsFile::save(QString* error) const
 {
-    if (!QDir().mkpath(m_dataDir)) {
+    const QString file = path(m_dataDir);
+    const auto fail = [&](const QString& message) {
         if (error)
-            *error = QStringLiteral("Cannot create the folder %1.")
-                         .arg(QDir::toNativeSeparators(m_dataDir));
+            *error = message;
         return false;
+    };
+    // A new data folder is private like the history's (HistoryStore makes it so too): nobody
+    // else may swap files in it. Another process may create it at the same moment.
+    if (!QDir(m_dataDir).exists() &&
+        !(QDir().mkpath(QFileInfo(m_dataDir).absolutePath()) &&
+          QDir().mkdir(m_dataDir, kPrivateFolder)) &&
+        !QDir(m_dataDir).exists())
+        return fail(QStringLiteral("Cannot create the folder %1.")
+                        .arg(QDir::toNativeSeparators(m_dataDir)));
+    // The desktop group holds the HTTP server's token, so the file is private from its first
+    // moment on. QSettings writes a temporary file (QSaveFile) and renames it over this one;
+    // that file gets the mode of the file it replaces, or 0666 less the umask when there is
+    // none. So there always is one by then, created here with mode 0600, or made 0600 if an
+    // older version left it readable by others.
+    if (!QFileInfo::exists(file)) {
+        QFile created(file);
+        // NewOnly: a file that another process creates at the same moment is made the same way.
+        if (!created.open(QIODevice::WriteOnly | QIODevice::NewOnly, kPrivateFile) &&
+            !QFileInfo::exists(file))
+            return fail(QStringLiteral("Cannot create %1: %2.")
+                            .arg(QDir::toNativeSeparators(file), created.errorString()));
     }
-    QSettings settings(path(m_dataDir), QSettings::IniFormat);
+    if ((QFileInfo(file).permissions() & kGroupOrOthers) &&
+        !QFile::setPermissions(file, kPrivateFile))
+        return fail(QStringLiteral("Cannot make %1 private (chmod 600 %1).")
+                        .arg(QDir::toNativeSeparators(file)));
+    QSettings settings(file, QSettings::IniFormat);
     settings.beginGroup(m_group);
     for (auto it = m_values.cbegin(); it != m_values.cend(); ++it)
         settings.setValue(it.key(), it.value());
     settings.endGroup();
     settings.sync();
-    // The desktop group holds the HTTP server's token.
-    QFile::setPermissions(path(m_dataDir), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    if (settings.status() != QSettings::NoError) {
-        if (error)
-            *error =
-                QStringLiteral("Cannot write %1.").arg(QDir::toNativeSeparators(path(m_dataDir)));
-        return false;
-    }
+    if (settings.status() != QSettings::NoError)
+        return fail(QStringLiteral("Cannot write %1.").arg(QDir::toNativeSeparators(file)));
     return true;
 }
 

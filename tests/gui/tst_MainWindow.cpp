@@ -8,13 +8,16 @@
 #include "models/RunsModel.h"
 #include "pages/RunDetailPane.h"
 #include "pages/RunsPage.h"
+#include "ShownText.h"
 #include "TestEngine.h"
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
 #include <QGuiApplication>
+#include <QHelpEvent>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -24,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
+#include <QToolTip>
 
 #include <memory>
 
@@ -299,6 +303,47 @@ private Q_SLOTS:
         QVERIFY(history->get(helloRunId(page)));
     }
 
+    // Clients name themselves: whatever markup their name holds shows as the characters it is,
+    // in the table, its tooltip, the detail pane and the client filter.
+    void clientTextIsShownAsText()
+    {
+        csm::RunsPage& page = *m_window->runsPage();
+        const RunsModel& model = page.model();
+        const QString name = QStringLiteral("<img src=x><b>bold</b>");
+        const QString version = QStringLiteral("<i>2</i>");
+        const QString shown = name + u' ' + version;
+        const qint64 id =
+            writeRun(QStringLiteral("python"), name, QStringLiteral("print('markup')"),
+                     QDateTime::currentDateTimeUtc(), version);
+        QVERIFY(id > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(model.runId(0), id, 5000);
+        QCOMPARE(cell(model, 0, RunsModel::Client), shown);
+
+        // The tooltip, as the table shows it when the pointer rests on the cell.
+        QTableView& table = page.table();
+        const QPoint point = table.visualRect(model.index(0, RunsModel::Client)).center();
+        QHelpEvent help(QEvent::ToolTip, point, table.viewport()->mapToGlobal(point));
+        QCoreApplication::sendEvent(table.viewport(), &help);
+        QLabel* tip = nullptr;
+        QTRY_VERIFY((tip = toolTipLabel()) != nullptr);
+        QCOMPARE(shownText(*tip), shown);
+        QToolTip::hideText();
+
+        // The detail pane's summary.
+        selectRuns(page, {id});
+        QTRY_COMPARE(page.detail().shownRunId(), id);
+        const QString summary = shownText(page.detail().summaryLabel());
+        QVERIFY2(summary.contains(QStringLiteral("from ") + shown), qPrintable(summary));
+
+        // The client filter lists it as it is, and filters by it.
+        QComboBox& client = page.clientFilter();
+        QTRY_VERIFY(client.findText(name, Qt::MatchExactly) > 0);
+        client.setCurrentIndex(client.findText(name, Qt::MatchExactly));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
+        QCOMPARE(model.runId(0), id);
+        client.setCurrentIndex(0);
+    }
+
 private:
     std::unique_ptr<csm::HistoryStore> openHistory()
     {
@@ -312,7 +357,8 @@ private:
 
     // An ended run, written as another process would write it; its id, or 0.
     qint64 writeRun(const QString& language, const QString& client, const QString& code,
-                    const QDateTime& startedAt)
+                    const QDateTime& startedAt,
+                    const QString& clientVersion = QStringLiteral("2.0"))
     {
         const auto history = openHistory();
         if (!history)
@@ -323,7 +369,7 @@ private:
         run.hostName = QStringLiteral("test-host");
         run.transport = QStringLiteral("stdio");
         run.clientName = client;
-        run.clientVersion = QStringLiteral("2.0");
+        run.clientVersion = clientVersion;
         run.tool = QStringLiteral("run_%1_code").arg(language);
         run.language = language;
         run.code = code;
@@ -366,6 +412,16 @@ private:
                               first ? Qt::KeyboardModifiers{} : Qt::ControlModifier, rect.center());
             first = false;
         }
+    }
+
+    // The tooltip on screen, if any.
+    static QLabel* toolTipLabel()
+    {
+        for (QWidget* widget : QApplication::topLevelWidgets()) {
+            if (widget->inherits("QTipLabel") && widget->isVisible())
+                return qobject_cast<QLabel*>(widget);
+        }
+        return nullptr;
     }
 
     static QAbstractButton* button(csm::RunsPage& page, QAction& action)

@@ -113,6 +113,8 @@ private Q_SLOTS:
         QVERIFY(page.redactWarning().isHidden());
         QCOMPARE(page.keepRuns().value(), 10000);
         QCOMPARE(page.keepDays().value(), 90);
+        QCOMPARE(page.keepMegabytes().value(), 512);
+        QCOMPARE(page.keepPerText().value(), 256);
         QCOMPARE(page.engine().currentData().toString(), QString());
         QVERIFY(!page.approvalRequired().isChecked());
         QVERIFY(!page.approvalTimeout().isEnabled());
@@ -154,6 +156,8 @@ private Q_SLOTS:
         QVERIFY(!page.redactWarning().isHidden());
         type(page.keepRuns(), QStringLiteral("500"));
         type(page.keepDays(), QStringLiteral("30"));
+        type(page.keepMegabytes(), QStringLiteral("0"));
+        type(page.keepPerText(), QStringLiteral("64"));
         page.engine().setFocus();
         QTest::keyClicks(&page.engine(), QStringLiteral("P"));
         QCOMPARE(page.engine().currentData().toString(), QStringLiteral("podman"));
@@ -185,6 +189,8 @@ private Q_SLOTS:
         QCOMPARE(saved.redactOutput, false);
         QCOMPARE(saved.retention.maxRuns, 500);
         QCOMPARE(saved.retention.maxAgeDays, 30);
+        QCOMPARE(saved.retention.maxTotalBytes, 0);
+        QCOMPARE(saved.historyMaxFieldBytes, 64 * qint64(1024));
         QCOMPARE(saved.engine, QStringLiteral("podman"));
         // Not on this page, and kept.
         QCOMPARE(saved.pythonImage, kPythonImage);
@@ -224,6 +230,8 @@ private Q_SLOTS:
         QCOMPARE(options->redactOutput, false);
         QCOMPARE(options->historyRetention.maxRuns, 500);
         QCOMPARE(options->historyRetention.maxAgeDays, 30);
+        QCOMPARE(options->historyRetention.maxTotalBytes, 0);
+        QCOMPARE(options->historyMaxFieldBytes, 64 * qint64(1024));
         QCOMPARE(options->engine, QStringLiteral("podman"));
         QCOMPARE(options->pythonImage, kPythonImage);
     }
@@ -247,6 +255,9 @@ private Q_SLOTS:
         QVERIFY(!page.redactWarning().isHidden());
         QCOMPARE(page.keepRuns().value(), 500);
         QCOMPARE(page.keepDays().value(), 30);
+        QCOMPARE(page.keepMegabytes().value(), 0);
+        QCOMPARE(page.keepMegabytes().text(), QStringLiteral("No limit"));
+        QCOMPARE(page.keepPerText().value(), 64);
         QCOMPARE(page.engine().currentData().toString(), QStringLiteral("podman"));
         QVERIFY(page.approvalRequired().isChecked());
         QCOMPARE(page.approvalTimeout().value(), 120);

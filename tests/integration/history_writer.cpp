@@ -2,6 +2,7 @@
 // once on one history file (and kills one in the middle) to prove that the store holds up.
 //
 // history_writer DATABASE WRITER_ID RUNS [--in-flight N] [--max-sleep-us N] [--output-bytes N]
+//                [--max-total-kb N]
 //
 // Records RUNS runs (start, then end), whose code is "writer WRITER_ID run INDEX". Up to N runs
 // are open at once (default 1: each run ends before the next starts), with a random pause of up
@@ -49,7 +50,11 @@ int main(int argc, char** argv)
     const QCommandLineOption outputOption(QStringLiteral("output-bytes"),
                                           QStringLiteral("size of each run's stdout"),
                                           QStringLiteral("n"), QStringLiteral("16"));
+    const QCommandLineOption maxTotalOption(QStringLiteral("max-total-kb"),
+                                            QStringLiteral("size limit, pruned to after each run"),
+                                            QStringLiteral("n"), QStringLiteral("0"));
     parser.addOption(inFlightOption);
+    parser.addOption(maxTotalOption);
     parser.addOption(sleepOption);
     parser.addOption(outputOption);
     parser.process(app);
@@ -60,13 +65,16 @@ int main(int argc, char** argv)
     bool inFlightOk = false;
     bool sleepOk = false;
     bool outputOk = false;
+    bool maxTotalOk = false;
     const int writerId = arguments.value(1).toInt(&idOk);
     const int runs = arguments.value(2).toInt(&runsOk);
     const int inFlight = parser.value(inFlightOption).toInt(&inFlightOk);
     const int maxSleepUs = parser.value(sleepOption).toInt(&sleepOk);
     const int outputBytes = parser.value(outputOption).toInt(&outputOk);
+    const qint64 maxTotalBytes = parser.value(maxTotalOption).toLongLong(&maxTotalOk) * 1024;
     if (arguments.size() != 3 || !idOk || !runsOk || runs < 0 || !inFlightOk || inFlight < 1 ||
-        !sleepOk || maxSleepUs < 0 || !outputOk || outputBytes < 0)
+        !sleepOk || maxSleepUs < 0 || !outputOk || outputBytes < 0 || !maxTotalOk ||
+        maxTotalBytes < 0)
         return fail(QStringLiteral("bad arguments (see the comment at the top of the source)"));
 
     QString error;
@@ -95,6 +103,11 @@ int main(int argc, char** argv)
         finished.durationMs = 1;
         if (!store->recordEnd(id, finished))
             ++failures;
+        if (maxTotalBytes > 0) {
+            store->pruneToSize(maxTotalBytes);
+            if (!store->lastError().isEmpty())
+                ++failures;
+        }
     };
 
     for (int index = 0; index < runs; ++index) {

@@ -198,6 +198,48 @@ private Q_SLOTS:
         QCOMPARE(integrityCheck(path), QStringLiteral("ok"));
     }
 
+    // Every writer prunes to the same size after each of its runs, as servers do: together they
+    // keep the file within it, delete no run still running, and fail no write.
+    void writersKeepToASizeLimitTogether()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+        constexpr int kRuns = 150;
+        constexpr qint64 kLimitKiB = 512;
+        std::vector<std::unique_ptr<QProcess>> writers;
+        for (int id = 0; id < kWriters; ++id)
+            writers.push_back(
+                startWriter(path, id, kRuns,
+                            {QStringLiteral("--in-flight"), QStringLiteral("2"),
+                             QStringLiteral("--max-sleep-us"), QStringLiteral("500"),
+                             QStringLiteral("--output-bytes"), QStringLiteral("16384"),
+                             QStringLiteral("--max-total-kb"), QString::number(kLimitKiB)}));
+        for (const auto& writer : writers) {
+            QVERIFY2(writer->waitForFinished(120'000), "a writer took too long");
+            const QByteArray output = writer->readAll();
+            QVERIFY2(writer->exitStatus() == QProcess::NormalExit && writer->exitCode() == 0,
+                     output.constData());
+        }
+        QString error;
+        auto store = HistoryStore::open(path, &error);
+        QVERIFY2(store, qPrintable(error));
+        QVERIFY2(store->contentBytes() <= kLimitKiB * 1024,
+                 qPrintable(QString::number(store->contentBytes())));
+        QCOMPARE(store->lastChangeSeq(), 2 * kWriters * kRuns);
+        HistoryQuery all;
+        all.limit = 0;
+        const QList<RunRecord> kept = store->list(all);
+        QVERIFY(kept.size() >= 8 && kept.size() < kWriters * kRuns);
+        for (const RunRecord& run : kept)
+            QCOMPARE(run.status, RunStatus::Ok);
+        // The newest run of all is kept.
+        QCOMPARE(kept.constFirst().id, qint64(kWriters) * kRuns);
+        QCOMPARE(integrityCheck(path), QStringLiteral("ok"));
+        QVERIFY2(QFileInfo(path).size() < 4 * kLimitKiB * 1024,
+                 qPrintable(QString::number(QFileInfo(path).size())));
+    }
+
     void killedWriterLeavesAUsableDatabase()
     {
         QTemporaryDir dir;

@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <memory>
 #include <optional>
@@ -73,11 +74,13 @@ class TestHistoryRecording final : public QObject
 
 private:
     std::unique_ptr<McpStdioClient> startServer(const QString& dataDir, const QString& clientName,
-                                                const QStringList& extra = {})
+                                                const QStringList& extra = {},
+                                                const QProcessEnvironment& variables = {})
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
         env.remove(QStringLiteral("CODE_SANDBOX_DATA_DIR"));
+        env.insert(variables);
         auto client = std::make_unique<McpStdioClient>();
         if (!client->start(QStringList{QStringLiteral("--pool"), QStringLiteral("0"),
                                        QStringLiteral("--data-dir"), dataDir} +
@@ -91,6 +94,29 @@ private:
         if (init.isEmpty())
             return nullptr;
         return client;
+    }
+
+    // The history in `dir`, opened as another process would.
+    static std::unique_ptr<HistoryStore> openHistory(const QTemporaryDir& dir)
+    {
+        QString error;
+        auto history = HistoryStore::open(dir.filePath(QStringLiteral("history.sqlite")), &error);
+        if (!history)
+            qWarning().noquote() << error;
+        return history;
+    }
+
+    // An ended run, written as another process would write it.
+    static bool recordEndedRun(HistoryStore& history, const QString& code,
+                               const QString& stdoutText = {})
+    {
+        RunRecord run;
+        run.code = code;
+        const auto id = history.recordStart(run);
+        RunRecord end;
+        end.status = RunStatus::Ok;
+        end.stdoutText = stdoutText;
+        return id && history.recordEnd(*id, end);
     }
 
     HistoryStore& store()
@@ -355,6 +381,185 @@ private Q_SLOTS:
         server->closeStdin();
         QVERIFY(server->waitForExit(30'000));
         QVERIFY(!QFileInfo::exists(dataDir));
+    }
+
+    // A call refused before anything runs (an invalid timeout) with 16 MiB of code: the client
+    // hears why, and the history keeps the reason and the start of the code, not 16 MiB.
+    void aRefusedHugeCallIsRecordedCompactly()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto server = startServer(dir.path(), QStringLiteral("client-huge"));
+        QVERIFY(server);
+        const QString program = QStringLiteral("# mark-huge\n") + QString(16 * 1024 * 1024, u'x');
+        QJsonObject arguments = callresult::code(program);
+        arguments.insert(QStringLiteral("timeout_seconds"), -1);
+        const QJsonObject result =
+            server->callTool(QStringLiteral("run_python_code"), arguments, 120'000);
+        QVERIFY(isError(result));
+        QVERIFY2(text(result).contains(QLatin1String("timeout_seconds")), qPrintable(text(result)));
+        // The server goes on serving.
+        QCOMPARE(stdoutOf(server->callTool(QStringLiteral("run_python_code"),
+                                           callresult::code(QStringLiteral("print(1)")))),
+                 QStringLiteral("1\n"));
+        server->closeStdin();
+        QVERIFY(server->waitForExit(30'000));
+
+        auto history = openHistory(dir);
+        QVERIFY(history);
+        csm::HistoryQuery refused;
+        refused.text = QStringLiteral("mark-huge");
+        const QList<RunRecord> runs = history->list(refused);
+        QCOMPARE(runs.size(), 1);
+        const RunRecord& run = runs.constFirst();
+        QCOMPARE(run.status, RunStatus::Error);
+        QVERIFY2(run.errorMessage.contains(QLatin1String("timeout_seconds")),
+                 qPrintable(run.errorMessage));
+        QVERIFY2(run.code.size() <= 256 * 1024 + 64, qPrintable(QString::number(run.code.size())));
+        QVERIFY(run.code.startsWith(QStringLiteral("# mark-huge\nxxx")));
+        QVERIFY2(run.code.endsWith(QStringLiteral("\n[... 15.8 MiB not kept in the history]")),
+                 qPrintable(run.code.right(60)));
+        history.reset();
+        // The whole database: far from the 16 MiB it used to take.
+        const qint64 onDisk = QFileInfo(dir.filePath(QStringLiteral("history.sqlite"))).size() +
+                              QFileInfo(dir.filePath(QStringLiteral("history.sqlite-wal"))).size();
+        QVERIFY2(onDisk < 4 * 1024 * 1024, qPrintable(QString::number(onDisk)));
+    }
+
+    // A program printing 5 MiB: the client gets the output cap's worth (1 MiB by default), the
+    // history a quarter of that and a note of the rest.
+    void bigOutputIsStoredCapped()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto server = startServer(dir.path(), QStringLiteral("client-loud"));
+        QVERIFY(server);
+        const QJsonObject result = server->callTool(
+            QStringLiteral("run_python_code"),
+            callresult::code(QStringLiteral("import sys # mark-loud\n"
+                                            "sys.stdout.write('o' * (5 * 1024 * 1024))\n"
+                                            "sys.stderr.write('e' * 1000)\n")),
+            120'000);
+        QCOMPARE(stdoutOf(result).size(), 1024 * 1024);
+        QCOMPARE(structured(result).value(QLatin1String("truncated")).toBool(), true);
+        server->closeStdin();
+        QVERIFY(server->waitForExit(30'000));
+
+        auto history = openHistory(dir);
+        QVERIFY(history);
+        const QList<RunRecord> runs = history->list({});
+        QCOMPARE(runs.size(), 1);
+        const RunRecord& run = runs.constFirst();
+        QCOMPARE(run.status, RunStatus::Ok);
+        QCOMPARE(run.stdoutText, QString(256 * 1024, u'o') +
+                                     QStringLiteral("\n[... 768.0 KiB not kept in the history]"));
+        QCOMPARE(run.stdoutTruncated, true); // the client's output was cut too
+        QCOMPARE(run.stderrText, QString(1000, u'e'));
+    }
+
+    // --history-max-mb 1 and runs of about 768 KiB each: the database stays about 1 MiB, where
+    // these runs would take 18 MiB.
+    void theFileStaysWithinTheSizeLimit()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto server = startServer(dir.path(), QStringLiteral("client-budget"),
+                                  {QStringLiteral("--history-max-mb"), QStringLiteral("1")});
+        QVERIFY(server);
+        const QString database = dir.filePath(QStringLiteral("history.sqlite"));
+        const QString filler = QStringLiteral("#") + QString(300 * 1024, u'c') + u'\n';
+        qint64 largest = 0;
+        constexpr int kRuns = 24;
+        for (int i = 0; i < kRuns; ++i) {
+            const QJsonObject result = server->callTool(
+                QStringLiteral("run_python_code"),
+                callresult::code(filler + QStringLiteral("import sys\n"
+                                                         "sys.stdout.write('o' * 400000)\n"
+                                                         "sys.stderr.write('e' * 400000)\n")),
+                120'000);
+            QCOMPARE(stdoutOf(result).size(), 400000);
+            const qint64 onDisk =
+                QFileInfo(database).size() + QFileInfo(database + QStringLiteral("-wal")).size();
+            largest = std::max(largest, onDisk);
+        }
+        server->closeStdin();
+        QVERIFY(server->waitForExit(30'000));
+        qInfo("largest history file + WAL after a run: %lld KiB", largest / 1024);
+        // The file itself about the budget, the WAL about SQLite's checkpoint size (4 MiB).
+        QVERIFY2(largest < 8 * 1024 * 1024, qPrintable(QString::number(largest)));
+
+        auto history = openHistory(dir);
+        QVERIFY(history);
+        QVERIFY2(history->contentBytes() <= 1024 * 1024,
+                 qPrintable(QString::number(history->contentBytes())));
+        // The newest runs are the ones kept.
+        const QList<RunRecord> kept = history->list({});
+        QVERIFY(!kept.isEmpty() && kept.size() < kRuns);
+        QCOMPARE(history->lastChangeSeq(), 2 * kRuns);
+    }
+
+    // Runs beyond --history-max-runs, written while a server runs, go without a restart.
+    void aRunningServerPrunesOnItsTimer()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QProcessEnvironment variables;
+        variables.insert(QStringLiteral("CODE_SANDBOX_HISTORY_PRUNE_INTERVAL_MS"),
+                         QStringLiteral("300"));
+        auto server =
+            startServer(dir.path(), QStringLiteral("client-timer"),
+                        {QStringLiteral("--history-max-runs"), QStringLiteral("3")}, variables);
+        QVERIFY(server);
+        auto history = openHistory(dir);
+        QVERIFY(history);
+        // As other processes would write them; the server itself records nothing.
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(recordEndedRun(*history, QStringLiteral("other process %1").arg(i)));
+        QVERIFY(history->count({}) > 3);
+        QTRY_COMPARE_WITH_TIMEOUT(history->count({}), 3, 10'000);
+        QCOMPARE(history->list({}).constFirst().code, QStringLiteral("other process 9"));
+        server->closeStdin();
+        QVERIFY(server->waitForExit(30'000));
+    }
+
+    // `history prune` keeps to the size as the servers do: the flag's, else settings.ini's.
+    void historyPruneAppliesTheSizeLimit()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString database = dir.filePath(QStringLiteral("history.sqlite"));
+        {
+            auto history = openHistory(dir);
+            QVERIFY(history);
+            for (int i = 0; i < 48; ++i) // 12 MiB
+                QVERIFY(recordEndedRun(*history, QStringLiteral("run %1").arg(i),
+                                       QString(256 * 1024, u'o')));
+        }
+        const QStringList prune{QStringLiteral("history"), QStringLiteral("prune"),
+                                QStringLiteral("--data-dir"), dir.path()};
+        // The settings file says 8 MiB.
+        {
+            QFile settings(dir.filePath(QStringLiteral("settings.ini")));
+            QVERIFY(settings.open(QIODevice::WriteOnly));
+            settings.write("[server]\nhistory-max-mb=8\n");
+        }
+        const servercli::Result bySettings = servercli::run(prune);
+        QCOMPARE(bySettings.exitCode, 0);
+        QVERIFY2(bySettings.out.startsWith("Deleted "), bySettings.out.constData());
+        auto history = openHistory(dir);
+        QVERIFY(history);
+        QVERIFY(history->contentBytes() <= 8 * 1024 * 1024);
+        QVERIFY(history->contentBytes() > 6 * 1024 * 1024);
+        // The flag wins; and the file shrinks, not only its content.
+        const servercli::Result byFlag = servercli::run(
+            prune + QStringList{QStringLiteral("--history-max-mb"), QStringLiteral("1")});
+        QCOMPARE(byFlag.exitCode, 0);
+        QVERIFY(history->contentBytes() <= 1024 * 1024);
+        QVERIFY(history->count({}) < 48);
+        QVERIFY(history->get(48)); // the newest stays
+        history.reset();
+        QVERIFY2(QFileInfo(database).size() < 3 * 1024 * 1024,
+                 qPrintable(QString::number(QFileInfo(database).size())));
     }
 
     void historyCommandReadsTheRuns()

@@ -812,6 +812,147 @@ private Q_SLOTS:
         QCOMPARE(store->deletionSeq(), deletions + 3);
     }
 
+    void pruneBySize()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const QString output(64 * 1024, u'o');
+        RunRecord bigRunning = newRun(QString(64 * 1024, u'c'));
+        const auto running = store->recordStart(bigRunning); // the oldest, and never ended
+        QVERIFY(running);
+        QList<qint64> endedIds;
+        for (int i = 0; i < 40; ++i) {
+            const auto id = store->recordStart(newRun(QString::number(i)));
+            QVERIFY(id);
+            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
+            endedIds << *id;
+        }
+        constexpr qint64 budget = 1024 * 1024;
+        QVERIFY(store->contentBytes() > 2 * budget);
+
+        RetentionPolicy policy;
+        policy.maxRuns = 0;
+        policy.maxAgeDays = 0;
+        policy.maxTotalBytes = budget;
+        const qint64 deletions = store->deletionSeq();
+        const int deleted = store->prune(policy);
+        QVERIFY(store->lastError().isEmpty());
+        const qint64 size = store->contentBytes();
+        QVERIFY2(size <= budget, qPrintable(QString::number(size)));
+        // No more than it had to: what is left fills the budget but for a run or two.
+        QVERIFY2(size > budget - 3 * qint64(output.size()), qPrintable(QString::number(size)));
+        // The oldest ended runs went, in as few transactions as it could.
+        HistoryQuery all;
+        all.limit = 0;
+        const QList<qint64> left = idsOf(store->list(all));
+        QCOMPARE(left.size(), 40 - deleted + 1);
+        for (qsizetype i = 0; i < left.size() - 1; ++i)
+            QCOMPARE(left.at(i), endedIds.at(endedIds.size() - 1 - i));
+        QCOMPARE(left.constLast(), *running); // still running, kept whatever its size
+        QVERIFY(store->deletionSeq() > deletions);
+        QVERIFY(store->deletionSeq() <= deletions + 3);
+
+        // Within the budget: nothing more goes.
+        QCOMPARE(store->prune(policy), 0);
+        QCOMPARE(store->pruneToSize(budget), 0);
+        // A budget only running runs could meet: every ended run goes, and pruning ends.
+        QCOMPARE(store->pruneToSize(32 * 1024), left.size() - 1);
+        QCOMPARE(idsOf(store->list(all)), QList<qint64>{*running});
+        QCOMPARE(store->pruneToSize(0), 0); // 0: no limit
+    }
+
+    // A history far beyond its size (runs from before texts were capped) is cut down in
+    // several transactions, each of a bounded size.
+    void pruneBySizeInBoundedTransactions()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const QString output(4 * 1024 * 1024, u'o');
+        for (int i = 0; i < 40; ++i) { // 160 MiB
+            const auto id = store->recordStart(newRun(QString::number(i)));
+            QVERIFY(id);
+            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
+        }
+        const qint64 deletions = store->deletionSeq();
+        QCOMPARE(store->pruneToSize(8 * 1024 * 1024), 39);
+        QVERIFY(store->contentBytes() <= 8 * 1024 * 1024);
+        // 64 MiB at most per transaction: three of them at least.
+        QVERIFY2(store->deletionSeq() >= deletions + 3,
+                 qPrintable(QString::number(store->deletionSeq() - deletions)));
+        QVERIFY(store->get(40));
+    }
+
+    // What the file takes on disk stays near the budget, however many runs come: deleted
+    // pages are filled again by the next runs.
+    void fileStopsGrowingWithASizeLimit()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = historyPath(dir);
+        auto store = openStore(path);
+        QVERIFY(store);
+        constexpr qint64 budget = 1024 * 1024;
+        const QString output(64 * 1024, u'o');
+        for (int i = 0; i < 200; ++i) { // 12.5 MiB of output in all
+            const auto id = store->recordStart(newRun(QString::number(i)));
+            QVERIFY(id);
+            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
+            store->pruneToSize(budget);
+            QVERIFY(store->lastError().isEmpty());
+        }
+        RawDatabase raw(path);
+        QVERIFY(raw.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
+        const qint64 fileSize = QFileInfo(path).size();
+        QVERIFY2(fileSize < 2 * budget, qPrintable(QString::number(fileSize)));
+        QCOMPARE(raw.value(QStringLiteral("PRAGMA integrity_check")).toString(),
+                 QStringLiteral("ok"));
+    }
+
+    void contentBytesCountsPagesInUse()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const qint64 empty = store->contentBytes();
+        QVERIFY(empty > 0 && empty < 64 * 1024);
+        const auto id = store->recordStart(newRun(QString(512 * 1024, u'c')));
+        QVERIFY(id);
+        const qint64 full = store->contentBytes();
+        QVERIFY2(full >= empty + 512 * 1024 && full < empty + 600 * 1024,
+                 qPrintable(QString::number(full)));
+        QVERIFY(store->remove({*id}));
+        // Its pages are free now, not in use (an index page may have split meanwhile).
+        QVERIFY(store->contentBytes() <= empty + 8 * 1024);
+    }
+
+    void anOldFileIsMadeAbleToShrink()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = historyPath(dir);
+        auto store = openStore(path);
+        QVERIFY(store);
+        const auto id = store->recordStart(newRun(QStringLiteral("kept")));
+        QVERIFY(id);
+        RawDatabase raw(path);
+        QCOMPARE(raw.value(QStringLiteral("PRAGMA auto_vacuum")).toInt(), 2); // new files have it
+        // As a file made without it (another tool, a build before it) would be.
+        QVERIFY(raw.exec(QStringLiteral("PRAGMA auto_vacuum = NONE")));
+        QVERIFY(raw.exec(QStringLiteral("VACUUM")));
+        QCOMPARE(raw.value(QStringLiteral("PRAGMA auto_vacuum")).toInt(), 0);
+
+        QVERIFY2(store->enableIncrementalVacuum(), qPrintable(store->lastError()));
+        // A new connection: an open one answers from the header it read last.
+        QCOMPARE(RawDatabase(path).value(QStringLiteral("PRAGMA auto_vacuum")).toInt(), 2);
+        QCOMPARE(store->get(*id)->code, QStringLiteral("kept"));
+        QVERIFY(store->enableIncrementalVacuum()); // nothing to do now
+    }
+
     void markInterrupted()
     {
         QTemporaryDir dir;

@@ -1,6 +1,8 @@
 // RunHistoryRecorder against a real HistoryStore in a temporary folder: what each way a call can
 // end leaves in the history, driven both directly (as RunCodeCall reports) and through the real
 // RunCodeTool with an engine that does not exist (so no container ever runs).
+#include "history/HistoryFieldCap.h"
+#include "history/HistoryPruner.h"
 #include "history/HistoryStore.h"
 #include "mcp/CallContext.h"
 #include "mcp/ToolCall.h"
@@ -82,8 +84,14 @@ private Q_SLOTS:
     void openMarksInterruptedAndPrunes();
     void openFailsWithAReason();
 
+    void eachTextIsKeptUpToItsCap();
+    void toolPathInvalidArgumentsKeepACappedCode();
+    void theSizeLimitHoldsAfterEachRun();
+    void prunesOnATimer();
+    void newConfigAppliesToTheNextRuns();
+
 private:
-    std::unique_ptr<RunHistoryRecorder> makeRecorder();
+    std::unique_ptr<RunHistoryRecorder> makeRecorder(const RunHistoryRecorder::Config& config = {});
     std::unique_ptr<SandboxRunner> makeRunner();
     RunCodeTool::Config pythonConfig() const;
 
@@ -103,10 +111,11 @@ void tst_RunHistoryRecorder::cleanup()
     m_dir.reset();
 }
 
-std::unique_ptr<RunHistoryRecorder> tst_RunHistoryRecorder::makeRecorder()
+std::unique_ptr<RunHistoryRecorder>
+tst_RunHistoryRecorder::makeRecorder(const RunHistoryRecorder::Config& config)
 {
     QString error;
-    auto recorder = RunHistoryRecorder::open(m_path, RetentionPolicy{}, thisServer(), &error);
+    auto recorder = RunHistoryRecorder::open(m_path, config, thisServer(), &error);
     if (!recorder)
         qWarning().noquote() << error;
     return recorder;
@@ -378,7 +387,9 @@ void tst_RunHistoryRecorder::openMarksInterruptedAndPrunes()
     }
 
     QString error;
-    auto recorder = RunHistoryRecorder::open(m_path, RetentionPolicy{3, 0}, thisServer(), &error);
+    RunHistoryRecorder::Config config;
+    config.retention = RetentionPolicy{3, 0};
+    auto recorder = RunHistoryRecorder::open(m_path, config, thisServer(), &error);
     QVERIFY2(recorder, qPrintable(error));
     HistoryStore& store = recorder->store();
     QCOMPARE(store.get(orphan)->status, RunStatus::Interrupted);
@@ -394,9 +405,127 @@ void tst_RunHistoryRecorder::openFailsWithAReason()
     QVERIFY(QDir().mkpath(m_path)); // a folder where the file should be
     QString error;
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("Cannot open")));
-    const auto recorder = RunHistoryRecorder::open(m_path, RetentionPolicy{}, thisServer(), &error);
+    const auto recorder = RunHistoryRecorder::open(m_path, {}, thisServer(), &error);
     QVERIFY(!recorder);
     QVERIFY2(error.contains(QLatin1String("folder")), qPrintable(error));
+}
+
+void tst_RunHistoryRecorder::eachTextIsKeptUpToItsCap()
+{
+    RunHistoryRecorder::Config config;
+    config.maxFieldBytes = 1000;
+    const auto recorder = makeRecorder(config);
+    QVERIFY(recorder);
+    const qint64 handle = recorder->runStarted(start(QString(5000, u'c')));
+    const QString keptCode = recorder->store().get(handle)->code;
+    QCOMPARE(keptCode, QString(1000, u'c') + HistoryFieldCap::marker(4000));
+
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::Exited;
+    result.stdoutBytes = QByteArray(3000, 'o');
+    result.stderrBytes = QByteArrayLiteral("short\n");
+    result.stdoutTruncated = true; // by the output cap: a different matter, kept as it was
+    recorder->runEnded(handle, result);
+    const auto run = recorder->store().get(handle);
+    QCOMPARE(run->stdoutText, QString(1000, u'o') + HistoryFieldCap::marker(2000));
+    QCOMPARE(run->stderrText, QStringLiteral("short\n"));
+    QCOMPARE(run->stdoutTruncated, true);
+    QCOMPARE(run->stderrTruncated, false);
+
+    const qint64 failed = recorder->runStarted(start());
+    recorder->runFailed(failed, QString(1500, u'm'));
+    QCOMPARE(recorder->store().get(failed)->errorMessage,
+             QString(1000, u'm') + HistoryFieldCap::marker(500));
+}
+
+void tst_RunHistoryRecorder::toolPathInvalidArgumentsKeepACappedCode()
+{
+    const auto recorder = makeRecorder(); // the default cap
+    QVERIFY(recorder);
+    const auto runner = makeRunner();
+    RunCodeTool tool(*runner, pythonConfig(), recorder.get());
+    QObject owner;
+    const QString code = QStringLiteral("# ") + QString(4 * 1024 * 1024, u'x');
+    ToolCall* call =
+        tool.start({{QStringLiteral("code"), code}, {QStringLiteral("timeout_seconds"), -5}},
+                   context(), &owner);
+    QSignalSpy finished(call, &ToolCall::finished);
+    QVERIFY(finished.wait(5000));
+    const QList<RunRecord> runs = recorder->store().list({});
+    QCOMPARE(runs.size(), 1);
+    const RunRecord& run = runs.first();
+    QCOMPARE(run.status, RunStatus::Error);
+    QVERIFY2(run.errorMessage.contains(QLatin1String("timeout_seconds")),
+             qPrintable(run.errorMessage));
+    QCOMPARE(run.code,
+             code.left(HistoryFieldCap::kDefaultMaxBytes) +
+                 HistoryFieldCap::marker(code.size() - HistoryFieldCap::kDefaultMaxBytes));
+    QVERIFY(run.stdoutText.isEmpty() && run.stderrText.isEmpty());
+}
+
+void tst_RunHistoryRecorder::theSizeLimitHoldsAfterEachRun()
+{
+    RunHistoryRecorder::Config config;
+    config.retention.maxTotalBytes = 512 * 1024;
+    const auto recorder = makeRecorder(config);
+    QVERIFY(recorder);
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::Exited;
+    result.stdoutBytes = QByteArray(64 * 1024, 'o');
+    qint64 last = 0;
+    for (int i = 0; i < 30; ++i) {
+        last = recorder->runStarted(start(QStringLiteral("print(%1)").arg(i)));
+        QVERIFY(last > 0);
+        recorder->runEnded(last, result);
+        const qint64 size = recorder->store().contentBytes();
+        QVERIFY2(size <= config.retention.maxTotalBytes, qPrintable(QString::number(size)));
+    }
+    // The oldest went, the newest stayed.
+    QVERIFY(recorder->store().get(last));
+    QVERIFY(!recorder->store().get(1));
+    QVERIFY(recorder->store().count({}) >= 4);
+}
+
+void tst_RunHistoryRecorder::prunesOnATimer()
+{
+    RunHistoryRecorder::Config config;
+    config.retention = RetentionPolicy{2, 0};
+    config.pruneInterval = std::chrono::milliseconds(200);
+    const auto recorder = makeRecorder(config);
+    QVERIFY(recorder);
+    QCOMPARE(recorder->pruner().interval(), std::chrono::milliseconds(200));
+    // Written as another process would: nothing of this recorder's own runs.
+    HistoryStore& store = recorder->store();
+    for (int i = 0; i < 6; ++i) {
+        RunRecord run;
+        run.code = QString::number(i);
+        const auto id = store.recordStart(run);
+        QVERIFY(id);
+        RunRecord end;
+        end.status = RunStatus::Ok;
+        QVERIFY(store.recordEnd(*id, end));
+    }
+    QCOMPARE(store.count({}), 6);
+    QSignalSpy passes(&recorder->pruner(), &HistoryPruner::timerPassDone);
+    QVERIFY(passes.wait(5000));
+    QCOMPARE(passes.constFirst().constFirst().toInt(), 4);
+    QCOMPARE(store.count({}), 2);
+}
+
+void tst_RunHistoryRecorder::newConfigAppliesToTheNextRuns()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    RunHistoryRecorder::Config config;
+    config.maxFieldBytes = 10;
+    config.retention.maxRuns = 1;
+    config.pruneInterval = std::chrono::milliseconds(100);
+    recorder->setConfig(config);
+    QCOMPARE(recorder->pruner().interval(), std::chrono::milliseconds(100));
+    QCOMPARE(recorder->pruner().policy(), config.retention);
+    const qint64 handle = recorder->runStarted(start(QStringLiteral("print('0123456789')")));
+    QCOMPARE(recorder->store().get(handle)->code,
+             QStringLiteral("print('012") + HistoryFieldCap::marker(9));
 }
 
 QTEST_GUILESS_MAIN(tst_RunHistoryRecorder)

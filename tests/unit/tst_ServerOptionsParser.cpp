@@ -67,6 +67,8 @@ private Q_SLOTS:
     void httpErrors();
     void historyRetention_data();
     void historyRetention();
+    void historySize_data();
+    void historySize();
     void secrets_data();
     void secrets();
 };
@@ -742,6 +744,58 @@ void tst_ServerOptionsParser::historyRetention()
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->historyRetention.maxRuns, maxRuns);
     QCOMPARE(options->historyRetention.maxAgeDays, maxDays);
+}
+
+void tst_ServerOptionsParser::historySize_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("environment");
+    QTest::addColumn<qint64>("maxTotalBytes"); // -1: an error is expected
+    QTest::addColumn<qint64>("maxFieldBytes");
+    QTest::addColumn<QString>("errorMentions");
+
+    const QString mb = QStringLiteral("--history-max-mb");
+    const QString field = QStringLiteral("--history-max-field-size");
+    const QString variable = QStringLiteral("CODE_SANDBOX_HISTORY_MAX_FIELD_SIZE=");
+    QTest::newRow("defaults") << QStringList() << QStringList() << (512LL << 20) << (256LL << 10)
+                              << QString();
+    QTest::newRow("flags") << QStringList{mb, QStringLiteral("64"), field, QStringLiteral("1m")}
+                           << QStringList() << (64LL << 20) << (1LL << 20) << QString();
+    QTest::newRow("0 MiB means no limit") << QStringList{mb, QStringLiteral("0")} << QStringList()
+                                          << 0LL << (256LL << 10) << QString();
+    QTest::newRow("variable") << QStringList() << QStringList{variable + QStringLiteral("8k")}
+                              << (512LL << 20) << (8LL << 10) << QString();
+    QTest::newRow("the flag wins")
+        << QStringList{field, QStringLiteral("2k")} << QStringList{variable + QStringLiteral("8k")}
+        << (512LL << 20) << (2LL << 10) << QString();
+    QTest::newRow("negative size") << QStringList{mb, QStringLiteral("-1")} << QStringList() << -1LL
+                                   << 0LL << QStringLiteral("--history-max-mb");
+    QTest::newRow("field size too small")
+        << QStringList{field, QStringLiteral("10")} << QStringList() << -1LL << 0LL
+        << QStringLiteral("--history-max-field-size");
+    QTest::newRow("bad variable") << QStringList() << QStringList{variable + QStringLiteral("lots")}
+                                  << -1LL << 0LL
+                                  << QStringLiteral("CODE_SANDBOX_HISTORY_MAX_FIELD_SIZE");
+}
+
+void tst_ServerOptionsParser::historySize()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, environment);
+    QFETCH(qint64, maxTotalBytes);
+    QFETCH(qint64, maxFieldBytes);
+    QFETCH(QString, errorMentions);
+    const Parsed parsed = parse(arguments, environment);
+    if (maxTotalBytes < 0) {
+        const auto* error = std::get_if<QString>(&parsed);
+        QVERIFY2(error, "expected an error");
+        QVERIFY2(error->contains(errorMentions), qPrintable(*error));
+        return;
+    }
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(options->historyRetention.maxTotalBytes, maxTotalBytes);
+    QCOMPARE(options->historyMaxFieldBytes, maxFieldBytes);
 }
 
 void tst_ServerOptionsParser::secrets_data()

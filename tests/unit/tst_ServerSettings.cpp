@@ -54,6 +54,8 @@ ServerSettings changedSettings()
     settings.redactOutput = false;
     settings.retention.maxRuns = 500;
     settings.retention.maxAgeDays = 0;
+    settings.retention.maxTotalBytes = 100LL << 20;
+    settings.historyMaxFieldBytes = 32LL << 10;
     return settings;
 }
 
@@ -98,6 +100,8 @@ private Q_SLOTS:
         QCOMPARE(options.poolSize, 0);
         QCOMPARE(options.redactOutput, false);
         QCOMPARE(options.historyRetention.maxRuns, 500);
+        QCOMPARE(options.historyRetention.maxTotalBytes, 100LL << 20);
+        QCOMPARE(options.historyMaxFieldBytes, 32LL << 10);
     }
 
     void flagsAndVariablesWinOverTheFile()
@@ -137,6 +141,9 @@ private Q_SLOTS:
         QTest::newRow("redact") << QStringLiteral("redact") << QStringLiteral("maybe");
         QTest::newRow("pool") << QStringLiteral("pool") << QStringLiteral("-1");
         QTest::newRow("retention") << QStringLiteral("history-max-days") << QStringLiteral("ten");
+        QTest::newRow("history size") << QStringLiteral("history-max-mb") << QStringLiteral("-5");
+        QTest::newRow("history field size")
+            << QStringLiteral("history-max-field-size") << QStringLiteral("1");
     }
 
     void badStoredValuesAreIgnoredWithAWarning()

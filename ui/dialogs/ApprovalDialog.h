@@ -11,10 +11,13 @@ class QPushButton;
 namespace csm {
 
 class CodeView;
+class VisibleText;
 
 // Asks the user whether one tool call of the app's server may run, showing who asks and the
-// code in full. Answers with decided(); a countdown shows when the call will be denied anyway.
-// Not modal: the rest of the app (the Runs page, other requests) stays usable meanwhile.
+// code in full, with its invisible and text-direction characters made visible (VisibleText)
+// and its long lines wrapped. Answers with decided(); a countdown shows when the call will be
+// denied anyway. Not modal: the rest of the app (the Runs page, other requests) stays usable
+// meanwhile.
 class ApprovalDialog final : public QDialog
 {
     Q_OBJECT
@@ -26,6 +29,10 @@ public:
     QPushButton& approveButton() const { return *m_approve; }
     QPushButton& denyButton() const { return *m_deny; }
     CodeView& codeView() const { return *m_code; }
+    // Who asks (rich text: the client's name escaped, its hidden characters marked).
+    QLabel& requesterLabel() const { return *m_who; }
+    // Shown when the client's name or the code holds characters that show nothing.
+    QLabel& hiddenCharactersWarning() const { return *m_hiddenWarning; }
     // The request is no longer waiting (timed out, withdrawn by the client): closes unanswered.
     void dismiss();
 
@@ -33,11 +40,14 @@ Q_SIGNALS:
     void decided(quint64 requestId, bool approved);
 
 private:
+    void highlightMarkers(const VisibleText& code);
     void updateCountdown();
     void answer(bool approved);
 
     ApprovalRequest m_request;
     CodeView* m_code = nullptr;
+    QLabel* m_who = nullptr;
+    QLabel* m_hiddenWarning = nullptr;
     QLabel* m_countdown = nullptr;
     QPushButton* m_approve = nullptr;
     QPushButton* m_deny = nullptr;

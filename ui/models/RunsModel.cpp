@@ -4,6 +4,7 @@
 
 #include <QElapsedTimer>
 #include <QSet>
+#include <QTextDocument>
 
 #include <algorithm>
 
@@ -376,11 +377,22 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
         return int(run.status);
     if (role == Qt::TextAlignmentRole && (index.column() == ExitCode || index.column() == Duration))
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+    if (role == Qt::ToolTipRole) {
+        // A tooltip that looks like HTML is shown as HTML, and clients name themselves: escaped,
+        // "<img src=x>" shows as those characters.
+        const QString tip = text(run, static_cast<Column>(index.column()), true);
+        return tip.isEmpty() ? QVariant() : QVariant(Qt::convertFromPlainText(tip));
+    }
+    if (role != Qt::DisplayRole)
         return {};
-    switch (static_cast<Column>(index.column())) {
+    return text(run, static_cast<Column>(index.column()), false);
+}
+
+QString RunsModel::text(const RunRecord& run, Column column, bool toolTip)
+{
+    switch (column) {
     case Started:
-        return role == Qt::ToolTipRole
+        return toolTip
                    ? run.startedAt.toLocalTime().toString(Qt::ISODateWithMs)
                    : run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     case Client:

@@ -97,6 +97,8 @@ public:
     void fetchMore(const QModelIndex& parent = {}) override;
 
 private:
+    // What a cell shows, or its tooltip's text (before it is made safe to show).
+    static QString text(const RunRecord& run, Column column, bool toolTip);
     HistoryQuery pageQuery() const;
     bool isFiltered() const;
     void scanSlice(bool notify);

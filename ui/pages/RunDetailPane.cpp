@@ -55,6 +55,8 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     , m_limits(monospaceView(this))
 {
     m_summary->setWordWrap(true);
+    // The client's name and version are the client's own words: text, never HTML.
+    m_summary->setTextFormat(Qt::PlainText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_tabs->addTab(m_code, tr("Code"));
     m_tabs->addTab(m_stdout, tr("Stdout"));

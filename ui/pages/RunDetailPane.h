@@ -31,6 +31,7 @@ public:
     QString stdoutText() const;
     QString stderrText() const;
     QString summaryText() const;
+    QLabel& summaryLabel() const { return *m_summary; }
 
 private:
     QLabel* m_summary = nullptr;

@@ -82,6 +82,8 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     , m_table(new QTableView(this))
     , m_detail(new RunDetailPane(this))
 {
+    // Messages quote file names and errors, never markup.
+    m_message->setTextFormat(Qt::PlainText);
     m_text->setPlaceholderText(tr("Filter by code or output"));
     m_text->setClearButtonEnabled(true);
     m_status->addItem(tr("Any status"));

@@ -42,6 +42,10 @@ constexpr int kMaxPoolIdleSeconds = 7 * 86'400;
 // A server takes any count and age; these only keep the boxes a sensible width.
 constexpr int kMaxKeptRuns = 100'000'000;
 constexpr int kMaxKeptDays = 100 * 365;
+constexpr int kMaxKeptMiB = 1024 * 1024; // 1 TiB
+// The bounds of --history-max-field-size, in KiB.
+constexpr int kMinFieldKiB = 1;
+constexpr int kMaxFieldKiB = 64 * 1024;
 // DesktopSettings' bounds.
 constexpr int kMinApprovalSeconds = 5;
 constexpr int kMaxApprovalSeconds = 3600;
@@ -178,12 +182,23 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     m_maxRuns->setSingleStep(1000);
     m_maxDays = spinBox(0, kMaxKeptDays, tr(" days"), history);
     m_maxDays->setSpecialValueText(tr("No limit"));
+    m_maxMb = spinBox(0, kMaxKeptMiB, tr(" MiB"), history);
+    m_maxMb->setSpecialValueText(tr("No limit"));
+    m_maxMb->setSingleStep(64);
+    m_maxMb->setToolTip(tr("The oldest runs are deleted while the history holds more."));
+    m_maxFieldSize = spinBox(kMinFieldKiB, kMaxFieldKiB, tr(" KiB"), history);
+    m_maxFieldSize->setSingleStep(64);
+    m_maxFieldSize->setToolTip(tr("Most of each run's code, stdout and stderr kept in the "
+                                  "history; a note says how much more there was. What the "
+                                  "assistant gets is not affected."));
     auto* historyLayout = new QFormLayout(history);
     historyLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
     historyLayout->addRow(tr("Keep &the newest:"), m_maxRuns);
     historyLayout->addRow(tr("Keep runs &for:"), m_maxDays);
-    historyLayout->addRow(note(tr("A server removes older runs from the history when it "
-                                  "starts (0: no limit)."),
+    historyLayout->addRow(tr("Keep the histor&y within:"), m_maxMb);
+    historyLayout->addRow(tr("&Keep of each code and output:"), m_maxFieldSize);
+    historyLayout->addRow(note(tr("Servers delete older runs when they start, every 10 minutes, "
+                                  "and as soon as the history outgrows its size (0: no limit)."),
                                history));
 
     // Engine.
@@ -259,8 +274,9 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
                               "engine applies when a server starts."),
                            this));
 
-    for (QSpinBox* box : {m_memory, m_pids, m_tmpfs, m_outputCap, m_timeout, m_maxTimeout,
-                          m_poolSize, m_poolIdle, m_maxRuns, m_maxDays, m_approvalTimeout})
+    for (QSpinBox* box :
+         {m_memory, m_pids, m_tmpfs, m_outputCap, m_timeout, m_maxTimeout, m_poolSize, m_poolIdle,
+          m_maxRuns, m_maxDays, m_maxMb, m_maxFieldSize, m_approvalTimeout})
         connect(box, &QSpinBox::valueChanged, this, &SettingsPage::updateState);
     connect(m_cpus, &QDoubleSpinBox::valueChanged, this, &SettingsPage::updateState);
     for (QAbstractButton* button :
@@ -377,6 +393,10 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     m_redact->setChecked(server.redactOutput);
     m_maxRuns->setValue(std::max(0, server.retention.maxRuns));
     m_maxDays->setValue(std::max(0, server.retention.maxAgeDays));
+    m_maxMb->setValue(shown(
+        m_maxMb, static_cast<double>(std::max<qint64>(0, server.retention.maxTotalBytes)) / MiB));
+    m_maxFieldSize->setValue(
+        shown(m_maxFieldSize, static_cast<double>(server.historyMaxFieldBytes) / KiB));
     m_engine->setCurrentIndex(std::max(0, m_engine->findData(server.engine)));
     m_approval->setChecked(desktop.approvalRequired);
     m_approvalTimeout->setValue(desktop.approvalTimeoutSeconds);
@@ -399,6 +419,8 @@ SettingsPage::FormValues SettingsPage::formValues() const
     values.redact = m_redact->isChecked();
     values.maxRuns = m_maxRuns->value();
     values.maxDays = m_maxDays->value();
+    values.maxMb = m_maxMb->value();
+    values.maxFieldKiB = m_maxFieldSize->value();
     values.engine = m_engine->currentData().toString();
     values.approval = m_approval->isChecked();
     values.approvalTimeoutSeconds = m_approvalTimeout->value();
@@ -435,6 +457,10 @@ ServerSettings SettingsPage::changedServer(ServerSettings onto) const
         onto.retention.maxRuns = now.maxRuns;
     if (now.maxDays != was.maxDays)
         onto.retention.maxAgeDays = now.maxDays;
+    if (now.maxMb != was.maxMb)
+        onto.retention.maxTotalBytes = now.maxMb * MiB;
+    if (now.maxFieldKiB != was.maxFieldKiB)
+        onto.historyMaxFieldBytes = now.maxFieldKiB * KiB;
     if (now.engine != was.engine)
         onto.engine = now.engine;
     return onto;

@@ -60,6 +60,8 @@ public:
     // History retention (0: no limit).
     QSpinBox& keepRuns() const { return *m_maxRuns; }
     QSpinBox& keepDays() const { return *m_maxDays; }
+    QSpinBox& keepMegabytes() const { return *m_maxMb; }      // MiB
+    QSpinBox& keepPerText() const { return *m_maxFieldSize; } // KiB of each code, stdout, stderr
     // Engine: Auto, Podman, Docker.
     QComboBox& engine() const { return *m_engine; }
     // Approval of the app's own server's calls.
@@ -104,6 +106,8 @@ private:
         bool redact = false;
         int maxRuns = 0;
         int maxDays = 0;
+        int maxMb = 0;
+        int maxFieldKiB = 0;
         QString engine;
         bool approval = false;
         int approvalTimeoutSeconds = 0;
@@ -151,6 +155,8 @@ private:
     QLabel* m_redactWarning = nullptr;
     QSpinBox* m_maxRuns = nullptr;
     QSpinBox* m_maxDays = nullptr;
+    QSpinBox* m_maxMb = nullptr;
+    QSpinBox* m_maxFieldSize = nullptr;
     QComboBox* m_engine = nullptr;
     QCheckBox* m_approval = nullptr;
     QSpinBox* m_approvalTimeout = nullptr;

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "history/RetentionPolicy.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <chrono>
+
+namespace csm {
+
+class HistoryStore;
+
+// Keeps the run history within its RetentionPolicy for as long as a server runs, not only when it
+// starts: a full pass (count, age, size) now and then every interval(), and a look at the size
+// alone after each recorded run, so that a burst of big runs cannot outgrow the budget between
+// two passes. Deleted space goes back to the file system when there is a lot of it.
+//
+// Several processes prune the same file, each with its own policy: every deletion is a short
+// transaction that measures again inside it, so together they never delete more than the
+// strictest policy asks. On the store's thread.
+class HistoryPruner final : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr std::chrono::milliseconds kDefaultInterval = std::chrono::minutes(10);
+
+    HistoryPruner(HistoryStore& store, const RetentionPolicy& policy,
+                  std::chrono::milliseconds interval = kDefaultInterval, QObject* parent = nullptr);
+
+    const RetentionPolicy& policy() const { return m_policy; }
+    // Used from the next pass or check on.
+    void setPolicy(const RetentionPolicy& policy) { m_policy = policy; }
+    std::chrono::milliseconds interval() const;
+    // Restarts the timer with the new interval, if it changed.
+    void setInterval(std::chrono::milliseconds interval);
+
+    // A full pass now; returns how many runs it deleted. Problems are logged.
+    int pruneNow();
+    // After a run was recorded: the size budget only, cheap while the history is within it.
+    int pruneIfTooBig();
+
+Q_SIGNALS:
+    // A pass of the timer deleted `runs` runs (0 included: the pass happened).
+    void timerPassDone(int runs);
+
+private:
+    HistoryStore& m_store;
+    RetentionPolicy m_policy;
+    QTimer m_timer;
+};
+
+} // namespace csm

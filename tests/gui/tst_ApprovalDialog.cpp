@@ -1,0 +1,145 @@
+// The approval dialog under the offscreen platform: "Trojan Source" code and a client name with
+// hidden characters are shown with those characters visible, and long lines wrap instead of
+// hiding their end beyond the right edge.
+#include "dialogs/ApprovalDialog.h"
+#include "ShownText.h"
+#include "widgets/CodeView.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
+
+using csm::ApprovalDialog;
+using csm::ApprovalRequest;
+
+namespace {
+
+ApprovalRequest request(const QString& code, const QString& clientName)
+{
+    ApprovalRequest request;
+    request.id = 7;
+    request.tool = QStringLiteral("run_python_code");
+    request.code = code;
+    request.clientName = clientName;
+    request.transport = QStringLiteral("http");
+    request.askedAt = QDateTime::currentDateTimeUtc();
+    request.timeoutMs = 60'000;
+    return request;
+}
+
+bool hasBidiControl(const QString& text)
+{
+    for (const QChar c : text) {
+        switch (c.direction()) {
+        case QChar::DirLRE:
+        case QChar::DirLRO:
+        case QChar::DirRLE:
+        case QChar::DirRLO:
+        case QChar::DirPDF:
+        case QChar::DirLRI:
+        case QChar::DirRLI:
+        case QChar::DirFSI:
+        case QChar::DirPDI:
+            return true;
+        default:
+            break;
+        }
+        if (c == QChar(0x200E) || c == QChar(0x200F) || c == QChar(0x061C))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+class tst_ApprovalDialog final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void trojanSourceIsShownAsItIs()
+    {
+        // Shown without the markers, this reads as a comment after an if that is never true;
+        // Python runs the print.
+        const QString code = QStringLiteral("access_level = \"user\"\n"
+                                            "if access_level != \"user\u202E \u2066# Check if "
+                                            "admin\u2069 \u2066\":\n"
+                                            "    print(\"You are an admin\u200B.\")\n");
+        auto* dialog =
+            new ApprovalDialog(request(code, QStringLiteral("Claude\u202E<b>gnp.exe</b>")));
+        dialog->show();
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+
+        const QString shown = dialog->codeView().toPlainText();
+        QVERIFY(!hasBidiControl(shown));
+        QVERIFY(!shown.contains(QChar(0x200B)));
+        QVERIFY2(shown.contains(
+                     QStringLiteral("\"user⟦U+202E⟧ ⟦U+2066⟧# Check if admin⟦U+2069⟧ ⟦U+2066⟧\":")),
+                 qPrintable(shown));
+        QVERIFY(shown.contains(QStringLiteral("admin⟦U+200B⟧.")));
+        // Each marker is highlighted.
+        const QList<QTextEdit::ExtraSelection> marked = dialog->codeView().extraSelections();
+        QCOMPARE(marked.size(), 5);
+        for (const QTextEdit::ExtraSelection& selection : marked) {
+            QVERIFY(selection.cursor.selectedText().startsWith(QStringLiteral("⟦U+")));
+            QVERIFY(selection.format.background().style() != Qt::NoBrush);
+        }
+
+        // The client's name: its markup as text, its control as a marker.
+        const QString who = shownText(dialog->requesterLabel());
+        QVERIFY2(who.startsWith(QStringLiteral("Claude⟦U+202E⟧<b>gnp.exe</b> asks to run")),
+                 qPrintable(who));
+        QVERIFY(!hasBidiControl(who));
+
+        QVERIFY(dialog->hiddenCharactersWarning().isVisible());
+        QVERIFY2(dialog->hiddenCharactersWarning().text().contains(QLatin1String("6 invisible")),
+                 qPrintable(dialog->hiddenCharactersWarning().text()));
+        QTest::mouseClick(&dialog->denyButton(), Qt::LeftButton);
+    }
+
+    void plainCodeHasNoWarning()
+    {
+        auto* dialog = new ApprovalDialog(
+            request(QStringLiteral("print('hi')\r\nprint(2)\n"), QStringLiteral("claude-code")));
+        dialog->show();
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QCOMPARE(dialog->codeView().toPlainText(), QStringLiteral("print('hi')\nprint(2)\n"));
+        QVERIFY(dialog->codeView().extraSelections().isEmpty());
+        QVERIFY(!dialog->hiddenCharactersWarning().isVisible());
+        QCOMPARE(shownText(dialog->requesterLabel()),
+                 QStringLiteral("claude-code asks to run this code with run_python_code (over "
+                                "http):"));
+        QSignalSpy decided(dialog, &ApprovalDialog::decided);
+        QTest::mouseClick(&dialog->approveButton(), Qt::LeftButton);
+        QCOMPARE(decided.size(), 1);
+        QCOMPARE(decided.constFirst().at(1).toBool(), true);
+    }
+
+    // What hides at the end of a long line (after many spaces, say) is on screen.
+    void longLinesWrap()
+    {
+        const QString code = QStringLiteral("print('looks harmless')") + QString(400, u' ') +
+                             QStringLiteral("; import os; os.system('rm -rf ~')\n");
+        auto* dialog = new ApprovalDialog(request(code, QStringLiteral("claude-code")));
+        dialog->resize(600, 400);
+        dialog->show();
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        csm::CodeView& view = dialog->codeView();
+        QTRY_COMPARE(view.horizontalScrollBar()->maximum(), 0);
+        const QTextBlock first = view.document()->firstBlock();
+        QVERIFY2(first.layout()->lineCount() > 1,
+                 qPrintable(QString::number(first.layout()->lineCount())));
+        // Every line of the layout fits in the view's width.
+        for (int i = 0; i < first.layout()->lineCount(); ++i)
+            QVERIFY(first.layout()->lineAt(i).naturalTextWidth() <= view.viewport()->width());
+        dialog->dismiss();
+    }
+};
+
+QTEST_MAIN(tst_ApprovalDialog)
+#include "tst_ApprovalDialog.moc"
