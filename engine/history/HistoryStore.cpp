@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -663,7 +664,10 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
         update.prepare(QStringLiteral(
             "UPDATE runs SET change_seq = ?, status = ?, stdout_text = ?, stderr_text = ?, "
             "stdout_truncated = ?, stderr_truncated = ?, exit_code = ?, duration_ms = ?, "
-            "ended_at = ?, error_message = ? WHERE id = ?"));
+            "ended_at = ?, error_message = ?, "
+            // Limits the engine did not enforce join the limits the run started with.
+            "limits = CASE WHEN ? = '[]' THEN limits "
+            "ELSE json_set(limits, '$.unenforced', json(?)) END WHERE id = ?"));
         update.addBindValue(*seq);
         update.addBindValue(RunStatusTraits::toString(finished.status));
         update.addBindValue(text(finished.stdoutText));
@@ -675,6 +679,11 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
         update.addBindValue(finished.endedAt.isValid() ? finished.endedAt.toMSecsSinceEpoch()
                                                        : QDateTime::currentMSecsSinceEpoch());
         update.addBindValue(text(finished.errorMessage));
+        const QString unenforced =
+            QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(finished.unenforcedLimits))
+                                  .toJson(QJsonDocument::Compact));
+        update.addBindValue(unenforced);
+        update.addBindValue(unenforced);
         update.addBindValue(id);
         if (!execute(update, "recording the end of a run"))
             return false;

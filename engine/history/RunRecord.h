@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -45,6 +46,9 @@ struct RunRecord
     QDateTime startedAt;
     QDateTime endedAt;    // null while running
     QString errorMessage; // the engine's error text, for a person or a model to read
+    // Limits the engine accepted but did not enforce ("memory", "pids", "cpus"); recordEnd()
+    // adds them to `limits` as "unenforced".
+    QStringList unenforcedLimits;
 };
 
 } // namespace csm

@@ -73,6 +73,7 @@ RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result, qint64 ma
     run.stdoutTruncated = result.stdoutTruncated;
     run.stderrTruncated = result.stderrTruncated;
     run.durationMs = result.durationMs;
+    run.unenforcedLimits = result.unenforcedLimits;
     switch (result.outcome) {
     case ExecutionResult::Outcome::Exited:
         run.exitCode = result.exitCode;

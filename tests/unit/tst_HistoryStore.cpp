@@ -5,6 +5,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -474,6 +476,31 @@ private Q_SLOTS:
         end.endedAt = {};
         QVERIFY(store->recordEnd(*id, end));
         QVERIFY(store->get(*id)->endedAt.isValid());
+    }
+
+    void unenforcedLimitsJoinTheRunsLimits()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        RunRecord run;
+        run.limits = QJsonObject{{QStringLiteral("memory_bytes"), 536870912},
+                                 {QStringLiteral("allow_unlimited"), true}};
+        const auto id = store->recordStart(run);
+        QVERIFY(id);
+        RunRecord end = ended(RunStatus::Ok);
+        end.unenforcedLimits = {QStringLiteral("memory"), QStringLiteral("pids")};
+        QVERIFY2(store->recordEnd(*id, end), qPrintable(store->lastError()));
+        const QJsonObject limits = store->get(*id)->limits;
+        QCOMPARE(limits.value(QLatin1String("memory_bytes")).toInt(), 536870912);
+        QCOMPARE(limits.value(QLatin1String("unenforced")).toArray(),
+                 (QJsonArray{QStringLiteral("memory"), QStringLiteral("pids")}));
+
+        // A run whose limits all held keeps its limits as they were.
+        const auto other = store->recordStart(run);
+        QVERIFY(store->recordEnd(*other, ended(RunStatus::Ok)));
+        QCOMPARE(store->get(*other)->limits, run.limits);
     }
 
     void recordEndRefusesWhatItCannotStore()
