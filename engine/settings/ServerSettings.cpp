@@ -39,6 +39,7 @@ ServerSettings ServerSettings::load(const QString& dataDir, QStringList* problem
     settings.maxTimeoutSeconds = options->maxTimeoutSeconds;
     settings.poolSize = options->poolSize;
     settings.poolIdleSeconds = options->poolIdleSeconds;
+    settings.maxRunning = options->maxRunning;
     settings.redactOutput = options->redactOutput;
     settings.retention = options->historyRetention;
     settings.historyMaxFieldBytes = options->historyMaxFieldBytes;
@@ -61,6 +62,9 @@ bool ServerSettings::save(const QString& dataDir, QString* error) const
     file.setValue(QStringLiteral("output-cap"), ByteSize::format(policy.outputCapBytes));
     file.setValue(QStringLiteral("pool"), QString::number(poolSize));
     file.setValue(QStringLiteral("pool-idle"), QString::number(poolIdleSeconds));
+    file.setValue(QStringLiteral("max-running"), QString::number(maxRunning));
+    file.setValue(QStringLiteral("allow-unlimited"),
+                  policy.allowUnenforcedLimits ? QStringLiteral("true") : QStringLiteral("false"));
     file.setValue(QStringLiteral("redact"),
                   redactOutput ? QStringLiteral("true") : QStringLiteral("false"));
     file.setValue(QStringLiteral("history-max-runs"), QString::number(retention.maxRuns));

@@ -25,6 +25,7 @@ struct ServerSettings
     double maxTimeoutSeconds = 600;
     int poolSize = 2;
     int poolIdleSeconds = 600;
+    int maxRunning = 0; // sandboxes at once; 0: sized from the machine
     bool redactOutput = true;
     RetentionPolicy retention;
     qint64 historyMaxFieldBytes = HistoryFieldCap::kDefaultMaxBytes;

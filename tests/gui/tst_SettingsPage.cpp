@@ -151,6 +151,9 @@ private Q_SLOTS:
         type(page.maxTimeout(), QStringLiteral("900"));
         type(page.poolSize(), QStringLiteral("4"));
         type(page.poolIdle(), QStringLiteral("120"));
+        type(page.maxRunning(), QStringLiteral("3"));
+        clickIndicator(page.allowUnlimited());
+        QVERIFY(page.allowUnlimited().isChecked());
         clickIndicator(page.redact());
         QVERIFY(!page.redact().isChecked());
         QVERIFY(!page.redactWarning().isHidden());
@@ -186,6 +189,8 @@ private Q_SLOTS:
         QCOMPARE(saved.maxTimeoutSeconds, 900.0);
         QCOMPARE(saved.poolSize, 4);
         QCOMPARE(saved.poolIdleSeconds, 120);
+        QCOMPARE(saved.maxRunning, 3);
+        QCOMPARE(saved.policy.allowUnenforcedLimits, true);
         QCOMPARE(saved.redactOutput, false);
         QCOMPARE(saved.retention.maxRuns, 500);
         QCOMPARE(saved.retention.maxAgeDays, 30);
@@ -227,6 +232,8 @@ private Q_SLOTS:
         QCOMPARE(options->maxTimeoutSeconds, 900.0);
         QCOMPARE(options->poolSize, 4);
         QCOMPARE(options->poolIdleSeconds, 120);
+        QCOMPARE(options->maxRunning, 3);
+        QCOMPARE(options->policy.allowUnenforcedLimits, true);
         QCOMPARE(options->redactOutput, false);
         QCOMPARE(options->historyRetention.maxRuns, 500);
         QCOMPARE(options->historyRetention.maxAgeDays, 30);

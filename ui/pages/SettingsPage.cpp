@@ -1,6 +1,7 @@
 #include "pages/SettingsPage.h"
 
 #include "core/FileContentWatcher.h"
+#include "sandbox/RunQueue.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -38,6 +39,7 @@ constexpr qint64 kMinOutputCap = KiB;
 constexpr qint64 kMaxOutputCap = 64 * MiB;
 constexpr int kMaxTimeoutSeconds = 86'400;
 constexpr int kMaxPoolSize = 32;
+constexpr int kMaxRunning = 1024;
 constexpr int kMaxPoolIdleSeconds = 7 * 86'400;
 // A server takes any count and age; these only keep the boxes a sensible width.
 constexpr int kMaxKeptRuns = 100'000'000;
@@ -121,6 +123,25 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     limitsLayout->addRow(tr("Pr&ocesses:"), m_pids);
     limitsLayout->addRow(tr("&Writable space:"), m_tmpfs);
     limitsLayout->addRow(outputCapLabel, outputCap);
+    m_maxRunning = spinBox(0, kMaxRunning, QString(), limits);
+    // What "automatic" means follows the memory limit.
+    const auto showAutomatic = [this] {
+        m_maxRunning->setSpecialValueText(
+            tr("Automatic (%1)").arg(RunQueue::defaultMaxRunning(qint64(m_memory->value()) * MiB)));
+    };
+    connect(m_memory, &QSpinBox::valueChanged, m_maxRunning, showAutomatic);
+    showAutomatic();
+    m_maxRunning->setToolTip(tr("Sandboxes each server runs at once; further calls wait in a "
+                                "queue. Automatic: twice the CPUs, or fewer when their memory "
+                                "limits would not fit in this machine's memory."));
+    limitsLayout->addRow(tr("Sandboxes at o&nce:"), m_maxRunning);
+    m_allowUnlimited = new QCheckBox(
+        tr("Run programs even where the engine does not enforce these &limits"), limits);
+    m_allowUnlimited->setToolTip(
+        tr("Rootless Podman on a cgroup v1 system accepts the memory, process and CPU limits "
+           "and ignores them. Without this, such a sandbox refuses to run; with it, programs "
+           "run bounded only by the machine, and each run says so."));
+    limitsLayout->addRow(m_allowUnlimited);
 
     // Network.
     auto* network = new QGroupBox(tr("Network"), form);
@@ -276,12 +297,13 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
 
     for (QSpinBox* box :
          {m_memory, m_pids, m_tmpfs, m_outputCap, m_timeout, m_maxTimeout, m_poolSize, m_poolIdle,
-          m_maxRuns, m_maxDays, m_maxMb, m_maxFieldSize, m_approvalTimeout})
+          m_maxRuns, m_maxDays, m_maxMb, m_maxFieldSize, m_approvalTimeout, m_maxRunning})
         connect(box, &QSpinBox::valueChanged, this, &SettingsPage::updateState);
     connect(m_cpus, &QDoubleSpinBox::valueChanged, this, &SettingsPage::updateState);
     for (QAbstractButton* button :
          {static_cast<QAbstractButton*>(m_networkBridge), static_cast<QAbstractButton*>(m_redact),
-          static_cast<QAbstractButton*>(m_approval)})
+          static_cast<QAbstractButton*>(m_approval),
+          static_cast<QAbstractButton*>(m_allowUnlimited)})
         connect(button, &QAbstractButton::toggled, this, &SettingsPage::updateState);
     connect(m_engine, &QComboBox::currentIndexChanged, this, &SettingsPage::updateState);
     connect(m_outputCapUnit, &QComboBox::currentIndexChanged, this,
@@ -390,6 +412,8 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     m_maxTimeout->setValue(shown(m_maxTimeout, server.maxTimeoutSeconds));
     m_poolSize->setValue(server.poolSize);
     m_poolIdle->setValue(server.poolIdleSeconds);
+    m_maxRunning->setValue(server.maxRunning);
+    m_allowUnlimited->setChecked(server.policy.allowUnenforcedLimits);
     m_redact->setChecked(server.redactOutput);
     m_maxRuns->setValue(std::max(0, server.retention.maxRuns));
     m_maxDays->setValue(std::max(0, server.retention.maxAgeDays));
@@ -416,6 +440,8 @@ SettingsPage::FormValues SettingsPage::formValues() const
     values.maxTimeoutSeconds = m_maxTimeout->value();
     values.poolSize = m_poolSize->value();
     values.poolIdleSeconds = m_poolIdle->value();
+    values.maxRunning = m_maxRunning->value();
+    values.allowUnlimited = m_allowUnlimited->isChecked();
     values.redact = m_redact->isChecked();
     values.maxRuns = m_maxRuns->value();
     values.maxDays = m_maxDays->value();
@@ -451,6 +477,10 @@ ServerSettings SettingsPage::changedServer(ServerSettings onto) const
         onto.poolSize = now.poolSize;
     if (now.poolIdleSeconds != was.poolIdleSeconds)
         onto.poolIdleSeconds = now.poolIdleSeconds;
+    if (now.maxRunning != was.maxRunning)
+        onto.maxRunning = now.maxRunning;
+    if (now.allowUnlimited != was.allowUnlimited)
+        onto.policy.allowUnenforcedLimits = now.allowUnlimited;
     if (now.redact != was.redact)
         onto.redactOutput = now.redact;
     if (now.maxRuns != was.maxRuns)

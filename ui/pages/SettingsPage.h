@@ -57,6 +57,8 @@ public:
     // Privacy: the warning is shown while redaction is off.
     QCheckBox& redact() const { return *m_redact; }
     QLabel& redactWarning() const { return *m_redactWarning; }
+    QSpinBox& maxRunning() const { return *m_maxRunning; } // 0: automatic
+    QCheckBox& allowUnlimited() const { return *m_allowUnlimited; }
     // History retention (0: no limit).
     QSpinBox& keepRuns() const { return *m_maxRuns; }
     QSpinBox& keepDays() const { return *m_maxDays; }
@@ -103,6 +105,8 @@ private:
         int maxTimeoutSeconds = 0;
         int poolSize = 0;
         int poolIdleSeconds = 0;
+        int maxRunning = 0;
+        bool allowUnlimited = false;
         bool redact = false;
         int maxRuns = 0;
         int maxDays = 0;
@@ -151,6 +155,8 @@ private:
     QSpinBox* m_maxTimeout = nullptr;
     QSpinBox* m_poolSize = nullptr;
     QSpinBox* m_poolIdle = nullptr;
+    QSpinBox* m_maxRunning = nullptr;
+    QCheckBox* m_allowUnlimited = nullptr;
     QCheckBox* m_redact = nullptr;
     QLabel* m_redactWarning = nullptr;
     QSpinBox* m_maxRuns = nullptr;
