@@ -489,7 +489,15 @@ void ImagesPage::start(Operation operation, const QString& program, const QStrin
     m_process = new QProcess(this);
     m_process->setProgram(program);
     m_process->setArguments(arguments);
-    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    if (operation == Operation::Test) {
+        // The test program prints to stdout only: whatever comes on stderr is the engine's
+        // (rootless Podman warns there that it ignores the limits), and is shown as such.
+        m_testErrors.clear();
+        connect(m_process, &QProcess::readyReadStandardError, this,
+                [this] { m_testErrors += m_process->readAllStandardError().left(16 * 1024); });
+    } else {
+        m_process->setProcessChannelMode(QProcess::MergedChannels);
+    }
     // A session of its own: no controlling terminal, so a `sudo` inside the build fails at once
     // ("a terminal is required") instead of prompting in whatever terminal started the app.
     m_process->setChildProcessModifier([] { ::setsid(); });
@@ -571,6 +579,10 @@ void ImagesPage::onFinished(int exitCode, bool crashed)
                          "--all --external` lists it, `podman rm` removes it."));
         }
     } else if (m_operation == Operation::Test) {
+        m_testErrors += process->readAllStandardError();
+        // Shown as the engine's warnings on success; on failure they are the reason.
+        for (const QString& warning : m_runtime->engineWarnings(m_testErrors))
+            appendLog(ok ? tr("Engine warning: %1").arg(warning) : warning);
         appendLog(ok ? tr("Test of %1: it printed %2 in %3 s.")
                            .arg(m_operationSubject, m_testOutput.trimmed(), seconds)
                      : tr("Test of %1 failed (exit code %2) after %3 s.")

@@ -174,6 +174,7 @@ private:
     QStringDecoder m_decoder{QStringDecoder::Utf8};
     QString m_partialLine;
     QString m_testOutput;
+    QByteArray m_testErrors; // what the engine said on stderr during a Test
 };
 
 } // namespace csm
