@@ -40,6 +40,16 @@ bool McpStdioClient::start(const QStringList& arguments, const QProcessEnvironme
     return m_process.waitForStarted(10'000);
 }
 
+std::unique_ptr<McpStdioClient> McpStdioClient::startOnTestEngine(const QStringList& arguments)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
+    auto client = std::make_unique<McpStdioClient>();
+    if (!client->start(arguments, environment) || client->initialize().isEmpty())
+        return nullptr;
+    return client;
+}
+
 QJsonObject McpStdioClient::initialize(const QString& protocolVersion,
                                        const QJsonObject& clientInfo)
 {

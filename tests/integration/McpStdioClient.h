@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 // Drives a real code-sandbox-mcp process over stdio, as an MCP client would.
@@ -17,6 +18,9 @@ public:
     ~McpStdioClient();
 
     bool start(const QStringList& arguments, const QProcessEnvironment& environment);
+    // code-sandbox-mcp ARGUMENTS on the engine under test (TestEngine), started and
+    // initialized; null if either failed.
+    static std::unique_ptr<McpStdioClient> startOnTestEngine(const QStringList& arguments);
     // Another program than code-sandbox-mcp (e.g. code-sandbox-desktop --stdio); before start().
     void setProgram(const QString& program) { m_program = program; }
     // initialize + notifications/initialized; returns the initialize result. `clientInfo`

@@ -156,18 +156,12 @@ class TestConcurrency final : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<McpStdioClient> startStdioServer(const QStringList& arguments)
+    static std::unique_ptr<McpStdioClient> startStdioServer(const QStringList& arguments)
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
-        auto client = std::make_unique<McpStdioClient>();
-        if (!client->start(QStringList{QStringLiteral("--verbose"), QStringLiteral("--pool"),
-                                       QStringLiteral("0")} +
-                               arguments,
-                           env) ||
-            client->initialize().isEmpty())
-            return nullptr;
-        return client;
+        return McpStdioClient::startOnTestEngine(QStringList{QStringLiteral("--verbose"),
+                                                             QStringLiteral("--pool"),
+                                                             QStringLiteral("0")} +
+                                                 arguments);
     }
 
     static void stopStdioServer(McpStdioClient& server)

@@ -206,19 +206,13 @@ private:
         Pooled,
     };
 
-    std::unique_ptr<McpStdioClient> startServer(Mode mode, const QStringList& extra = {})
+    static std::unique_ptr<McpStdioClient> startServer(Mode mode, const QStringList& extra = {})
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
-        auto client = std::make_unique<McpStdioClient>();
         // --verbose: the server says whether a call got a warm container.
-        const QStringList arguments =
+        return McpStdioClient::startOnTestEngine(
             QStringList{QStringLiteral("--verbose"), QStringLiteral("--pool"),
                         mode == Mode::Cold ? QStringLiteral("0") : QStringLiteral("1")} +
-            TestEngine::serverArguments() + extra;
-        if (!client->start(arguments, env) || client->initialize().isEmpty())
-            return nullptr;
-        return client;
+            TestEngine::serverArguments() + extra);
     }
 
     // Runs `program` as the mode says: in a pooled server, only once a warm container is

@@ -41,6 +41,16 @@ std::unique_ptr<ContainerRuntime> makeRuntime(const QString& engine)
     return std::make_unique<DockerRuntime>();
 }
 
+// What the launcher is told of the sample spec's policy: the limits to check, refused when the
+// engine does not enforce them, and the output cap.
+QStringList launcherOptions(const ContainerSpec& spec)
+{
+    return {
+        QStringLiteral("--limits"),     QStringLiteral("memory=268435456,pids=64,millicpus=500"),
+        QStringLiteral("--unenforced"), QStringLiteral("refuse"),
+        QStringLiteral("--output-cap"), QString::number(spec.policy.outputCapBytes)};
+}
+
 ContainerSpec sampleSpec()
 {
     ContainerSpec spec;
@@ -353,15 +363,8 @@ void tst_ContainerArguments::imageAndCommandLast()
     const QStringList args = makeRuntime(engine)->runArguments(spec);
     // The launcher gets the limits to check, the output cap, then runs the interpreter after
     // "--". Limits the engine does not enforce make it refuse, unless the policy allows them.
-    const QStringList tail = QStringList{spec.image,
-                                         QStringLiteral("--limits"),
-                                         QStringLiteral("memory=268435456,pids=64,millicpus=500"),
-                                         QStringLiteral("--unenforced"),
-                                         QStringLiteral("refuse"),
-                                         QStringLiteral("--output-cap"),
-                                         QString::number(spec.policy.outputCapBytes),
-                                         QStringLiteral("--")} +
-                             spec.command;
+    const QStringList tail = QStringList{spec.image} + launcherOptions(spec) +
+                             QStringList{QStringLiteral("--")} + spec.command;
     QVERIFY(args.size() > tail.size());
     QCOMPARE(args.mid(args.size() - tail.size()), tail);
     ContainerSpec allowing = spec;
@@ -716,16 +719,9 @@ void tst_ContainerArguments::pooledContainerRunsDetachedAndListens()
     QVERIFY(args.contains(QStringLiteral("type=bind,source=/tmp/code-sandbox-pool-x/"
                                          "code-sandbox-abc123-7,target=/.code-sandbox/io")));
     // The launcher listens in the mounted folder, then runs the interpreter as before.
-    const QStringList tail = QStringList{spec.image,
-                                         QStringLiteral("--listen"),
-                                         QStringLiteral("/.code-sandbox/io/sock"),
-                                         QStringLiteral("--limits"),
-                                         QStringLiteral("memory=268435456,pids=64,millicpus=500"),
-                                         QStringLiteral("--unenforced"),
-                                         QStringLiteral("refuse"),
-                                         QStringLiteral("--output-cap"),
-                                         QString::number(spec.policy.outputCapBytes),
-                                         QStringLiteral("--")} +
+    const QStringList tail = QStringList{spec.image, QStringLiteral("--listen"),
+                                         QStringLiteral("/.code-sandbox/io/sock")} +
+                             launcherOptions(spec) + QStringList{QStringLiteral("--")} +
                              spec.command;
     QCOMPARE(args.mid(args.size() - tail.size()), tail);
     // Everything else (limits, hardening) is the same as for a call's own container.
