@@ -63,6 +63,7 @@ probe('mount a tmpfs', lambda: syscall(165, ctypes.addressof(ctypes.create_strin
 probe('umount /tmp', lambda: syscall(166, ctypes.addressof(ctypes.create_string_buffer(b'/tmp')), 2))
 probe('fsopen', lambda: syscall(430, ctypes.addressof(ctypes.create_string_buffer(b'tmpfs')), 0))
 probe('pivot_root', lambda: syscall(155, ctypes.addressof(ctypes.create_string_buffer(b'/tmp')), ctypes.addressof(ctypes.create_string_buffer(b'/tmp'))))
+probe('socket AF_VSOCK', lambda: syscall(41, 40, 1, 0))
 probe('chroot', lambda: syscall(161, ctypes.addressof(ctypes.create_string_buffer(b'/tmp'))))
 probe('read /proc/1/environ', lambda: 'read' if open('/proc/1/environ', 'rb').read() is not None else '')
 def write_proc_sys():
@@ -180,6 +181,10 @@ const QList<std::pair<QString, QString>>& expectedRefusals()
         {QStringLiteral("fsopen"), QStringLiteral("EPERM")},
         {QStringLiteral("pivot_root"), QStringLiteral("EPERM")},
         {QStringLiteral("chroot"), QStringLiteral("EPERM")},
+        // vsock is confined by no network namespace: the hypervisor's and host's services. The
+        // profile's default answer: ENOSYS where the engine's runc applies defaultErrnoRet,
+        // EPERM where it does not (Docker 20.10's).
+        {QStringLiteral("socket AF_VSOCK"), QStringLiteral("EPERM|ENOSYS")},
         // PID 1 (the launcher) is not dumpable: its /proc files belong to root.
         {QStringLiteral("read /proc/1/environ"), QStringLiteral("EACCES")},
         {QStringLiteral("write /proc/sys"), QStringLiteral("EROFS")},
@@ -302,7 +307,9 @@ private Q_SLOTS:
         const QJsonObject& findings = m_findings[mode];
         QVERIFY2(findings.contains(probe),
                  QJsonDocument(findings).toJson(QJsonDocument::Compact).constData());
-        QCOMPARE(findings.value(probe).toString(), expected);
+        const QString seen = findings.value(probe).toString();
+        QVERIFY2(expected.split(u'|').contains(seen),
+                 qPrintable(QStringLiteral("%1: %2, expected %3").arg(probe, seen, expected)));
     }
 
     void sharedMemoryIsBounded_data() { addModeRows(); }
