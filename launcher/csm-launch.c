@@ -110,9 +110,54 @@ static _Noreturn void fail(const char* what)
     _exit(121);
 }
 
+/* This process's own cgroup in the hierarchy of `controller` ("" for cgroup v2's unified one),
+ * from /proc/self/cgroup ("ID:CONTROLLERS:PATH"); "/" when it cannot be told. With a private
+ * cgroup namespace (the engines' default) it is "/", and the cgroup root is the container's own;
+ * with the host's namespace the root is the host's, and the container's files are below it. */
+static void own_cgroup(const char* controller, char* path, size_t size)
+{
+    snprintf(path, size, "/");
+    FILE* file = fopen("/proc/self/cgroup", "re");
+    if (!file)
+        return;
+    char line[1024];
+    while (fgets(line, sizeof line, file)) {
+        char* controllers = strchr(line, ':');
+        char* own = controllers ? strchr(controllers + 1, ':') : NULL;
+        if (!own)
+            continue;
+        *own++ = '\0';
+        ++controllers;
+        own[strcspn(own, "\n")] = '\0';
+        if (strcmp(controllers, controller) == 0) {
+            snprintf(path, size, "%s", own);
+            break;
+        }
+    }
+    fclose(file);
+}
+
+/* `relative` is a file under the cgroup root: "memory.max" (v2) or "memory/memory.limit_in_bytes"
+ * (v1, the controller's folder first). This process's own cgroup is tried first, then the root. */
 static FILE* open_cgroup_file(const char* relative)
 {
-    char path[512];
+    char controller[64] = "";
+    const char* leaf = relative;
+    const char* slash = strchr(relative, '/');
+    if (slash && (size_t)(slash - relative) < sizeof controller) {
+        memcpy(controller, relative, (size_t)(slash - relative));
+        controller[slash - relative] = '\0';
+        leaf = slash + 1;
+    }
+    char own[512];
+    own_cgroup(controller, own, sizeof own);
+    char path[1200];
+    if (strcmp(own, "/") != 0) {
+        snprintf(path, sizeof path, "%s/%s%s/%s", g_cgroup_root, controller, own, leaf);
+        FILE* file = fopen(path, "re");
+        if (file)
+            return file;
+    }
     snprintf(path, sizeof path, "%s/%s", g_cgroup_root, relative);
     return fopen(path, "re");
 }

@@ -281,6 +281,8 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
         }
         return;
     case Type::LimitsUnenforced: {
+        if (m_phase != Phase::Starting && m_phase != Phase::Running)
+            return; // already being stopped: cancelled or past its deadline
         handOverSession(false);
         ExecutionResult result;
         result.outcome = ExecutionResult::Outcome::EngineError;
@@ -292,6 +294,8 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
         return;
     }
     case Type::Failure:
+        if (m_phase != Phase::Starting && m_phase != Phase::Running)
+            return;
         handOverSession(false);
         failWithEngineError(QStringLiteral("The sandbox could not run the program in %1: %2. Does "
                                            "the image have the interpreter on its PATH?")
@@ -493,8 +497,9 @@ QString SandboxRun::unenforcedLimitsMessage(const QByteArray& payload) const
         LauncherExitStatus::limitNames(LauncherExitStatus::parseUnenforced(payload).value_or(0));
     return QStringLiteral(
                "The program was not run: the container engine %1 accepted this sandbox's %2 "
-               "limit%3 but does not enforce %4 (its cgroup shows no such limit). Rootless Podman "
-               "on a cgroup v1 system ignores every resource limit. To fix it, run the engine with "
+               "limit%3 but does not enforce %4 (its cgroup shows no such limit); rootless Podman "
+               "on a cgroup v1 system, for one, ignores every resource limit. To fix it, run the "
+               "engine with "
                "cgroup v2 and systemd (most current distributions; on older ones boot with "
                "systemd.unified_cgroup_hierarchy=1), or use rootful Podman or Docker; or accept "
                "sandboxes without these limits with --allow-unlimited (recorded with each run)%5")
