@@ -35,7 +35,13 @@ SandboxTrialRun::SandboxTrialRun(QObject* parent)
     : QObject(parent)
 {}
 
-SandboxTrialRun::~SandboxTrialRun() = default;
+SandboxTrialRun::~SandboxTrialRun()
+{
+    // Its run uses the runner (queue, reaper) down to its destructor: it goes first. A run cut
+    // short here hands its container to the reaper, which removes it as the runner goes.
+    qDeleteAll(findChildren<SandboxRun*>(Qt::FindDirectChildrenOnly));
+    m_runner.reset();
+}
 
 void SandboxTrialRun::start(const QString& engine, const SandboxPolicy& policy,
                             const QString& pythonImage)
