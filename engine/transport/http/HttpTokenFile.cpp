@@ -8,6 +8,11 @@
 #include <QFileInfo>
 #include <QRandomGenerator>
 
+#if defined(Q_OS_UNIX)
+#include <cerrno>
+#include <unistd.h>
+#endif
+
 namespace csm::http {
 
 namespace {
@@ -17,6 +22,28 @@ constexpr qint64 kMaxFileBytes = 4096;
 QString shown(const QString& path)
 {
     return QDir::toNativeSeparators(path);
+}
+
+// Gives `draft` the name `target` unless `target` exists, atomically: of several processes
+// creating the token at once, exactly one succeeds and the others read its token. (QFile::rename
+// checks for the target and then renames, which another process can slip between.) The draft
+// is gone afterwards either way.
+bool placeWithoutReplacing(const QString& draft, const QString& target)
+{
+#if defined(Q_OS_UNIX)
+    const int linked =
+        ::link(QFile::encodeName(draft).constData(), QFile::encodeName(target).constData());
+    const int linkError = errno;
+    if (linked == 0 || linkError == EEXIST) {
+        QFile::remove(draft);
+        return linked == 0;
+    }
+    // A file system without hard links: the rename below is the best there is.
+#endif
+    const bool renamed = QFile::rename(draft, target);
+    if (!renamed)
+        QFile::remove(draft);
+    return renamed;
 }
 } // namespace
 
@@ -97,8 +124,7 @@ std::optional<QString> HttpTokenFile::readOrCreate(QString* error) const
         return std::nullopt;
     }
     draft.close();
-    if (!QFile::rename(draft.fileName(), m_path)) {
-        QFile::remove(draft.fileName());
+    if (!placeWithoutReplacing(draft.fileName(), m_path)) {
         if (!QFileInfo::exists(m_path)) {
             *error = QStringLiteral("cannot create the HTTP token file %1").arg(shown(m_path));
             return std::nullopt;
