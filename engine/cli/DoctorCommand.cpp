@@ -333,7 +333,8 @@ void DoctorCommand::startEngineCheck()
         m_environment.value(QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED")).trimmed().toLower();
     if (allowUnlimited == QLatin1String("1") || allowUnlimited == QLatin1String("true"))
         m_settings.policy.allowUnenforcedLimits = true;
-    std::shared_ptr<const ContainerRuntime> runtime = RuntimeFactory::create(engine);
+    m_runtime = RuntimeFactory::create(engine);
+    const std::shared_ptr<const ContainerRuntime> runtime = m_runtime;
     if (!runtime) {
         Check& engineCheck = checkNamed(kEngine);
         engineCheck.status = Check::Status::Problem;
@@ -357,6 +358,8 @@ void DoctorCommand::startEngineCheck()
     const QList<EngineHealthCheck::Image> images =
         EngineHealthCheck::imagesOf(m_settings, *runtime);
     for (const EngineHealthCheck::Image& image : images) {
+        if (image.language == Language::Python)
+            m_pythonImage = image.reference;
         m_imageDescriptions.insert(imageCheckName(image.language),
                                    image.isDefault ? image.reference + QStringLiteral(" (default)")
                                                    : image.reference);
@@ -411,7 +414,7 @@ void DoctorCommand::onEngineChecked(const QList<HealthProblem>& problems)
 
 void DoctorCommand::startStorageCheck()
 {
-    std::shared_ptr<const ContainerRuntime> runtime = RuntimeFactory::create(m_engineName);
+    const std::shared_ptr<const ContainerRuntime> runtime = m_runtime;
     QProcess* info = runtime->newProcess(runtime->storageDriverArguments(), this);
     connect(info, &QProcess::finished, this, [this, info, runtime] {
         info->deleteLater();
@@ -453,12 +456,6 @@ void DoctorCommand::startSandboxCheck()
                                                      "profile is missing");
         return;
     }
-    QString image;
-    for (const EngineHealthCheck::Image& candidate :
-         EngineHealthCheck::imagesOf(m_settings, *RuntimeFactory::create(m_engineName))) {
-        if (candidate.language == Language::Python)
-            image = candidate.reference;
-    }
     m_trialRun = std::make_unique<SandboxTrialRun>();
     connect(m_trialRun.get(), &SandboxTrialRun::finished, this,
             [this](const SandboxTrialRun::Report& report) {
@@ -470,7 +467,7 @@ void DoctorCommand::startSandboxCheck()
                 check.fix = report.fix;
                 finishIfDone();
             });
-    m_trialRun->start(m_engineName, m_settings.policy, image);
+    m_trialRun->start(m_engineName, m_settings.policy, m_pythonImage);
 }
 
 void DoctorCommand::startSecretsCheck(const QString& dataDir, bool secretsFile)

@@ -16,6 +16,7 @@ class QTimer;
 
 namespace csm {
 
+class ContainerRuntime;
 class EngineHealthCheck;
 class SandboxTrialRun;
 class SecretStore;
@@ -103,9 +104,11 @@ private:
     bool m_done = false;
     QList<Check> m_checks;
     ServerSettings m_settings;
-    QString m_engineName;                        // as RuntimeFactory takes it; empty: auto
-    QString m_engineDescription;                 // "podman (/usr/bin/podman) answers"
-    QHash<QString, QString> m_imageDescriptions; // by check name: the image asked for
+    QString m_engineName;                              // as RuntimeFactory takes it; empty: auto
+    std::shared_ptr<const ContainerRuntime> m_runtime; // that engine, once it is known
+    QString m_pythonImage;                             // the reference the sandbox check runs
+    QString m_engineDescription;                       // "podman (/usr/bin/podman) answers"
+    QHash<QString, QString> m_imageDescriptions;       // by check name: the image asked for
     std::unique_ptr<EngineHealthCheck> m_health;
     std::unique_ptr<SandboxTrialRun> m_trialRun;
     std::unique_ptr<SecretStore> m_secrets;

@@ -284,13 +284,9 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
         if (m_phase != Phase::Starting && m_phase != Phase::Running)
             return; // already being stopped: cancelled or past its deadline
         handOverSession(false);
-        ExecutionResult result;
-        result.outcome = ExecutionResult::Outcome::EngineError;
-        result.engineError = unenforcedLimitsMessage(frame.payload);
-        result.unenforcedLimits = LauncherExitStatus::limitNames(
+        const QStringList limits = LauncherExitStatus::limitNames(
             LauncherExitStatus::parseUnenforced(frame.payload).value_or(0));
-        qCWarning(lcSandbox).noquote() << result.engineError;
-        finish(result);
+        failWithEngineError(unenforcedLimitsMessage(limits), limits);
         return;
     }
     case Type::Failure:
@@ -315,7 +311,7 @@ void SandboxRun::onProgramExited(const LauncherExitStatus& status)
     result.stdoutTruncated = result.stdoutTruncated || status.stdoutDropped > 0;
     result.stderrTruncated = result.stderrTruncated || status.stderrDropped > 0;
     result.unenforcedLimits = LauncherExitStatus::limitNames(status.unenforcedLimits);
-    result.engineWarnings = m_runner.runtime().engineWarnings(m_session->engineDiagnostics());
+    result.engineWarnings = m_runner.runtime().engineWarnings(rawEngineDiagnostics());
     for (const QString& warning : std::as_const(result.engineWarnings))
         m_runner.reportEngineWarning(warning);
     // The engine still tears the container down (--rm): off the call's path. Handed over before
@@ -329,8 +325,7 @@ void SandboxRun::onSessionEnded(int engineExitCode)
     switch (m_phase) {
     case Phase::Starting: {
         m_startDeadline.stop();
-        const QString cause = m_runner.runtime().explainFailure(
-            m_session ? m_session->engineDiagnostics() : m_lastEngineDiagnostics);
+        const QString cause = m_runner.runtime().explainFailure(rawEngineDiagnostics());
         if (!cause.isEmpty()) {
             handOverSession(true);
             failWithEngineError(cause);
@@ -431,7 +426,7 @@ void SandboxRun::stop(ExecutionResult::Outcome reason)
     m_remove->start();
 }
 
-void SandboxRun::failWithEngineError(const QString& message)
+void SandboxRun::failWithEngineError(const QString& message, const QStringList& unenforcedLimits)
 {
     if (m_phase == Phase::Done)
         return;
@@ -439,6 +434,7 @@ void SandboxRun::failWithEngineError(const QString& message)
     ExecutionResult result;
     result.outcome = ExecutionResult::Outcome::EngineError;
     result.engineError = message;
+    result.unenforcedLimits = unenforcedLimits;
     finish(result);
 }
 
@@ -491,18 +487,16 @@ QString SandboxRun::engineMissingMessage(const QString& processError) const
              engine == QLatin1String("docker") ? QStringLiteral("docker.io") : engine);
 }
 
-QString SandboxRun::unenforcedLimitsMessage(const QByteArray& payload) const
+QString SandboxRun::unenforcedLimitsMessage(const QStringList& limits) const
 {
-    const QStringList limits =
-        LauncherExitStatus::limitNames(LauncherExitStatus::parseUnenforced(payload).value_or(0));
     return QStringLiteral(
                "The program was not run: the container engine %1 accepted this sandbox's %2 "
                "limit%3 but does not enforce %4 (its cgroup shows no such limit); rootless Podman "
                "on a cgroup v1 system, for one, ignores every resource limit. To fix it, run the "
-               "engine with "
-               "cgroup v2 and systemd (most current distributions; on older ones boot with "
-               "systemd.unified_cgroup_hierarchy=1), or use rootful Podman or Docker; or accept "
-               "sandboxes without these limits with --allow-unlimited (recorded with each run)%5")
+               "engine with cgroup v2 and systemd (most current distributions; on older ones "
+               "boot with systemd.unified_cgroup_hierarchy=1), or use rootful Podman or Docker; "
+               "or accept sandboxes without these limits with --allow-unlimited (recorded with "
+               "each run)%5")
         .arg(m_runner.runtime().name(),
              limits.isEmpty() ? QStringLiteral("resource") : limits.join(QStringLiteral(", ")),
              limits.size() > 1 ? QStringLiteral("s") : QString(),
@@ -510,10 +504,14 @@ QString SandboxRun::unenforcedLimitsMessage(const QByteArray& payload) const
              engineDiagnostics());
 }
 
+QByteArray SandboxRun::rawEngineDiagnostics() const
+{
+    return m_session ? m_session->engineDiagnostics() : m_lastEngineDiagnostics;
+}
+
 QString SandboxRun::engineDiagnostics() const
 {
-    const QByteArray raw = m_session ? m_session->engineDiagnostics() : m_lastEngineDiagnostics;
-    const QString text = QString::fromUtf8(raw).trimmed();
+    const QString text = QString::fromUtf8(rawEngineDiagnostics()).trimmed();
     return text.isEmpty() ? QStringLiteral(".") : QStringLiteral(": ") + text;
 }
 

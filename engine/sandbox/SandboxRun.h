@@ -78,13 +78,17 @@ private:
     void onProgramExited(const LauncherExitStatus& status);
     void onSessionEnded(int engineExitCode);
     void stop(ExecutionResult::Outcome reason);
-    void failWithEngineError(const QString& message);
+    // The run ends as one whose program never ran; `unenforcedLimits` when that is why.
+    void failWithEngineError(const QString& message, const QStringList& unenforcedLimits = {});
     void finish(ExecutionResult result);
     void handOverSession(bool removeContainer);
     ExecutionResult collectedResult() const;
     QString engineMissingMessage(const QString& processError) const;
+    // What the engine said on stderr (the session's, or the last one's once handed over); the
+    // same as ": TEXT" for a message, or "." when it said nothing.
+    QByteArray rawEngineDiagnostics() const;
     QString engineDiagnostics() const;
-    QString unenforcedLimitsMessage(const QByteArray& payload) const;
+    QString unenforcedLimitsMessage(const QStringList& limits) const;
 
     SandboxRunner& m_runner;
     RunRequest m_request;

@@ -112,15 +112,21 @@ QByteArray HttpTestServer::hostHeader() const
 RawHttpClient::Request HttpTestServer::postRequest(const QJsonObject& message,
                                                    const QByteArray& sessionId) const
 {
+    return postRequest(QJsonDocument(message).toJson(QJsonDocument::Compact), sessionId);
+}
+
+RawHttpClient::Request HttpTestServer::postRequest(const QByteArray& body,
+                                                   const QByteArray& sessionId) const
+{
     RawHttpClient::Request request;
+    // A null value leaves the field out: no Authorization with --no-auth.
     request.set("Host", hostHeader())
+        .set("Authorization", authorization())
         .set("Accept", "application/json, text/event-stream")
         .set("Content-Type", "application/json");
-    if (!m_token.isEmpty())
-        request.set("Authorization", authorization());
     if (!sessionId.isEmpty())
         request.set("Mcp-Session-Id", sessionId);
-    request.body = QJsonDocument(message).toJson(QJsonDocument::Compact);
+    request.body = body;
     return request;
 }
 

@@ -37,6 +37,9 @@ public:
     // A POST of one JSON-RPC message to /mcp, as a conforming client sends it.
     RawHttpClient::Request postRequest(const QJsonObject& message,
                                        const QByteArray& sessionId = {}) const;
+    // The same with a body of any bytes (malformed JSON too).
+    RawHttpClient::Request postRequest(const QByteArray& body,
+                                       const QByteArray& sessionId = {}) const;
     // initialize, then notifications/initialized, over `client`: the session id, or empty (with
     // a warning).
     QByteArray openSession(RawHttpClient& client) const;

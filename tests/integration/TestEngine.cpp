@@ -121,12 +121,16 @@ void TestEngine::handOver(const QString& path)
         handOver(entry.absoluteFilePath());
 }
 
-QStringList TestEngine::serverArguments()
+bool TestEngine::ignoresLimits()
 {
     // cgroup v1 (or hybrid) mounts a tmpfs at /sys/fs/cgroup; v2 mounts cgroup2 there.
-    const bool cgroupV1 =
-        QStorageInfo(QStringLiteral("/sys/fs/cgroup")).fileSystemType() != "cgroup2";
-    if (isRootless() && cgroupV1)
+    return isRootless() &&
+           QStorageInfo(QStringLiteral("/sys/fs/cgroup")).fileSystemType() != "cgroup2";
+}
+
+QStringList TestEngine::serverArguments()
+{
+    if (ignoresLimits())
         return {QStringLiteral("--allow-unlimited")};
     return {};
 }

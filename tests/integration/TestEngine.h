@@ -29,9 +29,11 @@ public:
     static QString serverBinary();
     // Gives a folder (and what is in it) to the engine's user, e.g. a server's data folder.
     static void handOver(const QString& path);
-    // What every server under test needs on this engine: --allow-unlimited where the engine
-    // cannot enforce limits (rootless Podman on cgroup v1), whose refusal tst_RootlessPodman
-    // tests on its own.
+    // Whether the engine accepts resource limits and ignores them: rootless Podman on a cgroup
+    // v1 (or hybrid) hierarchy, as on these machines.
+    static bool ignoresLimits();
+    // What every server under test needs on this engine: --allow-unlimited where it ignores
+    // limits, a refusal that tst_RootlessPodman tests on its own.
     static QStringList serverArguments();
     // How this engine names a locally built image (podman: localhost/NAME).
     static QString localImage(const QString& image);

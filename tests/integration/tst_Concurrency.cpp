@@ -7,6 +7,7 @@
 #include "HttpTestServer.h"
 #include "McpStdioClient.h"
 #include "RawHttpClient.h"
+#include "ServerExit.h"
 #include "TestEngine.h"
 
 #include <QDeadlineTimer>
@@ -164,14 +165,6 @@ private:
                                                  arguments);
     }
 
-    static void stopStdioServer(McpStdioClient& server)
-    {
-        const qint64 pid = server.pid();
-        server.closeStdin();
-        QVERIFY(server.waitForExit(30'000));
-        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), 5'000), QStringList());
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -204,7 +197,7 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("the engine ran %1 containers").arg(poller.most())));
         // The calls at the back of the queue heard where they stood.
         QVERIFY(server->waitForMessage(isProgressWhileWaiting, 1'000));
-        stopStdioServer(*server);
+        expectCleanExit(*server);
     }
 
     void floodOverHttpStaysWithinTheCap()
@@ -278,7 +271,7 @@ private Q_SLOTS:
             QCOMPARE(stdoutOf(response->value(QLatin1String("result")).toObject()),
                      QStringLiteral("done\n"));
         }
-        stopStdioServer(*server);
+        expectCleanExit(*server);
     }
 
     void aWaitingCallHonoursItsTimeout()
@@ -304,7 +297,7 @@ private Q_SLOTS:
         QVERIFY(first);
         QCOMPARE(stdoutOf(first->value(QLatin1String("result")).toObject()),
                  QStringLiteral("slow\n"));
-        stopStdioServer(*server);
+        expectCleanExit(*server);
     }
 
     void aWaitingCallCanBeCancelled()
@@ -329,7 +322,7 @@ private Q_SLOTS:
         const QJsonObject after =
             server->callTool(QStringLiteral("run_python_code"), code(QStringLiteral("print(2)")));
         QCOMPARE(stdoutOf(after), QStringLiteral("2\n"));
-        stopStdioServer(*server);
+        expectCleanExit(*server);
     }
 };
 

@@ -5,6 +5,7 @@
 // still work under the same profile.
 #include "CallResult.h"
 #include "McpStdioClient.h"
+#include "ServerExit.h"
 #include "TestEngine.h"
 
 #include <QDeadlineTimer>
@@ -277,13 +278,8 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         for (auto* server : {m_cold.get(), m_pooled.get()}) {
-            if (!server)
-                continue;
-            const qint64 pid = server->pid();
-            server->closeStdin();
-            QVERIFY(server->waitForExit(30'000));
-            QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), 5'000),
-                     QStringList());
+            if (server)
+                expectCleanExit(*server);
         }
     }
 

@@ -85,15 +85,7 @@ QJsonObject pythonCall(const QJsonValue& id, const QString& program,
 // A POST of one message to /mcp, as a conforming client sends it (with the server's token).
 Request post(const HttpTestServer& server, const QByteArray& body, const QByteArray& sessionId = {})
 {
-    Request request;
-    request.set("Host", server.hostHeader())
-        .set("Authorization", server.authorization())
-        .set("Accept", kAcceptBoth)
-        .set("Content-Type", "application/json");
-    if (!sessionId.isEmpty())
-        request.set("Mcp-Session-Id", sessionId);
-    request.body = body;
-    return request;
+    return server.postRequest(body, sessionId);
 }
 
 Request post(const HttpTestServer& server, const QJsonObject& message,
@@ -209,25 +201,6 @@ private:
         return client.readResponse(timeoutMs, request.method == "HEAD");
     }
 
-    // initialize, then notifications/initialized; the session id, or empty (with a warning).
-    static QByteArray openSession(RawHttpClient& client, const HttpTestServer& server)
-    {
-        const auto initialized = exchange(client, post(server, initializeRequest()));
-        if (!initialized || initialized->status != 200) {
-            qWarning("initialize failed: %s", qPrintable(describe(initialized, client)));
-            return {};
-        }
-        const QByteArray sessionId = initialized->header("mcp-session-id");
-        const auto accepted = exchange(
-            client,
-            post(server, rpcNotification(QStringLiteral("notifications/initialized")), sessionId));
-        if (!accepted || accepted->status != 202) {
-            qWarning("notifications/initialized: %s", qPrintable(describe(accepted, client)));
-            return {};
-        }
-        return sessionId;
-    }
-
     // A ping in the session over `client` is answered 200 with an empty result.
     static bool pingWorks(RawHttpClient& client, const HttpTestServer& server,
                           const QByteArray& sessionId)
@@ -337,7 +310,7 @@ private Q_SLOTS:
         QVERIFY(m_server->url().endsWith(QLatin1String("/mcp")));
         RawHttpClient client(m_server->port());
         QVERIFY(client.connectToServer());
-        m_session = openSession(client, *m_server);
+        m_session = m_server->openSession(client);
         QVERIFY(!m_session.isEmpty());
     }
 
@@ -829,7 +802,7 @@ private Q_SLOTS:
         };
         RawHttpClient setup(server->port());
         QVERIFY(setup.connectToServer());
-        const QByteArray session = openSession(setup, *server);
+        const QByteArray session = server->openSession(setup);
         QVERIFY(!session.isEmpty());
         for (const Row& row : rows) {
             RawHttpClient client(server->port());
@@ -923,7 +896,7 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(QDir(server->dataDir()).filePath(QStringLiteral("http-token"))));
         RawHttpClient client(server->port());
         QVERIFY(client.connectToServer());
-        const QByteArray session = openSession(client, *server);
+        const QByteArray session = server->openSession(client);
         QVERIFY(!session.isEmpty());
         RawHttpClient other(server->port());
         QVERIFY(other.connectToServer());
@@ -951,7 +924,7 @@ private Q_SLOTS:
                  qPrintable(log));
         RawHttpClient client(server->port());
         QVERIFY(client.connectToServer());
-        const QByteArray session = openSession(client, *server);
+        const QByteArray session = server->openSession(client);
         QVERIFY(!session.isEmpty());
         QVERIFY(pingWorks(client, *server, session));
         // Host and Origin are still checked.
@@ -1037,7 +1010,7 @@ private Q_SLOTS:
         QVERIFY(!oldToken.isEmpty());
         RawHttpClient client(server->port());
         QVERIFY(client.connectToServer());
-        const QByteArray session = openSession(client, *server);
+        const QByteArray session = server->openSession(client);
         QVERIFY(!session.isEmpty());
 
         const QByteArray newToken = QByteArray(64, 'e');
@@ -1141,7 +1114,7 @@ private Q_SLOTS:
         // The server still serves.
         RawHttpClient client(server->port());
         QVERIFY(client.connectToServer());
-        QVERIFY(!openSession(client, *server).isEmpty());
+        QVERIFY(!server->openSession(client).isEmpty());
         expectCleanStop(*server);
     }
 
@@ -1206,7 +1179,7 @@ private Q_SLOTS:
         // Below and at the limit: a program padded with a comment runs.
         RawHttpClient client(server->port());
         QVERIFY(client.connectToServer());
-        const QByteArray session = openSession(client, *server);
+        const QByteArray session = server->openSession(client);
         QVERIFY(!session.isEmpty());
         for (const qsizetype size : {qsizetype(60 * 1024), qsizetype(64 * 1024)}) {
             const QString start = QStringLiteral("print('padded')\n# ");
@@ -1284,7 +1257,7 @@ private Q_SLOTS:
         // an open GET stream.
         RawHttpClient client(server->port());
         QVERIFY(client.connectToServer());
-        const QByteArray session = openSession(client, *server);
+        const QByteArray session = server->openSession(client);
         QVERIFY(!session.isEmpty());
         RawHttpClient stream(server->port());
         QVERIFY(stream.connectToServer());
@@ -1344,7 +1317,7 @@ private Q_SLOTS:
     {
         RawHttpClient setup(m_server->port());
         QVERIFY(setup.connectToServer());
-        const QByteArray session = openSession(setup, *m_server);
+        const QByteArray session = m_server->openSession(setup);
         QVERIFY(!session.isEmpty());
 
         auto stream = std::make_unique<RawHttpClient>(m_server->port());
@@ -1399,7 +1372,7 @@ private Q_SLOTS:
                  QStringList());
         RawHttpClient setup(m_server->port());
         QVERIFY(setup.connectToServer());
-        const QByteArray session = openSession(setup, *m_server);
+        const QByteArray session = m_server->openSession(setup);
         QVERIFY(!session.isEmpty());
 
         RawHttpClient caller(m_server->port());
@@ -1446,7 +1419,7 @@ private Q_SLOTS:
                  QStringList());
         RawHttpClient setup(m_server->port());
         QVERIFY(setup.connectToServer());
-        const QByteArray session = openSession(setup, *m_server);
+        const QByteArray session = m_server->openSession(setup);
         QVERIFY(!session.isEmpty());
 
         RawHttpClient caller(m_server->port());
@@ -1467,7 +1440,7 @@ private Q_SLOTS:
         QVERIFY(pingWorks(setup, *m_server, session));
         RawHttpClient next(m_server->port());
         QVERIFY(next.connectToServer());
-        const QByteArray nextSession = openSession(next, *m_server);
+        const QByteArray nextSession = m_server->openSession(next);
         QVERIFY(!nextSession.isEmpty());
         QVERIFY(next.send(
             post(*m_server, pythonCall(9, QStringLiteral("print('after')")), nextSession)));
@@ -1543,7 +1516,7 @@ private Q_SLOTS:
         QVERIFY(client.connectToServer());
         QByteArrayList sessions;
         for (int i = 0; i < 3; ++i) {
-            sessions << openSession(client, *server);
+            sessions << server->openSession(client);
             QVERIFY(!sessions.constLast().isEmpty());
         }
         const auto refused = exchange(client, post(*server, initializeRequest()));
@@ -1553,7 +1526,7 @@ private Q_SLOTS:
         QVERIFY(pingWorks(client, *server, sessions.at(0)));
         const auto deleted = exchange(client, deleteRequest(*server, sessions.at(0)));
         QVERIFY2(deleted && deleted->status == 200, qPrintable(describe(deleted, client)));
-        QVERIFY(!openSession(client, *server).isEmpty());
+        QVERIFY(!server->openSession(client).isEmpty());
         expectCleanStop(*server);
     }
 
@@ -1564,7 +1537,7 @@ private Q_SLOTS:
         QVERIFY(server);
         auto first = std::make_unique<RawHttpClient>(server->port());
         QVERIFY(first->connectToServer());
-        const QByteArray session = openSession(*first, *server);
+        const QByteArray session = server->openSession(*first);
         QVERIFY(!session.isEmpty());
         RawHttpClient second(server->port());
         QVERIFY(second.connectToServer());
@@ -1610,9 +1583,9 @@ private Q_SLOTS:
         };
         RawHttpClient client(server->port());
         QVERIFY(client.connectToServer());
-        const QByteArray idle = openSession(client, *server);
+        const QByteArray idle = server->openSession(client);
         QVERIFY(!idle.isEmpty());
-        const QByteArray busy = openSession(client, *server);
+        const QByteArray busy = server->openSession(client);
         QVERIFY(!busy.isEmpty());
         QVERIFY(client.send(post(
             *server, pythonCall(11, QStringLiteral("import time\ntime.sleep(5)\nprint('kept')")),
@@ -1637,7 +1610,7 @@ private Q_SLOTS:
         QVERIFY(server);
         RawHttpClient client(server->port());
         QVERIFY(client.connectToServer());
-        const QByteArray session = openSession(client, *server);
+        const QByteArray session = server->openSession(client);
         QVERIFY(!session.isEmpty());
         RawHttpClient stream(server->port());
         QVERIFY(stream.connectToServer());
@@ -1658,7 +1631,7 @@ private Q_SLOTS:
         RawHttpClient client(m_server->port());
         QVERIFY(client.connectToServer());
         QVERIFY(pingWorks(client, *m_server, m_session));
-        const QByteArray session = openSession(client, *m_server);
+        const QByteArray session = m_server->openSession(client);
         QVERIFY(!session.isEmpty());
         QVERIFY(client.send(
             post(*m_server, pythonCall(10, QStringLiteral("print('still here')")), session)));

@@ -7,6 +7,7 @@
 #include "CallResult.h"
 #include "history/HistoryStore.h"
 #include "McpStdioClient.h"
+#include "ServerExit.h"
 #include "TestEngine.h"
 
 #include <QDir>
@@ -14,7 +15,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QScopeGuard>
-#include <QStorageInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,11 +25,6 @@ using csm::RunRecord;
 using csm::RunStatus;
 
 namespace {
-
-bool cgroupV1()
-{
-    return QStorageInfo(QStringLiteral("/sys/fs/cgroup")).fileSystemType() != "cgroup2";
-}
 
 struct Outcome
 {
@@ -83,14 +78,6 @@ private:
         return runs.constFirst();
     }
 
-    static void stop(McpStdioClient& server)
-    {
-        const qint64 pid = server.pid();
-        server.closeStdin();
-        QVERIFY(server.waitForExit(30'000));
-        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), 5'000), QStringList());
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -131,7 +118,7 @@ private Q_SLOTS:
     void limitsTheEngineIgnoresStopTheRun()
     {
         QFETCH(QString, pool);
-        if (!cgroupV1())
+        if (!TestEngine::ignoresLimits())
             QSKIP("on cgroup v2 rootless Podman enforces the limits it is given");
         auto server = startServer(
             {QStringLiteral("--pool"), pool, QStringLiteral("--network"), QStringLiteral("none")});
@@ -152,7 +139,7 @@ private Q_SLOTS:
         }
         const QString dataDir =
             server->process().processEnvironment().value(QStringLiteral("CODE_SANDBOX_DATA_DIR"));
-        stop(*server);
+        expectCleanExit(*server);
         const auto run = lastRun(dataDir);
         QVERIFY(run);
         QCOMPARE(run->status, RunStatus::EngineError);
@@ -161,7 +148,7 @@ private Q_SLOTS:
 
     void allowUnlimitedRunsAndSaysSo()
     {
-        if (!cgroupV1())
+        if (!TestEngine::ignoresLimits())
             QSKIP("on cgroup v2 rootless Podman enforces the limits it is given");
         auto server =
             startServer({QStringLiteral("--allow-unlimited"), QStringLiteral("--pool"),
@@ -185,7 +172,7 @@ private Q_SLOTS:
                  qPrintable(text(result)));
         const QString dataDir =
             server->process().processEnvironment().value(QStringLiteral("CODE_SANDBOX_DATA_DIR"));
-        stop(*server);
+        expectCleanExit(*server);
         QCOMPARE(int(server->standardError().count(
                      QStringLiteral("engine warning from podman (said once): Resource limits"))),
                  1);
@@ -223,7 +210,7 @@ private Q_SLOTS:
               "sudo chmod 0666 /dev/net/tun", "podman system migrate", "--network none"}) {
             QVERIFY2(text(failed).contains(QLatin1String(part)), qPrintable(text(failed)));
         }
-        stop(*server);
+        expectCleanExit(*server);
     }
 
     void doctorFindsWhatIsWrong()
@@ -238,7 +225,7 @@ private Q_SLOTS:
         const Outcome strict = runAsAccount(doctor, env);
         QVERIFY2(strict.out.contains("ok       storage           overlay driver"),
                  strict.out.constData());
-        if (cgroupV1()) {
+        if (TestEngine::ignoresLimits()) {
             QCOMPARE(strict.exitCode, 1);
             QVERIFY2(strict.out.contains("problem  sandbox           the engine accepts but does "
                                          "not enforce the memory, pids, cpus limit(s)"),
