@@ -5,7 +5,7 @@
 //
 //   bench_runs_model_100k [--runs N] [--keep DIR]
 #include "history/HistoryStore.h"
-#include "models/RunsModel.h"
+#include "ui/models/RunsModel.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -4,11 +4,11 @@
 #include "core/Version.h"
 #include "history/HistoryLocation.h"
 #include "history/HistoryOptions.h"
-#include "MainWindow.h"
 #include "server/EmbeddedServer.h"
 #include "server/ServerOptionsParser.h"
-#include "settings/DesktopSettings.h"
 #include "transport/http/HttpTokenFile.h"
+#include "ui/MainWindow.h"
+#include "ui/settings/DesktopSettings.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

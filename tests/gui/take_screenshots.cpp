@@ -3,13 +3,13 @@
 // user's is: runs made by a real headless server for an assistant, secrets set with the CLI,
 // and the engine's real images. Not a test: it asserts nothing, it shows.
 #include "CallResult.h"
-#include "MainWindow.h"
 #include "McpStdioClient.h"
-#include "models/RunsModel.h"
-#include "pages/RunsPage.h"
 #include "server/EmbeddedServer.h"
 #include "server/ServerOptionsParser.h"
 #include "ServerCli.h"
+#include "ui/MainWindow.h"
+#include "ui/models/RunsModel.h"
+#include "ui/pages/RunsPage.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,9 +1,9 @@
 // The approval dialog under the offscreen platform: "Trojan Source" code and a client name with
 // hidden characters are shown with those characters visible, and long lines wrap instead of
 // hiding their end beyond the right edge.
-#include "dialogs/ApprovalDialog.h"
 #include "ShownText.h"
-#include "widgets/CodeView.h"
+#include "ui/dialogs/ApprovalDialog.h"
+#include "ui/widgets/CodeView.h"
 
 #include <QLabel>
 #include <QPushButton>

@@ -1,6 +1,6 @@
 // CodeView and CodeHighlighter: the run detail pane's program listing (offscreen platform).
-#include "widgets/CodeHighlighter.h"
-#include "widgets/CodeView.h"
+#include "ui/widgets/CodeHighlighter.h"
+#include "ui/widgets/CodeView.h"
 
 #include <QTest>
 #include <QTextBlock>

@@ -3,12 +3,12 @@
 // offline builder's live log, a build cancelled half-way, a build/default/remove round trip on a
 // throwaway image, a pull that fails cleanly (no registry here), and the banner offering its fix.
 // The real code-sandbox images are only read and run, never removed or rebuilt.
-#include "MainWindow.h"
-#include "models/ImagesModel.h"
-#include "pages/ImagesPage.h"
-#include "settings/ServerSettings.h"
+#include "server/ServerSettings.h"
 #include "TestEngine.h"
-#include "widgets/HealthBanner.h"
+#include "ui/MainWindow.h"
+#include "ui/models/ImagesModel.h"
+#include "ui/pages/ImagesPage.h"
+#include "ui/widgets/HealthBanner.h"
 
 #include <QAction>
 #include <QCheckBox>

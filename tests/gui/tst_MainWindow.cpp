@@ -3,13 +3,13 @@
 // (CSM_TEST_ENGINE=podman|docker).
 #include "CallResult.h"
 #include "history/HistoryStore.h"
-#include "MainWindow.h"
 #include "McpStdioClient.h"
-#include "models/RunsModel.h"
-#include "pages/RunDetailPane.h"
-#include "pages/RunsPage.h"
 #include "ShownText.h"
 #include "TestEngine.h"
+#include "ui/MainWindow.h"
+#include "ui/models/RunsModel.h"
+#include "ui/pages/RunDetailPane.h"
+#include "ui/pages/RunsPage.h"
 
 #include <QAbstractButton>
 #include <QAction>

@@ -4,15 +4,15 @@
 // clicking and typing; each change is checked in the store (read back through a second store)
 // and in secrets.json; secrets changed by the real `code-sandbox-mcp secrets` command show live.
 // No value reaches a file of the data folder, a cell of the table or the log.
-#include "dialogs/SecretDialog.h"
-#include "MainWindow.h"
-#include "models/SecretsModel.h"
-#include "pages/SecretsPage.h"
 #include "secrets/KeychainSecretBackend.h"
 #include "secrets/SecretBackend.h"
 #include "secrets/SecretIndex.h"
 #include "secrets/SecretStore.h"
 #include "ServerCli.h"
+#include "ui/dialogs/SecretDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/models/SecretsModel.h"
+#include "ui/pages/SecretsPage.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

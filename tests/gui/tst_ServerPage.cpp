@@ -3,23 +3,23 @@
 // mode asks in a dialog (approve, deny, no answer), the client configuration is merged into a
 // client's file, closing the window during a call asks first, and `code-sandbox-desktop --stdio`
 // serves a client on its stdin/stdout. Runs in a real engine (CSM_TEST_ENGINE=podman|docker).
-#include "ApprovalPrompter.h"
 #include "CallResult.h"
 #include "clients/ClientConfigLocation.h"
-#include "dialogs/ApprovalDialog.h"
 #include "history/HistoryStore.h"
-#include "MainWindow.h"
 #include "McpStdioClient.h"
-#include "models/RunsModel.h"
-#include "models/SessionsModel.h"
-#include "pages/RunsPage.h"
-#include "pages/ServerPage.h"
 #include "server/EmbeddedServer.h"
 #include "server/ServerOptionsParser.h"
-#include "settings/DesktopSettings.h"
 #include "TestEngine.h"
 #include "transport/http/HttpTokenFile.h"
-#include "widgets/CodeView.h"
+#include "ui/ApprovalPrompter.h"
+#include "ui/dialogs/ApprovalDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/models/RunsModel.h"
+#include "ui/models/SessionsModel.h"
+#include "ui/pages/RunsPage.h"
+#include "ui/pages/ServerPage.h"
+#include "ui/settings/DesktopSettings.h"
+#include "ui/widgets/CodeView.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -4,12 +4,12 @@
 // started now (ServerOptionsParser) read them. Values the page does not show (the images, the
 // HTTP server) survive; changes made to the file elsewhere reload the form; invalid stored values
 // are reported and replaced by the defaults.
-#include "MainWindow.h"
-#include "pages/SettingsPage.h"
+#include "core/SettingsFile.h"
 #include "server/ServerOptionsParser.h"
-#include "settings/DesktopSettings.h"
-#include "settings/ServerSettings.h"
-#include "settings/SettingsFile.h"
+#include "server/ServerSettings.h"
+#include "ui/MainWindow.h"
+#include "ui/pages/SettingsPage.h"
+#include "ui/settings/DesktopSettings.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,14 +1,14 @@
 // The first run's guided setup, on the real main window and the real engine's health check
 // (CSM_TEST_ENGINE=podman|docker): offered once when something is missing, fixing what the app
 // can fix, naming the command for what it cannot, and never offered when all is well.
-#include "dialogs/SetupDialog.h"
-#include "MainWindow.h"
 #include "server/EmbeddedServer.h"
 #include "server/ServerOptionsParser.h"
-#include "settings/DesktopSettings.h"
-#include "settings/ServerSettings.h"
+#include "server/ServerSettings.h"
 #include "TestEngine.h"
-#include "widgets/HealthBanner.h"
+#include "ui/dialogs/SetupDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/settings/DesktopSettings.h"
+#include "ui/widgets/HealthBanner.h"
 
 #include <QApplication>
 #include <QFile>

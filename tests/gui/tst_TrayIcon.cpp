@@ -1,5 +1,5 @@
 // The tray icon's face: the running count drawn on the icon, and the status in its tooltip.
-#include "widgets/TrayIcon.h"
+#include "ui/widgets/TrayIcon.h"
 
 #include <QApplication>
 #include <QTest>

@@ -1,7 +1,7 @@
 // `code-sandbox-mcp install-client` / `uninstall-client`: the real program run on real client
 // configuration files in a temporary home folder.
+#include "core/SettingsFile.h"
 #include "ServerCli.h"
-#include "settings/SettingsFile.h"
 #include "transport/http/HttpTokenFile.h"
 
 #include <QDir>

@@ -5,6 +5,7 @@
 #include "clients/ClientServerEntry.h"
 #include "clients/JsonTextScanner.h"
 #include "clients/McpClient.h"
+#include "transport/http/HttpServerConfig.h"
 
 #include <QDir>
 #include <QFile>
@@ -236,7 +237,7 @@ void tst_ClientConfig::entryUrls()
     csm::http::HttpServerConfig config;
     config.host = host;
     config.authToken = kToken;
-    const ClientServerEntry entry = ClientServerEntry::http(config);
+    const ClientServerEntry entry = ClientServerEntry::http(config.clientUrl(), config.authToken);
     QCOMPARE(entry.url.toString(), url);
     QCOMPARE(entry.token, kToken);
     QCOMPARE(entry.problem(), QString());

@@ -1,9 +1,8 @@
 #include "runtime/ContainerRuntime.h"
+#include "runtime/ContainerSpec.h"
 #include "runtime/DockerRuntime.h"
 #include "runtime/PodmanRuntime.h"
 #include "runtime/RuntimeFactory.h"
-#include "sandbox/ContainerSpec.h"
-#include "sandbox/SandboxSecrets.h"
 
 #include <QProcess>
 #include <QTest>
@@ -321,8 +320,8 @@ void tst_ContainerArguments::environment()
     const QByteArray otherName("CSM_TEST_PASS_THROUGH_OTHER");
     const QByteArray otherValue("other-secret-77b2");
     ContainerSpec spec = sampleSpec();
-    spec.secrets = SandboxSecrets::make({{QString::fromLatin1(secretName), secretValue},
-                                         {QString::fromLatin1(otherName), otherValue}});
+    spec.secretVariables = {{QString::fromLatin1(secretName), secretValue},
+                            {QString::fromLatin1(otherName), otherValue}};
     const auto runtime = makeRuntime(engine);
     const QStringList args = runtime->runArguments(spec);
 

@@ -1,11 +1,11 @@
 // Reading the engines' image listings (canned output of the real engines, data-driven), the
 // image commands' arguments, the engine/image health check against stand-in engine programs,
 // and ImagesModel under QAbstractItemModelTester.
-#include "models/ImagesModel.h"
 #include "runtime/DockerRuntime.h"
 #include "runtime/EngineHealthCheck.h"
 #include "runtime/ImageListing.h"
 #include "runtime/PodmanRuntime.h"
+#include "ui/models/ImagesModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

@@ -1,6 +1,6 @@
 #include "mcp/ToolCall.h"
 #include "runtime/PodmanRuntime.h"
-#include "sandbox/SandboxPolicy.h"
+#include "runtime/SandboxPolicy.h"
 #include "sandbox/SandboxRunner.h"
 #include "tools/RunCodeTool.h"
 #include "tools/ToolResultFormatter.h"

@@ -2,7 +2,7 @@
 // connection (as another server process writes them), filters, deletions; every model checked by
 // QAbstractItemModelTester.
 #include "history/HistoryStore.h"
-#include "models/RunsModel.h"
+#include "ui/models/RunsModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

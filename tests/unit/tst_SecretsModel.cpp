@@ -2,9 +2,9 @@
 // the index, changes made by another store (as the CLI or a server makes them) merged in without
 // a reset, pass-through toggled through the check box and written to secrets.json, a broken
 // index reported; every model checked by QAbstractItemModelTester.
-#include "models/SecretsModel.h"
 #include "secrets/SecretIndex.h"
 #include "secrets/SecretStore.h"
+#include "ui/models/SecretsModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

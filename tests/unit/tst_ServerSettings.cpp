@@ -1,8 +1,8 @@
 // The user's settings file (settings.ini in the data folder): what the desktop app saves is
 // what every server reads, under its flags and environment variables.
+#include "core/SettingsFile.h"
 #include "server/ServerOptionsParser.h"
-#include "settings/ServerSettings.h"
-#include "settings/SettingsFile.h"
+#include "server/ServerSettings.h"
 
 #include <QFile>
 #include <QSettings>

@@ -2,7 +2,7 @@
 // whatever the umask, and so is every file QSettings writes on the way (its temporary file). A
 // fanotify listener (root only) holds every open of a file in the data folder until it has
 // looked at the file's mode, so not even a moment of a wider mode goes unseen.
-#include "settings/SettingsFile.h"
+#include "core/SettingsFile.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,0 +1,574 @@
+#include "cli/DoctorCommand.h"
+
+#include "cli/CommandLine.h"
+#include "cli/SandboxTrialRun.h"
+#include "cli/Subcommands.h"
+#include "history/HistoryLocation.h"
+#include "history/HistoryOptions.h"
+#include "history/HistoryStore.h"
+#include "runtime/ContainerRuntime.h"
+#include "runtime/EngineHealthCheck.h"
+#include "runtime/HealthProblem.h"
+#include "runtime/RuntimeFactory.h"
+#include "sandbox/SandboxFilesLocator.h"
+#include "secrets/KeychainSecretBackend.h"
+#include "secrets/SecretStore.h"
+#include "server/ServerSettings.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryFile>
+#include <QTextStream>
+#include <QTimer>
+
+namespace csm {
+
+namespace {
+
+const QString kSettings = QStringLiteral("settings");
+const QString kEngine = QStringLiteral("engine");
+const QString kLauncher = QStringLiteral("launcher");
+const QString kSeccomp = QStringLiteral("seccomp");
+const QString kStorage = QStringLiteral("storage");
+const QString kSandbox = QStringLiteral("sandbox");
+const QString kSecrets = QStringLiteral("secrets");
+const QString kDataFolder = QStringLiteral("data folder");
+
+QString imageCheckName(Language language)
+{
+    return QStringLiteral("image %1").arg(LanguageTraits::id(language));
+}
+
+QString shown(const QString& path)
+{
+    return QDir::toNativeSeparators(path);
+}
+
+// "a, b": where a file was looked for.
+QString shownList(const QStringList& paths)
+{
+    QStringList shownPaths;
+    for (const QString& path : paths)
+        shownPaths << shown(path);
+    return shownPaths.join(QStringLiteral(", "));
+}
+
+QString statusName(int status)
+{
+    static const QStringList names{QStringLiteral("pending"), QStringLiteral("ok"),
+                                   QStringLiteral("problem"), QStringLiteral("skipped")};
+    return names.value(status);
+}
+
+} // namespace
+
+DoctorCommand::DoctorCommand(QStringList arguments, const QProcessEnvironment& environment,
+                             QTextStream& out, QTextStream& err, QObject* parent)
+    : QObject(parent)
+    , m_arguments(std::move(arguments))
+    , m_environment(environment)
+    , m_out(out)
+    , m_err(err)
+{}
+
+DoctorCommand::~DoctorCommand() = default;
+
+QString DoctorCommand::synopsis()
+{
+    return QStringLiteral("doctor [--json]");
+}
+
+void DoctorCommand::start()
+{
+    Q_ASSERT(!m_started);
+    m_started = true;
+    const Subcommands& commands = CommandLine::commands();
+    const QString word = QStringLiteral("doctor");
+    const HistoryOptions historyOptions;
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help and exit."));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("Print JSON instead of a readable text."));
+    const QCommandLineOption secretsFile(
+        QStringLiteral("secrets-file"),
+        QStringLiteral("Check the private values file (as servers started with --secrets-file "
+                       "use) instead of the OS keychain."));
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addOptions({help, historyOptions.dataDir(), secretsFile, json});
+    if (!parser.parse(QStringList{commands.command()} + m_arguments)) {
+        m_done = true;
+        finishLater(commands.usageError(m_err, word, parser.errorText()));
+        return;
+    }
+    if (parser.isSet(help)) {
+        m_out << commands.help(
+            parser, QStringLiteral("doctor [--data-dir DIR] [--secrets-file] [--json]"),
+            QStringLiteral(
+                "Checks what sandboxes need: the settings, the container engine, its images "
+                "and\nstorage driver, the sandbox launcher and seccomp profile, the keychain "
+                "and the\ndata folder, then runs one real sandbox as a server would (are its "
+                "limits\nenforced, does its network work). Prints each problem with the "
+                "command that\nfixes it; exits with 1 when there is one."));
+        m_done = true;
+        finishLater(Subcommands::Ok);
+        return;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        m_done = true;
+        finishLater(commands.usageError(m_err, word,
+                                        QStringLiteral("unexpected argument \"%1\"")
+                                            .arg(parser.positionalArguments().constFirst())));
+        return;
+    }
+    m_json = parser.isSet(json);
+    const QString dataDir =
+        HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), m_environment);
+
+    // In the order they are printed; the quick ones are answered here, the others later.
+    for (const QString& name : {kSettings, kEngine, imageCheckName(Language::Python),
+                                imageCheckName(Language::JavaScript), kStorage, kLauncher, kSeccomp,
+                                kSandbox, kSecrets, kDataFolder})
+        add(name);
+
+    QStringList settingsProblems;
+    m_settings = ServerSettings::load(dataDir, &settingsProblems);
+    checkSettings(dataDir, settingsProblems);
+    // Before the keychain check, which may create the folder for the values file.
+    checkDataFolder(dataDir);
+    checkLauncher();
+    checkSeccompProfile();
+
+    m_timeout = new QTimer(this);
+    m_timeout->setSingleShot(true);
+    connect(m_timeout, &QTimer::timeout, this, &DoctorCommand::onTimeout);
+    m_timeout->start(kTimeoutMs);
+    startEngineCheck();
+    startSecretsCheck(dataDir, parser.isSet(secretsFile));
+}
+
+DoctorCommand::Check& DoctorCommand::add(const QString& name)
+{
+    Check check;
+    check.name = name;
+    m_checks.append(check);
+    return m_checks.last();
+}
+
+DoctorCommand::Check& DoctorCommand::checkNamed(const QString& name)
+{
+    for (Check& check : m_checks) {
+        if (check.name == name)
+            return check;
+    }
+    Q_UNREACHABLE();
+}
+
+void DoctorCommand::checkSettings(const QString& dataDir, const QStringList& problems)
+{
+    Check& settings = checkNamed(kSettings);
+    const QString path = ServerSettings::filePath(dataDir);
+    const QFileInfo info(path);
+    if (info.exists() && !(info.isFile() && info.isReadable())) {
+        settings.status = Check::Status::Problem;
+        settings.detail = QStringLiteral("%1 cannot be read").arg(shown(path));
+        settings.fix = QStringLiteral("chmod u+rw %1").arg(shown(path));
+        return;
+    }
+    if (!problems.isEmpty()) {
+        settings.status = Check::Status::Problem;
+        settings.detail =
+            QStringLiteral("%1: %2").arg(shown(path), problems.join(QStringLiteral("; ")));
+        settings.fix = QStringLiteral("correct or delete those lines of %1, or save the settings "
+                                      "again in the desktop app")
+                           .arg(shown(path));
+        return;
+    }
+    settings.status = Check::Status::Ok;
+    settings.detail = info.exists() ? shown(path) : QStringLiteral("none yet (the defaults apply)");
+}
+
+void DoctorCommand::checkDataFolder(const QString& dataDir)
+{
+    Check& folder = checkNamed(kDataFolder);
+    const auto problem = [&folder](const QString& detail, const QString& fix) {
+        folder.status = Check::Status::Problem;
+        folder.detail = detail;
+        folder.fix = fix;
+    };
+    const QFileInfo info(dataDir);
+    if (!info.exists()) {
+        // Created at first use: its nearest existing parent must let us.
+        // (QDir::cdUp() refuses to go to a parent that does not exist either: walk the path.)
+        QString ancestor = QFileInfo(dataDir).absoluteFilePath();
+        while (!QFileInfo::exists(ancestor) && QFileInfo(ancestor).path() != ancestor)
+            ancestor = QFileInfo(ancestor).path();
+        const QDir parent(ancestor);
+        const QFileInfo parentInfo(parent.absolutePath());
+        if (!parentInfo.isDir() || !parentInfo.isWritable()) {
+            problem(QStringLiteral("%1 does not exist and cannot be created (%2 is not writable)")
+                        .arg(shown(dataDir), shown(parent.absolutePath())),
+                    QStringLiteral("mkdir -p -m 700 %1, or choose another folder with "
+                                   "--data-dir or $%2")
+                        .arg(shown(dataDir), HistoryLocation::dataDirVariable()));
+            return;
+        }
+        folder.status = Check::Status::Ok;
+        folder.detail = QStringLiteral("%1 (created at first use)").arg(shown(dataDir));
+        return;
+    }
+    if (!info.isDir()) {
+        problem(QStringLiteral("%1 is not a folder").arg(shown(dataDir)),
+                QStringLiteral("move it aside, or choose another folder with --data-dir"));
+        return;
+    }
+    QTemporaryFile probe(QDir(dataDir).filePath(QStringLiteral(".doctor-XXXXXX")));
+    if (!probe.open()) {
+        problem(QStringLiteral("%1 is not writable: %2").arg(shown(dataDir), probe.errorString()),
+                QStringLiteral("chmod 700 %1").arg(shown(dataDir)));
+        return;
+    }
+    probe.close();
+    // The folder holds the history (code and outputs) and the secrets' index.
+    const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup |
+                                            QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                            QFileDevice::WriteOther | QFileDevice::ExeOther;
+    if (QFile::permissions(dataDir) & others) {
+        problem(QStringLiteral("%1 is open to other users (it holds the run history and the "
+                               "secrets' names)")
+                    .arg(shown(dataDir)),
+                QStringLiteral("chmod 700 %1").arg(shown(dataDir)));
+        return;
+    }
+    const QString historyPath = HistoryLocation::historyPath(dataDir);
+    if (QFileInfo::exists(historyPath)) {
+        QString error;
+        if (!HistoryStore::open(historyPath, &error)) {
+            problem(error, QStringLiteral("mv %1 %1.broken (a new, empty history is then started)")
+                               .arg(shown(historyPath)));
+            return;
+        }
+    }
+    folder.status = Check::Status::Ok;
+    folder.detail = QFileInfo::exists(historyPath)
+                        ? QStringLiteral("%1 (the history opens)").arg(shown(dataDir))
+                        : shown(dataDir);
+}
+
+void DoctorCommand::checkLauncher()
+{
+    Check& launcher = checkNamed(kLauncher);
+    const QString path = SandboxFilesLocator::findLauncher();
+    if (path.isEmpty()) {
+        launcher.status = Check::Status::Problem;
+        launcher.detail = QStringLiteral("csm-launch not found (looked for %1)")
+                              .arg(shownList(SandboxFilesLocator::launcherCandidates()));
+        launcher.fix = QStringLiteral("reinstall Code Sandbox, or export "
+                                      "CODE_SANDBOX_LAUNCHER=/path/to/csm-launch");
+        return;
+    }
+    launcher.status = Check::Status::Ok;
+    launcher.detail = shown(path);
+}
+
+void DoctorCommand::checkSeccompProfile()
+{
+    Check& seccomp = checkNamed(kSeccomp);
+    const QString path = SandboxFilesLocator::findSeccompProfile();
+    seccomp.fix = QStringLiteral("reinstall Code Sandbox, or export "
+                                 "CODE_SANDBOX_SECCOMP_PROFILE=/path/to/csm-seccomp.json");
+    if (path.isEmpty()) {
+        seccomp.status = Check::Status::Problem;
+        seccomp.detail = QStringLiteral("csm-seccomp.json not found (looked for %1)")
+                             .arg(shownList(SandboxFilesLocator::seccompProfileCandidates()));
+        return;
+    }
+    // The engine would refuse every sandbox with its own, less clear, message.
+    QFile file(path);
+    QJsonParseError error{};
+    const QJsonDocument profile = file.open(QIODevice::ReadOnly)
+                                      ? QJsonDocument::fromJson(file.readAll(), &error)
+                                      : QJsonDocument();
+    if (!profile.isObject() || !profile.object().value(QLatin1String("syscalls")).isArray()) {
+        seccomp.status = Check::Status::Problem;
+        seccomp.detail =
+            QStringLiteral("%1 is not a seccomp profile (%2)")
+                .arg(shown(path), file.isOpen() ? error.errorString() : file.errorString());
+        return;
+    }
+    seccomp.status = Check::Status::Ok;
+    seccomp.detail = shown(path);
+    seccomp.fix.clear();
+}
+
+void DoctorCommand::startEngineCheck()
+{
+    // As a server chooses: $CODE_SANDBOX_ENGINE over the settings.
+    const QString variable = QStringLiteral("CODE_SANDBOX_ENGINE");
+    QString engine = m_settings.engine;
+    QString source = QStringLiteral("the settings");
+    if (m_environment.contains(variable)) {
+        engine = m_environment.value(variable).trimmed().toLower();
+        source = QStringLiteral("$%1").arg(variable);
+        if (engine == QLatin1String("auto"))
+            engine.clear();
+    }
+    // CONTAINER_IMAGE replaces the image of CONTAINER_LANGUAGE (Python by default).
+    const QString containerImage = m_environment.value(QStringLiteral("CONTAINER_IMAGE")).trimmed();
+    if (!containerImage.isEmpty()) {
+        const auto language =
+            LanguageTraits::parse(m_environment.value(QStringLiteral("CONTAINER_LANGUAGE")));
+        m_settings.setImage(language.value_or(Language::Python), containerImage);
+    }
+    m_engineName = engine;
+    // As a server reads it: the variable over the settings.
+    const QString allowUnlimited =
+        m_environment.value(QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED")).trimmed().toLower();
+    if (allowUnlimited == QLatin1String("1") || allowUnlimited == QLatin1String("true"))
+        m_settings.policy.allowUnenforcedLimits = true;
+    m_runtime = RuntimeFactory::create(engine);
+    const std::shared_ptr<const ContainerRuntime> runtime = m_runtime;
+    if (!runtime) {
+        Check& engineCheck = checkNamed(kEngine);
+        engineCheck.status = Check::Status::Problem;
+        engineCheck.detail =
+            QStringLiteral("unknown engine \"%1\" in %2: use podman, docker or auto")
+                .arg(engine, source);
+        engineCheck.fix =
+            source == QLatin1String("the settings")
+                ? QStringLiteral("choose podman or docker in the desktop app's "
+                                 "Settings")
+                : QStringLiteral("export %1=podman (or docker, or unset it)").arg(variable);
+        for (const QString& name : {imageCheckName(Language::Python),
+                                    imageCheckName(Language::JavaScript), kStorage, kSandbox})
+            checkNamed(name).status = Check::Status::Skipped;
+        return;
+    }
+    const QString program = QStandardPaths::findExecutable(runtime->program());
+    m_engineDescription =
+        QStringLiteral("%1 (%2) answers")
+            .arg(runtime->name(), program.isEmpty() ? runtime->program() : shown(program));
+    const QList<EngineHealthCheck::Image> images =
+        EngineHealthCheck::imagesOf(m_settings.engineChoice(), *runtime);
+    for (const EngineHealthCheck::Image& image : images) {
+        if (image.language == Language::Python)
+            m_pythonImage = image.reference;
+        m_imageDescriptions.insert(imageCheckName(image.language),
+                                   image.isDefault ? image.reference + QStringLiteral(" (default)")
+                                                   : image.reference);
+    }
+    m_health = std::make_unique<EngineHealthCheck>();
+    connect(m_health.get(), &EngineHealthCheck::finished, this, &DoctorCommand::onEngineChecked);
+    m_health->start(std::move(runtime), images);
+}
+
+void DoctorCommand::onEngineChecked(const QList<HealthProblem>& problems)
+{
+    if (m_done)
+        return;
+    Check& engine = checkNamed(kEngine);
+    engine.status = Check::Status::Ok;
+    engine.detail = m_engineDescription;
+    for (const HealthProblem& problem : problems) {
+        if (problem.kind != HealthProblem::Kind::ImageMissing) {
+            engine.status = Check::Status::Problem;
+            engine.detail = problem.message;
+            engine.fix = problem.fixCommand;
+        }
+    }
+    for (const Language language : {Language::Python, Language::JavaScript}) {
+        Check& image = checkNamed(imageCheckName(language));
+        if (engine.status == Check::Status::Problem) {
+            image.status = Check::Status::Skipped;
+            image.detail = QStringLiteral("not checked: the engine does not answer");
+            continue;
+        }
+        image.status = Check::Status::Ok;
+        image.detail = m_imageDescriptions.value(image.name);
+        for (const HealthProblem& problem : problems) {
+            if (problem.kind == HealthProblem::Kind::ImageMissing && problem.language == language) {
+                image.status = Check::Status::Problem;
+                image.detail = problem.message;
+                image.fix = problem.fixCommand;
+            }
+        }
+    }
+    if (engine.status == Check::Status::Problem) {
+        for (const QString& name : {kStorage, kSandbox}) {
+            checkNamed(name).status = Check::Status::Skipped;
+            checkNamed(name).detail = QStringLiteral("not checked: the engine does not answer");
+        }
+    } else {
+        startStorageCheck();
+        startSandboxCheck();
+    }
+    finishIfDone();
+}
+
+void DoctorCommand::startStorageCheck()
+{
+    const std::shared_ptr<const ContainerRuntime> runtime = m_runtime;
+    QProcess* info = runtime->newProcess(runtime->storageDriverArguments(), this);
+    connect(info, &QProcess::finished, this, [this, info, runtime] {
+        info->deleteLater();
+        if (m_done)
+            return;
+        Check& storage = checkNamed(kStorage);
+        const QString driver = QString::fromUtf8(info->readAllStandardOutput()).trimmed();
+        if (driver.isEmpty()) {
+            storage.status = Check::Status::Problem;
+            storage.detail =
+                QStringLiteral("%1 did not name its storage driver").arg(runtime->name());
+            storage.fix = QStringLiteral("%1 info").arg(runtime->name());
+        } else if (const QString fix = runtime->slowStorageFix(driver); !fix.isEmpty()) {
+            storage.status = Check::Status::Problem;
+            storage.detail = QStringLiteral("%1 keeps images with the %2 driver, which copies the "
+                                            "whole image for every sandbox: cold starts take "
+                                            "seconds instead of a fraction of one")
+                                 .arg(runtime->name(), driver);
+            storage.fix = fix;
+        } else {
+            storage.status = Check::Status::Ok;
+            storage.detail = QStringLiteral("%1 driver").arg(driver);
+        }
+        finishIfDone();
+    });
+    info->start();
+}
+
+void DoctorCommand::startSandboxCheck()
+{
+    Check& sandbox = checkNamed(kSandbox);
+    const bool filesThere = checkNamed(kLauncher).status == Check::Status::Ok &&
+                            checkNamed(kSeccomp).status == Check::Status::Ok;
+    const Check& python = checkNamed(imageCheckName(Language::Python));
+    if (!filesThere || python.status != Check::Status::Ok) {
+        sandbox.status = Check::Status::Skipped;
+        sandbox.detail = filesThere ? QStringLiteral("not checked: no Python image")
+                                    : QStringLiteral("not checked: the launcher or the seccomp "
+                                                     "profile is missing");
+        return;
+    }
+    m_trialRun = std::make_unique<SandboxTrialRun>();
+    connect(m_trialRun.get(), &SandboxTrialRun::finished, this,
+            [this](const SandboxTrialRun::Report& report) {
+                if (m_done)
+                    return;
+                Check& check = checkNamed(kSandbox);
+                check.status = report.ok ? Check::Status::Ok : Check::Status::Problem;
+                check.detail = report.detail;
+                check.fix = report.fix;
+                finishIfDone();
+            });
+    m_trialRun->start(m_engineName, m_settings.policy, m_pythonImage);
+}
+
+void DoctorCommand::startSecretsCheck(const QString& dataDir, bool secretsFile)
+{
+    m_secrets = std::make_unique<SecretStore>(
+        dataDir, secretsFile ? SecretStore::BackendChoice::File : SecretStore::BackendChoice::Auto);
+    m_secrets->open([this](const QString& error) {
+        if (m_done)
+            return;
+        Check& secrets = checkNamed(kSecrets);
+        if (!error.isEmpty()) {
+            secrets.status = Check::Status::Problem;
+            secrets.detail = error;
+            secrets.fix = QStringLiteral(
+                "start and unlock a keyring (sudo apt-get install gnome-keyring, then log in "
+                "again), or run servers with --secrets-file");
+        } else {
+            secrets.status = Check::Status::Ok;
+            secrets.detail = QStringLiteral("%1: %2").arg(m_secrets->backendKind() ==
+                                                                  SecretBackend::kKeychainKind
+                                                              ? QStringLiteral("the keychain")
+                                                              : QStringLiteral("a private file"),
+                                                          m_secrets->backendReason());
+        }
+        finishIfDone();
+    });
+}
+
+void DoctorCommand::onTimeout()
+{
+    for (Check& check : m_checks) {
+        if (check.status != Check::Status::Pending)
+            continue;
+        check.status = Check::Status::Problem;
+        check.detail = QStringLiteral("no answer within %1 s").arg(kTimeoutMs / 1000);
+        check.fix = check.name == kSecrets
+                        ? QStringLiteral("run servers with --secrets-file if the keychain hangs")
+                        : QStringLiteral("%1 info").arg(m_engineDescription.section(u' ', 0, 0));
+    }
+    finishIfDone();
+}
+
+void DoctorCommand::finishIfDone()
+{
+    if (m_done)
+        return;
+    for (const Check& check : std::as_const(m_checks)) {
+        if (check.status == Check::Status::Pending)
+            return;
+    }
+    m_done = true;
+    m_timeout->stop();
+    report();
+    bool healthy = true;
+    for (const Check& check : std::as_const(m_checks))
+        healthy = healthy && check.status != Check::Status::Problem;
+    finishLater(healthy ? Subcommands::Ok : Subcommands::Failed);
+}
+
+void DoctorCommand::report()
+{
+    int problems = 0;
+    for (const Check& check : std::as_const(m_checks))
+        problems += check.status == Check::Status::Problem ? 1 : 0;
+    if (m_json) {
+        QJsonArray checks;
+        for (const Check& check : std::as_const(m_checks)) {
+            QJsonObject object{{QStringLiteral("check"), check.name},
+                               {QStringLiteral("status"), statusName(int(check.status))},
+                               {QStringLiteral("detail"), check.detail}};
+            if (!check.fix.isEmpty())
+                object.insert(QStringLiteral("fix"), check.fix);
+            checks.append(object);
+        }
+        const QJsonObject root{{QStringLiteral("ok"), problems == 0},
+                               {QStringLiteral("checks"), checks}};
+        m_out << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+        return;
+    }
+    qsizetype width = 0;
+    for (const Check& check : std::as_const(m_checks))
+        width = std::max(width, check.name.size());
+    for (const Check& check : std::as_const(m_checks)) {
+        m_out << statusName(int(check.status)).leftJustified(9)
+              << check.name.leftJustified(width + 2) << check.detail << '\n';
+        if (!check.fix.isEmpty())
+            m_out << QString(9 + width + 2, u' ') << "fix: " << check.fix << '\n';
+    }
+    m_out << '\n'
+          << (problems == 0   ? QStringLiteral("All checks passed.")
+              : problems == 1 ? QStringLiteral("1 problem found.")
+                              : QStringLiteral("%1 problems found.").arg(problems))
+          << '\n';
+}
+
+void DoctorCommand::finishLater(int exitCode)
+{
+    m_out.flush();
+    m_err.flush();
+    QMetaObject::invokeMethod(
+        this, [this, exitCode] { Q_EMIT finished(exitCode); }, Qt::QueuedConnection);
+}
+
+} // namespace csm

@@ -1,0 +1,70 @@
+#include "history/HistoryOptions.h"
+
+#include "core/SettingsFile.h"
+#include "history/HistoryLocation.h"
+
+#include <QCommandLineParser>
+
+namespace csm {
+
+HistoryOptions::HistoryOptions()
+    : m_dataDir(QStringLiteral("data-dir"),
+                QStringLiteral("Folder of the run history (history.sqlite), shared with other Code "
+                               "Sandbox processes. Default: $CODE_SANDBOX_DATA_DIR, else %1.")
+                    .arg(HistoryLocation::dataDir({}, {})),
+                QStringLiteral("dir"))
+    , m_maxRuns(QStringLiteral("history-max-runs"),
+                QStringLiteral("Keep the newest N runs in the history, deleting older ones "
+                               "(default %1; 0: no limit).")
+                    .arg(RetentionPolicy{}.maxRuns),
+                QStringLiteral("N"))
+    , m_maxDays(QStringLiteral("history-max-days"),
+                QStringLiteral("Delete runs older than N days from the history (default %1; 0: no "
+                               "limit).")
+                    .arg(RetentionPolicy{}.maxAgeDays),
+                QStringLiteral("N"))
+    , m_maxMb(QStringLiteral("history-max-mb"),
+              QStringLiteral("Keep the history within N MiB, deleting the oldest runs beyond it, "
+                             "after each run and every 10 minutes (default %1; 0: no limit).")
+                  .arg(RetentionPolicy{}.maxTotalBytes / RetentionPolicy::kMiB),
+              QStringLiteral("N"))
+{}
+
+std::optional<QString> HistoryOptions::apply(const QCommandLineOption& option, const QString& text,
+                                             RetentionPolicy& policy) const
+{
+    bool ok = false;
+    const int value = text.toInt(&ok);
+    if (!ok || value < 0)
+        return QStringLiteral("must be a whole number, 0 or more (0: no limit)");
+    const QString name = option.names().constFirst();
+    if (name == m_maxRuns.names().constFirst()) {
+        policy.maxRuns = value;
+    } else if (name == m_maxDays.names().constFirst()) {
+        policy.maxAgeDays = value;
+    } else {
+        policy.maxTotalBytes = value * RetentionPolicy::kMiB;
+    }
+    return std::nullopt;
+}
+
+std::variant<RetentionPolicy, QString>
+HistoryOptions::retention(const QCommandLineParser& parser, const SettingsFile* stored,
+                          QList<StoredProblem>* problems) const
+{
+    RetentionPolicy policy;
+    for (const QCommandLineOption& option : retentionOptions()) {
+        const QString key = option.names().constFirst();
+        if (parser.isSet(option)) {
+            if (const auto problem = apply(option, parser.value(option), policy))
+                return QStringLiteral("--%1 \"%2\": %3").arg(key, parser.value(option), *problem);
+        } else if (stored && stored->contains(key)) {
+            // The file is not this command line's fault: its bad values are skipped.
+            if (const auto problem = apply(option, stored->value(key), policy); problem && problems)
+                problems->append({key, stored->value(key), *problem});
+        }
+    }
+    return policy;
+}
+
+} // namespace csm

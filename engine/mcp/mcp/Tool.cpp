@@ -1,0 +1,12 @@
+#include "mcp/Tool.h"
+
+#include <QJsonDocument>
+
+namespace csm {
+
+QString Tool::reviewText(const QJsonObject& arguments) const
+{
+    return QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Indented));
+}
+
+} // namespace csm

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "runtime/SandboxFiles.h"
+#include "runtime/SandboxPolicy.h"
+#include "runtime/SecretVariables.h"
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace csm {
+
+// Everything needed to start one sandbox container; a runtime turns it into CLI arguments.
+struct ContainerSpec
+{
+    // Where the sandbox launcher (csm-launch) is mounted, read-only, and run as PID 1.
+    static constexpr char kLauncherMountPoint[] = "/.code-sandbox/launch";
+    // Where a pooled container finds the folder holding its launcher's socket.
+    static constexpr char kIoMountPoint[] = "/.code-sandbox/io";
+
+    QString name;
+    QString image;
+    // The launcher and the seccomp profile on the host; the launcher becomes the container's
+    // entrypoint.
+    SandboxFiles files;
+    // The interpreter the launcher runs with the program on its stdin, e.g. python3 -u -.
+    QStringList command;
+    SandboxPolicy policy;
+    // Passed by name only (`-e NAME`): their values travel in the engine client's environment
+    // (ContainerRuntime::newRunProcess), never in argv.
+    SecretVariables secretVariables;
+    // Non-secret variables set in the sandbox, e.g. HOME.
+    QMap<QString, QString> environment;
+    QMap<QString, QString> labels;
+    // Set for a warm pool's container: the host folder, mounted at kIoMountPoint, where the
+    // launcher listens for the server's one connection. Empty: a call's own container, attached
+    // through stdin/stdout.
+    QString ioDirectory;
+};
+
+} // namespace csm

@@ -1,0 +1,62 @@
+#include "runtime/Language.h"
+
+namespace csm {
+
+QString LanguageTraits::id(Language language)
+{
+    switch (language) {
+    case Language::Python:
+        return QStringLiteral("python");
+    case Language::JavaScript:
+        return QStringLiteral("javascript");
+    }
+    Q_UNREACHABLE();
+}
+
+QString LanguageTraits::displayName(Language language)
+{
+    switch (language) {
+    case Language::Python:
+        return QStringLiteral("Python");
+    case Language::JavaScript:
+        return QStringLiteral("JavaScript");
+    }
+    Q_UNREACHABLE();
+}
+
+QStringList LanguageTraits::interpreterCommand(Language language)
+{
+    switch (language) {
+    case Language::Python:
+        // -u: unbuffered, so output written before a timeout or crash is not lost.
+        return {QStringLiteral("python3"), QStringLiteral("-u"), QStringLiteral("-")};
+    case Language::JavaScript:
+        return {QStringLiteral("node"), QStringLiteral("-")};
+    }
+    Q_UNREACHABLE();
+}
+
+QString LanguageTraits::defaultImageName(Language language)
+{
+    switch (language) {
+    case Language::Python:
+        return QStringLiteral("code-sandbox-python:latest");
+    case Language::JavaScript:
+        return QStringLiteral("code-sandbox-js:latest");
+    }
+    Q_UNREACHABLE();
+}
+
+std::optional<Language> LanguageTraits::parse(const QString& text)
+{
+    const QString name = text.trimmed().toLower();
+    if (name == QLatin1String("python") || name == QLatin1String("py") ||
+        name == QLatin1String("python3"))
+        return Language::Python;
+    if (name == QLatin1String("javascript") || name == QLatin1String("js") ||
+        name == QLatin1String("node") || name == QLatin1String("nodejs"))
+        return Language::JavaScript;
+    return std::nullopt;
+}
+
+} // namespace csm

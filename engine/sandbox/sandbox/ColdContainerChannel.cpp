@@ -1,0 +1,69 @@
+#include "sandbox/ColdContainerChannel.h"
+
+#include "runtime/ContainerRuntime.h"
+#include "sandbox/ContainerReaper.h"
+
+namespace csm {
+
+namespace {
+constexpr qint64 kEngineStderrCap = 16 * 1024;
+}
+
+ColdContainerChannel::ColdContainerChannel(const ContainerRuntime& runtime,
+                                           const ContainerSpec& spec,
+                                           std::shared_ptr<const SandboxSecrets> secrets,
+                                           QObject* parent)
+    : ContainerChannel(spec.name, std::move(secrets), parent)
+    , m_client(runtime.newRunProcess(spec, this))
+    , m_engineStderr(kEngineStderrCap)
+{
+    connect(m_client, &QProcess::readyReadStandardOutput, this,
+            [this] { Q_EMIT framesReceived(m_client->readAllStandardOutput()); });
+    connect(m_client, &QProcess::readyReadStandardError, this,
+            [this] { m_engineStderr.append(m_client->readAllStandardError()); });
+    connect(m_client, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        // Write errors (the container ended before reading its program) show in its exit.
+        if (error == QProcess::FailedToStart)
+            Q_EMIT failedToStart(m_client->errorString());
+    });
+    connect(m_client, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
+        const QByteArray rest = m_client->readAllStandardOutput();
+        if (!rest.isEmpty())
+            Q_EMIT framesReceived(rest);
+        m_engineStderr.append(m_client->readAllStandardError());
+        Q_EMIT ended(status == QProcess::NormalExit ? exitCode : -1);
+    });
+}
+
+ColdContainerChannel::~ColdContainerChannel()
+{
+    // Never handed over (the server is going down): kill the client rather than wait for it.
+    if (m_client && m_client->state() != QProcess::NotRunning) {
+        m_client->disconnect(this);
+        m_client->kill();
+        m_client->waitForFinished(1000);
+    }
+}
+
+void ColdContainerChannel::sendProgram(const QByteArray& code)
+{
+    connect(m_client, &QProcess::started, this, [this, code] {
+        m_client->write(code);
+        m_client->closeWriteChannel();
+    });
+    m_client->start();
+}
+
+void ColdContainerChannel::handOver(ContainerReaper& reaper, bool removeContainer)
+{
+    if (!m_client)
+        return;
+    QProcess* client = m_client;
+    m_client = nullptr;
+    if (removeContainer)
+        reaper.adoptAndRemove(client, containerName());
+    else
+        reaper.adopt(client, containerName());
+}
+
+} // namespace csm

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "runtime/ContainerSpec.h"
+#include "sandbox/CappedBuffer.h"
+#include "sandbox/ContainerChannel.h"
+
+#include <QPointer>
+#include <QProcess>
+
+namespace csm {
+
+class ContainerRuntime;
+
+// A container created for this call: `ENGINE run --rm -i` with the program on its stdin and the
+// launcher's frames on its stdout.
+class ColdContainerChannel final : public ContainerChannel
+{
+    Q_OBJECT
+
+public:
+    ColdContainerChannel(const ContainerRuntime& runtime, const ContainerSpec& spec,
+                         std::shared_ptr<const SandboxSecrets> secrets, QObject* parent = nullptr);
+    ~ColdContainerChannel() override;
+
+    void sendProgram(const QByteArray& code) override;
+    QByteArray engineDiagnostics() const override { return m_engineStderr.data(); }
+    void handOver(ContainerReaper& reaper, bool removeContainer) override;
+
+private:
+    QPointer<QProcess> m_client;
+    CappedBuffer m_engineStderr;
+};
+
+} // namespace csm

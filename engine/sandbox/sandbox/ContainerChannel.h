@@ -1,0 +1,53 @@
+#pragma once
+
+#include "sandbox/SandboxSecrets.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace csm {
+
+class ContainerReaper;
+
+// A container that will run one program, and the channel to its launcher: started on demand
+// (ColdContainerChannel) or ahead of time by the warm pool (WarmContainerChannel). SandboxRun
+// drives either the same way: send the program, read the launcher's frames, and hand the container
+// over when done.
+class ContainerChannel : public QObject
+{
+    Q_OBJECT
+
+public:
+    // `secrets`: what the container's environment holds (null: nothing).
+    ContainerChannel(QString containerName, std::shared_ptr<const SandboxSecrets> secrets,
+                     QObject* parent = nullptr);
+
+    QString containerName() const { return m_containerName; }
+    // Never null.
+    const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
+
+    // Delivers the program; the launcher answers with frames through framesReceived().
+    virtual void sendProgram(const QByteArray& code) = 0;
+    // What the engine itself said on stderr (for error messages); may be empty.
+    virtual QByteArray engineDiagnostics() const { return {}; }
+    // Gives the container (and any process still attached to it) to the reaper, to remove it or
+    // let it go away on its own. The channel is unusable afterwards.
+    virtual void handOver(ContainerReaper& reaper, bool removeContainer) = 0;
+
+Q_SIGNALS:
+    void framesReceived(const QByteArray& bytes);
+    // The channel closed. `engineExitCode` is the engine client's exit code where there is one
+    // (cold), else -1.
+    void ended(int engineExitCode);
+    // The engine could not even be started.
+    void failedToStart(const QString& reason);
+
+private:
+    QString m_containerName;
+    std::shared_ptr<const SandboxSecrets> m_secrets;
+};
+
+} // namespace csm

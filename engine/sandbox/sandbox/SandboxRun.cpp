@@ -1,0 +1,521 @@
+#include "sandbox/SandboxRun.h"
+
+#include "core/Logging.h"
+#include "runtime/ContainerRuntime.h"
+#include "sandbox/ContainerChannel.h"
+#include "sandbox/ContainerReaper.h"
+#include "sandbox/LauncherExitStatus.h"
+#include "sandbox/SandboxRunHost.h"
+
+namespace csm {
+
+namespace {
+// Exit status with which podman and docker report that *they* failed to run a container.
+constexpr int kEngineFailureExitCode = 125;
+// What a program killed at its deadline is reported with: it died of SIGKILL.
+constexpr int kKilledExitCode = 128 + 9;
+} // namespace
+
+SandboxRun::SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent)
+    : QObject(parent)
+    , m_host(host)
+    , m_request(std::move(request))
+    , m_secrets(host.secrets())
+    , m_stdout(host.policy().outputCapBytes)
+    , m_stderr(host.policy().outputCapBytes)
+{
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this,
+            [this] { stop(ExecutionResult::Outcome::TimedOut); });
+    m_queueDeadline.setSingleShot(true);
+    connect(&m_queueDeadline, &QTimer::timeout, this, &SandboxRun::onWaitedTooLong);
+    m_startDeadline.setSingleShot(true);
+    connect(&m_startDeadline, &QTimer::timeout, this, [this] {
+        if (m_phase != Phase::Starting)
+            return;
+        const QString message =
+            QStringLiteral("The container engine %1 did not start the sandbox within %2 s%3")
+                .arg(m_host.runtime().name())
+                .arg(kStartTimeoutMs / 1000)
+                .arg(engineDiagnostics());
+        handOverChannel(true);
+        failWithEngineError(message);
+    });
+}
+
+SandboxRun::~SandboxRun()
+{
+    if (m_admitted && m_phase != Phase::Done)
+        m_host.runEnded();
+    leaveQueue();
+    // Destroyed while its container may still exist (the server is going down): the reaper
+    // removes it.
+    handOverChannel(true);
+}
+
+QString SandboxRun::containerName() const
+{
+    return m_containerName;
+}
+
+void SandboxRun::start()
+{
+    m_phase = Phase::Queued;
+    // Admission comes from the event loop, even with a slot free: finished() is never emitted
+    // from inside start(), even when the engine cannot be started at all.
+    RunQueue& queue = m_host.queue();
+    m_ticket = queue.request(this, [this] { onAdmitted(); });
+    if (const int ahead = queue.waitingAhead(m_ticket); ahead >= 0) {
+        qCInfo(lcSandbox).noquote()
+            << "all" << queue.limits().maxRunning << "sandboxes are busy; the call waits," << ahead
+            << "ahead of it";
+        m_queueDeadline.start(m_request.timeoutMs);
+    }
+}
+
+void SandboxRun::onAdmitted()
+{
+    if (m_phase != Phase::Queued)
+        return;
+    m_queueDeadline.stop();
+    m_admitted = true;
+    m_phase = Phase::CheckingImage;
+    m_host.runStarted();
+    chooseContainer();
+}
+
+void SandboxRun::onWaitedTooLong()
+{
+    if (m_phase != Phase::Queued)
+        return;
+    leaveQueue();
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::TimedOutWaiting;
+    result.engineError =
+        QStringLiteral("The call timed out after %1 s waiting for a free sandbox; the program "
+                       "never ran. This server runs at most %2 sandboxes at once (--max-running) "
+                       "and they were all busy: try again when other calls have finished, or "
+                       "with a longer timeout_seconds.")
+            .arg(QString::number(m_request.timeoutMs / 1000.0))
+            .arg(m_host.queue().limits().maxRunning);
+    finish(result);
+}
+
+void SandboxRun::leaveQueue()
+{
+    if (const RunQueue::Ticket ticket = std::exchange(m_ticket, 0))
+        m_host.queue().release(ticket);
+}
+
+QString SandboxRun::progressMessage() const
+{
+    if (m_phase == Phase::Queued) {
+        const int ahead = m_host.queue().waitingAhead(m_ticket);
+        if (ahead >= 0) {
+            return QStringLiteral("Waiting for a free sandbox: %1 call(s) ahead (at most %2 run "
+                                  "at once)")
+                .arg(ahead)
+                .arg(m_host.queue().limits().maxRunning);
+        }
+    }
+    return m_latestLine.text();
+}
+
+void SandboxRun::chooseContainer()
+{
+    if (m_phase != Phase::CheckingImage)
+        return; // cancelled meanwhile
+    // A secret changed: this run gets the new values, so it waits for them.
+    m_host.whenSecretsSettled(this, [this] { acquireContainer(); });
+}
+
+void SandboxRun::acquireContainer()
+{
+    if (m_phase != Phase::CheckingImage)
+        return; // cancelled meanwhile
+    m_secrets = m_host.secrets();
+    if (const QString reason = m_host.cannotStartReason(); !reason.isEmpty()) {
+        failWithEngineError(reason);
+        return;
+    }
+    // A warm container proves its image exists: no check needed.
+    if (ContainerChannel* warm = m_host.acquireChannel(SandboxRunHost::Channel::Warm,
+                                                       m_request.language, m_request.image, this)) {
+        m_warm = true;
+        launch(warm);
+    } else if (m_host.isImageKnownPresent(m_request.image)) {
+        launch(m_host.acquireChannel(SandboxRunHost::Channel::Cold, m_request.language,
+                                    m_request.image, this));
+    } else {
+        checkImage(false);
+    }
+}
+
+void SandboxRun::checkImage(bool afterEngineFailure)
+{
+    m_phase = Phase::CheckingImage;
+    const ContainerRuntime& runtime = m_host.runtime();
+    m_check = runtime.newProcess(runtime.imageCheckArguments(m_request.image), this);
+    connect(m_check, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart && m_phase == Phase::CheckingImage)
+            failWithEngineError(engineMissingMessage(m_check->errorString()));
+    });
+    connect(m_check, &QProcess::finished, this,
+            [this, afterEngineFailure](int exitCode, QProcess::ExitStatus status) {
+                if (m_phase != Phase::CheckingImage)
+                    return;
+                onImageChecked(status == QProcess::NormalExit ? exitCode : -1, afterEngineFailure);
+            });
+    m_check->start();
+}
+
+void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
+{
+    const ContainerRuntime& runtime = m_host.runtime();
+    const ImageCheck check = runtime.interpretImageCheck(exitCode, m_check->readAllStandardError());
+    m_check->deleteLater();
+    switch (check.status) {
+    case ImageCheck::Status::Present:
+        m_host.setImageKnownPresent(m_request.image, true);
+        if (afterEngineFailure) {
+            failWithEngineError(QStringLiteral("The container engine %1 could not run the "
+                                               "sandbox (exit code %2)%3")
+                                    .arg(runtime.name())
+                                    .arg(kEngineFailureExitCode)
+                                    .arg(engineDiagnostics()));
+        } else {
+            launch(m_host.acquireChannel(SandboxRunHost::Channel::Cold, m_request.language,
+                                    m_request.image, this));
+        }
+        return;
+    case ImageCheck::Status::Missing:
+        m_host.setImageKnownPresent(m_request.image, false);
+        failWithEngineError(
+            QStringLiteral("The sandbox image \"%1\" is not available in %2. Build the default "
+                           "images with `containers/build-images --engine %2` (from the Code "
+                           "Sandbox sources), or choose another image with --python-image / "
+                           "--js-image or CONTAINER_IMAGE.")
+                .arg(m_request.image, runtime.name()));
+        return;
+    case ImageCheck::Status::EngineUnavailable:
+        m_host.setImageKnownPresent(m_request.image, false);
+        failWithEngineError(
+            QStringLiteral("The container engine %1 is not usable: %2%3")
+                .arg(runtime.name(),
+                     check.detail.isEmpty() ? QStringLiteral("it gave no reason") : check.detail,
+                     runtime.name() == QLatin1String("docker")
+                         ? QStringLiteral(". Is the Docker daemon running (e.g. `sudo systemctl "
+                                          "start docker`), and may this user use it?")
+                         : QString()));
+        return;
+    }
+}
+
+void SandboxRun::launch(ContainerChannel* channel)
+{
+    m_phase = Phase::Starting;
+    m_channel = channel;
+    m_secrets = channel->secrets();
+    m_containerName = channel->containerName();
+    connect(channel, &ContainerChannel::framesReceived, this, &SandboxRun::onFrames);
+    connect(channel, &ContainerChannel::ended, this, &SandboxRun::onChannelEnded);
+    connect(channel, &ContainerChannel::failedToStart, this, [this](const QString& reason) {
+        if (m_phase != Phase::Starting)
+            return;
+        m_host.setImageKnownPresent(m_request.image, false);
+        failWithEngineError(engineMissingMessage(reason));
+    });
+    qCDebug(lcSandbox).noquote() << "running" << m_containerName << "from" << m_request.image
+                                 << (m_warm ? "(warm)" : "(cold)");
+    m_startDeadline.start(kStartTimeoutMs);
+    channel->sendProgram(m_request.code);
+    m_request.code = {}; // the channel keeps its own copy until it is delivered
+}
+
+void SandboxRun::onFrames(const QByteArray& bytes)
+{
+    m_decoder.append(bytes);
+    while (m_phase != Phase::Done) {
+        const auto frame = m_decoder.next();
+        if (!frame)
+            break;
+        onFrame(*frame);
+    }
+    if (m_decoder.isCorrupt() && m_phase != Phase::Done) {
+        handOverChannel(true);
+        failWithEngineError(
+            QStringLiteral("The sandbox sent output that is not from its launcher (%1); the run "
+                           "was stopped.")
+                .arg(m_decoder.error()));
+    }
+}
+
+void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
+{
+    using Type = LauncherStreamDecoder::Frame::Type;
+    switch (frame.type) {
+    case Type::Started:
+        if (m_phase == Phase::Starting) {
+            // The program is in the interpreter's hands: from here its timeout runs.
+            m_phase = Phase::Running;
+            m_startDeadline.stop();
+            m_clock.start();
+            m_deadline.start(m_request.timeoutMs);
+        }
+        return;
+    case Type::Stdout:
+        m_stdout.append(frame.payload);
+        m_latestLine.append(frame.payload);
+        return;
+    case Type::Stderr:
+        m_stderr.append(frame.payload);
+        m_latestLine.append(frame.payload);
+        return;
+    case Type::Exit:
+        if (m_phase != Phase::Running)
+            return; // already being killed: the deadline's verdict stands
+        if (const auto status = LauncherExitStatus::parse(frame.payload)) {
+            onProgramExited(*status);
+        } else {
+            handOverChannel(true);
+            failWithEngineError(QStringLiteral("The sandbox launcher reported an unreadable exit "
+                                               "status \"%1\".")
+                                    .arg(QString::fromLatin1(frame.payload.left(200))));
+        }
+        return;
+    case Type::LimitsUnenforced: {
+        if (m_phase != Phase::Starting && m_phase != Phase::Running)
+            return; // already being stopped: cancelled or past its deadline
+        handOverChannel(false);
+        const QStringList limits = LauncherExitStatus::limitNames(
+            LauncherExitStatus::parseUnenforced(frame.payload).value_or(0));
+        failWithEngineError(unenforcedLimitsMessage(limits), limits);
+        return;
+    }
+    case Type::Failure:
+        if (m_phase != Phase::Starting && m_phase != Phase::Running)
+            return;
+        handOverChannel(false);
+        failWithEngineError(QStringLiteral("The sandbox could not run the program in %1: %2. Does "
+                                           "the image have the interpreter on its PATH?")
+                                .arg(m_request.image, QString::fromUtf8(frame.payload)));
+        return;
+    }
+}
+
+void SandboxRun::onProgramExited(const LauncherExitStatus& status)
+{
+    m_durationMs = m_clock.elapsed();
+    m_deadline.stop();
+    ExecutionResult result = collectedResult();
+    result.outcome = ExecutionResult::Outcome::Exited;
+    result.exitCode = status.exitCode;
+    result.oomKilled = status.oomKilled;
+    result.stdoutTruncated = result.stdoutTruncated || status.stdoutDropped > 0;
+    result.stderrTruncated = result.stderrTruncated || status.stderrDropped > 0;
+    result.unenforcedLimits = LauncherExitStatus::limitNames(status.unenforcedLimits);
+    result.engineWarnings = m_host.runtime().engineWarnings(rawEngineDiagnostics());
+    for (const QString& warning : std::as_const(result.engineWarnings))
+        m_host.reportEngineWarning(warning);
+    // The engine still tears the container down (--rm): off the call's path. Handed over before
+    // the result goes out, so that a shutdown it triggers waits for this teardown too.
+    handOverChannel(false);
+    finish(result);
+}
+
+void SandboxRun::onChannelEnded(int engineExitCode)
+{
+    switch (m_phase) {
+    case Phase::Starting: {
+        m_startDeadline.stop();
+        const QString cause = m_host.runtime().explainFailure(rawEngineDiagnostics());
+        if (!cause.isEmpty()) {
+            handOverChannel(true);
+            failWithEngineError(cause);
+            return;
+        }
+        if (engineExitCode == kEngineFailureExitCode && !m_warm) {
+            // The engine could not run the container: say why, starting with the image.
+            m_host.setImageKnownPresent(m_request.image, false);
+            handOverChannel(false);
+            checkImage(true);
+            return;
+        }
+        [[fallthrough]];
+    }
+    case Phase::Running: {
+        const QString code =
+            engineExitCode >= 0
+                ? QStringLiteral("%1 exit code %2")
+                      .arg(m_host.runtime().name())
+                      .arg(engineExitCode)
+                : QStringLiteral("%1: its connection closed").arg(m_host.runtime().name());
+        const QString diagnostics = engineDiagnostics();
+        handOverChannel(true);
+        failWithEngineError(
+            QStringLiteral("The sandbox container ended before the program finished (%1): it was "
+                           "killed or removed from outside, or the engine failed%2")
+                .arg(code, diagnostics));
+        return;
+    }
+    case Phase::Idle:
+    case Phase::Queued:
+    case Phase::CheckingImage:
+    case Phase::Stopping:
+    case Phase::Done:
+        return;
+    }
+}
+
+void SandboxRun::cancel()
+{
+    switch (m_phase) {
+    case Phase::Idle:
+    case Phase::Queued:
+    case Phase::CheckingImage: {
+        leaveQueue();
+        if (m_check) {
+            m_check->kill();
+            m_host.reaper().adoptHelper(m_check);
+        }
+        ExecutionResult result;
+        result.outcome = ExecutionResult::Outcome::Cancelled;
+        finish(result);
+        return;
+    }
+    case Phase::Starting:
+    case Phase::Running:
+        stop(ExecutionResult::Outcome::Cancelled);
+        return;
+    case Phase::Stopping:
+    case Phase::Done:
+        return;
+    }
+}
+
+void SandboxRun::stop(ExecutionResult::Outcome reason)
+{
+    if (m_phase != Phase::Running && m_phase != Phase::Starting)
+        return;
+    m_phase = Phase::Stopping;
+    m_stopReason = reason;
+    m_deadline.stop();
+    m_startDeadline.stop();
+    if (m_clock.isValid())
+        m_durationMs = m_clock.elapsed();
+    qCInfo(lcSandbox).noquote() << (reason == ExecutionResult::Outcome::TimedOut
+                                        ? "deadline reached, removing"
+                                        : "cancelled, removing")
+                                << m_containerName;
+    // Removing the container (not just killing its client) is what stops the program: the
+    // container belongs to the engine, not to the process we started.
+    const ContainerRuntime& runtime = m_host.runtime();
+    m_remove = runtime.newProcess(runtime.forceRemoveArguments(m_containerName), this);
+    const auto removed = [this] {
+        if (m_phase != Phase::Stopping)
+            return;
+        m_remove->deleteLater();
+        ExecutionResult result = collectedResult();
+        result.outcome = m_stopReason;
+        result.exitCode = kKilledExitCode;
+        handOverChannel(false);
+        finish(result);
+    };
+    connect(m_remove, &QProcess::finished, this, removed);
+    connect(m_remove, &QProcess::errorOccurred, this, [removed](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            removed();
+    });
+    m_remove->start();
+}
+
+void SandboxRun::failWithEngineError(const QString& message, const QStringList& unenforcedLimits)
+{
+    if (m_phase == Phase::Done)
+        return;
+    qCWarning(lcSandbox).noquote() << message;
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::EngineError;
+    result.engineError = message;
+    result.unenforcedLimits = unenforcedLimits;
+    finish(result);
+}
+
+void SandboxRun::finish(ExecutionResult result)
+{
+    if (m_phase == Phase::Done)
+        return;
+    m_phase = Phase::Done;
+    m_deadline.stop();
+    m_startDeadline.stop();
+    m_queueDeadline.stop();
+    if (m_admitted)
+        m_host.runEnded();
+    // The slot goes to the next run in the queue: this run's program has ended, and its
+    // container's teardown (off the call's path) no longer runs a program.
+    leaveQueue();
+    Q_EMIT finished(result);
+}
+
+void SandboxRun::handOverChannel(bool removeContainer)
+{
+    if (!m_channel)
+        return;
+    ContainerChannel* channel = m_channel;
+    m_channel = nullptr;
+    m_lastEngineDiagnostics = channel->engineDiagnostics();
+    channel->disconnect(this);
+    channel->handOver(m_host.reaper(), removeContainer);
+    channel->deleteLater();
+}
+
+ExecutionResult SandboxRun::collectedResult() const
+{
+    ExecutionResult result;
+    result.durationMs = m_durationMs;
+    result.stdoutBytes = m_stdout.data();
+    result.stderrBytes = m_stderr.data();
+    result.stdoutTruncated = m_stdout.truncated();
+    result.stderrTruncated = m_stderr.truncated();
+    return result;
+}
+
+QString SandboxRun::engineMissingMessage(const QString& processError) const
+{
+    const QString engine = m_host.runtime().name();
+    return QStringLiteral("The container engine \"%1\" could not be started (%2). Install it "
+                          "(on Debian: `sudo apt install %3`) or choose another with --engine "
+                          "podman|docker.")
+        .arg(m_host.runtime().program(), processError,
+             engine == QLatin1String("docker") ? QStringLiteral("docker.io") : engine);
+}
+
+QString SandboxRun::unenforcedLimitsMessage(const QStringList& limits) const
+{
+    return QStringLiteral(
+               "The program was not run: the container engine %1 accepted this sandbox's %2 "
+               "limit%3 but does not enforce %4 (its cgroup shows no such limit); rootless Podman "
+               "on a cgroup v1 system, for one, ignores every resource limit. To fix it, run the "
+               "engine with cgroup v2 and systemd (most current distributions; on older ones "
+               "boot with systemd.unified_cgroup_hierarchy=1), or use rootful Podman or Docker; "
+               "or accept sandboxes without these limits with --allow-unlimited (recorded with "
+               "each run)%5")
+        .arg(m_host.runtime().name(),
+             limits.isEmpty() ? QStringLiteral("resource") : limits.join(QStringLiteral(", ")),
+             limits.size() > 1 ? QStringLiteral("s") : QString(),
+             limits.size() > 1 ? QStringLiteral("them") : QStringLiteral("it"),
+             engineDiagnostics());
+}
+
+QByteArray SandboxRun::rawEngineDiagnostics() const
+{
+    return m_channel ? m_channel->engineDiagnostics() : m_lastEngineDiagnostics;
+}
+
+QString SandboxRun::engineDiagnostics() const
+{
+    const QString text = QString::fromUtf8(rawEngineDiagnostics()).trimmed();
+    return text.isEmpty() ? QStringLiteral(".") : QStringLiteral(": ") + text;
+}
+
+} // namespace csm

@@ -1,0 +1,120 @@
+#pragma once
+
+#include "sandbox/CappedBuffer.h"
+#include "sandbox/ExecutionResult.h"
+#include "sandbox/LatestOutputLine.h"
+#include "sandbox/LauncherStreamDecoder.h"
+#include "sandbox/RunQueue.h"
+#include "sandbox/RunRequest.h"
+#include "sandbox/SandboxSecrets.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QTimer>
+
+#include <memory>
+
+namespace csm {
+
+class SandboxRunHost;
+class ContainerChannel;
+struct LauncherExitStatus;
+
+// One program in one fresh container. It takes a warm container from the pool, or checks the
+// image (once per image and runner) and starts one (cold); either way it hands the program to
+// the container's launcher (csm-launch, PID 1), decodes its frames (started, stdout, stderr,
+// exit), enforces the deadline from the moment the program starts, and reports. The result is
+// emitted as soon as the launcher reports the exit; the engine's own teardown continues in the
+// host's ContainerReaper.
+class SandboxRun final : public QObject
+{
+    Q_OBJECT
+
+public:
+    // How long the engine may take to create and start a container before we give up on it.
+    static constexpr int kStartTimeoutMs = 60'000;
+
+    SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent = nullptr);
+    ~SandboxRun() override;
+
+    void start();
+    // Kills and removes the container; finished() follows with Outcome::Cancelled.
+    void cancel();
+    // Empty until a container was chosen.
+    QString containerName() const;
+    // What a progress message says now: where the run waits in the queue for a free sandbox,
+    // else the last line the program printed so far (empty before any). Raw: redact it with
+    // secrets().
+    QString progressMessage() const;
+    // The secrets in this run's container (before one is chosen: the runner's at the time).
+    const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
+
+Q_SIGNALS:
+    void finished(const csm::ExecutionResult& result);
+
+private:
+    enum class Phase
+    {
+        Idle,
+        Queued, // waiting for a free sandbox (RunQueue)
+        CheckingImage,
+        Starting, // the program is on its way; the launcher has not said it started
+        Running,  // the launcher said the program started: the deadline runs
+        Stopping, // killed (deadline or cancel): waiting for the engine to remove the container
+        Done,
+    };
+
+    void onAdmitted();
+    void onWaitedTooLong();
+    void leaveQueue();
+    void chooseContainer();
+    void acquireContainer();
+    void checkImage(bool afterEngineFailure);
+    void onImageChecked(int exitCode, bool afterEngineFailure);
+    void launch(ContainerChannel* channel);
+    void onFrames(const QByteArray& bytes);
+    void onFrame(const LauncherStreamDecoder::Frame& frame);
+    void onProgramExited(const LauncherExitStatus& status);
+    void onChannelEnded(int engineExitCode);
+    void stop(ExecutionResult::Outcome reason);
+    // The run ends as one whose program never ran; `unenforcedLimits` when that is why.
+    void failWithEngineError(const QString& message, const QStringList& unenforcedLimits = {});
+    void finish(ExecutionResult result);
+    void handOverChannel(bool removeContainer);
+    ExecutionResult collectedResult() const;
+    QString engineMissingMessage(const QString& processError) const;
+    // What the engine said on stderr (the channel's, or the last one's once handed over); the
+    // same as ": TEXT" for a message, or "." when it said nothing.
+    QByteArray rawEngineDiagnostics() const;
+    QString engineDiagnostics() const;
+    QString unenforcedLimitsMessage(const QStringList& limits) const;
+
+    SandboxRunHost& m_host;
+    RunRequest m_request;
+    Phase m_phase = Phase::Idle;
+    ExecutionResult::Outcome m_stopReason = ExecutionResult::Outcome::Cancelled;
+    bool m_warm = false;
+    // The run's place in the runner's RunQueue, from start() until it ends.
+    RunQueue::Ticket m_ticket = 0;
+    bool m_admitted = false;
+
+    QPointer<QProcess> m_check;
+    QPointer<QProcess> m_remove;
+    QPointer<ContainerChannel> m_channel;
+    QString m_containerName;
+    std::shared_ptr<const SandboxSecrets> m_secrets;
+    QByteArray m_lastEngineDiagnostics;
+    LauncherStreamDecoder m_decoder;
+    QTimer m_deadline;
+    QTimer m_queueDeadline; // the run's timeout also bounds its wait for a sandbox
+    QTimer m_startDeadline;
+    QElapsedTimer m_clock;
+    qint64 m_durationMs = 0;
+    CappedBuffer m_stdout;
+    CappedBuffer m_stderr;
+    LatestOutputLine m_latestLine;
+};
+
+} // namespace csm

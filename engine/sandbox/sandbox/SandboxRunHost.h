@@ -1,0 +1,65 @@
+#pragma once
+
+#include "runtime/Language.h"
+#include "runtime/SandboxPolicy.h"
+#include "sandbox/SandboxSecrets.h"
+
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+class QObject;
+
+namespace csm {
+
+class ContainerChannel;
+class ContainerReaper;
+class ContainerRuntime;
+class RunQueue;
+
+// What one SandboxRun needs from whoever starts it, and nothing more: a container channel, what
+// is known of images, the queue it waits in, and where it reports its start and end. SandboxRunner
+// is the real host; a test drives a run on a host of its own, without an engine.
+class SandboxRunHost
+{
+public:
+    virtual ~SandboxRunHost() = default;
+
+    // The engine: its name and program for messages, its image check, what its stderr means.
+    virtual const ContainerRuntime& runtime() const = 0;
+    virtual const SandboxPolicy& policy() const = 0;
+    // The cap on sandboxes running at once, in which the run waits for its turn.
+    virtual RunQueue& queue() = 0;
+
+    // Calls `ready` once the secrets a new container gets are settled (at once when they are),
+    // unless `context` is gone by then.
+    virtual void whenSecretsSettled(QObject* context, std::function<void()> ready) = 0;
+    // The secrets a container acquired now gets (never null).
+    virtual std::shared_ptr<const SandboxSecrets> secrets() const = 0;
+    // Empty when a container can be started; otherwise why not (the launcher or the seccomp
+    // profile is missing), as the call's error.
+    virtual QString cannotStartReason() const = 0;
+
+    enum class Channel
+    {
+        Warm, // a container started ahead of time, or null when none is ready
+        Cold, // a container started for this program alone
+    };
+    virtual ContainerChannel* acquireChannel(Channel kind, Language language, const QString& image,
+                                             QObject* parent) = 0;
+
+    // Whether `image` was seen present, so that only a first run pays for the check.
+    virtual bool isImageKnownPresent(const QString& image) const = 0;
+    virtual void setImageKnownPresent(const QString& image, bool present) = 0;
+
+    // A run got its turn, and ended (the warm pool times its refills by them).
+    virtual void runStarted() = 0;
+    virtual void runEnded() = 0;
+    // An engine warning the run found; the host logs each one once.
+    virtual void reportEngineWarning(const QString& warning) = 0;
+    // Where channels and helper processes a run is done with finish on their own.
+    virtual ContainerReaper& reaper() = 0;
+};
+
+} // namespace csm

@@ -1,0 +1,181 @@
+#include "sandbox/SandboxRunner.h"
+
+#include "core/Logging.h"
+#include "core/Version.h"
+#include "runtime/ContainerLabels.h"
+#include "runtime/ContainerRuntime.h"
+#include "runtime/ContainerSpec.h"
+#include "sandbox/ColdContainerChannel.h"
+#include "sandbox/ContainerReaper.h"
+#include "sandbox/RunQueue.h"
+#include "sandbox/RunRequest.h"
+#include "sandbox/SandboxFilesLocator.h"
+#include "sandbox/SandboxRun.h"
+#include "sandbox/WarmContainerChannel.h"
+#include "sandbox/WarmPool.h"
+
+#include <QCoreApplication>
+#include <QRandomGenerator>
+#include <QSysInfo>
+
+#include <utility>
+
+namespace csm {
+
+namespace {
+QString randomInstanceId()
+{
+    return QString::number(QRandomGenerator::system()->generate64(), 36).left(10);
+}
+} // namespace
+
+SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
+                             SandboxFiles files, QObject* parent)
+    : QObject(parent)
+    , m_runtime(std::move(runtime))
+    , m_policy(std::move(policy))
+    , m_files(std::move(files))
+    , m_instanceId(randomInstanceId())
+    , m_reaper(new ContainerReaper(*m_runtime, this))
+    , m_queue(new RunQueue({RunQueue::defaultMaxRunning(m_policy.memoryBytes)}, this))
+{}
+
+SandboxRunner::~SandboxRunner()
+{
+    // The pool hands its containers to the reaper, and the reaper uses the runtime: they go
+    // first, in that order, not with the other children after m_runtime.
+    delete m_pool;
+    delete m_reaper;
+}
+
+void SandboxRunner::setImageKnownPresent(const QString& image, bool present)
+{
+    if (present)
+        m_presentImages.insert(image);
+    else
+        m_presentImages.remove(image);
+}
+
+ContainerSpec SandboxRunner::makeSpec(Language language, const QString& image)
+{
+    ContainerSpec spec;
+    spec.name = QStringLiteral("code-sandbox-%1-%2").arg(m_instanceId).arg(m_nextContainer++);
+    spec.image = image;
+    spec.files = m_files;
+    spec.command = LanguageTraits::interpreterCommand(language);
+    spec.policy = m_policy;
+    spec.secretVariables = m_secrets->variables();
+    // The root filesystem is read-only: tools that write to $HOME (matplotlib, npm) need a
+    // writable one.
+    spec.environment.insert(QStringLiteral("HOME"), QStringLiteral("/tmp"));
+    // What StaleContainerSweeper reads to find the containers of a server that died.
+    spec.labels = {
+        {QLatin1String(ContainerLabels::kApp), QString::fromLatin1(kApplicationName)},
+        {QLatin1String(ContainerLabels::kInstance), m_instanceId},
+        {QLatin1String(ContainerLabels::kPid), QString::number(QCoreApplication::applicationPid())},
+        {QLatin1String(ContainerLabels::kHost), QSysInfo::machineHostName()},
+        {QLatin1String(ContainerLabels::kLanguage), LanguageTraits::id(language)},
+    };
+    return spec;
+}
+
+void SandboxRunner::reportEngineWarning(const QString& warning)
+{
+    if (m_engineWarnings.contains(warning))
+        return;
+    m_engineWarnings.insert(warning);
+    qCWarning(lcSandbox).noquote()
+        << "engine warning from" << m_runtime->name() << "(said once):" << warning;
+}
+
+void SandboxRunner::holdForSecrets()
+{
+    m_heldForSecrets = true;
+}
+
+void SandboxRunner::setSecrets(std::shared_ptr<const SandboxSecrets> secrets)
+{
+    if (!secrets)
+        secrets = SandboxSecrets::none();
+    const bool changed = !secrets->sameAs(*m_secrets);
+    m_secrets = std::move(secrets);
+    if (changed && m_pool)
+        m_pool->renew();
+    if (std::exchange(m_heldForSecrets, false)) {
+        if (m_pool)
+            m_pool->refill();
+        Q_EMIT secretsSettled();
+    }
+}
+
+void SandboxRunner::setPolicy(const SandboxPolicy& policy)
+{
+    if (policy == m_policy)
+        return;
+    m_policy = policy;
+    if (m_pool)
+        m_pool->renew();
+}
+
+void SandboxRunner::enablePool(int sizePerImage, int idleTimeoutMs)
+{
+    delete m_pool;
+    m_pool = sizePerImage > 0 ? new WarmPool(*this, sizePerImage, idleTimeoutMs, this) : nullptr;
+}
+
+void SandboxRunner::warm(Language language, const QString& image)
+{
+    if (m_pool && m_files.isComplete())
+        m_pool->warm(language, image);
+}
+
+ContainerChannel* SandboxRunner::acquireChannel(Channel kind, Language language,
+                                                const QString& image, QObject* parent)
+{
+    if (kind == Channel::Warm)
+        return m_pool ? m_pool->take(language, image, parent) : nullptr;
+    return new ColdContainerChannel(*m_runtime, makeSpec(language, image), m_secrets, parent);
+}
+
+void SandboxRunner::whenSecretsSettled(QObject* context, std::function<void()> ready)
+{
+    if (!m_heldForSecrets) {
+        ready();
+        return;
+    }
+    connect(this, &SandboxRunner::secretsSettled, context, std::move(ready),
+            Qt::SingleShotConnection);
+}
+
+QString SandboxRunner::cannotStartReason() const
+{
+    return m_files.isComplete() ? QString() : SandboxFilesLocator::missingMessage(m_files);
+}
+
+void SandboxRunner::runStarted()
+{
+    if (m_pool)
+        m_pool->callStarted();
+}
+
+void SandboxRunner::runEnded()
+{
+    if (m_pool)
+        m_pool->callEnded();
+}
+
+void SandboxRunner::shutdown()
+{
+    if (m_pool)
+        m_pool->shutdown();
+    m_reaper->drain();
+}
+
+SandboxRun* SandboxRunner::start(const RunRequest& request, QObject* parent)
+{
+    auto* run = new SandboxRun(*this, request, parent);
+    run->start();
+    return run;
+}
+
+} // namespace csm

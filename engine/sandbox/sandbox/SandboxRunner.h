@@ -1,0 +1,110 @@
+#pragma once
+
+#include "runtime/ContainerSpec.h"
+#include "runtime/Language.h"
+#include "runtime/SandboxFiles.h"
+#include "runtime/SandboxPolicy.h"
+#include "sandbox/SandboxRunHost.h"
+#include "sandbox/SandboxSecrets.h"
+
+#include <QObject>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace csm {
+
+class ContainerReaper;
+class RunQueue;
+class ContainerRuntime;
+class SandboxRun;
+class ContainerChannel;
+class WarmPool;
+struct RunRequest;
+
+// Starts sandbox runs on one container engine under one policy and one set of secrets, and
+// remembers which images it has seen present so that only the first run of an image pays for
+// the check.
+class SandboxRunner final : public QObject, public SandboxRunHost
+{
+    Q_OBJECT
+
+public:
+    // `files`: the launcher and the seccomp profile on the host (SandboxFilesLocator::find());
+    // when one is missing every run fails with a clear message.
+    SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
+                  SandboxFiles files, QObject* parent = nullptr);
+    ~SandboxRunner() override;
+
+    // The run starts at once; it emits SandboxRun::finished() later, from the event loop.
+    SandboxRun* start(const RunRequest& request, QObject* parent);
+
+    // Keeps `sizePerImage` containers of each warmed image started ahead of calls; 0 disables.
+    void enablePool(int sizePerImage, int idleTimeoutMs);
+    void warm(Language language, const QString& image);
+    WarmPool* pool() const { return m_pool; }
+    // The cap on sandboxes running programs at once, and the calls waiting for one.
+    RunQueue& queue() override { return *m_queue; }
+    const RunQueue& queue() const { return *m_queue; }
+    ContainerChannel* acquireChannel(Channel kind, Language language, const QString& image,
+                                     QObject* parent) override;
+    // A fresh container's spec: a unique name, the policy, the labels that tie it to us.
+    ContainerSpec makeSpec(Language language, const QString& image);
+    void runStarted() override;
+    void runEnded() override;
+    // Stops the pool and removes every container left; reaper().drained() follows.
+    void shutdown();
+
+    const ContainerRuntime& runtime() const override { return *m_runtime; }
+    const SandboxPolicy& policy() const override { return m_policy; }
+    // The policy of containers started from now on (the user's settings changed). Waiting
+    // containers of the pool, started under the old one, are replaced.
+    void setPolicy(const SandboxPolicy& policy);
+    // The secrets every new container gets (never null; none at first).
+    std::shared_ptr<const SandboxSecrets> secrets() const override { return m_secrets; }
+    // While the secrets are being (re)read, runs that start wait for them (secretsSettled()),
+    // so that a changed secret applies to the next run, and the pool starts no container.
+    void holdForSecrets();
+    bool isHeldForSecrets() const { return m_heldForSecrets; }
+    void whenSecretsSettled(QObject* context, std::function<void()> ready) override;
+    // The secrets from now on; ends a hold. Waiting containers of the pool that hold other
+    // values are replaced.
+    void setSecrets(std::shared_ptr<const SandboxSecrets> secrets);
+    const SandboxFiles& files() const { return m_files; }
+    QString cannotStartReason() const override;
+    // Where finished runs leave their engine clients to exit, and where shutdown waits.
+    ContainerReaper& reaper() override { return *m_reaper; }
+    // Random per server process; names and labels its containers.
+    QString instanceId() const { return m_instanceId; }
+
+    // Logs an engine warning the first time this runner sees it (every run would repeat it).
+    void reportEngineWarning(const QString& warning) override;
+
+    bool isImageKnownPresent(const QString& image) const override
+    {
+        return m_presentImages.contains(image);
+    }
+    void setImageKnownPresent(const QString& image, bool present) override;
+
+Q_SIGNALS:
+    // A hold ended (setSecrets()).
+    void secretsSettled();
+
+private:
+    std::unique_ptr<ContainerRuntime> m_runtime;
+    SandboxPolicy m_policy;
+    std::shared_ptr<const SandboxSecrets> m_secrets = SandboxSecrets::none();
+    bool m_heldForSecrets = false;
+    SandboxFiles m_files;
+    QString m_instanceId;
+    ContainerReaper* m_reaper = nullptr;
+    RunQueue* m_queue = nullptr;
+    WarmPool* m_pool = nullptr;
+    quint64 m_nextContainer = 1;
+    QSet<QString> m_presentImages;
+    QSet<QString> m_engineWarnings;
+};
+
+} // namespace csm

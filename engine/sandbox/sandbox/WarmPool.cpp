@@ -1,0 +1,238 @@
+#include "sandbox/WarmPool.h"
+
+#include "core/Logging.h"
+#include "sandbox/ContainerReaper.h"
+#include "sandbox/SandboxRunner.h"
+#include "sandbox/WarmContainerChannel.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+
+#include <algorithm>
+
+namespace csm {
+
+WarmPool::WarmPool(SandboxRunner& runner, int sizePerImage, int idleTimeoutMs, QObject* parent)
+    : QObject(parent)
+    , m_runner(runner)
+    , m_size(sizePerImage)
+    , m_idleTimeoutMs(idleTimeoutMs)
+    , m_ioRoot(QDir::tempPath() + QStringLiteral("/code-sandbox-pool-XXXXXX"))
+{
+    if (!m_ioRoot.isValid())
+        qCWarning(lcSandbox) << "no folder for the warm pool:" << m_ioRoot.errorString();
+    m_refillDeferral.setSingleShot(true);
+    connect(&m_refillDeferral, &QTimer::timeout, this, [this] {
+        m_deferralExpired = true;
+        refill();
+        m_deferralExpired = false;
+    });
+}
+
+void WarmPool::callStarted()
+{
+    ++m_callsRunning;
+}
+
+void WarmPool::callEnded()
+{
+    m_callsRunning = std::max(0, m_callsRunning - 1);
+    // Queued: the call's result is written to the client first; starting the engine's process
+    // takes a few milliseconds that the client would otherwise wait for.
+    if (m_callsRunning == 0)
+        QMetaObject::invokeMethod(this, &WarmPool::refill, Qt::QueuedConnection);
+}
+
+WarmPool::~WarmPool()
+{
+    shutdown();
+}
+
+WarmPool::Slot* WarmPool::slotFor(Language language, const QString& image)
+{
+    for (const auto& slot : m_slots) {
+        if (slot->language == language && slot->image == image)
+            return slot.get();
+    }
+    return nullptr;
+}
+
+void WarmPool::warm(Language language, const QString& image)
+{
+    if (m_size <= 0 || !m_ioRoot.isValid() || slotFor(language, image))
+        return;
+    auto slot = std::make_unique<Slot>();
+    slot->language = language;
+    slot->image = image;
+    slot->idleTimer = std::make_unique<QTimer>();
+    slot->idleTimer->setSingleShot(true);
+    Slot* raw = slot.get();
+    connect(slot->idleTimer.get(), &QTimer::timeout, this, [this, raw] {
+        qCInfo(lcSandbox).noquote() << "warm pool: no call for" << m_idleTimeoutMs / 1000
+                                    << "s, removing the waiting containers of" << raw->image;
+        retire(*raw);
+    });
+    slot->idleTimer->start(m_idleTimeoutMs);
+    m_slots.push_back(std::move(slot));
+    refill();
+}
+
+WarmContainerChannel* WarmPool::take(Language language, const QString& image, QObject* newParent)
+{
+    Slot* slot = slotFor(language, image);
+    if (!slot || m_shutDown)
+        return nullptr;
+    slot->idleTimer->start(m_idleTimeoutMs);
+    if (!slot->active) {
+        slot->active = true; // used again after an idle spell: fill up for the next calls
+        refill();
+    }
+    if (slot->ready.isEmpty())
+        return nullptr;
+    WarmContainerChannel* channel = slot->ready.takeFirst();
+    channel->disconnect(this);
+    channel->setParent(newParent);
+    Q_EMIT readyCountChanged(readyCount());
+    refill();
+    return channel;
+}
+
+void WarmPool::refill()
+{
+    if (m_shutDown || m_runner.isHeldForSecrets())
+        return;
+    if (m_callsRunning > 0 && !m_deferralExpired) {
+        if (!m_refillDeferral.isActive())
+            m_refillDeferral.start(kRefillDeferralMs);
+        return;
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (;;) {
+        if (startingCount() >= kMaxParallelStarts)
+            return;
+        // The slot that lacks the most containers goes first.
+        Slot* neediest = nullptr;
+        qsizetype largestGap = 0;
+        for (const auto& slot : m_slots) {
+            const qsizetype gap = m_size - slot->ready.size() - slot->starting.size();
+            if (slot->active && slot->retryAfter <= now && gap > largestGap) {
+                neediest = slot.get();
+                largestGap = gap;
+            }
+        }
+        if (!neediest)
+            return;
+        startOne(*neediest);
+    }
+}
+
+void WarmPool::startOne(Slot& slot)
+{
+    ContainerSpec spec = m_runner.makeSpec(slot.language, slot.image);
+    spec.ioDirectory = m_ioRoot.filePath(spec.name);
+    QDir().mkpath(spec.ioDirectory);
+    // The launcher runs as the sandbox user, not as us: it must be able to create its socket.
+    // The parent folder (0700) keeps everyone else out.
+    QFile::setPermissions(spec.ioDirectory, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                QFileDevice::ExeOwner | QFileDevice::ReadGroup |
+                                                QFileDevice::WriteGroup | QFileDevice::ExeGroup |
+                                                QFileDevice::ReadOther | QFileDevice::WriteOther |
+                                                QFileDevice::ExeOther);
+    auto* channel = new WarmContainerChannel(m_runner.runtime(), spec, m_runner.secrets(), this);
+    slot.starting.append(channel);
+    Slot* slotPointer = &slot;
+    connect(channel, &WarmContainerChannel::ready, this, [this, channel, slotPointer] {
+        slotPointer->starting.removeOne(channel);
+        slotPointer->ready.append(channel);
+        qCDebug(lcSandbox).noquote() << "warm pool:" << channel->containerName() << "ready;"
+                                     << readyCount() << "ready in all";
+        Q_EMIT readyCountChanged(readyCount());
+        refill();
+    });
+    connect(channel, &WarmContainerChannel::startFailed, this,
+            [this, channel, slotPointer](const QString& reason) {
+                qCWarning(lcSandbox).noquote()
+                    << "warm pool: could not start a container of" << slotPointer->image << "("
+                    << reason << "); retrying in" << kRetryAfterFailureMs / 1000 << "s";
+                slotPointer->starting.removeOne(channel);
+                slotPointer->retryAfter =
+                    QDateTime::currentMSecsSinceEpoch() + kRetryAfterFailureMs;
+                QTimer::singleShot(kRetryAfterFailureMs + 10, this, &WarmPool::refill);
+                discard(channel, true);
+                refill();
+            });
+    connect(channel, &WarmContainerChannel::lostWhileIdle, this, [this, channel, slotPointer] {
+        qCInfo(lcSandbox).noquote() << "warm pool: lost idle container" << channel->containerName();
+        slotPointer->ready.removeOne(channel);
+        discard(channel, true);
+        refill();
+    });
+    channel->start();
+}
+
+void WarmPool::renew()
+{
+    int replaced = 0;
+    for (const auto& slot : m_slots) {
+        const auto channels = slot->ready + slot->starting;
+        slot->ready.clear();
+        slot->starting.clear();
+        replaced += int(channels.size());
+        for (WarmContainerChannel* channel : channels)
+            discard(channel, true);
+    }
+    if (replaced > 0) {
+        qCInfo(lcSandbox) << "warm pool: the secrets changed; replacing" << replaced
+                          << "waiting container(s)";
+        Q_EMIT readyCountChanged(readyCount());
+    }
+    refill();
+}
+
+void WarmPool::retire(Slot& slot)
+{
+    slot.active = false;
+    const auto channels = slot.ready + slot.starting;
+    slot.ready.clear();
+    slot.starting.clear();
+    for (WarmContainerChannel* channel : channels)
+        discard(channel, true);
+    Q_EMIT readyCountChanged(readyCount());
+}
+
+void WarmPool::discard(WarmContainerChannel* channel, bool removeContainer)
+{
+    channel->disconnect(this);
+    channel->handOver(m_runner.reaper(), removeContainer);
+    channel->deleteLater();
+}
+
+void WarmPool::shutdown()
+{
+    if (m_shutDown)
+        return;
+    m_shutDown = true;
+    for (const auto& slot : m_slots) {
+        slot->idleTimer->stop();
+        retire(*slot);
+    }
+}
+
+int WarmPool::readyCount() const
+{
+    int count = 0;
+    for (const auto& slot : m_slots)
+        count += int(slot->ready.size());
+    return count;
+}
+
+int WarmPool::startingCount() const
+{
+    int count = 0;
+    for (const auto& slot : m_slots)
+        count += int(slot->starting.size());
+    return count;
+}
+
+} // namespace csm

@@ -1,0 +1,113 @@
+#include "tools/RunCodeCall.h"
+
+#include "mcp/ToolResult.h"
+#include "sandbox/ExecutionResult.h"
+#include "sandbox/SandboxRun.h"
+#include "sandbox/SandboxSecrets.h"
+#include "tools/RunObserver.h"
+#include "tools/ToolResultFormatter.h"
+
+#include <utility>
+
+namespace csm {
+
+namespace {
+ExecutionResult cancelledResult()
+{
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::Cancelled;
+    return result;
+}
+} // namespace
+
+RunCodeCall::RunCodeCall(QObject* parent, RunObserver* observer, qint64 handle)
+    : ToolCall(parent)
+    , m_observer(observer)
+    , m_handle(observer ? handle : 0)
+{}
+
+RunCodeCall::RunCodeCall(SandboxRun* run, bool redactOutput, QObject* parent, RunObserver* observer,
+                         qint64 handle)
+    : RunCodeCall(parent, observer, handle)
+{
+    m_redactOutput = redactOutput;
+    m_run = run;
+    run->setParent(this);
+    connect(run, &SandboxRun::finished, this, &RunCodeCall::onRunFinished);
+}
+
+RunCodeCall::~RunCodeCall()
+{
+    reportEnd(cancelledResult());
+}
+
+RunCodeCall* RunCodeCall::failed(const QString& message, QObject* parent, RunObserver* observer,
+                                 qint64 handle)
+{
+    auto* call = new RunCodeCall(parent, observer, handle);
+    // Queued: the dispatcher connects to finished() after start() returns.
+    QMetaObject::invokeMethod(
+        call,
+        [call, message] {
+            if (call->m_cancelled)
+                return;
+            call->reportFailure(message);
+            Q_EMIT call->finished(ToolResult::error(message));
+        },
+        Qt::QueuedConnection);
+    return call;
+}
+
+void RunCodeCall::cancel()
+{
+    if (m_cancelled)
+        return;
+    m_cancelled = true;
+    if (m_run) {
+        m_run->cancel();
+    } else {
+        reportEnd(cancelledResult());
+        QMetaObject::invokeMethod(this, &ToolCall::cancelled, Qt::QueuedConnection);
+    }
+}
+
+QString RunCodeCall::progressMessage() const
+{
+    if (!m_run)
+        return {};
+    const QString message = m_run->progressMessage();
+    return m_redactOutput ? m_run->secrets()->redactor().redact(message) : message;
+}
+
+void RunCodeCall::onRunFinished(const ExecutionResult& result)
+{
+    const ExecutionResult safe = m_run->secrets()->redacted(result);
+    // Recorded before the client hears of it, so a client that reads the history after its
+    // answer finds the run ended.
+    reportEnd(safe);
+    const ExecutionResult& answer = m_redactOutput ? safe : result;
+    if (answer.outcome == ExecutionResult::Outcome::Cancelled) {
+        Q_EMIT cancelled();
+        return;
+    }
+    if (answer.outcome == ExecutionResult::Outcome::EngineError ||
+        answer.outcome == ExecutionResult::Outcome::TimedOutWaiting) {
+        Q_EMIT finished(ToolResult::error(answer.engineError));
+        return;
+    }
+    Q_EMIT finished(ToolResultFormatter::format(answer));
+}
+
+void RunCodeCall::reportEnd(const ExecutionResult& result)
+{
+    if (const qint64 handle = std::exchange(m_handle, 0))
+        m_observer->runEnded(handle, result);
+}
+
+void RunCodeCall::reportFailure(const QString& message)
+{
+    if (const qint64 handle = std::exchange(m_handle, 0))
+        m_observer->runFailed(handle, message);
+}
+
+} // namespace csm

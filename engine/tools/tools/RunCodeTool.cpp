@@ -1,0 +1,193 @@
+#include "tools/RunCodeTool.h"
+
+#include "runtime/ContainerRuntime.h"
+#include "sandbox/RunQueue.h"
+#include "sandbox/RunRequest.h"
+#include "sandbox/SandboxRunner.h"
+#include "sandbox/SandboxSecrets.h"
+#include "tools/RunCodeCall.h"
+#include "tools/RunObserver.h"
+#include "tools/ToolResultFormatter.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+
+namespace csm {
+
+RunCodeTool::RunCodeTool(SandboxRunner& runner, Config config, RunObserver* observer)
+    : m_runner(runner)
+    , m_config(std::move(config))
+    , m_observer(observer)
+{}
+
+QString RunCodeTool::name() const
+{
+    return m_config.language == Language::Python ? QStringLiteral("run_python_code")
+                                                 : QStringLiteral("run_js_code");
+}
+
+QStringList RunCodeTool::aliases() const
+{
+    // The reference server's code registers its JavaScript tool under this longer name.
+    if (m_config.language == Language::JavaScript)
+        return {QStringLiteral("run_javascript_code")};
+    return {};
+}
+
+QString RunCodeTool::description() const
+{
+    const bool python = m_config.language == Language::Python;
+    QString installed;
+    if (m_config.customImage) {
+        installed = QStringLiteral("It runs in the custom image %1; what is installed there "
+                                   "depends on that image.")
+                        .arg(m_config.image);
+    } else if (python) {
+        installed = QStringLiteral("Python 3.11 (Debian 12) with numpy, pandas, matplotlib "
+                                   "(Agg backend: save figures to files) and requests installed.");
+    } else {
+        installed = QStringLiteral("Node.js 18 (Debian 12), built-in modules only (fetch "
+                                   "included); no npm packages installed. Use CommonJS "
+                                   "require() or dynamic import().");
+    }
+    const QString printHint = python ? QStringLiteral("print()") : QStringLiteral("console.log()");
+    const SandboxPolicy& policy = m_runner.policy();
+    return QStringLiteral(
+               "Run a %1 program in a fresh, isolated container and return its stdout, stderr and "
+               "exit code. %2 Each call starts from a clean sandbox: no files, variables or "
+               "processes survive between calls, so send the whole program every time. Only what "
+               "the program prints is returned: use %3. It runs as an unprivileged user with a "
+               "read-only root filesystem; %4 and /tmp are writable (%5 MiB each). Limits: %6 MiB "
+               "of memory, %7 CPU, a timeout of %8 s by default (timeout_seconds, at most %9 s). "
+               "Network access: %10.")
+        .arg(LanguageTraits::displayName(m_config.language), installed, printHint, policy.workdir)
+        .arg(policy.tmpfsBytes / (1024 * 1024))
+        .arg(policy.memoryBytes / (1024 * 1024))
+        .arg(policy.cpus)
+        .arg(m_config.defaultTimeoutSeconds)
+        .arg(m_config.maxTimeoutSeconds)
+        .arg(policy.network == QLatin1String("none") ? QStringLiteral("none")
+                                                     : QStringLiteral("yes"));
+}
+
+QString RunCodeTool::reviewText(const QJsonObject& arguments) const
+{
+    return arguments.value(QLatin1String("code")).toString();
+}
+
+QJsonObject RunCodeTool::definition() const
+{
+    const QString language = LanguageTraits::displayName(m_config.language);
+    const QJsonObject inputSchema{
+        {QStringLiteral("type"), QStringLiteral("object")},
+        {QStringLiteral("properties"),
+         QJsonObject{
+             {QStringLiteral("code"),
+              QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                          {QStringLiteral("description"),
+                           QStringLiteral("The complete %1 program to run").arg(language)}}},
+             {QStringLiteral("timeout_seconds"),
+              QJsonObject{{QStringLiteral("type"), QStringLiteral("number")},
+                          {QStringLiteral("exclusiveMinimum"), 0},
+                          {QStringLiteral("maximum"), m_config.maxTimeoutSeconds},
+                          {QStringLiteral("description"),
+                           QStringLiteral("Kill the program after this many seconds (default %1)")
+                               .arg(m_config.defaultTimeoutSeconds)}}},
+         }},
+        {QStringLiteral("required"), QJsonArray{QStringLiteral("code")}},
+    };
+    return {
+        {QStringLiteral("name"), name()},
+        {QStringLiteral("title"), QStringLiteral("Run %1 code").arg(language)},
+        {QStringLiteral("description"), description()},
+        {QStringLiteral("inputSchema"), inputSchema},
+        {QStringLiteral("outputSchema"), ToolResultFormatter::outputSchema()},
+        {QStringLiteral("annotations"),
+         QJsonObject{
+             {QStringLiteral("title"), QStringLiteral("Run %1 code").arg(language)},
+             {QStringLiteral("readOnlyHint"), false},
+             // The program cannot touch the user's files, only its throw-away sandbox.
+             {QStringLiteral("destructiveHint"), false},
+             {QStringLiteral("idempotentHint"), false},
+             {QStringLiteral("openWorldHint"), m_runner.policy().network != QLatin1String("none")},
+         }},
+    };
+}
+
+qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& code,
+                                int timeoutMs) const
+{
+    if (!m_observer)
+        return 0;
+    const SandboxPolicy& policy = m_runner.policy();
+    RunObserver::Start start;
+    start.context = context;
+    start.context.tool = name();
+    start.language = LanguageTraits::id(m_config.language);
+    start.image = m_config.image;
+    // The history never holds a secret's value, even one the client itself sent.
+    start.code = m_runner.secrets()->redactor().redact(code.toString());
+    start.limits = QJsonObject{
+        {QStringLiteral("memory_bytes"), policy.memoryBytes},
+        {QStringLiteral("cpus"), policy.cpus},
+        {QStringLiteral("pids_limit"), policy.pidsLimit},
+        {QStringLiteral("tmpfs_bytes"), policy.tmpfsBytes},
+        {QStringLiteral("network"), policy.network},
+        {QStringLiteral("timeout_ms"), timeoutMs},
+        {QStringLiteral("output_cap_bytes"), policy.outputCapBytes},
+    };
+    if (policy.allowUnenforcedLimits)
+        start.limits.insert(QStringLiteral("allow_unlimited"), true);
+    return m_observer->runStarted(start);
+}
+
+ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& context,
+                             QObject* parent)
+{
+    const int defaultTimeoutMs =
+        static_cast<int>(std::lround(m_config.defaultTimeoutSeconds * 1000));
+    const QJsonValue code = arguments.value(QLatin1String("code"));
+    if (!code.isString()) {
+        return RunCodeCall::failed(
+            QStringLiteral("Invalid arguments: \"code\" is required and must be a string "
+                           "containing the %1 program.")
+                .arg(LanguageTraits::displayName(m_config.language)),
+            parent, m_observer, reportStart(context, code, defaultTimeoutMs));
+    }
+    double timeoutSeconds = m_config.defaultTimeoutSeconds;
+    const QJsonValue timeout = arguments.value(QLatin1String("timeout_seconds"));
+    if (!timeout.isUndefined() && !timeout.isNull()) {
+        if (!timeout.isDouble() || !std::isfinite(timeout.toDouble()) || timeout.toDouble() <= 0) {
+            return RunCodeCall::failed(
+                QStringLiteral("Invalid arguments: \"timeout_seconds\" must be a positive number "
+                               "of seconds (at most %1).")
+                    .arg(m_config.maxTimeoutSeconds),
+                parent, m_observer, reportStart(context, code, defaultTimeoutMs));
+        }
+        timeoutSeconds = std::min(timeout.toDouble(), m_config.maxTimeoutSeconds);
+    }
+
+    const RunQueue& queue = m_runner.queue();
+    if (queue.isFull()) {
+        // Refused at once rather than queued without bound: the client hears why now.
+        return RunCodeCall::failed(
+            QStringLiteral("Too many calls at once: %1 sandboxes are running and %2 calls are "
+                           "waiting for one, the most this server takes (--max-running, "
+                           "--max-queued). Try again when some have finished.")
+                .arg(queue.runningCount())
+                .arg(queue.waitingCount()),
+            parent, m_observer, reportStart(context, code, defaultTimeoutMs));
+    }
+
+    RunRequest request;
+    request.language = m_config.language;
+    request.image = m_config.image;
+    request.code = code.toString().toUtf8();
+    request.timeoutMs = static_cast<int>(std::lround(timeoutSeconds * 1000));
+    const qint64 handle = reportStart(context, code, request.timeoutMs);
+    return new RunCodeCall(m_runner.start(request, nullptr), m_config.redactOutput, parent,
+                           m_observer, handle);
+}
+
+} // namespace csm

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "mcp/Tool.h"
+#include "runtime/Language.h"
+
+#include <utility>
+
+namespace csm {
+
+class RunObserver;
+class SandboxRunner;
+
+// run_python_code / run_js_code: runs the given program in a fresh sandbox container.
+class RunCodeTool final : public Tool
+{
+public:
+    struct Config
+    {
+        Language language = Language::Python;
+        QString image;
+        bool customImage = false; // the user chose the image, so we cannot say what is in it
+        double defaultTimeoutSeconds = 30;
+        double maxTimeoutSeconds = 600;
+        // Secret values in what the program prints reach the client as [secret:NAME]. Off only
+        // when the user asks: the model's provider would see them.
+        bool redactOutput = true;
+    };
+
+    // `observer` (may be null) is told of every call's start and end (the run history).
+    RunCodeTool(SandboxRunner& runner, Config config, RunObserver* observer = nullptr);
+
+    QString name() const override;
+    QStringList aliases() const override;
+    QJsonObject definition() const override;
+    // The program, as the client sent it.
+    QString reviewText(const QJsonObject& arguments) const override;
+    ToolCall* start(const QJsonObject& arguments, const CallContext& context,
+                    QObject* parent) override;
+
+    const Config& config() const { return m_config; }
+    // For calls started from now on; running ones keep the config they started with.
+    void setConfig(Config config) { m_config = std::move(config); }
+
+private:
+    QString description() const;
+    qint64 reportStart(const CallContext& context, const QJsonValue& code, int timeoutMs) const;
+
+    SandboxRunner& m_runner;
+    Config m_config;
+    RunObserver* m_observer = nullptr;
+};
+
+} // namespace csm

@@ -1,0 +1,242 @@
+// SandboxRun alone, on a host of the test's own (SandboxRunHost): no engine is run and no
+// container started. The host's channels answer with canned launcher frames, and the host records
+// what the run asked of it and reported.
+#include "runtime/PodmanRuntime.h"
+#include "runtime/SandboxPolicy.h"
+#include "sandbox/ContainerChannel.h"
+#include "sandbox/ContainerReaper.h"
+#include "sandbox/RunQueue.h"
+#include "sandbox/SandboxRun.h"
+#include "sandbox/SandboxRunHost.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+
+#include <optional>
+
+using namespace csm;
+
+namespace {
+
+QByteArray frame(char type, const QByteArray& payload = {})
+{
+    QByteArray bytes(1, type);
+    const quint32 size = quint32(payload.size());
+    bytes.append(char(size >> 24))
+        .append(char(size >> 16))
+        .append(char(size >> 8))
+        .append(char(size));
+    return bytes + payload;
+}
+
+// A container that "runs" the program by answering with `answer` from the event loop.
+class CannedChannel final : public ContainerChannel
+{
+public:
+    CannedChannel(QByteArray answer, std::shared_ptr<const SandboxSecrets> secrets,
+                  QObject* parent)
+        : ContainerChannel(QStringLiteral("canned-container"), std::move(secrets), parent)
+        , m_answer(std::move(answer))
+    {
+    }
+
+    QByteArray program;
+    bool handedOver = false;
+
+    void sendProgram(const QByteArray& code) override
+    {
+        program = code;
+        QTimer::singleShot(0, this, [this] { Q_EMIT framesReceived(m_answer); });
+    }
+    void handOver(ContainerReaper&, bool) override { handedOver = true; }
+
+private:
+    QByteArray m_answer;
+};
+
+class RecordingHost final : public SandboxRunHost
+{
+public:
+    RecordingHost()
+        : m_reaper(m_runtime)
+        , m_queue(RunQueue::Limits{1, 8})
+    {
+    }
+
+    // What the channels it hands out answer.
+    QByteArray answer = frame('S') + frame('O', "hello\n") + frame('X', "exit=0");
+    bool warmReady = false;
+    bool imagePresent = false;
+    QString cannotStart;
+    bool heldForSecrets = false;
+    std::shared_ptr<const SandboxSecrets> currentSecrets = SandboxSecrets::none();
+
+    QList<Channel> acquired;
+    QPointer<CannedChannel> lastChannel;
+    int started = 0;
+    int ended = 0;
+
+    const ContainerRuntime& runtime() const override { return m_runtime; }
+    const SandboxPolicy& policy() const override { return m_policy; }
+    RunQueue& queue() override { return m_queue; }
+    void whenSecretsSettled(QObject* context, std::function<void()> ready) override
+    {
+        if (!heldForSecrets) {
+            ready();
+            return;
+        }
+        m_waiting = {context, std::move(ready)};
+    }
+    void settleSecrets(std::shared_ptr<const SandboxSecrets> secrets)
+    {
+        currentSecrets = std::move(secrets);
+        heldForSecrets = false;
+        if (auto waiting = std::exchange(m_waiting, {}); waiting.first)
+            waiting.second();
+    }
+    std::shared_ptr<const SandboxSecrets> secrets() const override { return currentSecrets; }
+    QString cannotStartReason() const override { return cannotStart; }
+    ContainerChannel* acquireChannel(Channel kind, Language, const QString&,
+                                     QObject* parent) override
+    {
+        acquired.append(kind);
+        if (kind == Channel::Warm && !warmReady)
+            return nullptr;
+        lastChannel = new CannedChannel(answer, currentSecrets, parent);
+        return lastChannel;
+    }
+    bool isImageKnownPresent(const QString&) const override { return imagePresent; }
+    void setImageKnownPresent(const QString&, bool present) override { imagePresent = present; }
+    void runStarted() override { ++started; }
+    void runEnded() override { ++ended; }
+    void reportEngineWarning(const QString&) override {}
+    ContainerReaper& reaper() override { return m_reaper; }
+
+private:
+    PodmanRuntime m_runtime;
+    SandboxPolicy m_policy;
+    ContainerReaper m_reaper;
+    RunQueue m_queue;
+    std::pair<QPointer<QObject>, std::function<void()>> m_waiting;
+};
+
+RunRequest pythonRequest()
+{
+    RunRequest request;
+    request.image = QStringLiteral("localhost/code-sandbox-python:latest");
+    request.code = "print('hello')";
+    request.timeoutMs = 5'000;
+    return request;
+}
+
+ExecutionResult resultOf(SandboxRun& run)
+{
+    std::optional<ExecutionResult> result;
+    QObject::connect(&run, &SandboxRun::finished, &run,
+                     [&result](const ExecutionResult& finished) { result = finished; });
+    run.start();
+    if (!QTest::qWaitFor([&result] { return result.has_value(); }, 5'000))
+        qFatal("the run did not finish");
+    return *result;
+}
+
+} // namespace
+
+class tst_SandboxRun final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void warmContainerRunsWithoutImageCheck()
+    {
+        RecordingHost host;
+        host.warmReady = true;
+        SandboxRun run(host, pythonRequest());
+        const ExecutionResult result = resultOf(run);
+
+        QCOMPARE(result.outcome, ExecutionResult::Outcome::Exited);
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.stdoutBytes, QByteArray("hello\n"));
+        QCOMPARE(host.acquired, QList{SandboxRunHost::Channel::Warm});
+        QVERIFY(host.lastChannel);
+        QCOMPARE(host.lastChannel->program, QByteArray("print('hello')"));
+        QVERIFY(host.lastChannel->handedOver);
+        QCOMPARE(run.containerName(), QStringLiteral("canned-container"));
+    }
+
+    void knownImageGoesCold()
+    {
+        RecordingHost host;
+        host.imagePresent = true;
+        SandboxRun run(host, pythonRequest());
+        const ExecutionResult result = resultOf(run);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(host.acquired,
+                 (QList{SandboxRunHost::Channel::Warm, SandboxRunHost::Channel::Cold}));
+    }
+
+    void reportsItsStartAndEndOnce()
+    {
+        RecordingHost host;
+        host.warmReady = true;
+        {
+            SandboxRun run(host, pythonRequest());
+            resultOf(run);
+            QCOMPARE(host.started, 1);
+            QCOMPARE(host.ended, 1);
+        }
+        QCOMPARE(host.ended, 1); // not again when the finished run goes away
+    }
+
+    void refusesToStartWhatTheHostCannot()
+    {
+        RecordingHost host;
+        host.warmReady = true;
+        host.cannotStart = QStringLiteral("The sandbox launcher is missing.");
+        SandboxRun run(host, pythonRequest());
+        const ExecutionResult result = resultOf(run);
+
+        QCOMPARE(result.outcome, ExecutionResult::Outcome::EngineError);
+        QCOMPARE(result.engineError, host.cannotStart);
+        QVERIFY(host.acquired.isEmpty());
+        QCOMPARE(host.ended, 1);
+    }
+
+    void waitsForSettledSecretsAndRunsWithThem()
+    {
+        RecordingHost host;
+        host.warmReady = true;
+        host.heldForSecrets = true;
+        SandboxRun run(host, pythonRequest());
+        QSignalSpy finished(&run, &SandboxRun::finished);
+        run.start();
+        QTest::qWait(50);
+        QVERIFY(host.acquired.isEmpty()); // no container while the secrets are being read
+        QCOMPARE(finished.size(), 0);
+
+        const auto secrets = SandboxSecrets::make({{QStringLiteral("TOKEN"), "new-value"}});
+        host.settleSecrets(secrets);
+        QVERIFY(finished.wait(5'000));
+        QCOMPARE(host.acquired, QList{SandboxRunHost::Channel::Warm});
+        QCOMPARE(run.secrets(), secrets);
+    }
+
+    void outputNotFromTheLauncherStopsTheRun()
+    {
+        RecordingHost host;
+        host.warmReady = true;
+        host.answer = frame('S') + QByteArray("Z-not-a-frame");
+        SandboxRun run(host, pythonRequest());
+        const ExecutionResult result = resultOf(run);
+
+        QCOMPARE(result.outcome, ExecutionResult::Outcome::EngineError);
+        QVERIFY2(result.engineError.contains(QLatin1String("not from its launcher")),
+                 qPrintable(result.engineError));
+        QVERIFY(host.lastChannel->handedOver);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_SandboxRun)
+#include "tst_SandboxRun.moc"

@@ -1,0 +1,225 @@
+#include "ui/MainWindow.h"
+
+#include "history/HistoryLocation.h"
+#include "history/HistoryStore.h"
+#include "server/EmbeddedServer.h"
+#include "ui/ApprovalPrompter.h"
+#include "ui/dialogs/SetupDialog.h"
+#include "ui/pages/ImagesPage.h"
+#include "ui/pages/RunsPage.h"
+#include "ui/pages/SecretsPage.h"
+#include "ui/pages/ServerPage.h"
+#include "ui/pages/SettingsPage.h"
+#include "ui/settings/DesktopSettings.h"
+#include "ui/widgets/HealthBanner.h"
+#include "ui/widgets/TrayIcon.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPointer>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace csm {
+
+MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* parent)
+    : QMainWindow(parent)
+    , m_pages(new QTabWidget(this))
+    , m_dataDir(dataDir)
+    , m_server(server)
+{
+    setWindowTitle(tr("Code Sandbox"));
+    QString error;
+    m_history = HistoryStore::open(HistoryLocation::historyPath(dataDir), &error);
+    if (m_history) {
+        m_runs = new RunsPage(*m_history, m_pages);
+        m_pages->addTab(m_runs, tr("Runs"));
+    } else {
+        auto* problem = new QLabel(tr("The run history in %1 cannot be opened: %2")
+                                       .arg(QDir::toNativeSeparators(dataDir), error),
+                                   m_pages);
+        problem->setWordWrap(true);
+        problem->setAlignment(Qt::AlignCenter);
+        m_pages->addTab(problem, tr("Runs"));
+    }
+    m_secrets = new SecretsPage(dataDir, m_pages);
+    m_pages->addTab(m_secrets, tr("Secrets"));
+    m_images = new ImagesPage(dataDir, m_pages);
+    m_pages->addTab(m_images, tr("Images"));
+    // The banner above every page: whatever the page, a missing engine or image shows.
+    m_banner = new HealthBanner(dataDir, this);
+    connect(m_banner, &HealthBanner::buildRequested, m_images, [this](Language language) {
+        m_pages->setCurrentWidget(m_images);
+        m_images->buildDefaultImage(language);
+    });
+    connect(m_banner, &HealthBanner::pullRequested, m_images, [this](const QString& image) {
+        m_pages->setCurrentWidget(m_images);
+        m_images->pull(image);
+    });
+    connect(m_images, &ImagesPage::imagesChanged, m_banner, &HealthBanner::recheck);
+    m_serverPage = new ServerPage(dataDir, server, m_pages);
+    m_pages->addTab(m_serverPage, tr("Server"));
+    setWindowIcon(TrayIcon::icon(0, true));
+    if (m_server) {
+        m_approvals = new ApprovalPrompter(*m_server, this);
+        if (QSystemTrayIcon::isSystemTrayAvailable()) {
+            m_tray = new TrayIcon(this);
+            connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {
+                showNormal();
+                raise();
+                activateWindow();
+            });
+            connect(m_tray, &TrayIcon::quitRequested, this, &QWidget::close);
+            m_tray->show();
+        }
+        connect(m_server, &EmbeddedServer::statusChanged, this, [this](const ServerStatus& status) {
+            if (m_tray)
+                m_tray->showStatus(status, m_server->isServingStdio());
+            setWindowTitle(status.runningCalls > 0 ? tr("Code Sandbox — %n call(s) running",
+                                                        nullptr, status.runningCalls)
+                                                   : tr("Code Sandbox"));
+        });
+        connect(m_server, &EmbeddedServer::stopped, this, [this] {
+            if (m_quitting)
+                QCoreApplication::quit();
+        });
+        applyDesktopSettings();
+        if (!DesktopSettings::load(dataDir).setupDone)
+            offerSetupOnceChecked();
+        if (m_runs)
+            connect(m_runs, &RunsPage::rerunRequested, this, &MainWindow::rerun);
+    }
+    // Last: the page people visit least.
+    m_settings = new SettingsPage(dataDir, m_pages);
+    m_pages->addTab(m_settings, tr("Settings"));
+    connect(m_settings, &SettingsPage::applied, this, [this] {
+        if (m_server)
+            applyDesktopSettings();
+    });
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(m_pages, 1);
+    setCentralWidget(central);
+    resize(1280, 800);
+}
+
+void MainWindow::applyDesktopSettings()
+{
+    const DesktopSettings settings = DesktopSettings::load(m_dataDir);
+    m_server->setApproval(settings.approvalRequired, settings.approvalTimeoutSeconds * 1000);
+}
+
+SetupDialog* MainWindow::setupDialog() const
+{
+    return m_setup;
+}
+
+void MainWindow::offerSetupOnceChecked()
+{
+    connect(
+        m_banner, &HealthBanner::checked, this,
+        [this] {
+            if (m_banner->problems().isEmpty()) {
+                // Nothing to set up: the first run is over before it was noticed.
+                DesktopSettings settings = DesktopSettings::load(m_dataDir);
+                settings.setupDone = true;
+                settings.save(m_dataDir);
+                return;
+            }
+            m_setup = new SetupDialog(m_dataDir, *m_banner, *m_images, this);
+            m_setup->setAttribute(Qt::WA_DeleteOnClose);
+            m_setup->open();
+        },
+        Qt::SingleShotConnection);
+}
+
+bool MainWindow::hasLiveSession() const
+{
+    if (!m_server || m_server->isStopped())
+        return false;
+    const ServerStatus& status = m_server->status();
+    return status.runningCalls > 0 || (m_server->isServingStdio() && !status.sessions.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!m_server || m_server->isStopped()) {
+        event->accept();
+        return;
+    }
+    // The server must stop first (its containers removed); the app quits when it has.
+    event->ignore();
+    if (m_quitting || m_closeConfirmation)
+        return;
+    if (!hasLiveSession()) {
+        shutDownAndQuit();
+        return;
+    }
+    m_closeConfirmation = new QMessageBox(
+        QMessageBox::Question, tr("End the session?"),
+        tr("An assistant is connected to Code Sandbox through this window. Closing it ends the "
+           "session and stops every running call."),
+        QMessageBox::NoButton, this);
+    m_closeConfirmation->addButton(tr("End the session and quit"), QMessageBox::AcceptRole);
+    m_closeConfirmation->setDefaultButton(m_closeConfirmation->addButton(QMessageBox::Cancel));
+    m_closeConfirmation->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_closeConfirmation, &QMessageBox::finished, this, [this] {
+        const bool quit = m_closeConfirmation->buttonRole(m_closeConfirmation->clickedButton()) ==
+                          QMessageBox::AcceptRole;
+        m_closeConfirmation = nullptr;
+        if (quit)
+            shutDownAndQuit();
+    });
+    m_closeConfirmation->open();
+}
+
+void MainWindow::shutDownAndQuit()
+{
+    if (m_quitting)
+        return;
+    m_quitting = true;
+    hide();
+    if (m_tray)
+        m_tray->hide();
+    if (!m_server || m_server->isStopped()) {
+        QCoreApplication::quit();
+        return;
+    }
+    m_server->shutdown();
+}
+
+void MainWindow::rerun(const RunRecord& run)
+{
+    if (!m_server)
+        return;
+    // The new run shows in the Runs page like any other, marked as the app's own; only a run
+    // that could not even start needs saying here.
+    // The server may outlive this window.
+    m_server->runFromApp(run.tool, run.code, [window = QPointer(this)](const QJsonObject& result) {
+        if (window && !result.contains(QLatin1String("structuredContent")))
+            window->statusBar()->showMessage(MainWindow::tr("Re-run failed: %1")
+                                                 .arg(result.value(QLatin1String("content"))
+                                                          .toArray()
+                                                          .at(0)
+                                                          .toObject()
+                                                          .value(QLatin1String("text"))
+                                                          .toString()),
+                                             10'000);
+    });
+}
+
+MainWindow::~MainWindow()
+{
+    // The pages read the history: they go before it.
+    delete m_pages;
+}
+
+} // namespace csm

@@ -1,0 +1,608 @@
+#include "ui/pages/ImagesPage.h"
+
+#include "core/FileContentWatcher.h"
+#include "runtime/ContainerRuntime.h"
+#include "runtime/ContainersFolder.h"
+#include "runtime/RuntimeFactory.h"
+#include "sandbox/SandboxFilesLocator.h"
+#include "server/ServerSettings.h"
+#include "ui/models/ImagesModel.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <unistd.h>
+
+namespace csm {
+
+namespace {
+constexpr int kLogLines = 10'000;
+
+// A command as a shell user would type it, for the log.
+QString commandLine(const QString& program, const QStringList& arguments)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    QStringList words;
+    for (const QString& word : QStringList{program} + arguments) {
+        if (plain.match(word).hasMatch())
+            words << word;
+        else
+            words << QLatin1Char('\'') + QString(word).replace(u'\'', QStringLiteral("'\\''")) +
+                         QLatin1Char('\'');
+    }
+    return words.join(u' ');
+}
+
+QString testCode(Language language)
+{
+    return language == Language::JavaScript ? QStringLiteral("console.log(1+1)")
+                                            : QStringLiteral("print(1+1)");
+}
+} // namespace
+
+ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
+    : QWidget(parent)
+    , m_dataDir(dataDir)
+    , m_settingsWatcher(new FileContentWatcher(ServerSettings::filePath(dataDir), this))
+    , m_model(new ImagesModel(this))
+    , m_defaults(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_table(new QTableView(this))
+    , m_buildPython(new QPushButton(tr("Build Python"), this))
+    , m_buildJs(new QPushButton(tr("Build JavaScript"), this))
+    , m_method(new QComboBox(this))
+    , m_force(new QCheckBox(tr("Rebuild if present"), this))
+    , m_pull(new QPushButton(tr("Pull…"), this))
+    , m_remove(new QPushButton(tr("Remove"), this))
+    , m_test(new QPushButton(tr("Test"), this))
+    , m_setDefault(new QToolButton(this))
+    , m_cancel(new QPushButton(tr("Cancel"), this))
+    , m_refreshButton(new QPushButton(tr("Refresh"), this))
+    , m_log(new QPlainTextEdit(this))
+{
+    m_method->addItem(tr("Offline builder (Debian packages)"), int(BuildMethod::OfflineBuilder));
+    m_method->addItem(tr("Dockerfile (needs a registry)"), int(BuildMethod::Dockerfile));
+    m_method->setToolTip(tr("The offline builder needs only the Debian archive (and root for "
+                            "debootstrap, unless the root filesystem is cached); the "
+                            "Dockerfiles need Docker Hub and PyPI."));
+    m_force->setToolTip(tr("Without this, an image the engine has is left alone and a removed "
+                           "one is imported again from the builder's cache."));
+
+    m_setDefault->setText(tr("Set as default for"));
+    m_setDefault->setPopupMode(QToolButton::InstantPopup);
+    auto* defaultMenu = new QMenu(m_setDefault);
+    m_setDefaultPython = defaultMenu->addAction(LanguageTraits::displayName(Language::Python));
+    m_setDefaultJs = defaultMenu->addAction(LanguageTraits::displayName(Language::JavaScript));
+    m_setDefault->setMenu(defaultMenu);
+
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(ImagesModel::Image, QHeaderView::Stretch);
+    m_table->setAlternatingRowColors(true);
+
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(kLogLines);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setPlaceholderText(tr("What the engine says about builds, pulls and tests shows here."));
+    m_defaults->setWordWrap(true);
+    m_defaults->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* buildRow = new QHBoxLayout;
+    buildRow->addWidget(m_buildPython);
+    buildRow->addWidget(m_buildJs);
+    buildRow->addWidget(m_method);
+    buildRow->addWidget(m_force);
+    buildRow->addWidget(m_pull);
+    buildRow->addStretch(1);
+    buildRow->addWidget(m_refreshButton);
+    auto* imageRow = new QHBoxLayout;
+    imageRow->addWidget(m_test);
+    imageRow->addWidget(m_setDefault);
+    imageRow->addWidget(m_remove);
+    imageRow->addStretch(1);
+    imageRow->addWidget(m_cancel);
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_defaults);
+    topLayout->addLayout(buildRow);
+    topLayout->addWidget(m_table, 1);
+    topLayout->addLayout(imageRow);
+    topLayout->addWidget(m_status);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(top);
+    splitter->addWidget(m_log);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    connect(m_buildPython, &QPushButton::clicked, this,
+            [this] { buildDefaultImage(Language::Python); });
+    connect(m_buildJs, &QPushButton::clicked, this,
+            [this] { buildDefaultImage(Language::JavaScript); });
+    connect(m_pull, &QPushButton::clicked, this, [this] {
+        // Window-modal and open(): the event loop keeps running, and a test can fill it in.
+        auto* dialog = new QInputDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setWindowTitle(tr("Pull an image"));
+        dialog->setLabelText(tr("Image to pull from its registry (e.g. python:3.12-slim):"));
+        connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString& image) {
+            if (!image.trimmed().isEmpty())
+                pull(image.trimmed());
+        });
+        m_pullDialog = dialog;
+        dialog->open();
+    });
+    connect(m_remove, &QPushButton::clicked, this, &ImagesPage::removeSelected);
+    connect(m_test, &QPushButton::clicked, this, &ImagesPage::testSelected);
+    connect(m_setDefaultPython, &QAction::triggered, this,
+            [this] { setSelectedAsDefault(Language::Python); });
+    connect(m_setDefaultJs, &QAction::triggered, this,
+            [this] { setSelectedAsDefault(Language::JavaScript); });
+    connect(m_cancel, &QPushButton::clicked, this, &ImagesPage::cancel);
+    connect(m_refreshButton, &QPushButton::clicked, this, &ImagesPage::refresh);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &ImagesPage::updateButtons);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ImagesPage::updateButtons);
+
+    m_killTimer.setSingleShot(true);
+    connect(&m_killTimer, &QTimer::timeout, this, [this] {
+        if (m_process) {
+            appendLog(tr("(still running %1 s after the request to stop: killed)")
+                          .arg(kCancelGraceMs / 1000));
+            m_process->kill();
+        }
+    });
+    m_listTimeout.setSingleShot(true);
+    connect(&m_listTimeout, &QTimer::timeout, this, [this] {
+        if (m_listing)
+            m_listing->kill();
+    });
+
+    connect(m_settingsWatcher, &FileContentWatcher::contentChanged, this, [this] {
+        reloadSettings();
+        refresh();
+    });
+    m_settingsWatcher->start();
+    reloadSettings();
+    updateButtons();
+    refresh();
+}
+
+ImagesPage::~ImagesPage()
+{
+    // Let a build script clean up after itself (its mounts, its work folder) if it can in the
+    // time the QProcess destructor gives it.
+    if (m_process) {
+        m_process->disconnect(this);
+        m_process->terminate();
+    }
+    if (m_listing) {
+        // Killed, a listing is reaped in milliseconds; its destructor would wait with a warning.
+        m_listing->disconnect(this);
+        m_listing->kill();
+        m_listing->waitForFinished(1000);
+    }
+}
+
+void ImagesPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    refresh();
+}
+
+QString ImagesPage::engineName() const
+{
+    return m_runtime->name();
+}
+
+QPushButton& ImagesPage::buildButton(Language language) const
+{
+    return language == Language::JavaScript ? *m_buildJs : *m_buildPython;
+}
+
+QAction& ImagesPage::setDefaultAction(Language language) const
+{
+    return language == Language::JavaScript ? *m_setDefaultJs : *m_setDefaultPython;
+}
+
+QInputDialog* ImagesPage::pullDialog() const
+{
+    return m_pullDialog;
+}
+
+QMessageBox* ImagesPage::removeConfirmation() const
+{
+    return m_removeConfirmation;
+}
+
+qint64 ImagesPage::operationProcessId() const
+{
+    return m_process ? m_process->processId() : 0;
+}
+
+void ImagesPage::reloadSettings()
+{
+    const ServerSettings settings = ServerSettings::load(m_dataDir);
+    if (!m_runtime || settings.engine != m_engineSetting) {
+        m_engineSetting = settings.engine;
+        m_runtime = RuntimeFactory::create(settings.engine);
+        if (!m_runtime) {
+            appendLog(tr("The settings name an unknown engine \"%1\"; using the one found here.")
+                          .arg(settings.engine));
+            m_runtime = RuntimeFactory::create({});
+        }
+    }
+    for (Language language : {Language::Python, Language::JavaScript}) {
+        const QString chosen = settings.image(language);
+        m_model->setImageFor(language, chosen.isEmpty()
+                                           ? m_runtime->localImageReference(
+                                                 LanguageTraits::defaultImageName(language))
+                                           : chosen);
+    }
+    updateDefaults();
+}
+
+void ImagesPage::refresh()
+{
+    if (m_listing) {
+        m_listAgain = true;
+        return;
+    }
+    m_listing = m_runtime->newProcess(m_runtime->listImagesArguments(), this);
+    connect(m_listing, &QProcess::finished, this, &ImagesPage::onListed);
+    connect(m_listing, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            onListed();
+    });
+    m_listing->start();
+    m_listTimeout.start(kListTimeoutMs);
+}
+
+void ImagesPage::onListed()
+{
+    QProcess* listing = m_listing;
+    m_listing = nullptr;
+    m_listTimeout.stop();
+    listing->disconnect(this);
+    listing->deleteLater();
+    if (listing->error() == QProcess::FailedToStart) {
+        m_status->setText(tr("%1 not found: %2").arg(m_runtime->name(), listing->errorString()));
+    } else if (listing->exitStatus() != QProcess::NormalExit || listing->exitCode() != 0) {
+        const QString detail = QString::fromUtf8(listing->readAllStandardError()).trimmed();
+        m_status->setText(tr("%1 cannot list its images: %2")
+                              .arg(m_runtime->name(), detail.isEmpty() ? tr("no answer") : detail));
+    } else {
+        const QString selected = selectedImage();
+        m_model->setImages(m_runtime->parseImageList(listing->readAllStandardOutput()));
+        const int row = selected.isEmpty() ? -1 : m_model->rowOf(selected);
+        if (row >= 0 && selectedImage() != selected)
+            m_table->selectRow(row);
+        m_status->setText(tr("Images in %1: %2").arg(m_runtime->name()).arg(m_model->rowCount()));
+    }
+    updateDefaults();
+    if (m_listAgain) {
+        m_listAgain = false;
+        refresh();
+    }
+}
+
+void ImagesPage::updateDefaults()
+{
+    QStringList lines;
+    for (Language language : {Language::Python, Language::JavaScript}) {
+        const QString image = m_model->imageFor(language);
+        const bool present = m_model->rowOf(image) >= 0;
+        lines << tr("%1 runs in %2%3")
+                     .arg(LanguageTraits::displayName(language), image,
+                          present ? QString() : tr(" (not in %1)").arg(m_runtime->name()));
+    }
+    m_defaults->setText(lines.join(QStringLiteral(" · ")));
+}
+
+void ImagesPage::updateButtons()
+{
+    const bool idle = !m_process;
+    const bool selected = idle && !selectedImage().isEmpty();
+    m_buildPython->setEnabled(idle);
+    m_buildJs->setEnabled(idle);
+    m_pull->setEnabled(idle);
+    m_remove->setEnabled(selected);
+    m_test->setEnabled(selected);
+    m_setDefault->setEnabled(selected &&
+                             !m_model->image(m_table->currentIndex().row()).name.isEmpty());
+    m_cancel->setEnabled(!idle);
+}
+
+QString ImagesPage::selectedImage() const
+{
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : m_model->image(rows.first().row()).reference();
+}
+
+Language ImagesPage::languageForTest(const QString& image) const
+{
+    const QList<Language> languages = m_model->languagesOf(m_model->rowOf(image));
+    if (!languages.isEmpty())
+        return languages.first();
+    // An image no language uses yet: its name is the best hint.
+    const QString repository = image.section(QLatin1Char(':'), 0, 0).toLower();
+    return repository.contains(QLatin1String("node")) || repository.contains(QLatin1String("js"))
+               ? Language::JavaScript
+               : Language::Python;
+}
+
+void ImagesPage::buildDefaultImage(Language language)
+{
+    const QString folder = ContainersFolder::find();
+    const auto method = BuildMethod(m_method->currentData().toInt());
+    if (folder.isEmpty()) {
+        appendLog(tr("The image recipes (containers/build-images) were not found; looked in %1.")
+                      .arg(ContainersFolder::candidates().join(QStringLiteral(", "))));
+        return;
+    }
+    m_operationSubject = LanguageTraits::displayName(language);
+    if (method == BuildMethod::Dockerfile) {
+        buildFromDockerfile(ContainersFolder::dockerfile(folder, language),
+                            LanguageTraits::defaultImageName(language), folder);
+        return;
+    }
+    start(
+        Operation::Build, ContainersFolder::buildScript(folder),
+        ContainersFolder::buildScriptArguments(m_runtime->name(), language, m_force->isChecked()));
+}
+
+void ImagesPage::buildFromDockerfile(const QString& dockerfile, const QString& tag,
+                                     const QString& contextDir)
+{
+    m_operationSubject = tag;
+    start(Operation::Build, m_runtime->program(),
+          m_runtime->buildImageArguments(dockerfile, tag, contextDir));
+}
+
+void ImagesPage::pull(const QString& image)
+{
+    m_operationSubject = image;
+    start(Operation::Pull, m_runtime->program(), m_runtime->pullImageArguments(image));
+}
+
+void ImagesPage::remove(const QString& image)
+{
+    m_operationSubject = image;
+    start(Operation::Remove, m_runtime->program(), m_runtime->removeImageArguments(image));
+}
+
+void ImagesPage::removeSelected()
+{
+    const QString image = selectedImage();
+    if (image.isEmpty() || m_process)
+        return;
+    QString text = tr("Remove %1 from %2?").arg(image, m_runtime->name());
+    const QList<Language> languages = m_model->languagesOf(m_model->rowOf(image));
+    for (Language language : languages) {
+        text += QLatin1Char('\n') + tr("%1 code runs in this image: it fails until the image is "
+                                       "built or pulled again.")
+                                        .arg(LanguageTraits::displayName(language));
+    }
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Remove image"), text,
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setDefaultButton(QMessageBox::Cancel);
+    connect(box, &QMessageBox::finished, this, [this, image](int result) {
+        if (result == QMessageBox::Yes)
+            remove(image);
+    });
+    m_removeConfirmation = box;
+    box->open();
+}
+
+void ImagesPage::test(const QString& image, Language language)
+{
+    m_operationSubject = image;
+    m_testOutput.clear();
+    start(Operation::Test, m_runtime->program(),
+          m_runtime->quickRunArguments(image, LanguageTraits::interpreterCommand(language),
+                                       SandboxFilesLocator::findSeccompProfile()),
+          testCode(language).toUtf8() + '\n');
+}
+
+void ImagesPage::testSelected()
+{
+    const QString image = selectedImage();
+    if (!image.isEmpty())
+        test(image, languageForTest(image));
+}
+
+void ImagesPage::setSelectedAsDefault(Language language)
+{
+    const QString image = m_model->image(m_table->currentIndex().row()).name;
+    if (image.isEmpty())
+        return;
+    ServerSettings settings = ServerSettings::load(m_dataDir);
+    // The built default is stored as "no choice", so it keeps following the engine's naming.
+    const bool builtDefault = ImagesModel::sameImage(
+        image, m_runtime->localImageReference(LanguageTraits::defaultImageName(language)));
+    settings.setImage(language, builtDefault ? QString() : image);
+    QString error;
+    if (!settings.save(m_dataDir, &error)) {
+        appendLog(tr("The settings cannot be saved: %1").arg(error));
+        return;
+    }
+    appendLog(tr("%1 code now runs in %2 (servers pick this up as they read the settings).")
+                  .arg(LanguageTraits::displayName(language), image));
+    reloadSettings();
+    Q_EMIT settingsChanged();
+}
+
+void ImagesPage::cancel()
+{
+    if (!m_process || m_cancelled)
+        return;
+    m_cancelled = true;
+    appendLog(tr("(cancelling)"));
+    m_process->terminate();
+    m_killTimer.start(kCancelGraceMs);
+    m_cancel->setEnabled(false);
+}
+
+void ImagesPage::appendLog(const QString& text)
+{
+    m_log->appendPlainText(text);
+    m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
+    Q_EMIT logged(text);
+}
+
+void ImagesPage::start(Operation operation, const QString& program, const QStringList& arguments,
+                       const QByteArray& input)
+{
+    if (m_process)
+        return;
+    m_operation = operation;
+    m_cancelled = false;
+    m_partialLine.clear();
+    m_decoder.resetState();
+    m_process = new QProcess(this);
+    m_process->setProgram(program);
+    m_process->setArguments(arguments);
+    if (operation == Operation::Test) {
+        // The test program prints to stdout only: whatever comes on stderr is the engine's
+        // (rootless Podman warns there that it ignores the limits), and is shown as such.
+        m_testErrors.clear();
+        connect(m_process, &QProcess::readyReadStandardError, this,
+                [this] { m_testErrors += m_process->readAllStandardError().left(16 * 1024); });
+    } else {
+        m_process->setProcessChannelMode(QProcess::MergedChannels);
+    }
+    // A session of its own: no controlling terminal, so a `sudo` inside the build fails at once
+    // ("a terminal is required") instead of prompting in whatever terminal started the app.
+    m_process->setChildProcessModifier([] { ::setsid(); });
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &ImagesPage::onOutput);
+    connect(m_process, &QProcess::finished, this,
+            [this](int exitCode, QProcess::ExitStatus status) {
+                onFinished(exitCode, status != QProcess::NormalExit);
+            });
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            onFinished(-1, true);
+    });
+    appendLog(QStringLiteral("$ ") + commandLine(program, arguments));
+    m_clock.start();
+    QProcess* process = m_process;
+    process->start();
+    // A program that cannot be started has already been reported (errorOccurred) by now.
+    if (m_process != process)
+        return;
+    if (!input.isEmpty())
+        process->write(input);
+    process->closeWriteChannel();
+    updateButtons();
+}
+
+void ImagesPage::onOutput()
+{
+    if (!m_process)
+        return;
+    QString text = m_decoder.decode(m_process->readAllStandardOutput());
+    if (m_operation == Operation::Test)
+        m_testOutput += text;
+    // Progress bars redraw a line with \r: each state becomes a line of the log.
+    text.replace(QStringLiteral("\r\n"), QStringLiteral("\n")).replace(u'\r', u'\n');
+    m_partialLine += text;
+    const qsizetype end = m_partialLine.lastIndexOf(u'\n');
+    if (end < 0)
+        return;
+    const QStringList lines = m_partialLine.left(end).split(u'\n');
+    m_partialLine.remove(0, end + 1);
+    for (const QString& line : lines) {
+        if (!line.isEmpty())
+            appendLog(line);
+    }
+}
+
+void ImagesPage::flushPartialLine()
+{
+    if (!m_partialLine.isEmpty())
+        appendLog(m_partialLine);
+    m_partialLine.clear();
+}
+
+void ImagesPage::onFinished(int exitCode, bool crashed)
+{
+    QProcess* process = m_process;
+    if (!process)
+        return;
+    onOutput();
+    flushPartialLine();
+    m_process = nullptr;
+    m_killTimer.stop();
+    process->disconnect(this);
+    process->deleteLater();
+
+    const QString seconds = QString::number(double(m_clock.elapsed()) / 1000.0, 'f', 1);
+    const bool failedToStart = process->error() == QProcess::FailedToStart;
+    const bool ok = !m_cancelled && !crashed && exitCode == 0;
+    if (failedToStart) {
+        appendLog(tr("%1 could not be started: %2")
+                      .arg(QDir::toNativeSeparators(process->program()), process->errorString()));
+    } else if (m_cancelled) {
+        appendLog(tr("Cancelled after %1 s.").arg(seconds));
+        // Podman exits on the signal without removing the build's working container (and the
+        // step it was running finishes on its own): say where it is.
+        if (m_operation == Operation::Build && m_runtime->name() == QLatin1String("podman") &&
+            process->program() == m_runtime->program()) {
+            appendLog(tr("podman may keep the cancelled build's working container: `podman ps "
+                         "--all --external` lists it, `podman rm` removes it."));
+        }
+    } else if (m_operation == Operation::Test) {
+        m_testErrors += process->readAllStandardError();
+        // Shown as the engine's warnings on success; on failure they are the reason.
+        for (const QString& warning : m_runtime->engineWarnings(m_testErrors))
+            appendLog(ok ? tr("Engine warning: %1").arg(warning) : warning);
+        appendLog(ok ? tr("Test of %1: it printed %2 in %3 s.")
+                           .arg(m_operationSubject, m_testOutput.trimmed(), seconds)
+                     : tr("Test of %1 failed (exit code %2) after %3 s.")
+                           .arg(m_operationSubject)
+                           .arg(exitCode)
+                           .arg(seconds));
+    } else if (crashed) {
+        appendLog(tr("The command crashed after %1 s.").arg(seconds));
+    } else if (exitCode != 0) {
+        appendLog(tr("Failed with exit code %1 after %2 s.").arg(exitCode).arg(seconds));
+    } else {
+        appendLog(tr("Done in %1 s.").arg(seconds));
+    }
+    m_cancelled = false;
+    updateButtons();
+    if (m_operation != Operation::Test) {
+        refresh();
+        Q_EMIT imagesChanged();
+    }
+    Q_EMIT operationFinished(ok);
+}
+
+} // namespace csm

@@ -1,0 +1,427 @@
+#include "ui/pages/RunsPage.h"
+
+#include "history/HistoryStore.h"
+#include "history/RunExporter.h"
+#include "runtime/Language.h"
+#include "ui/models/RunsModel.h"
+#include "ui/pages/RunDetailPane.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace csm {
+
+namespace {
+constexpr int kFilterDelayMs = 250;
+// Runs loaded in full per query for an export: a few hundred, however large the selection.
+constexpr int kExportBatch = 200;
+constexpr RunStatus kStatuses[] = {
+    RunStatus::Running,   RunStatus::Ok,  RunStatus::Error,       RunStatus::Timeout,
+    RunStatus::Cancelled, RunStatus::Oom, RunStatus::EngineError, RunStatus::Interrupted,
+};
+constexpr Language kLanguages[] = {Language::Python, Language::JavaScript};
+
+QString outputOf(const RunRecord& run)
+{
+    if (run.stderrText.isEmpty())
+        return run.stdoutText;
+    if (run.stdoutText.isEmpty() || run.stdoutText.endsWith(u'\n'))
+        return run.stdoutText + run.stderrText;
+    return run.stdoutText + u'\n' + run.stderrText;
+}
+
+QDateTime startOf(RunsPage::TimeRange range)
+{
+    const QDateTime now = QDateTime::currentDateTime();
+    switch (range) {
+    case RunsPage::TimeRange::Any:
+        return {};
+    case RunsPage::TimeRange::LastHour:
+        return now.addSecs(-3600);
+    case RunsPage::TimeRange::Today:
+        return now.date().startOfDay();
+    case RunsPage::TimeRange::Last7Days:
+        return now.addDays(-7);
+    case RunsPage::TimeRange::Last30Days:
+        return now.addDays(-30);
+    }
+    return {};
+}
+
+} // namespace
+
+RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_model(new RunsModel(store, this))
+    , m_text(new QLineEdit(this))
+    , m_status(new QComboBox(this))
+    , m_language(new QComboBox(this))
+    , m_client(new QComboBox(this))
+    , m_time(new QComboBox(this))
+    , m_actions(new QToolBar(this))
+    , m_message(new QLabel(this))
+    , m_table(new QTableView(this))
+    , m_detail(new RunDetailPane(this))
+{
+    // Messages quote file names and errors, never markup.
+    m_message->setTextFormat(Qt::PlainText);
+    m_text->setPlaceholderText(tr("Filter by code or output"));
+    m_text->setClearButtonEnabled(true);
+    m_status->addItem(tr("Any status"));
+    for (RunStatus status : kStatuses)
+        m_status->addItem(RunStatusTraits::toString(status), int(status));
+    m_language->addItem(tr("Any language"));
+    for (Language language : kLanguages)
+        m_language->addItem(LanguageTraits::displayName(language), LanguageTraits::id(language));
+    m_client->addItem(tr("Any client"));
+    m_client->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_time->addItem(tr("Any time"), int(TimeRange::Any));
+    m_time->addItem(tr("Last hour"), int(TimeRange::LastHour));
+    m_time->addItem(tr("Today"), int(TimeRange::Today));
+    m_time->addItem(tr("Last 7 days"), int(TimeRange::Last7Days));
+    m_time->addItem(tr("Last 30 days"), int(TimeRange::Last30Days));
+
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAlternatingRowColors(true);
+
+    // One set of actions for the buttons, the table's context menu and the shortcuts; the
+    // shortcuts act while the table (or a button) has the focus, so that Ctrl+C in the detail
+    // pane still copies the text selected there.
+    const auto action = [this](const QString& text, const QString& tip) {
+        auto* created = new QAction(text, this);
+        created->setToolTip(tip);
+        created->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        return created;
+    };
+    m_copyCode = action(tr("Copy code"), tr("Copy the code of the selected runs"));
+    m_copyCode->setShortcut(QKeySequence::Copy);
+    m_copyOutput = action(tr("Copy output"), tr("Copy what the selected runs printed"));
+    m_export = action(tr("Export…"), tr("Save the selected runs as JSON or CSV"));
+    m_delete = action(tr("Delete…"), tr("Delete the selected runs from the history"));
+    m_delete->setShortcut(QKeySequence::Delete);
+    m_rerun = action(tr("Re-run"), tr("Run the selected run's code again, as a new run"));
+    const QList<QAction*> actions{m_copyCode, m_copyOutput, m_export, m_delete, m_rerun};
+    m_actions->addActions(actions);
+    m_actions->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_table->addActions(actions);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(m_copyCode, &QAction::triggered, this, &RunsPage::copyCode);
+    connect(m_copyOutput, &QAction::triggered, this, &RunsPage::copyOutput);
+    connect(m_export, &QAction::triggered, this, &RunsPage::chooseExportFile);
+    connect(m_delete, &QAction::triggered, this, &RunsPage::confirmDelete);
+    connect(m_rerun, &QAction::triggered, this, &RunsPage::requestRerun);
+
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(m_text, 1);
+    filters->addWidget(m_status);
+    filters->addWidget(m_language);
+    filters->addWidget(m_client);
+    filters->addWidget(m_time);
+    auto* actionsRow = new QHBoxLayout;
+    actionsRow->addWidget(m_actions);
+    actionsRow->addWidget(m_message, 1);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(filters);
+    layout->addLayout(actionsRow);
+    layout->addWidget(splitter, 1);
+
+    m_filterDelay.setSingleShot(true);
+    connect(&m_filterDelay, &QTimer::timeout, this, &RunsPage::applyFilter);
+    connect(m_text, &QLineEdit::textChanged, this, [this] { m_filterDelay.start(kFilterDelayMs); });
+    for (QComboBox* combo : {m_status, m_language, m_client, m_time})
+        connect(combo, &QComboBox::currentIndexChanged, this, &RunsPage::applyFilter);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &RunsPage::showSelectedRun);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &RunsPage::updateActions);
+    // A run that ends while it is shown gets its output.
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex& topLeft, const QModelIndex& bottomRight) {
+                const int row = m_table->currentIndex().row();
+                if (row >= topLeft.row() && row <= bottomRight.row())
+                    showSelectedRun();
+                updateActions();
+            });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        showSelectedRun();
+        updateActions();
+    });
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &RunsPage::updateActions);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex&, int first, int last) { noteNewClients(first, last); });
+    connect(&m_refresh, &QTimer::timeout, m_model, &RunsModel::refresh);
+    m_refresh.start(kRefreshIntervalMs);
+    connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshClients);
+    m_clientsRefresh.start(kClientsRefreshMs);
+    refreshClients();
+    updateActions();
+}
+
+QString RunsPage::messageText() const
+{
+    return m_message->text();
+}
+
+void RunsPage::setMessage(const QString& text)
+{
+    m_message->setText(text);
+}
+
+void RunsPage::applyFilter()
+{
+    HistoryQuery filter;
+    filter.text = m_text->text().trimmed();
+    if (m_status->currentData().isValid())
+        filter.statuses = {static_cast<RunStatus>(m_status->currentData().toInt())};
+    if (m_language->currentData().isValid())
+        filter.language = m_language->currentData().toString();
+    if (m_client->currentData().isValid())
+        filter.exactClientName = m_client->currentData().toString();
+    // Fixed when chosen: "last hour" keeps the runs it showed until the filter changes.
+    filter.startedFrom = startOf(static_cast<TimeRange>(m_time->currentData().toInt()));
+    m_model->setFilter(filter);
+}
+
+void RunsPage::refreshClients()
+{
+    const QStringList names = m_store.clients();
+    if (names.isEmpty() && !m_store.lastError().isEmpty())
+        return; // logged by the store; the list stays as it was
+    if (names == m_clientNames)
+        return;
+    m_clientNames = names;
+    // The chosen client stays chosen, even once its runs are gone (deleted or pruned).
+    const QVariant chosen = m_client->currentData();
+    QStringList items = names;
+    if (chosen.isValid() && !items.contains(chosen.toString()))
+        items.append(chosen.toString());
+    const QSignalBlocker blocker(m_client);
+    m_client->clear();
+    m_client->addItem(tr("Any client"));
+    for (const QString& name : std::as_const(items))
+        m_client->addItem(name.isEmpty() ? tr("(no name)") : name, name);
+    m_client->setCurrentIndex(chosen.isValid() ? std::max(0, m_client->findData(chosen)) : 0);
+}
+
+void RunsPage::noteNewClients(int first, int last)
+{
+    for (int row = first; row <= last; ++row) {
+        const auto run = m_model->run(row);
+        if (run && !m_clientNames.contains(run->clientName)) {
+            refreshClients();
+            return;
+        }
+    }
+}
+
+void RunsPage::showSelectedRun()
+{
+    const qint64 id = m_model->runId(m_table->currentIndex().row());
+    m_detail->showRun(id > 0 ? m_store.get(id) : std::nullopt);
+}
+
+QList<qint64> RunsPage::selectedRunIds() const
+{
+    QList<int> rows;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
+        rows.append(index.row());
+    std::sort(rows.begin(), rows.end());
+    QList<qint64> ids;
+    ids.reserve(rows.size());
+    for (const int row : std::as_const(rows)) {
+        if (const qint64 id = m_model->runId(row); id > 0)
+            ids.append(id);
+    }
+    return ids;
+}
+
+void RunsPage::updateActions()
+{
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    const bool any = !rows.isEmpty();
+    m_copyCode->setEnabled(any);
+    m_copyOutput->setEnabled(any);
+    m_export->setEnabled(any);
+    m_delete->setEnabled(any);
+    // One run, and one that has ended: re-running a run still going would only duplicate it.
+    bool rerunnable = false;
+    if (rows.size() == 1) {
+        const auto run = m_model->run(rows.constFirst().row());
+        rerunnable = run && RunStatusTraits::isFinal(run->status);
+    }
+    m_rerun->setEnabled(rerunnable);
+}
+
+QList<RunRecord> RunsPage::loadRuns(const QList<qint64>& ids) const
+{
+    QList<RunRecord> runs;
+    for (qsizetype first = 0; first < ids.size(); first += kExportBatch) {
+        HistoryQuery query;
+        query.ids = ids.mid(first, kExportBatch);
+        query.limit = 0;
+        const QList<RunRecord> batch = m_store.list(query);
+        if (!m_store.lastError().isEmpty())
+            return {};
+        runs += batch;
+    }
+    // The store returns each batch newest first; the selection's order is the table's.
+    std::sort(runs.begin(), runs.end(),
+              [](const RunRecord& a, const RunRecord& b) { return a.id > b.id; });
+    return runs;
+}
+
+void RunsPage::copyCode()
+{
+    const QList<RunRecord> runs = loadRuns(selectedRunIds());
+    if (runs.isEmpty())
+        return;
+    QStringList codes;
+    for (const RunRecord& run : runs)
+        codes << run.code;
+    QGuiApplication::clipboard()->setText(codes.join(QStringLiteral("\n\n")));
+    setMessage(tr("Copied the code of %n run(s).", nullptr, int(runs.size())));
+}
+
+void RunsPage::copyOutput()
+{
+    const QList<RunRecord> runs = loadRuns(selectedRunIds());
+    if (runs.isEmpty())
+        return;
+    QStringList outputs;
+    for (const RunRecord& run : runs)
+        outputs << outputOf(run);
+    QGuiApplication::clipboard()->setText(outputs.join(QStringLiteral("\n")));
+    setMessage(tr("Copied the output of %n run(s).", nullptr, int(runs.size())));
+}
+
+void RunsPage::chooseExportFile()
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.isEmpty())
+        return;
+    const QString json = tr("JSON (*.json)");
+    const QString csv = tr("CSV (*.csv)");
+    auto* dialog = new QFileDialog(this, tr("Export %n run(s)", nullptr, int(ids.size())),
+                                   QDir::home().filePath(QStringLiteral("runs.json")),
+                                   json + QStringLiteral(";;") + csv);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(QStringLiteral("json"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::filterSelected, dialog, [dialog, csv](const QString& filter) {
+        dialog->setDefaultSuffix(filter == csv ? QStringLiteral("csv") : QStringLiteral("json"));
+    });
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this, ids](const QString& path) { exportRuns(ids, path); });
+    dialog->open();
+}
+
+bool RunsPage::exportRuns(const QList<qint64>& ids, const QString& path)
+{
+    const RunExporter::Format format = path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)
+                                           ? RunExporter::Format::Csv
+                                           : RunExporter::Format::Json;
+    int written = 0;
+    QString error;
+    const bool ok = RunExporter::writeFile(
+        path, format,
+        [this, &ids, &written](RunExporter& exporter, QString* reason) {
+            // Newest first like the table, a batch at a time.
+            QList<qint64> sorted = ids;
+            std::sort(sorted.begin(), sorted.end(), std::greater<>());
+            for (qsizetype first = 0; first < sorted.size(); first += kExportBatch) {
+                HistoryQuery query;
+                query.ids = sorted.mid(first, kExportBatch);
+                query.limit = 0;
+                const QList<RunRecord> batch = m_store.list(query);
+                if (!m_store.lastError().isEmpty()) {
+                    *reason = m_store.lastError();
+                    return false;
+                }
+                for (const RunRecord& run : batch)
+                    exporter.add(run);
+                written += int(batch.size());
+            }
+            return true;
+        },
+        &error);
+    if (!ok) {
+        setMessage(tr("Export failed: %1").arg(error));
+        return false;
+    }
+    setMessage(
+        tr("Exported %n run(s) to %1.", nullptr, written).arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void RunsPage::confirmDelete()
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.isEmpty() || m_deleteConfirmation)
+        return;
+    auto* box = new QMessageBox(
+        QMessageBox::Question, tr("Delete runs"),
+        tr("Delete %n run(s) from the history? Their code and output are gone for good.", nullptr,
+           int(ids.size())),
+        QMessageBox::NoButton, this);
+    QPushButton* remove = box->addButton(tr("Delete"), QMessageBox::DestructiveRole);
+    box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, remove, ids] {
+        if (box->clickedButton() == remove)
+            deleteRuns(ids);
+    });
+    m_deleteConfirmation = box;
+    box->open();
+}
+
+bool RunsPage::deleteRuns(const QList<qint64>& ids)
+{
+    if (!m_model->deleteRuns(ids)) {
+        setMessage(tr("Delete failed: %1").arg(m_store.lastError()));
+        return false;
+    }
+    setMessage(tr("Deleted %n run(s).", nullptr, int(ids.size())));
+    return true;
+}
+
+void RunsPage::requestRerun()
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() != 1)
+        return;
+    const auto run = m_store.get(ids.constFirst());
+    if (!run || !RunStatusTraits::isFinal(run->status))
+        return;
+    Q_EMIT rerunRequested(*run);
+}
+
+} // namespace csm

@@ -1,0 +1,560 @@
+#include "ui/pages/SettingsPage.h"
+
+#include "core/FileContentWatcher.h"
+#include "sandbox/RunQueue.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace csm {
+
+namespace {
+
+constexpr qint64 KiB = 1024;
+constexpr qint64 MiB = 1024 * KiB;
+
+// The bounds a server accepts (ServerOptionsParser): the form offers nothing it would ignore.
+constexpr int kMinMemoryMiB = 16;
+constexpr int kMaxMemoryMiB = 1024 * 1024; // 1024g
+constexpr int kMinPids = 8;
+constexpr int kMaxPids = 1'000'000;
+constexpr int kMinTmpfsMiB = 1;
+constexpr int kMaxTmpfsMiB = 64 * 1024; // 64g
+constexpr qint64 kMinOutputCap = KiB;
+constexpr qint64 kMaxOutputCap = 64 * MiB;
+constexpr int kMaxTimeoutSeconds = 86'400;
+constexpr int kMaxPoolSize = 32;
+constexpr int kMaxRunning = 1024;
+constexpr int kMaxPoolIdleSeconds = 7 * 86'400;
+// A server takes any count and age; these only keep the boxes a sensible width.
+constexpr int kMaxKeptRuns = 100'000'000;
+constexpr int kMaxKeptDays = 100 * 365;
+constexpr int kMaxKeptMiB = 1024 * 1024; // 1 TiB
+// The bounds of --history-max-field-size, in KiB.
+constexpr int kMinFieldKiB = 1;
+constexpr int kMaxFieldKiB = 64 * 1024;
+// DesktopSettings' bounds.
+constexpr int kMinApprovalSeconds = 5;
+constexpr int kMaxApprovalSeconds = 3600;
+
+QSpinBox* spinBox(int minimum, int maximum, const QString& suffix, QWidget* parent)
+{
+    auto* box = new QSpinBox(parent);
+    box->setRange(minimum, maximum);
+    box->setSuffix(suffix);
+    box->setGroupSeparatorShown(false);
+    box->setAccelerated(true);
+    return box;
+}
+
+// A rounded value, kept within a box's range as the box itself would keep it.
+int shown(QSpinBox* box, double value)
+{
+    return static_cast<int>(
+        std::clamp<double>(std::llround(value), box->minimum(), box->maximum()));
+}
+
+QLabel* note(const QString& text, QWidget* parent)
+{
+    auto* label = new QLabel(text, parent);
+    label->setWordWrap(true);
+    label->setForegroundRole(QPalette::PlaceholderText);
+    return label;
+}
+
+} // namespace
+
+SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
+    : QWidget(parent)
+    , m_dataDir(dataDir)
+    , m_watcher(new FileContentWatcher(ServerSettings::filePath(dataDir), this))
+{
+    auto* form = new QWidget;
+
+    // Sandbox limits.
+    auto* limits = new QGroupBox(tr("Sandbox limits"), form);
+    m_memory = spinBox(kMinMemoryMiB, kMaxMemoryMiB, tr(" MiB"), limits);
+    m_memory->setSingleStep(64);
+    m_memory->setToolTip(tr("Memory a sandbox may use; it gets no swap beyond it."));
+    m_cpus = new QDoubleSpinBox(limits);
+    m_cpus->setDecimals(2);
+    m_cpus->setRange(0.01, std::max(1, QThread::idealThreadCount()));
+    m_cpus->setSingleStep(0.25);
+    m_cpus->setToolTip(tr("CPUs a sandbox may use, e.g. 0.5 (at most this machine's %1).")
+                           .arg(std::max(1, QThread::idealThreadCount())));
+    m_pids = spinBox(kMinPids, kMaxPids, QString(), limits);
+    m_pids->setToolTip(tr("Processes and threads a sandbox may have at once."));
+    m_tmpfs = spinBox(kMinTmpfsMiB, kMaxTmpfsMiB, tr(" MiB"), limits);
+    m_tmpfs->setToolTip(tr("Size of each writable folder of a sandbox: /tmp and /sandbox."));
+    m_outputCap = spinBox(1, static_cast<int>(kMaxOutputCap / KiB), QString(), limits);
+    m_outputCap->setToolTip(
+        tr("Most of each of stdout and stderr that is kept; the rest is dropped as it arrives."));
+    // As wide as its widest range (KiB) needs, whichever unit is shown.
+    m_outputCap->setMinimumWidth(m_outputCap->sizeHint().width());
+    m_outputCapUnit = new QComboBox(limits);
+    m_outputCapUnit->addItem(tr("KiB"), KiB);
+    m_outputCapUnit->addItem(tr("MiB"), MiB);
+    auto* outputCap = new QHBoxLayout;
+    outputCap->addWidget(m_outputCap);
+    outputCap->addWidget(m_outputCapUnit);
+    outputCap->addStretch();
+    // A row of a layout gets no buddy from addRow: the label is made here.
+    auto* outputCapLabel = new QLabel(tr("O&utput kept per stream:"), limits);
+    outputCapLabel->setBuddy(m_outputCap);
+    auto* limitsLayout = new QFormLayout(limits);
+    limitsLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    limitsLayout->addRow(tr("&Memory:"), m_memory);
+    limitsLayout->addRow(tr("&CPUs:"), m_cpus);
+    limitsLayout->addRow(tr("Pr&ocesses:"), m_pids);
+    limitsLayout->addRow(tr("&Writable space:"), m_tmpfs);
+    limitsLayout->addRow(outputCapLabel, outputCap);
+    m_maxRunning = spinBox(0, kMaxRunning, QString(), limits);
+    // What "automatic" means follows the memory limit.
+    const auto showAutomatic = [this] {
+        m_maxRunning->setSpecialValueText(
+            tr("Automatic (%1)").arg(RunQueue::defaultMaxRunning(qint64(m_memory->value()) * MiB)));
+    };
+    connect(m_memory, &QSpinBox::valueChanged, m_maxRunning, showAutomatic);
+    showAutomatic();
+    m_maxRunning->setToolTip(tr("Sandboxes each server runs at once; further calls wait in a "
+                                "queue. Automatic: twice the CPUs, or fewer when their memory "
+                                "limits would not fit in this machine's memory."));
+    limitsLayout->addRow(tr("Sandboxes at o&nce:"), m_maxRunning);
+    m_allowUnlimited = new QCheckBox(
+        tr("Run programs even where the engine does not enforce these &limits"), limits);
+    m_allowUnlimited->setToolTip(
+        tr("Rootless Podman on a cgroup v1 system accepts the memory, process and CPU limits "
+           "and ignores them. Without this, such a sandbox refuses to run; with it, programs "
+           "run bounded only by the machine, and each run says so."));
+    limitsLayout->addRow(m_allowUnlimited);
+
+    // Network.
+    auto* network = new QGroupBox(tr("Network"), form);
+    m_networkBridge = new QRadioButton(tr("&Bridge"), network);
+    m_networkNone = new QRadioButton(tr("&None"), network);
+    auto* networkLayout = new QVBoxLayout(network);
+    networkLayout->addWidget(m_networkBridge);
+    networkLayout->addWidget(note(tr("Sandboxed code can open connections out, to the internet "
+                                     "for example; nothing outside can connect in, and the "
+                                     "host's own network is never shared."),
+                                  network));
+    networkLayout->addWidget(m_networkNone);
+    networkLayout->addWidget(note(tr("Sandboxed code has no network at all: the safest choice "
+                                     "when the code you run needs none."),
+                                  network));
+
+    // Timeouts.
+    auto* timeouts = new QGroupBox(tr("Timeouts"), form);
+    m_timeout = spinBox(1, kMaxTimeoutSeconds, tr(" s"), timeouts);
+    m_timeout->setToolTip(tr("How long a run may take when the call gives no timeout."));
+    m_maxTimeout = spinBox(1, kMaxTimeoutSeconds, tr(" s"), timeouts);
+    m_maxTimeout->setToolTip(tr("The longest timeout a call may ask for."));
+    auto* timeoutsLayout = new QFormLayout(timeouts);
+    timeoutsLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    timeoutsLayout->addRow(tr("&Default:"), m_timeout);
+    timeoutsLayout->addRow(tr("Ma&ximum:"), m_maxTimeout);
+
+    // Warm pool.
+    auto* pool = new QGroupBox(tr("Warm pool"), form);
+    m_poolSize = spinBox(0, kMaxPoolSize, tr(" per language"), pool);
+    m_poolSize->setSpecialValueText(tr("Off"));
+    m_poolSize->setToolTip(tr("Containers kept started ahead of calls, so that a call skips the "
+                              "container start. Each runs one call only."));
+    m_poolIdle = spinBox(1, kMaxPoolIdleSeconds, tr(" s"), pool);
+    m_poolIdle->setToolTip(tr("Seconds without a call after which the waiting containers are "
+                              "removed."));
+    auto* poolLayout = new QFormLayout(pool);
+    poolLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    poolLayout->addRow(tr("Containers &ready:"), m_poolSize);
+    poolLayout->addRow(tr("Remove them after &idle:"), m_poolIdle);
+
+    // Privacy.
+    auto* privacy = new QGroupBox(tr("Privacy"), form);
+    m_redact = new QCheckBox(tr("R&eplace secret values in output with [secret:NAME]"), privacy);
+    m_redactWarning = new QLabel(tr("Secret values that a program prints will reach the "
+                                    "assistant as they are. The history and the logs stay "
+                                    "redacted."),
+                                 privacy);
+    m_redactWarning->setWordWrap(true);
+    m_redactWarning->setStyleSheet(QStringLiteral("color: #b3261e;"));
+    auto* privacyLayout = new QVBoxLayout(privacy);
+    privacyLayout->addWidget(m_redact);
+    privacyLayout->addWidget(m_redactWarning);
+
+    // History.
+    auto* history = new QGroupBox(tr("History"), form);
+    m_maxRuns = spinBox(0, kMaxKeptRuns, tr(" runs"), history);
+    m_maxRuns->setSpecialValueText(tr("No limit"));
+    m_maxRuns->setSingleStep(1000);
+    m_maxDays = spinBox(0, kMaxKeptDays, tr(" days"), history);
+    m_maxDays->setSpecialValueText(tr("No limit"));
+    m_maxMb = spinBox(0, kMaxKeptMiB, tr(" MiB"), history);
+    m_maxMb->setSpecialValueText(tr("No limit"));
+    m_maxMb->setSingleStep(64);
+    m_maxMb->setToolTip(tr("The oldest runs are deleted while the history holds more."));
+    m_maxFieldSize = spinBox(kMinFieldKiB, kMaxFieldKiB, tr(" KiB"), history);
+    m_maxFieldSize->setSingleStep(64);
+    m_maxFieldSize->setToolTip(tr("Most of each run's code, stdout and stderr kept in the "
+                                  "history; a note says how much more there was. What the "
+                                  "assistant gets is not affected."));
+    auto* historyLayout = new QFormLayout(history);
+    historyLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    historyLayout->addRow(tr("Keep &the newest:"), m_maxRuns);
+    historyLayout->addRow(tr("Keep runs &for:"), m_maxDays);
+    historyLayout->addRow(tr("Keep the histor&y within:"), m_maxMb);
+    historyLayout->addRow(tr("&Keep of each code and output:"), m_maxFieldSize);
+    historyLayout->addRow(note(tr("Servers delete older runs when they start, every 10 minutes, "
+                                  "and as soon as the history outgrows its size (0: no limit)."),
+                               history));
+
+    // Engine.
+    auto* engine = new QGroupBox(tr("Engine"), form);
+    m_engine = new QComboBox(engine);
+    m_engine->addItem(tr("Auto (Podman if installed, else Docker)"), QString());
+    m_engine->addItem(tr("Podman"), QStringLiteral("podman"));
+    m_engine->addItem(tr("Docker"), QStringLiteral("docker"));
+    auto* engineLayout = new QFormLayout(engine);
+    engineLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    engineLayout->addRow(tr("Container en&gine:"), m_engine);
+
+    // Approval.
+    auto* approval = new QGroupBox(tr("Approval"), form);
+    m_approval = new QCheckBox(tr("Ask me to &approve each call to this app's server"), approval);
+    m_approvalTimeout = spinBox(kMinApprovalSeconds, kMaxApprovalSeconds, tr(" s"), approval);
+    auto* approvalLayout = new QFormLayout(approval);
+    approvalLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    approvalLayout->addRow(m_approval);
+    approvalLayout->addRow(tr("Deny a call nobody approves wit&hin:"), m_approvalTimeout);
+    approvalLayout->addRow(
+        note(tr("Headless servers started by an assistant are not affected."), approval));
+
+    auto* formLayout = new QVBoxLayout(form);
+    for (QWidget* group : {static_cast<QWidget*>(limits), static_cast<QWidget*>(network),
+                           static_cast<QWidget*>(timeouts), static_cast<QWidget*>(pool),
+                           static_cast<QWidget*>(privacy), static_cast<QWidget*>(history),
+                           static_cast<QWidget*>(engine), static_cast<QWidget*>(approval)})
+        formLayout->addWidget(group);
+    formLayout->addStretch();
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(form);
+
+    m_problems = new QLabel(this);
+    m_problems->setWordWrap(true);
+    m_problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problems->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    m_problems->hide();
+    m_changedElsewhere = new QLabel(tr("The settings file was changed by another program. Apply "
+                                       "saves your edits over it and keeps its other values; "
+                                       "Revert shows it as it is now."),
+                                    this);
+    m_changedElsewhere->setWordWrap(true);
+    m_changedElsewhere->hide();
+    m_error = new QLabel(this);
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setStyleSheet(QStringLiteral("color: #b3261e;"));
+    m_error->hide();
+
+    m_apply = new QPushButton(tr("A&pply"), this);
+    m_apply->setToolTip(tr("Save the settings to %1")
+                            .arg(QDir::toNativeSeparators(ServerSettings::filePath(dataDir))));
+    m_revert = new QPushButton(tr("Re&vert"), this);
+    m_revert->setToolTip(tr("Discard the edits and show the saved settings"));
+    m_defaults = new QPushButton(tr("Re&store defaults"), this);
+    m_defaults->setToolTip(tr("Put the built-in defaults in the form (saved on Apply)"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_apply);
+    buttons->addWidget(m_revert);
+    buttons->addStretch();
+    buttons->addWidget(m_defaults);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_problems);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(m_changedElsewhere);
+    layout->addWidget(m_error);
+    layout->addLayout(buttons);
+    layout->addWidget(note(tr("Applies to the next run of every Code Sandbox server; a new "
+                              "engine applies when a server starts."),
+                           this));
+
+    for (QSpinBox* box :
+         {m_memory, m_pids, m_tmpfs, m_outputCap, m_timeout, m_maxTimeout, m_poolSize, m_poolIdle,
+          m_maxRuns, m_maxDays, m_maxMb, m_maxFieldSize, m_approvalTimeout, m_maxRunning})
+        connect(box, &QSpinBox::valueChanged, this, &SettingsPage::updateState);
+    connect(m_cpus, &QDoubleSpinBox::valueChanged, this, &SettingsPage::updateState);
+    for (QAbstractButton* button :
+         {static_cast<QAbstractButton*>(m_networkBridge), static_cast<QAbstractButton*>(m_redact),
+          static_cast<QAbstractButton*>(m_approval),
+          static_cast<QAbstractButton*>(m_allowUnlimited)})
+        connect(button, &QAbstractButton::toggled, this, &SettingsPage::updateState);
+    connect(m_engine, &QComboBox::currentIndexChanged, this, &SettingsPage::updateState);
+    connect(m_outputCapUnit, &QComboBox::currentIndexChanged, this,
+            &SettingsPage::onOutputCapUnitChanged);
+    connect(m_apply, &QPushButton::clicked, this, &SettingsPage::apply);
+    connect(m_revert, &QPushButton::clicked, this, &SettingsPage::revert);
+    connect(m_defaults, &QPushButton::clicked, this, &SettingsPage::restoreDefaults);
+    connect(m_watcher, &FileContentWatcher::contentChanged, this, &SettingsPage::onFileChanged);
+
+    m_watcher->start();
+    reload();
+}
+
+bool SettingsPage::hasChanges() const
+{
+    return formValues() != m_shownAtLoad;
+}
+
+bool SettingsPage::apply()
+{
+    // Over the file as it is now: another program may have changed what this form left alone.
+    ServerSettings server = changedServer(ServerSettings::load(m_dataDir));
+    DesktopSettings desktop = changedDesktop(DesktopSettings::load(m_dataDir));
+    if (const QString invalid = invalidReason(server); !invalid.isEmpty()) {
+        m_saveError = tr("Not saved: %1").arg(invalid);
+        updateState();
+        return false;
+    }
+    QString error;
+    if (!server.save(m_dataDir, &error) || !desktop.save(m_dataDir, &error)) {
+        m_saveError = tr("The settings cannot be saved: %1").arg(error);
+        updateState();
+        return false;
+    }
+    reload();
+    Q_EMIT applied();
+    return true;
+}
+
+void SettingsPage::revert()
+{
+    reload();
+}
+
+void SettingsPage::restoreDefaults()
+{
+    // The images and the HTTP server have pages of their own: their values stay as they are.
+    ServerSettings server;
+    server.pythonImage = m_loadedServer.pythonImage;
+    server.jsImage = m_loadedServer.jsImage;
+    DesktopSettings desktop = m_loadedDesktop;
+    const DesktopSettings defaults;
+    desktop.approvalRequired = defaults.approvalRequired;
+    desktop.approvalTimeoutSeconds = defaults.approvalTimeoutSeconds;
+    fill(server, desktop);
+    m_saveError.clear();
+    updateState();
+}
+
+void SettingsPage::reload()
+{
+    QStringList problems;
+    m_loadedServer = ServerSettings::load(m_dataDir, &problems);
+    m_loadedDesktop = DesktopSettings::load(m_dataDir);
+    fill(m_loadedServer, m_loadedDesktop);
+    m_shownAtLoad = formValues();
+    if (problems.isEmpty()) {
+        m_problems->clear();
+        m_problems->hide();
+    } else {
+        m_problems->setText(tr("Some stored settings are not valid and were ignored; the form "
+                               "shows what servers use instead:") +
+                            QStringLiteral("\n• ") + problems.join(QStringLiteral("\n• ")));
+        m_problems->show();
+    }
+    m_saveError.clear();
+    m_changedElsewhere->hide();
+    updateState();
+}
+
+void SettingsPage::setOutputCap(qint64 bytes)
+{
+    // Whole mebibytes read best in MiB; anything else is kept exact enough in KiB.
+    const int unit = bytes % MiB == 0 ? 1 : 0;
+    {
+        const QSignalBlocker blocker(m_outputCapUnit);
+        m_outputCapUnit->setCurrentIndex(unit);
+    }
+    m_outputCapFactor = m_outputCapUnit->currentData().toLongLong();
+    m_outputCap->setRange(static_cast<int>(std::max<qint64>(1, kMinOutputCap / m_outputCapFactor)),
+                          static_cast<int>(kMaxOutputCap / m_outputCapFactor));
+    m_outputCap->setValue(shown(m_outputCap, static_cast<double>(bytes) / m_outputCapFactor));
+}
+
+void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& desktop)
+{
+    m_filling = true;
+    m_memory->setValue(shown(m_memory, static_cast<double>(server.policy.memoryBytes) / MiB));
+    m_cpus->setValue(server.policy.cpus);
+    m_pids->setValue(server.policy.pidsLimit);
+    m_tmpfs->setValue(shown(m_tmpfs, static_cast<double>(server.policy.tmpfsBytes) / MiB));
+    setOutputCap(server.policy.outputCapBytes);
+    (server.policy.network == QLatin1String("none") ? m_networkNone : m_networkBridge)
+        ->setChecked(true);
+    m_timeout->setValue(shown(m_timeout, server.defaultTimeoutSeconds));
+    m_maxTimeout->setValue(shown(m_maxTimeout, server.maxTimeoutSeconds));
+    m_poolSize->setValue(server.poolSize);
+    m_poolIdle->setValue(server.poolIdleSeconds);
+    m_maxRunning->setValue(server.maxRunning);
+    m_allowUnlimited->setChecked(server.policy.allowUnenforcedLimits);
+    m_redact->setChecked(server.redactOutput);
+    m_maxRuns->setValue(std::max(0, server.retention.maxRuns));
+    m_maxDays->setValue(std::max(0, server.retention.maxAgeDays));
+    m_maxMb->setValue(shown(
+        m_maxMb, static_cast<double>(std::max<qint64>(0, server.retention.maxTotalBytes)) / MiB));
+    m_maxFieldSize->setValue(
+        shown(m_maxFieldSize, static_cast<double>(server.historyMaxFieldBytes) / KiB));
+    m_engine->setCurrentIndex(std::max(0, m_engine->findData(server.engine)));
+    m_approval->setChecked(desktop.approvalRequired);
+    m_approvalTimeout->setValue(desktop.approvalTimeoutSeconds);
+    m_filling = false;
+}
+
+SettingsPage::FormValues SettingsPage::formValues() const
+{
+    FormValues values;
+    values.memoryMiB = m_memory->value();
+    values.cpus = m_cpus->value();
+    values.pids = m_pids->value();
+    values.tmpfsMiB = m_tmpfs->value();
+    values.outputCapBytes = m_outputCap->value() * m_outputCapFactor;
+    values.network = m_networkNone->isChecked() ? QStringLiteral("none") : QStringLiteral("bridge");
+    values.timeoutSeconds = m_timeout->value();
+    values.maxTimeoutSeconds = m_maxTimeout->value();
+    values.poolSize = m_poolSize->value();
+    values.poolIdleSeconds = m_poolIdle->value();
+    values.maxRunning = m_maxRunning->value();
+    values.allowUnlimited = m_allowUnlimited->isChecked();
+    values.redact = m_redact->isChecked();
+    values.maxRuns = m_maxRuns->value();
+    values.maxDays = m_maxDays->value();
+    values.maxMb = m_maxMb->value();
+    values.maxFieldKiB = m_maxFieldSize->value();
+    values.engine = m_engine->currentData().toString();
+    values.approval = m_approval->isChecked();
+    values.approvalTimeoutSeconds = m_approvalTimeout->value();
+    return values;
+}
+
+ServerSettings SettingsPage::changedServer(ServerSettings onto) const
+{
+    const FormValues now = formValues();
+    const FormValues& was = m_shownAtLoad;
+    if (now.memoryMiB != was.memoryMiB)
+        onto.policy.memoryBytes = now.memoryMiB * MiB;
+    if (now.cpus != was.cpus)
+        onto.policy.cpus = now.cpus;
+    if (now.pids != was.pids)
+        onto.policy.pidsLimit = now.pids;
+    if (now.tmpfsMiB != was.tmpfsMiB)
+        onto.policy.tmpfsBytes = now.tmpfsMiB * MiB;
+    if (now.outputCapBytes != was.outputCapBytes)
+        onto.policy.outputCapBytes = std::clamp(now.outputCapBytes, kMinOutputCap, kMaxOutputCap);
+    if (now.network != was.network)
+        onto.policy.network = now.network;
+    if (now.timeoutSeconds != was.timeoutSeconds)
+        onto.defaultTimeoutSeconds = now.timeoutSeconds;
+    if (now.maxTimeoutSeconds != was.maxTimeoutSeconds)
+        onto.maxTimeoutSeconds = now.maxTimeoutSeconds;
+    if (now.poolSize != was.poolSize)
+        onto.poolSize = now.poolSize;
+    if (now.poolIdleSeconds != was.poolIdleSeconds)
+        onto.poolIdleSeconds = now.poolIdleSeconds;
+    if (now.maxRunning != was.maxRunning)
+        onto.maxRunning = now.maxRunning;
+    if (now.allowUnlimited != was.allowUnlimited)
+        onto.policy.allowUnenforcedLimits = now.allowUnlimited;
+    if (now.redact != was.redact)
+        onto.redactOutput = now.redact;
+    if (now.maxRuns != was.maxRuns)
+        onto.retention.maxRuns = now.maxRuns;
+    if (now.maxDays != was.maxDays)
+        onto.retention.maxAgeDays = now.maxDays;
+    if (now.maxMb != was.maxMb)
+        onto.retention.maxTotalBytes = now.maxMb * MiB;
+    if (now.maxFieldKiB != was.maxFieldKiB)
+        onto.historyMaxFieldBytes = now.maxFieldKiB * KiB;
+    if (now.engine != was.engine)
+        onto.engine = now.engine;
+    return onto;
+}
+
+DesktopSettings SettingsPage::changedDesktop(DesktopSettings onto) const
+{
+    const FormValues now = formValues();
+    if (now.approval != m_shownAtLoad.approval)
+        onto.approvalRequired = now.approval;
+    if (now.approvalTimeoutSeconds != m_shownAtLoad.approvalTimeoutSeconds)
+        onto.approvalTimeoutSeconds = now.approvalTimeoutSeconds;
+    return onto;
+}
+
+QString SettingsPage::invalidReason(const ServerSettings& settings) const
+{
+    // A server refuses a stored default longer than the stored maximum, and would then ignore
+    // the whole file.
+    if (settings.defaultTimeoutSeconds > settings.maxTimeoutSeconds)
+        return tr("the default timeout (%1 s) is longer than the maximum (%2 s).")
+            .arg(settings.defaultTimeoutSeconds)
+            .arg(settings.maxTimeoutSeconds);
+    return {};
+}
+
+void SettingsPage::onOutputCapUnitChanged()
+{
+    const qint64 bytes = m_outputCap->value() * m_outputCapFactor;
+    m_outputCapFactor = m_outputCapUnit->currentData().toLongLong();
+    const QSignalBlocker blocker(m_outputCap);
+    m_outputCap->setRange(static_cast<int>(std::max<qint64>(1, kMinOutputCap / m_outputCapFactor)),
+                          static_cast<int>(kMaxOutputCap / m_outputCapFactor));
+    m_outputCap->setValue(shown(m_outputCap, static_cast<double>(bytes) / m_outputCapFactor));
+    updateState();
+}
+
+void SettingsPage::onFileChanged()
+{
+    // Edits in progress are the person's: they are never replaced behind their back.
+    if (hasChanges()) {
+        m_changedElsewhere->show();
+        return;
+    }
+    reload();
+}
+
+void SettingsPage::updateState()
+{
+    if (m_filling)
+        return;
+    const bool changed = hasChanges();
+    QString invalid = changed ? invalidReason(changedServer(m_loadedServer)) : QString();
+    if (!invalid.isEmpty())
+        invalid = tr("Cannot apply: %1").arg(invalid);
+    m_apply->setEnabled(changed && invalid.isEmpty());
+    m_revert->setEnabled(changed);
+    m_redactWarning->setVisible(!m_redact->isChecked());
+    m_approvalTimeout->setEnabled(m_approval->isChecked());
+    const QString error = invalid.isEmpty() ? m_saveError : invalid;
+    m_error->setText(error);
+    m_error->setVisible(!error.isEmpty());
+    if (!changed)
+        m_changedElsewhere->hide();
+}
+
+} // namespace csm
