@@ -3,6 +3,7 @@
 // user's is: runs made by a real headless server for an assistant, secrets set with the CLI,
 // and the engine's real images. Not a test: it asserts nothing, it shows.
 #include "CallResult.h"
+#include "FindNamed.h"
 #include "McpStdioClient.h"
 #include "server/EmbeddedServer.h"
 #include "server/ServerOptionsParser.h"
@@ -97,11 +98,12 @@ int main(int argc, char* argv[])
     if (!QTest::qWaitForWindowExposed(&window))
         qWarning("the window was not exposed");
 
-    csm::RunsPage& runs = *window.runsPage();
-    if (!QTest::qWaitFor([&] { return runs.model().rowCount() >= 4; }, 10'000))
+    csm::RunsPage& runs = findNamed<csm::RunsPage>(window, "runsPage");
+    if (!QTest::qWaitFor([&] { return findNamed<csm::RunsModel>(runs, "model").rowCount() >= 4; },
+                         10'000))
         qWarning("fewer runs than made");
-    runs.table().selectRow(0);
-    QTabWidget& pages = *window.pages();
+    findNamed<QTableView>(runs, "table").selectRow(0);
+    QTabWidget& pages = findNamed<QTabWidget>(window, "pages");
     for (int page = 0; page < pages.count(); ++page) {
         pages.setCurrentIndex(page);
         const QString name = pages.tabText(page).remove(QLatin1Char('&')).toLower();

@@ -1,6 +1,7 @@
 // The approval dialog under the offscreen platform: "Trojan Source" code and a client name with
 // hidden characters are shown with those characters visible, and long lines wrap instead of
 // hiding their end beyond the right edge.
+#include "FindNamed.h"
 #include "ShownText.h"
 #include "ui/dialogs/ApprovalDialog.h"
 #include "ui/widgets/CodeView.h"
@@ -75,7 +76,7 @@ private Q_SLOTS:
         dialog->show();
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
 
-        const QString shown = dialog->codeView().toPlainText();
+        const QString shown = findNamed<csm::CodeView>(*dialog, "codeView").toPlainText();
         QVERIFY(!hasBidiControl(shown));
         QVERIFY(!shown.contains(QChar(0x200B)));
         QVERIFY2(shown.contains(
@@ -83,7 +84,8 @@ private Q_SLOTS:
                  qPrintable(shown));
         QVERIFY(shown.contains(QStringLiteral("admin⟦U+200B⟧.")));
         // Each marker is highlighted.
-        const QList<QTextEdit::ExtraSelection> marked = dialog->codeView().extraSelections();
+        const QList<QTextEdit::ExtraSelection> marked =
+            findNamed<csm::CodeView>(*dialog, "codeView").extraSelections();
         QCOMPARE(marked.size(), 5);
         for (const QTextEdit::ExtraSelection& selection : marked) {
             QVERIFY(selection.cursor.selectedText().startsWith(QStringLiteral("⟦U+")));
@@ -91,15 +93,17 @@ private Q_SLOTS:
         }
 
         // The client's name: its markup as text, its control as a marker.
-        const QString who = shownText(dialog->requesterLabel());
+        const QString who = shownText(findNamed<QLabel>(*dialog, "requesterLabel"));
         QVERIFY2(who.startsWith(QStringLiteral("Claude⟦U+202E⟧<b>gnp.exe</b> asks to run")),
                  qPrintable(who));
         QVERIFY(!hasBidiControl(who));
 
-        QVERIFY(dialog->hiddenCharactersWarning().isVisible());
-        QVERIFY2(dialog->hiddenCharactersWarning().text().contains(QLatin1String("6 invisible")),
-                 qPrintable(dialog->hiddenCharactersWarning().text()));
-        QTest::mouseClick(&dialog->denyButton(), Qt::LeftButton);
+        QVERIFY(findNamed<QLabel>(*dialog, "hiddenCharactersWarning").isVisible());
+        QVERIFY2(findNamed<QLabel>(*dialog, "hiddenCharactersWarning")
+                     .text()
+                     .contains(QLatin1String("6 invisible")),
+                 qPrintable(findNamed<QLabel>(*dialog, "hiddenCharactersWarning").text()));
+        QTest::mouseClick(&findNamed<QPushButton>(*dialog, "denyButton"), Qt::LeftButton);
     }
 
     void plainCodeHasNoWarning()
@@ -108,14 +112,15 @@ private Q_SLOTS:
             request(QStringLiteral("print('hi')\r\nprint(2)\n"), QStringLiteral("claude-code")));
         dialog->show();
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
-        QCOMPARE(dialog->codeView().toPlainText(), QStringLiteral("print('hi')\nprint(2)\n"));
-        QVERIFY(dialog->codeView().extraSelections().isEmpty());
-        QVERIFY(!dialog->hiddenCharactersWarning().isVisible());
-        QCOMPARE(shownText(dialog->requesterLabel()),
+        QCOMPARE(findNamed<csm::CodeView>(*dialog, "codeView").toPlainText(),
+                 QStringLiteral("print('hi')\nprint(2)\n"));
+        QVERIFY(findNamed<csm::CodeView>(*dialog, "codeView").extraSelections().isEmpty());
+        QVERIFY(!findNamed<QLabel>(*dialog, "hiddenCharactersWarning").isVisible());
+        QCOMPARE(shownText(findNamed<QLabel>(*dialog, "requesterLabel")),
                  QStringLiteral("claude-code asks to run this code with run_python_code (over "
                                 "http):"));
         QSignalSpy decided(dialog, &ApprovalDialog::decided);
-        QTest::mouseClick(&dialog->approveButton(), Qt::LeftButton);
+        QTest::mouseClick(&findNamed<QPushButton>(*dialog, "approveButton"), Qt::LeftButton);
         QCOMPARE(decided.size(), 1);
         QCOMPARE(decided.constFirst().at(1).toBool(), true);
     }
@@ -129,7 +134,7 @@ private Q_SLOTS:
         dialog->resize(600, 400);
         dialog->show();
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
-        csm::CodeView& view = dialog->codeView();
+        csm::CodeView& view = findNamed<csm::CodeView>(*dialog, "codeView");
         QTRY_COMPARE(view.horizontalScrollBar()->maximum(), 0);
         const QTextBlock first = view.document()->firstBlock();
         QVERIFY2(first.layout()->lineCount() > 1,

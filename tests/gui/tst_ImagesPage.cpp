@@ -3,6 +3,7 @@
 // offline builder's live log, a build cancelled half-way, a build/default/remove round trip on a
 // throwaway image, a pull that fails cleanly (no registry here), and the banner offering its fix.
 // The real code-sandbox images are only read and run, never removed or rebuilt.
+#include "FindNamed.h"
 #include "server/ServerSettings.h"
 #include "TestEngine.h"
 #include "ui/MainWindow.h"
@@ -49,6 +50,12 @@ bool writeFile(const QString& path, const QByteArray& content)
     return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
 }
 
+// What the page's log shows.
+QString logText(const ImagesPage& page)
+{
+    return findNamed<QPlainTextEdit>(page, "log").toPlainText();
+}
+
 } // namespace
 
 class tst_ImagesPage final : public QObject
@@ -78,9 +85,10 @@ private Q_SLOTS:
         m_window = std::make_unique<MainWindow>(m_data.path());
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QVERIFY(m_window->imagesPage());
-        QVERIFY(m_window->healthBanner());
-        m_window->pages()->setCurrentWidget(m_window->imagesPage());
+        findNamed<ImagesPage>(*m_window, "imagesPage");
+        findNamed<csm::HealthBanner>(*m_window, "healthBanner");
+        findNamed<QTabWidget>(*m_window, "pages")
+            .setCurrentWidget(&findNamed<ImagesPage>(*m_window, "imagesPage"));
     }
 
     void cleanupTestCase()
@@ -104,8 +112,8 @@ private Q_SLOTS:
 
     void listsTheRealImages()
     {
-        ImagesPage& page = *m_window->imagesPage();
-        const ImagesModel& model = page.model();
+        ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
+        const ImagesModel& model = findNamed<ImagesModel>(page, "model");
         QCOMPARE(page.engineName(), TestEngine::name());
         QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(TestEngine::localImage(kPythonImage)) >= 0, 20'000);
         for (const auto& [image, language] : {std::pair{kPythonImage, QStringLiteral("Python")},
@@ -121,25 +129,27 @@ private Q_SLOTS:
             QVERIFY(!model.index(row, ImagesModel::Created).data().toString().isEmpty());
             QCOMPARE(model.index(row, ImagesModel::DefaultFor).data().toString(), language);
         }
-        QVERIFY(!page.defaultsSummary().text().contains(QLatin1String("not in")));
+        QVERIFY(
+            !findNamed<QLabel>(page, "defaultsSummary").text().contains(QLatin1String("not in")));
         // All is well: the banner stays hidden.
-        QTRY_VERIFY_WITH_TIMEOUT(!m_window->healthBanner()->isChecking(), 20'000);
-        QVERIFY(m_window->healthBanner()->problems().isEmpty());
-        QVERIFY(!m_window->healthBanner()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !findNamed<csm::HealthBanner>(*m_window, "healthBanner").isChecking(), 20'000);
+        QVERIFY(findNamed<csm::HealthBanner>(*m_window, "healthBanner").problems().isEmpty());
+        QVERIFY(!findNamed<csm::HealthBanner>(*m_window, "healthBanner").isVisible());
     }
 
     void testRunsAOneLinerInTheSelectedImage()
     {
-        ImagesPage& page = *m_window->imagesPage();
+        ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
         for (const QString& image : {kPythonImage, kJsImage}) {
-            page.log().clear();
+            findNamed<QPlainTextEdit>(page, "log").clear();
             selectImage(TestEngine::localImage(image));
-            QVERIFY(page.testButton().isEnabled());
-            QTest::mouseClick(&page.testButton(), Qt::LeftButton);
+            QVERIFY(findNamed<QPushButton>(page, "testButton").isEnabled());
+            QTest::mouseClick(&findNamed<QPushButton>(page, "testButton"), Qt::LeftButton);
             QVERIFY(page.isBusy());
-            QVERIFY(page.cancelButton().isEnabled());
+            QVERIFY(findNamed<QPushButton>(page, "cancelButton").isEnabled());
             QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
-            const QString log = page.log().toPlainText();
+            const QString log = logText(page);
             QVERIFY2(log.contains(QLatin1String("--network none")), qPrintable(log));
             QVERIFY2(log.contains(QStringLiteral("Test of %1: it printed 2 in ")
                                       .arg(TestEngine::localImage(image))),
@@ -151,16 +161,16 @@ private Q_SLOTS:
     {
         // The real containers/build-images: with the image present (and no --force) it only
         // says so, which proves the page finds, starts and reads it without rebuilding anything.
-        ImagesPage& page = *m_window->imagesPage();
-        page.log().clear();
-        QVERIFY(!page.forceRebuild().isChecked());
-        QCOMPARE(page.buildMethod().currentData().toInt(),
+        ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
+        findNamed<QPlainTextEdit>(page, "log").clear();
+        QVERIFY(!findNamed<QCheckBox>(page, "forceRebuild").isChecked());
+        QCOMPARE(findNamed<QComboBox>(page, "buildMethod").currentData().toInt(),
                  int(ImagesPage::BuildMethod::OfflineBuilder));
-        QTest::mouseClick(&page.buildButton(Language::Python), Qt::LeftButton);
+        QTest::mouseClick(&findNamed<QPushButton>(page, "buildPython"), Qt::LeftButton);
         QVERIFY(page.isBusy());
-        QVERIFY(!page.buildButton(Language::JavaScript).isEnabled());
+        QVERIFY(!findNamed<QPushButton>(page, "buildJavaScript").isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
-        const QString log = page.log().toPlainText();
+        const QString log = logText(page);
         QVERIFY2(
             log.contains(
                 QStringLiteral("build-images --engine %1 --only python").arg(TestEngine::name())),
@@ -170,13 +180,13 @@ private Q_SLOTS:
                 QStringLiteral("%1 exists, skipped").arg(TestEngine::localImage(kPythonImage))),
             qPrintable(log));
         QVERIFY2(log.contains(QLatin1String("Done in")), qPrintable(log));
-        QVERIFY(page.buildButton(Language::JavaScript).isEnabled());
+        QVERIFY(findNamed<QPushButton>(page, "buildJavaScript").isEnabled());
     }
 
     void aBuildCanBeCancelled()
     {
-        ImagesPage& page = *m_window->imagesPage();
-        page.log().clear();
+        ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
+        findNamed<QPlainTextEdit>(page, "log").clear();
         const QString dockerfile = m_work.filePath(QStringLiteral("Dockerfile.slow"));
         QVERIFY(writeFile(dockerfile, "FROM " + m_base.toUtf8() + "\nRUN sleep 120\n"));
         page.buildFromDockerfile(dockerfile, m_cancelled, m_work.path());
@@ -184,24 +194,23 @@ private Q_SLOTS:
         const qint64 pid = page.operationProcessId();
         QVERIFY(pid > 0);
         // Cancelled while the engine runs the slow step, with the window responsive meanwhile.
-        QTRY_VERIFY_WITH_TIMEOUT(page.log().toPlainText().contains(QLatin1String("RUN sleep 120")),
-                                 30'000);
-        QVERIFY(!page.buildButton(Language::Python).isEnabled());
-        QTest::mouseClick(&page.cancelButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(logText(page).contains(QLatin1String("RUN sleep 120")), 30'000);
+        QVERIFY(!findNamed<QPushButton>(page, "buildPython").isEnabled());
+        QTest::mouseClick(&findNamed<QPushButton>(page, "cancelButton"), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), ImagesPage::kCancelGraceMs + 5'000);
         QVERIFY(!QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid)));
-        QVERIFY2(page.log().toPlainText().contains(QLatin1String("Cancelled after")),
-                 qPrintable(page.log().toPlainText()));
-        QVERIFY(page.buildButton(Language::Python).isEnabled());
-        QVERIFY(page.pullButton().isEnabled());
-        QVERIFY(!page.cancelButton().isEnabled());
+        QVERIFY2(logText(page).contains(QLatin1String("Cancelled after")),
+                 qPrintable(logText(page)));
+        QVERIFY(findNamed<QPushButton>(page, "buildPython").isEnabled());
+        QVERIFY(findNamed<QPushButton>(page, "pullButton").isEnabled());
+        QVERIFY(!findNamed<QPushButton>(page, "cancelButton").isEnabled());
         QVERIFY(!TestEngine::hasLocalImage(m_cancelled.section(u'/', -1)));
     }
 
     void buildSetAsDefaultAndRemove()
     {
-        ImagesPage& page = *m_window->imagesPage();
-        page.log().clear();
+        ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
+        findNamed<QPlainTextEdit>(page, "log").clear();
         const QString dockerfile = m_work.filePath(QStringLiteral("Dockerfile.quick"));
         QVERIFY(
             writeFile(dockerfile, "FROM " + m_base.toUtf8() + "\nLABEL csm.test=images-page\n"));
@@ -209,19 +218,20 @@ private Q_SLOTS:
         page.buildFromDockerfile(dockerfile, m_throwaway, m_work.path());
         QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
         QCOMPARE(finished.size(), 1);
-        QVERIFY2(finished.first().first().toBool(), qPrintable(page.log().toPlainText()));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(logText(page)));
         // The list is read again after the build.
-        QTRY_VERIFY_WITH_TIMEOUT(page.model().rowOf(m_throwaway) >= 0, 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(findNamed<ImagesModel>(page, "model").rowOf(m_throwaway) >= 0,
+                                 20'000);
 
         // The JavaScript image becomes the throwaway one, in the shared settings...
         selectImage(m_throwaway);
-        page.setDefaultAction(Language::JavaScript).trigger();
+        findNamed<QAction>(page, "setDefaultJavaScript").trigger();
         QCOMPARE(ServerSettings::load(m_data.path()).jsImage, m_throwaway);
         QCOMPARE(cellOf(m_throwaway, ImagesModel::DefaultFor), QStringLiteral("JavaScript"));
         QCOMPARE(cellOf(TestEngine::localImage(kJsImage), ImagesModel::DefaultFor), QString());
         // ...and back to the built default, which is stored as no choice at all.
         selectImage(TestEngine::localImage(kJsImage));
-        page.setDefaultAction(Language::JavaScript).trigger();
+        findNamed<QAction>(page, "setDefaultJavaScript").trigger();
         QCOMPARE(ServerSettings::load(m_data.path()).jsImage, QString());
         QCOMPARE(cellOf(TestEngine::localImage(kJsImage), ImagesModel::DefaultFor),
                  QStringLiteral("JavaScript"));
@@ -233,24 +243,24 @@ private Q_SLOTS:
                          QStringLiteral("true")},
                         &ok);
         QVERIFY(ok);
-        page.log().clear();
+        findNamed<QPlainTextEdit>(page, "log").clear();
         removeThroughThePage(m_throwaway);
-        QVERIFY2(page.log().toPlainText().contains(QLatin1String("Failed with exit code")),
-                 qPrintable(page.log().toPlainText()));
-        QVERIFY2(page.log().toPlainText().contains(QLatin1String("csm-test-image-user")) ||
-                     page.log().toPlainText().contains(QLatin1String("in use")) ||
-                     page.log().toPlainText().contains(QLatin1String("is using")),
-                 qPrintable(page.log().toPlainText()));
+        QVERIFY2(logText(page).contains(QLatin1String("Failed with exit code")),
+                 qPrintable(logText(page)));
+        QVERIFY2(logText(page).contains(QLatin1String("csm-test-image-user")) ||
+                     logText(page).contains(QLatin1String("in use")) ||
+                     logText(page).contains(QLatin1String("is using")),
+                 qPrintable(logText(page)));
         QVERIFY(TestEngine::hasLocalImage(m_throwaway.section(u'/', -1)));
 
         TestEngine::run({QStringLiteral("rm"), QStringLiteral("csm-test-image-user")}, &ok);
         QVERIFY(ok);
-        page.log().clear();
+        findNamed<QPlainTextEdit>(page, "log").clear();
         removeThroughThePage(m_throwaway);
-        QVERIFY2(page.log().toPlainText().contains(QLatin1String("Done in")),
-                 qPrintable(page.log().toPlainText()));
+        QVERIFY2(logText(page).contains(QLatin1String("Done in")), qPrintable(logText(page)));
         QVERIFY(!TestEngine::hasLocalImage(m_throwaway.section(u'/', -1)));
-        QTRY_VERIFY_WITH_TIMEOUT(page.model().rowOf(m_throwaway) < 0, 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(findNamed<ImagesModel>(page, "model").rowOf(m_throwaway) < 0,
+                                 20'000);
         // The real images are untouched.
         QVERIFY(TestEngine::hasLocalImage(kPythonImage));
         QVERIFY(TestEngine::hasLocalImage(kJsImage));
@@ -258,28 +268,28 @@ private Q_SLOTS:
 
     void aPullFailsCleanlyWithoutARegistry()
     {
-        ImagesPage& page = *m_window->imagesPage();
-        page.log().clear();
-        QTest::mouseClick(&page.pullButton(), Qt::LeftButton);
-        QTRY_VERIFY(page.pullDialog());
-        auto* edit = page.pullDialog()->findChild<QLineEdit*>();
+        ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
+        findNamed<QPlainTextEdit>(page, "log").clear();
+        QTest::mouseClick(&findNamed<QPushButton>(page, "pullButton"), Qt::LeftButton);
+        QTRY_VERIFY(findOptional<QInputDialog>(page, "pullDialog"));
+        auto* edit = findOptional<QInputDialog>(page, "pullDialog")->findChild<QLineEdit*>();
         QVERIFY(edit);
         QTest::keyClicks(edit, QStringLiteral("localhost:1/csm-no-such-image:x"));
         QTest::keyClick(edit, Qt::Key_Return);
-        QTRY_VERIFY(page.isBusy() || page.log().toPlainText().contains(QLatin1String("pull")));
+        QTRY_VERIFY(page.isBusy() || logText(page).contains(QLatin1String("pull")));
         QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
-        const QString log = page.log().toPlainText();
+        const QString log = logText(page);
         QVERIFY2(log.contains(QLatin1String("pull localhost:1/csm-no-such-image:x")),
                  qPrintable(log));
         QVERIFY2(log.contains(QLatin1String("connection refused")), qPrintable(log));
         QVERIFY2(log.contains(QLatin1String("Failed with exit code")), qPrintable(log));
-        QVERIFY(page.pullButton().isEnabled());
+        QVERIFY(findNamed<QPushButton>(page, "pullButton").isEnabled());
     }
 
     void theBannerOffersTheFixForAMissingImage()
     {
-        csm::HealthBanner& banner = *m_window->healthBanner();
-        ImagesPage& page = *m_window->imagesPage();
+        csm::HealthBanner& banner = findNamed<csm::HealthBanner>(*m_window, "healthBanner");
+        ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
         const QString missing = TestEngine::localImage(QStringLiteral("csm-no-such-image:x"));
         ServerSettings settings = ServerSettings::load(m_data.path());
         settings.setImage(Language::Python, missing);
@@ -289,35 +299,35 @@ private Q_SLOTS:
         QCOMPARE(banner.problems().size(), 1);
         QVERIFY2(banner.text().contains(QStringLiteral("image not found: %1").arg(missing)),
                  qPrintable(banner.text()));
-        QTRY_VERIFY(page.defaultsSummary().text().contains(QLatin1String("not in")));
-        QPushButton* fix = banner.fixButton(0);
+        QTRY_VERIFY(
+            findNamed<QLabel>(page, "defaultsSummary").text().contains(QLatin1String("not in")));
+        QPushButton* fix = findOptional<QPushButton>(banner, "fixButton");
         QVERIFY(fix);
         QCOMPARE(fix->text(), QStringLiteral("Pull"));
 
         // Its fix runs on the Images page: here, a pull that fails as clearly as any.
-        m_window->pages()->setCurrentIndex(0);
-        page.log().clear();
+        findNamed<QTabWidget>(*m_window, "pages").setCurrentIndex(0);
+        findNamed<QPlainTextEdit>(page, "log").clear();
         QTest::mouseClick(fix, Qt::LeftButton);
-        QCOMPARE(m_window->pages()->currentWidget(), &page);
+        QCOMPARE(findNamed<QTabWidget>(*m_window, "pages").currentWidget(), &page);
         QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
-        QVERIFY2(page.log().toPlainText().contains(QStringLiteral("pull %1").arg(missing)),
-                 qPrintable(page.log().toPlainText()));
-        QVERIFY2(page.log().toPlainText().contains(QLatin1String("Failed with exit code")),
-                 qPrintable(page.log().toPlainText()));
+        QVERIFY2(logText(page).contains(QStringLiteral("pull %1").arg(missing)),
+                 qPrintable(logText(page)));
+        QVERIFY2(logText(page).contains(QLatin1String("Failed with exit code")),
+                 qPrintable(logText(page)));
 
         // A missing default image's fix (Build) runs the offline builder on the Images page; the
         // real default images cannot be removed here, so the banner's request is made directly
         // and the builder finds the image present.
-        m_window->pages()->setCurrentIndex(0);
-        page.log().clear();
+        findNamed<QTabWidget>(*m_window, "pages").setCurrentIndex(0);
+        findNamed<QPlainTextEdit>(page, "log").clear();
         Q_EMIT banner.buildRequested(Language::JavaScript);
-        QCOMPARE(m_window->pages()->currentWidget(), &page);
+        QCOMPARE(findNamed<QTabWidget>(*m_window, "pages").currentWidget(), &page);
         QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
-        QVERIFY2(page.log().toPlainText().contains(
+        QVERIFY2(logText(page).contains(
                      QStringLiteral("build-images --engine %1 --only js").arg(TestEngine::name())),
-                 qPrintable(page.log().toPlainText()));
-        QVERIFY2(page.log().toPlainText().contains(QLatin1String("Done in")),
-                 qPrintable(page.log().toPlainText()));
+                 qPrintable(logText(page)));
+        QVERIFY2(logText(page).contains(QLatin1String("Done in")), qPrintable(logText(page)));
 
         // Back to the built default: the banner goes away.
         settings.setImage(Language::Python, QString());
@@ -329,9 +339,9 @@ private Q_SLOTS:
 private:
     void selectImage(const QString& image)
     {
-        ImagesPage& page = *m_window->imagesPage();
-        QTableView& table = page.table();
-        const int row = page.model().rowOf(image);
+        ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
+        QTableView& table = findNamed<QTableView>(page, "table");
+        const int row = findNamed<ImagesModel>(page, "model").rowOf(image);
         QVERIFY2(row >= 0, qPrintable(image));
         table.scrollTo(table.model()->index(row, ImagesModel::Image));
         const QRect rect = table.visualRect(table.model()->index(row, ImagesModel::Image));
@@ -341,21 +351,22 @@ private:
 
     QString cellOf(const QString& image, int column) const
     {
-        const ImagesModel& model = m_window->imagesPage()->model();
+        const ImagesModel& model =
+            findNamed<ImagesModel>(findNamed<ImagesPage>(*m_window, "imagesPage"), "model");
         return model.index(model.rowOf(image), column).data().toString();
     }
 
     void removeThroughThePage(const QString& image)
     {
-        ImagesPage& page = *m_window->imagesPage();
+        ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
         QTRY_VERIFY(!page.isRefreshing());
         selectImage(image);
-        QTest::mouseClick(&page.removeButton(), Qt::LeftButton);
-        QTRY_VERIFY(page.removeConfirmation());
-        QMessageBox* box = page.removeConfirmation();
+        QTest::mouseClick(&findNamed<QPushButton>(page, "removeButton"), Qt::LeftButton);
+        QTRY_VERIFY(findOptional<QMessageBox>(page, "removeConfirmation"));
+        QMessageBox* box = findOptional<QMessageBox>(page, "removeConfirmation");
         QVERIFY2(box->text().contains(image), qPrintable(box->text()));
         QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
-        QTRY_VERIFY(!page.removeConfirmation());
+        QTRY_VERIFY(!findOptional<QMessageBox>(page, "removeConfirmation"));
         QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
     }
 

@@ -2,6 +2,7 @@
 // real headless server writes while it runs code in a real container engine
 // (CSM_TEST_ENGINE=podman|docker).
 #include "CallResult.h"
+#include "FindNamed.h"
 #include "history/HistoryStore.h"
 #include "McpStdioClient.h"
 #include "ShownText.h"
@@ -10,6 +11,7 @@
 #include "ui/models/RunsModel.h"
 #include "ui/pages/RunDetailPane.h"
 #include "ui/pages/RunsPage.h"
+#include "ui/widgets/CodeView.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -21,8 +23,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -63,7 +67,7 @@ private Q_SLOTS:
         m_window = std::make_unique<MainWindow>(m_data.path());
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QVERIFY(m_window->runsPage());
+        findNamed<csm::RunsPage>(*m_window, "runsPage");
     }
 
     void cleanupTestCase()
@@ -77,8 +81,8 @@ private Q_SLOTS:
 
     void aHeadlessServersRunAppearsLive()
     {
-        csm::RunsPage& page = *m_window->runsPage();
-        const QAbstractItemModel& model = page.model();
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const QAbstractItemModel& model = findNamed<RunsModel>(page, "model");
         QCOMPARE(model.rowCount(), 0);
         const QJsonObject result =
             m_server->callTool(QStringLiteral("run_python_code"),
@@ -94,36 +98,38 @@ private Q_SLOTS:
 
     void selectingARunShowsItInFull()
     {
-        csm::RunsPage& page = *m_window->runsPage();
-        QTableView& table = page.table();
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        QTableView& table = findNamed<QTableView>(page, "table");
         const QRect firstRow = table.visualRect(table.model()->index(0, RunsModel::Tool));
         QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, firstRow.center());
-        QTRY_VERIFY(page.detail().shownRunId() > 0);
-        QCOMPARE(page.detail().codeText(), QStringLiteral("print('hello from the sandbox')"));
-        QCOMPARE(page.detail().stdoutText(), QStringLiteral("hello from the sandbox\n"));
-        QVERIFY2(page.detail().summaryText().contains(QLatin1String("ok")),
-                 qPrintable(page.detail().summaryText()));
+        QTRY_VERIFY(findNamed<csm::RunDetailPane>(page, "detail").shownRunId() > 0);
+        QCOMPARE(findNamed<csm::CodeView>(page, "codeView").toPlainText(),
+                 QStringLiteral("print('hello from the sandbox')"));
+        QCOMPARE(findNamed<QPlainTextEdit>(page, "stdout").toPlainText(),
+                 QStringLiteral("hello from the sandbox\n"));
+        QVERIFY2(findNamed<QLabel>(page, "summary").text().contains(QLatin1String("ok")),
+                 qPrintable(findNamed<QLabel>(page, "summary").text()));
     }
 
     void filters()
     {
-        csm::RunsPage& page = *m_window->runsPage();
-        const QAbstractItemModel& model = page.model();
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const QAbstractItemModel& model = findNamed<RunsModel>(page, "model");
         const QJsonObject failing = m_server->callTool(QStringLiteral("run_python_code"),
                                                        code(QStringLiteral("raise SystemExit(4)")));
         QVERIFY(isError(failing));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 5000);
 
         // Typed text filters on code and output.
-        page.textFilter().setFocus();
-        QTest::keyClicks(&page.textFilter(), QStringLiteral("hello from"));
+        findNamed<QLineEdit>(page, "textFilter").setFocus();
+        QTest::keyClicks(&findNamed<QLineEdit>(page, "textFilter"), QStringLiteral("hello from"));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
         QCOMPARE(cell(model, 0, RunsModel::Status), QStringLiteral("ok"));
-        page.textFilter().clear();
+        findNamed<QLineEdit>(page, "textFilter").clear();
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
 
         // The status filter.
-        QComboBox& status = page.statusFilter();
+        QComboBox& status = findNamed<QComboBox>(page, "statusFilter");
         status.setCurrentIndex(status.findText(QStringLiteral("error")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
         QCOMPARE(cell(model, 0, RunsModel::ExitCode), QStringLiteral("4"));
@@ -135,8 +141,8 @@ private Q_SLOTS:
     // another client three days ago, and a Python run forty days ago.
     void filtersByLanguageClientAndTime()
     {
-        csm::RunsPage& page = *m_window->runsPage();
-        const QAbstractItemModel& model = page.model();
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const QAbstractItemModel& model = findNamed<RunsModel>(page, "model");
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
         m_older = writeRun(QStringLiteral("javascript"), QStringLiteral("other-client"),
                            QStringLiteral("console.log('a, \"quoted\"')"),
@@ -148,7 +154,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 4, 3000);
 
         // The client list has learnt the new names from the runs that joined the table.
-        QComboBox& client = page.clientFilter();
+        QComboBox& client = findNamed<QComboBox>(page, "clientFilter");
         QTRY_VERIFY(client.findText(QStringLiteral("other-client")) > 0);
         QVERIFY(client.findText(QStringLiteral("tst")) > 0);
         client.setCurrentIndex(client.findText(QStringLiteral("other-client")));
@@ -159,20 +165,20 @@ private Q_SLOTS:
         client.setCurrentIndex(0);
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 4, 3000);
 
-        QComboBox& language = page.languageFilter();
+        QComboBox& language = findNamed<QComboBox>(page, "languageFilter");
         language.setCurrentIndex(language.findText(QStringLiteral("JavaScript")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
-        QCOMPARE(page.model().runId(0), m_older);
+        QCOMPARE(findNamed<RunsModel>(page, "model").runId(0), m_older);
         language.setCurrentIndex(language.findText(QStringLiteral("Python")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 3, 3000);
         language.setCurrentIndex(0);
 
-        QComboBox& time = page.timeFilter();
+        QComboBox& time = findNamed<QComboBox>(page, "timeFilter");
         time.setCurrentIndex(time.findText(QStringLiteral("Last hour")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
         time.setCurrentIndex(time.findText(QStringLiteral("Last 7 days")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 3, 3000);
-        QCOMPARE(page.model().runId(0), m_older);
+        QCOMPARE(findNamed<RunsModel>(page, "model").runId(0), m_older);
         time.setCurrentIndex(time.findText(QStringLiteral("Last 30 days")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 3, 3000);
         time.setCurrentIndex(time.findText(QStringLiteral("Any time")));
@@ -181,19 +187,20 @@ private Q_SLOTS:
 
     void exportWritesJsonAndCsv()
     {
-        csm::RunsPage& page = *m_window->runsPage();
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
         QList<qint64> ids;
-        for (int row = 0; row < page.model().rowCount(); ++row)
-            ids << page.model().runId(row);
+        for (int row = 0; row < findNamed<RunsModel>(page, "model").rowCount(); ++row)
+            ids << findNamed<RunsModel>(page, "model").runId(row);
         QCOMPARE(ids.size(), 4);
         const qint64 hello = helloRunId(page);
         QTemporaryDir out;
         QVERIFY(out.isValid());
 
         const QString jsonPath = out.filePath(QStringLiteral("runs.json"));
-        QVERIFY2(page.exportRuns(ids, jsonPath), qPrintable(page.messageText()));
-        QVERIFY2(page.messageText().contains(QLatin1String("Exported 4")),
-                 qPrintable(page.messageText()));
+        QVERIFY2(page.exportRuns(ids, jsonPath),
+                 qPrintable(findNamed<QLabel>(page, "message").text()));
+        QVERIFY2(findNamed<QLabel>(page, "message").text().contains(QLatin1String("Exported 4")),
+                 qPrintable(findNamed<QLabel>(page, "message").text()));
         QFile json(jsonPath);
         QVERIFY(json.open(QIODevice::ReadOnly));
         QJsonParseError error;
@@ -216,7 +223,8 @@ private Q_SLOTS:
         // CSV, a selection of two: a header, then one record each; the code with a comma and
         // quotes comes quoted.
         const QString csvPath = out.filePath(QStringLiteral("runs.csv"));
-        QVERIFY2(page.exportRuns({m_older, hello}, csvPath), qPrintable(page.messageText()));
+        QVERIFY2(page.exportRuns({m_older, hello}, csvPath),
+                 qPrintable(findNamed<QLabel>(page, "message").text()));
         QFile csv(csvPath);
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(csv.readAll());
@@ -231,71 +239,78 @@ private Q_SLOTS:
 
         // A file that cannot be written says so.
         QVERIFY(!page.exportRuns(ids, out.filePath(QStringLiteral("missing/runs.json"))));
-        QVERIFY2(page.messageText().startsWith(QLatin1String("Export failed")),
-                 qPrintable(page.messageText()));
+        QVERIFY2(
+            findNamed<QLabel>(page, "message").text().startsWith(QLatin1String("Export failed")),
+            qPrintable(findNamed<QLabel>(page, "message").text()));
     }
 
     void copyCodeAndOutput()
     {
-        csm::RunsPage& page = *m_window->runsPage();
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
         QClipboard* clipboard = QGuiApplication::clipboard();
         clipboard->setText(QStringLiteral("before"));
         selectRuns(page, {helloRunId(page)});
         // Ctrl+C in the table: the code.
-        QTest::keySequence(&page.table(), QKeySequence::Copy);
+        QTest::keySequence(&findNamed<QTableView>(page, "table"), QKeySequence::Copy);
         QTRY_COMPARE(clipboard->text(), QStringLiteral("print('hello from the sandbox')"));
         // The button: what it printed.
-        QTest::mouseClick(button(page, page.copyOutputAction()), Qt::LeftButton);
+        QTest::mouseClick(button(page, findNamed<QAction>(page, "copyOutputAction")),
+                          Qt::LeftButton);
         QTRY_COMPARE(clipboard->text(), QStringLiteral("hello from the sandbox\n"));
     }
 
     void rerunOnlyForOneFinishedRun()
     {
-        csm::RunsPage& page = *m_window->runsPage();
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
         QList<csm::RunRecord> requested;
         connect(&page, &csm::RunsPage::rerunRequested, this,
                 [&requested](const csm::RunRecord& run) { requested << run; });
         selectRuns(page, {helloRunId(page)});
-        QVERIFY(page.rerunAction().isEnabled());
-        QTest::mouseClick(button(page, page.rerunAction()), Qt::LeftButton);
+        QVERIFY(findNamed<QAction>(page, "rerunAction").isEnabled());
+        QTest::mouseClick(button(page, findNamed<QAction>(page, "rerunAction")), Qt::LeftButton);
         QCOMPARE(requested.size(), 1);
         QCOMPARE(requested.at(0).code, QStringLiteral("print('hello from the sandbox')"));
         QCOMPARE(requested.at(0).language, QStringLiteral("python"));
         selectRuns(page, {helloRunId(page), m_older});
         QCOMPARE(page.selectedRunIds().size(), 2);
-        QVERIFY(!page.rerunAction().isEnabled());
-        QVERIFY(page.deleteAction().isEnabled());
+        QVERIFY(!findNamed<QAction>(page, "rerunAction").isEnabled());
+        QVERIFY(findNamed<QAction>(page, "deleteAction").isEnabled());
         disconnect(&page, &csm::RunsPage::rerunRequested, this, nullptr);
     }
 
     void deleteAsksFirst()
     {
-        csm::RunsPage& page = *m_window->runsPage();
-        const QAbstractItemModel& model = page.model();
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const QAbstractItemModel& model = findNamed<RunsModel>(page, "model");
         QCOMPARE(model.rowCount(), 4);
         selectRuns(page, {m_older, m_oldest});
         QCOMPARE(page.selectedRunIds(), QList<qint64>({m_oldest, m_older}));
 
         // The Delete key asks; "Cancel" keeps them.
-        QTest::keyClick(&page.table(), Qt::Key_Delete);
-        QTRY_VERIFY(page.deleteConfirmation());
-        QTest::mouseClick(page.deleteConfirmation()->button(QMessageBox::Cancel), Qt::LeftButton);
-        QTRY_VERIFY(!page.deleteConfirmation());
+        QTest::keyClick(&findNamed<QTableView>(page, "table"), Qt::Key_Delete);
+        QTRY_VERIFY(findOptional<QMessageBox>(page, "deleteConfirmation"));
+        QTest::mouseClick(
+            findOptional<QMessageBox>(page, "deleteConfirmation")->button(QMessageBox::Cancel),
+            Qt::LeftButton);
+        QTRY_VERIFY(!findOptional<QMessageBox>(page, "deleteConfirmation"));
         QTest::qWait(2 * csm::RunsPage::kRefreshIntervalMs);
         QCOMPARE(model.rowCount(), 4);
 
         // The button asks; "Delete" deletes them, from the table and from the history.
-        QTest::mouseClick(button(page, page.deleteAction()), Qt::LeftButton);
-        QTRY_VERIFY(page.deleteConfirmation());
+        QTest::mouseClick(button(page, findNamed<QAction>(page, "deleteAction")), Qt::LeftButton);
+        QTRY_VERIFY(findOptional<QMessageBox>(page, "deleteConfirmation"));
         QAbstractButton* confirm = nullptr;
-        for (QAbstractButton* candidate : page.deleteConfirmation()->buttons()) {
-            if (page.deleteConfirmation()->buttonRole(candidate) == QMessageBox::DestructiveRole)
+        for (QAbstractButton* candidate :
+             findOptional<QMessageBox>(page, "deleteConfirmation")->buttons()) {
+            if (findOptional<QMessageBox>(page, "deleteConfirmation")->buttonRole(candidate) ==
+                QMessageBox::DestructiveRole)
                 confirm = candidate;
         }
         QVERIFY(confirm);
         QTest::mouseClick(confirm, Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
-        QVERIFY(page.model().runId(0) != m_older && page.model().runId(1) != m_older);
+        QVERIFY(findNamed<RunsModel>(page, "model").runId(0) != m_older &&
+                findNamed<RunsModel>(page, "model").runId(1) != m_older);
         const auto history = openHistory();
         QVERIFY(history);
         QVERIFY(!history->get(m_older));
@@ -307,8 +322,8 @@ private Q_SLOTS:
     // in the table, its tooltip, the detail pane and the client filter.
     void clientTextIsShownAsText()
     {
-        csm::RunsPage& page = *m_window->runsPage();
-        const RunsModel& model = page.model();
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const RunsModel& model = findNamed<RunsModel>(page, "model");
         const QString name = QStringLiteral("<img src=x><b>bold</b>");
         const QString version = QStringLiteral("<i>2</i>");
         const QString shown = name + u' ' + version;
@@ -320,7 +335,7 @@ private Q_SLOTS:
         QCOMPARE(cell(model, 0, RunsModel::Client), shown);
 
         // The tooltip, as the table shows it when the pointer rests on the cell.
-        QTableView& table = page.table();
+        QTableView& table = findNamed<QTableView>(page, "table");
         const QPoint point = table.visualRect(model.index(0, RunsModel::Client)).center();
         QHelpEvent help(QEvent::ToolTip, point, table.viewport()->mapToGlobal(point));
         QCoreApplication::sendEvent(table.viewport(), &help);
@@ -331,12 +346,12 @@ private Q_SLOTS:
 
         // The detail pane's summary.
         selectRuns(page, {id});
-        QTRY_COMPARE(page.detail().shownRunId(), id);
-        const QString summary = shownText(page.detail().summaryLabel());
+        QTRY_COMPARE(findNamed<csm::RunDetailPane>(page, "detail").shownRunId(), id);
+        const QString summary = shownText(findNamed<QLabel>(page, "summary"));
         QVERIFY2(summary.contains(QStringLiteral("from ") + shown), qPrintable(summary));
 
         // The client filter lists it as it is, and filters by it.
-        QComboBox& client = page.clientFilter();
+        QComboBox& client = findNamed<QComboBox>(page, "clientFilter");
         QTRY_VERIFY(client.findText(name, Qt::MatchExactly) > 0);
         client.setCurrentIndex(client.findText(name, Qt::MatchExactly));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
@@ -389,7 +404,7 @@ private:
     // The first run of the test (print('hello from the sandbox')).
     static qint64 helloRunId(const csm::RunsPage& page)
     {
-        const RunsModel& model = page.model();
+        const RunsModel& model = findNamed<RunsModel>(page, "model");
         for (int row = model.rowCount() - 1; row >= 0; --row) {
             if (cell(model, row, RunsModel::Status) == QLatin1String("ok") &&
                 cell(model, row, RunsModel::Client) == QLatin1String("tst 1"))
@@ -401,11 +416,11 @@ private:
     // Selects the rows of `ids` with clicks, the first plain, the others with Ctrl.
     static void selectRuns(csm::RunsPage& page, const QList<qint64>& ids)
     {
-        QTableView& table = page.table();
+        QTableView& table = findNamed<QTableView>(page, "table");
         table.setFocus();
         bool first = true;
-        for (int row = 0; row < page.model().rowCount(); ++row) {
-            if (!ids.contains(page.model().runId(row)))
+        for (int row = 0; row < findNamed<RunsModel>(page, "model").rowCount(); ++row) {
+            if (!ids.contains(findNamed<RunsModel>(page, "model").runId(row)))
                 continue;
             const QRect rect = table.visualRect(table.model()->index(row, RunsModel::Tool));
             QTest::mouseClick(table.viewport(), Qt::LeftButton,
@@ -426,7 +441,8 @@ private:
 
     static QAbstractButton* button(csm::RunsPage& page, QAction& action)
     {
-        return qobject_cast<QAbstractButton*>(page.actionsBar().widgetForAction(&action));
+        return qobject_cast<QAbstractButton*>(
+            findNamed<QToolBar>(page, "actionsBar").widgetForAction(&action));
     }
 
     QTemporaryDir m_data;

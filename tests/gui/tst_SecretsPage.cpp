@@ -4,6 +4,7 @@
 // clicking and typing; each change is checked in the store (read back through a second store)
 // and in secrets.json; secrets changed by the real `code-sandbox-mcp secrets` command show live.
 // No value reaches a file of the data folder, a cell of the table or the log.
+#include "FindNamed.h"
 #include "secrets/KeychainSecretBackend.h"
 #include "secrets/SecretBackend.h"
 #include "secrets/SecretIndex.h"
@@ -95,7 +96,8 @@ private Q_SLOTS:
     void deleteAfterConfirmation();
 
 private:
-    SecretsPage& page() const { return *m_window->secretsPage(); }
+    SecretsPage& page() const { return findNamed<SecretsPage>(*m_window, "secretsPage"); }
+    SecretsModel& model() const { return findNamed<SecretsModel>(page(), "model"); }
     // The value as a second store (another instance of the app, in effect) reads it.
     std::optional<QByteArray> storedValue(const QString& name, QString* error = nullptr);
     std::optional<SecretInfo> indexed(const QString& name) const;
@@ -124,7 +126,7 @@ void tst_SecretsPage::initTestCase()
     m_window = std::make_unique<MainWindow>(m_data.path());
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    QVERIFY(m_window->secretsPage());
+    findNamed<SecretsPage>(*m_window, "secretsPage");
 
     // To the Secrets tab, by its tab.
     QTabWidget* tabs = nullptr;
@@ -199,21 +201,22 @@ QStringList tst_SecretsPage::filesHolding(const QByteArray& needle) const
 
 bool tst_SecretsPage::tableShows(const QString& text) const
 {
-    const QAbstractItemModel& model = page().model();
-    for (int row = 0; row < model.rowCount(); ++row) {
-        for (int column = 0; column < model.columnCount(); ++column) {
+    const QAbstractItemModel& rows = model();
+    for (int row = 0; row < rows.rowCount(); ++row) {
+        for (int column = 0; column < rows.columnCount(); ++column) {
             for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)}) {
-                if (model.index(row, column).data(role).toString().contains(text))
+                if (rows.index(row, column).data(role).toString().contains(text))
                     return true;
             }
         }
     }
-    return page().backendLabel().text().contains(text) || page().errorLabel().text().contains(text);
+    return findNamed<QLabel>(page(), "backendLabel").text().contains(text) ||
+           findNamed<QLabel>(page(), "errorLabel").text().contains(text);
 }
 
 void tst_SecretsPage::clickCell(int row, int column)
 {
-    QTableView& table = page().table();
+    QTableView& table = findNamed<QTableView>(page(), "table");
     const QRect cell = table.visualRect(table.model()->index(row, column));
     QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, cell.center());
 }
@@ -221,7 +224,7 @@ void tst_SecretsPage::clickCell(int row, int column)
 void tst_SecretsPage::clickCheckBox(int row)
 {
     // Where the view's delegate draws the check box of that cell.
-    QTableView& table = page().table();
+    QTableView& table = findNamed<QTableView>(page(), "table");
     QStyleOptionViewItem option;
     option.initFrom(table.viewport());
     option.rect = table.visualRect(table.model()->index(row, SecretsModel::PassThrough));
@@ -237,54 +240,61 @@ SecretDialog* tst_SecretsPage::openDialogWith(QPushButton& button)
     if (!button.isEnabled())
         return nullptr;
     QTest::mouseClick(&button, Qt::LeftButton);
-    if (!QTest::qWaitFor([this] { return page().openDialog() && page().openDialog()->isVisible(); },
-                         kWaitMs))
+    if (!QTest::qWaitFor(
+            [this] {
+                const SecretDialog* dialog = findOptional<SecretDialog>(page(), "secretDialog");
+                return dialog && dialog->isVisible();
+            },
+            kWaitMs))
         return nullptr;
-    return page().openDialog();
+    return findOptional<SecretDialog>(page(), "secretDialog");
 }
 
 void tst_SecretsPage::showsWhereTheValuesAreKept()
 {
     QTRY_VERIFY_WITH_TIMEOUT(page().store().isOpen(), kOpenMs);
     QCOMPARE(page().store().backendKind(), QString(csm::SecretBackend::kKeychainKind));
-    const QString where = page().backendLabel().text();
+    const QString where = findNamed<QLabel>(page(), "backendLabel").text();
     QVERIFY2(where.contains(QLatin1String("keychain")), qPrintable(where));
     QVERIFY2(where.contains(page().store().backendReason()), qPrintable(where));
-    QVERIFY(page().errorLabel().isHidden());
-    QVERIFY(page().addButton().isEnabled());
-    QVERIFY(!page().editButton().isEnabled());
-    QVERIFY(!page().deleteButton().isEnabled());
-    QCOMPARE(page().model().rowCount(), 0);
+    QVERIFY(findNamed<QLabel>(page(), "errorLabel").isHidden());
+    QVERIFY(findNamed<QPushButton>(page(), "addButton").isEnabled());
+    QVERIFY(!findNamed<QPushButton>(page(), "editButton").isEnabled());
+    QVERIFY(!findNamed<QPushButton>(page(), "deleteButton").isEnabled());
+    QCOMPARE(model().rowCount(), 0);
 }
 
 void tst_SecretsPage::nameProblemsAreExplained()
 {
-    SecretDialog* dialog = openDialogWith(page().addButton());
+    SecretDialog* dialog = openDialogWith(findNamed<QPushButton>(page(), "addButton"));
     QVERIFY(dialog);
+    QLineEdit& nameField = findNamed<QLineEdit>(*dialog, "nameEdit");
+    QLineEdit& valueField = findNamed<QLineEdit>(*dialog, "valueEdit");
+    QPushButton& ok = findNamed<QPushButton>(*dialog, "okButton");
     QCOMPARE(dialog->mode(), SecretDialog::Mode::Add);
-    QVERIFY(!dialog->okButton().isEnabled());
+    QVERIFY(!ok.isEnabled());
 
-    QTest::keyClicks(&dialog->nameEdit(), QStringLiteral("PATH"));
-    QVERIFY(!dialog->okButton().isEnabled());
+    QTest::keyClicks(&nameField, QStringLiteral("PATH"));
+    QVERIFY(!ok.isEnabled());
     QVERIFY2(dialog->problem().contains(QLatin1String("reserved")), qPrintable(dialog->problem()));
-    retype(dialog->nameEdit(), QStringLiteral("DOCKER_HOST"));
+    retype(nameField, QStringLiteral("DOCKER_HOST"));
     QVERIFY2(dialog->problem().contains(QLatin1String("reserved")), qPrintable(dialog->problem()));
-    retype(dialog->nameEdit(), QStringLiteral("1TOKEN"));
+    retype(nameField, QStringLiteral("1TOKEN"));
     QVERIFY2(dialog->problem().contains(QLatin1String("not a valid secret name")),
              qPrintable(dialog->problem()));
     // Even with a value, a bad name keeps OK disabled.
-    QTest::keyClicks(&dialog->valueEdit(), QStringLiteral("x"));
-    QVERIFY(!dialog->okButton().isEnabled());
-    retype(dialog->nameEdit(), QStringLiteral("FINE_NAME"));
+    QTest::keyClicks(&valueField, QStringLiteral("x"));
+    QVERIFY(!ok.isEnabled());
+    retype(nameField, QStringLiteral("FINE_NAME"));
     QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
-    QVERIFY(dialog->okButton().isEnabled());
+    QVERIFY(ok.isEnabled());
     // And a good name without a value too.
-    retype(dialog->valueEdit(), QString());
-    QVERIFY(!dialog->okButton().isEnabled());
+    retype(valueField, QString());
+    QVERIFY(!ok.isEnabled());
 
     QTest::keyClick(dialog, Qt::Key_Escape);
-    QTRY_VERIFY(!page().openDialog());
-    QCOMPARE(page().model().rowCount(), 0);
+    QTRY_VERIFY(!findOptional<SecretDialog>(page(), "secretDialog"));
+    QCOMPARE(model().rowCount(), 0);
     QVERIFY(!indexed(QStringLiteral("FINE_NAME")));
 }
 
@@ -292,31 +302,34 @@ void tst_SecretsPage::addThroughTheDialog()
 {
     const QString value = randomValue("gui-added-");
     m_values.append(value);
-    SecretDialog* dialog = openDialogWith(page().addButton());
+    SecretDialog* dialog = openDialogWith(findNamed<QPushButton>(page(), "addButton"));
     QVERIFY(dialog);
-    QTest::keyClicks(&dialog->nameEdit(), QStringLiteral("GUI_TOKEN"));
-    QTest::keyClicks(&dialog->valueEdit(), value);
+    QLineEdit& valueField = findNamed<QLineEdit>(*dialog, "valueEdit");
+    QCheckBox& show = findNamed<QCheckBox>(*dialog, "showValue");
+    QPushButton& ok = findNamed<QPushButton>(*dialog, "okButton");
+    QTest::keyClicks(&findNamed<QLineEdit>(*dialog, "nameEdit"), QStringLiteral("GUI_TOKEN"));
+    QTest::keyClicks(&valueField, value);
 
     // Hidden unless revealed.
-    QCOMPARE(dialog->valueEdit().echoMode(), QLineEdit::Password);
-    QVERIFY(!dialog->valueEdit().displayText().contains(value));
-    QTest::mouseClick(&dialog->showValue(), Qt::LeftButton);
-    QCOMPARE(dialog->valueEdit().echoMode(), QLineEdit::Normal);
-    QCOMPARE(dialog->valueEdit().displayText(), value);
-    QTest::mouseClick(&dialog->showValue(), Qt::LeftButton);
-    QCOMPARE(dialog->valueEdit().echoMode(), QLineEdit::Password);
-    QVERIFY(!dialog->passThrough().isChecked());
+    QCOMPARE(valueField.echoMode(), QLineEdit::Password);
+    QVERIFY(!valueField.displayText().contains(value));
+    QTest::mouseClick(&show, Qt::LeftButton);
+    QCOMPARE(valueField.echoMode(), QLineEdit::Normal);
+    QCOMPARE(valueField.displayText(), value);
+    QTest::mouseClick(&show, Qt::LeftButton);
+    QCOMPARE(valueField.echoMode(), QLineEdit::Password);
+    QVERIFY(!findNamed<QCheckBox>(*dialog, "passThrough").isChecked());
 
-    QVERIFY(dialog->okButton().isEnabled());
-    QTest::mouseClick(&dialog->okButton(), Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(!page().openDialog(), kWaitMs);
+    QVERIFY(ok.isEnabled());
+    QTest::mouseClick(&ok, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!findOptional<SecretDialog>(page(), "secretDialog"), kWaitMs);
 
-    QTRY_COMPARE(page().model().rowOf(QStringLiteral("GUI_TOKEN")), 0);
-    QVERIFY(page().errorLabel().isHidden());
+    QTRY_COMPARE(model().rowOf(QStringLiteral("GUI_TOKEN")), 0);
+    QVERIFY(findNamed<QLabel>(page(), "errorLabel").isHidden());
     // Selected, so Edit and Delete apply to it.
-    QTRY_VERIFY(page().editButton().isEnabled());
-    QCOMPARE(page().table().selectionModel()->selectedRows().size(), 1);
-    QCOMPARE(page().model().index(0, SecretsModel::PassThrough).data(Qt::CheckStateRole).toInt(),
+    QTRY_VERIFY(findNamed<QPushButton>(page(), "editButton").isEnabled());
+    QCOMPARE(findNamed<QTableView>(page(), "table").selectionModel()->selectedRows().size(), 1);
+    QCOMPARE(model().index(0, SecretsModel::PassThrough).data(Qt::CheckStateRole).toInt(),
              int(Qt::Unchecked));
 
     // Really in the keychain, and only there.
@@ -332,37 +345,35 @@ void tst_SecretsPage::addThroughTheDialog()
     QCOMPARE(indexed(QStringLiteral("GUI_TOKEN"))->passThrough, false);
 
     // Adding it again is refused: Edit is the way to change it.
-    dialog = openDialogWith(page().addButton());
+    dialog = openDialogWith(findNamed<QPushButton>(page(), "addButton"));
     QVERIFY(dialog);
-    QTest::keyClicks(&dialog->nameEdit(), QStringLiteral("GUI_TOKEN"));
-    QTest::keyClicks(&dialog->valueEdit(), QStringLiteral("other"));
-    QVERIFY(!dialog->okButton().isEnabled());
+    QTest::keyClicks(&findNamed<QLineEdit>(*dialog, "nameEdit"), QStringLiteral("GUI_TOKEN"));
+    QTest::keyClicks(&findNamed<QLineEdit>(*dialog, "valueEdit"), QStringLiteral("other"));
+    QVERIFY(!findNamed<QPushButton>(*dialog, "okButton").isEnabled());
     QVERIFY2(dialog->problem().contains(QLatin1String("already exists")),
              qPrintable(dialog->problem()));
     QTest::mouseClick(dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Cancel),
                       Qt::LeftButton);
-    QTRY_VERIFY(!page().openDialog());
+    QTRY_VERIFY(!findOptional<SecretDialog>(page(), "secretDialog"));
     QCOMPARE(storedValue(QStringLiteral("GUI_TOKEN")).value_or("?"), value.toUtf8());
 }
 
 void tst_SecretsPage::passThroughToggledInTheTable()
 {
-    const int row = page().model().rowOf(QStringLiteral("GUI_TOKEN"));
+    const int row = model().rowOf(QStringLiteral("GUI_TOKEN"));
     QVERIFY(row >= 0);
     clickCheckBox(row);
     QTRY_VERIFY(indexed(QStringLiteral("GUI_TOKEN")).has_value() &&
                 indexed(QStringLiteral("GUI_TOKEN"))->passThrough);
-    QTRY_COMPARE(
-        page().model().index(row, SecretsModel::PassThrough).data(Qt::CheckStateRole).toInt(),
-        int(Qt::Checked));
+    QTRY_COMPARE(model().index(row, SecretsModel::PassThrough).data(Qt::CheckStateRole).toInt(),
+                 int(Qt::Checked));
 
     clickCheckBox(row);
     QTRY_VERIFY(indexed(QStringLiteral("GUI_TOKEN")).has_value() &&
                 !indexed(QStringLiteral("GUI_TOKEN"))->passThrough);
-    QTRY_COMPARE(
-        page().model().index(row, SecretsModel::PassThrough).data(Qt::CheckStateRole).toInt(),
-        int(Qt::Unchecked));
-    QVERIFY(page().errorLabel().isHidden());
+    QTRY_COMPARE(model().index(row, SecretsModel::PassThrough).data(Qt::CheckStateRole).toInt(),
+                 int(Qt::Unchecked));
+    QVERIFY(findNamed<QLabel>(page(), "errorLabel").isHidden());
 }
 
 void tst_SecretsPage::editRevealsAndReplacesTheValue()
@@ -372,39 +383,42 @@ void tst_SecretsPage::editRevealsAndReplacesTheValue()
     const QString after = randomValue("gui-edited-");
     m_values.append(after);
 
-    clickCell(page().model().rowOf(QStringLiteral("GUI_TOKEN")), SecretsModel::Name);
-    SecretDialog* dialog = openDialogWith(page().editButton());
+    clickCell(model().rowOf(QStringLiteral("GUI_TOKEN")), SecretsModel::Name);
+    SecretDialog* dialog = openDialogWith(findNamed<QPushButton>(page(), "editButton"));
     QVERIFY(dialog);
+    QCheckBox& passThroughBox = findNamed<QCheckBox>(*dialog, "passThrough");
+    QLineEdit& name = findNamed<QLineEdit>(*dialog, "nameEdit");
+    QLineEdit& valueField = findNamed<QLineEdit>(*dialog, "valueEdit");
+    QCheckBox& show = findNamed<QCheckBox>(*dialog, "showValue");
+    QPushButton& ok = findNamed<QPushButton>(*dialog, "okButton");
     QCOMPARE(dialog->mode(), SecretDialog::Mode::Edit);
-    QCOMPARE(dialog->nameEdit().text(), QStringLiteral("GUI_TOKEN"));
-    QVERIFY(dialog->nameEdit().isReadOnly());
+    QCOMPARE(name.text(), QStringLiteral("GUI_TOKEN"));
+    QVERIFY(name.isReadOnly());
     // Nothing is read until asked.
-    QCOMPARE(dialog->valueEdit().text(), QString());
-    QVERIFY(dialog->okButton().isEnabled());
+    QCOMPARE(valueField.text(), QString());
+    QVERIFY(ok.isEnabled());
 
     // Show reads the stored value into the field.
-    QTest::mouseClick(&dialog->showValue(), Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(dialog->valueEdit().text(), before, kWaitMs);
-    QCOMPARE(dialog->valueEdit().echoMode(), QLineEdit::Normal);
-    QTest::mouseClick(&dialog->showValue(), Qt::LeftButton);
-    QCOMPARE(dialog->valueEdit().echoMode(), QLineEdit::Password);
+    QTest::mouseClick(&show, Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(valueField.text(), before, kWaitMs);
+    QCOMPARE(valueField.echoMode(), QLineEdit::Normal);
+    QTest::mouseClick(&show, Qt::LeftButton);
+    QCOMPARE(valueField.echoMode(), QLineEdit::Password);
 
-    retype(dialog->valueEdit(), after);
-    QTest::mouseClick(&dialog->passThrough(), Qt::LeftButton);
-    QVERIFY(dialog->passThrough().isChecked());
-    QTest::mouseClick(&dialog->okButton(), Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(!page().openDialog(), kWaitMs);
+    retype(valueField, after);
+    QTest::mouseClick(&passThroughBox, Qt::LeftButton);
+    QVERIFY(passThroughBox.isChecked());
+    QTest::mouseClick(&ok, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!findOptional<SecretDialog>(page(), "secretDialog"), kWaitMs);
 
     QCOMPARE(storedValue(QStringLiteral("GUI_TOKEN")).value_or("?"), after.toUtf8());
     QVERIFY(indexed(QStringLiteral("GUI_TOKEN")));
     QCOMPARE(indexed(QStringLiteral("GUI_TOKEN"))->passThrough, true);
-    QTRY_COMPARE(
-        page()
-            .model()
-            .index(page().model().rowOf(QStringLiteral("GUI_TOKEN")), SecretsModel::PassThrough)
-            .data(Qt::CheckStateRole)
-            .toInt(),
-        int(Qt::Checked));
+    QTRY_COMPARE(model()
+                     .index(model().rowOf(QStringLiteral("GUI_TOKEN")), SecretsModel::PassThrough)
+                     .data(Qt::CheckStateRole)
+                     .toInt(),
+                 int(Qt::Checked));
     QCOMPARE(filesHolding(after.toUtf8()), QStringList());
     QCOMPARE(filesHolding(before.toUtf8()), QStringList());
     QVERIFY(!tableShows(after));
@@ -417,15 +431,16 @@ void tst_SecretsPage::editWithAnEmptyValueKeepsIt()
     const QDateTime updated = indexed(QStringLiteral("GUI_TOKEN")).value_or(SecretInfo{}).updatedAt;
     QVERIFY(updated.isValid());
 
-    clickCell(page().model().rowOf(QStringLiteral("GUI_TOKEN")), SecretsModel::Updated);
-    SecretDialog* dialog = openDialogWith(page().editButton());
+    clickCell(model().rowOf(QStringLiteral("GUI_TOKEN")), SecretsModel::Updated);
+    SecretDialog* dialog = openDialogWith(findNamed<QPushButton>(page(), "editButton"));
     QVERIFY(dialog);
-    QVERIFY(dialog->passThrough().isChecked());
-    QTest::mouseClick(&dialog->passThrough(), Qt::LeftButton);
-    QVERIFY(!dialog->passThrough().isChecked());
-    QCOMPARE(dialog->valueEdit().text(), QString());
-    QTest::mouseClick(&dialog->okButton(), Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(!page().openDialog(), kWaitMs);
+    QCheckBox& passThroughBox = findNamed<QCheckBox>(*dialog, "passThrough");
+    QVERIFY(passThroughBox.isChecked());
+    QTest::mouseClick(&passThroughBox, Qt::LeftButton);
+    QVERIFY(!passThroughBox.isChecked());
+    QCOMPARE(findNamed<QLineEdit>(*dialog, "valueEdit").text(), QString());
+    QTest::mouseClick(&findNamed<QPushButton>(*dialog, "okButton"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!findOptional<SecretDialog>(page(), "secretDialog"), kWaitMs);
 
     QTRY_VERIFY(indexed(QStringLiteral("GUI_TOKEN")).has_value() &&
                 !indexed(QStringLiteral("GUI_TOKEN"))->passThrough);
@@ -446,11 +461,11 @@ void tst_SecretsPage::changesOfAnotherProcessShowLive()
     QVERIFY2(set.out.contains("keychain"), set.out.constData());
 
     // The page reads the folder, not its own store's signals: it shows up by itself.
-    QTRY_VERIFY_WITH_TIMEOUT(page().model().rowOf(QStringLiteral("FROM_CLI")) >= 0, kWaitMs);
-    const int row = page().model().rowOf(QStringLiteral("FROM_CLI"));
-    QCOMPARE(page().model().index(row, SecretsModel::PassThrough).data(Qt::CheckStateRole).toInt(),
+    QTRY_VERIFY_WITH_TIMEOUT(model().rowOf(QStringLiteral("FROM_CLI")) >= 0, kWaitMs);
+    const int row = model().rowOf(QStringLiteral("FROM_CLI"));
+    QCOMPARE(model().index(row, SecretsModel::PassThrough).data(Qt::CheckStateRole).toInt(),
              int(Qt::Checked));
-    QCOMPARE(page().model().rowOf(QStringLiteral("GUI_TOKEN")), 1);
+    QCOMPARE(model().rowOf(QStringLiteral("GUI_TOKEN")), 1);
     QVERIFY(!tableShows(QString::fromUtf8(value)));
 
     const servercli::Result off = servercli::run(
@@ -458,9 +473,8 @@ void tst_SecretsPage::changesOfAnotherProcessShowLive()
          QStringLiteral("off"), QStringLiteral("--data-dir"), m_data.path()});
     QVERIFY2(off.exitCode == 0, off.err.constData());
     QTRY_COMPARE_WITH_TIMEOUT(
-        page()
-            .model()
-            .index(page().model().rowOf(QStringLiteral("FROM_CLI")), SecretsModel::PassThrough)
+        model()
+            .index(model().rowOf(QStringLiteral("FROM_CLI")), SecretsModel::PassThrough)
             .data(Qt::CheckStateRole)
             .toInt(),
         int(Qt::Unchecked), kWaitMs);
@@ -469,30 +483,32 @@ void tst_SecretsPage::changesOfAnotherProcessShowLive()
         servercli::run({QStringLiteral("secrets"), QStringLiteral("rm"), QStringLiteral("FROM_CLI"),
                         QStringLiteral("--data-dir"), m_data.path()});
     QVERIFY2(removed.exitCode == 0, removed.err.constData());
-    QTRY_COMPARE_WITH_TIMEOUT(page().model().rowOf(QStringLiteral("FROM_CLI")), -1, kWaitMs);
-    QCOMPARE(page().model().rowCount(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(model().rowOf(QStringLiteral("FROM_CLI")), -1, kWaitMs);
+    QCOMPARE(model().rowCount(), 1);
 }
 
 void tst_SecretsPage::deleteAfterConfirmation()
 {
-    clickCell(page().model().rowOf(QStringLiteral("GUI_TOKEN")), SecretsModel::Name);
-    QTRY_VERIFY(page().deleteButton().isEnabled());
+    clickCell(model().rowOf(QStringLiteral("GUI_TOKEN")), SecretsModel::Name);
+    QTRY_VERIFY(findNamed<QPushButton>(page(), "deleteButton").isEnabled());
 
     // Cancelled: nothing changes.
-    QTest::mouseClick(&page().deleteButton(), Qt::LeftButton);
-    QTRY_VERIFY(page().openConfirmation() && page().openConfirmation()->isVisible());
-    QMessageBox* confirmation = page().openConfirmation();
+    QTest::mouseClick(&findNamed<QPushButton>(page(), "deleteButton"), Qt::LeftButton);
+    QTRY_VERIFY(findOptional<QMessageBox>(page(), "deleteConfirmation") &&
+                findOptional<QMessageBox>(page(), "deleteConfirmation")->isVisible());
+    QMessageBox* confirmation = findOptional<QMessageBox>(page(), "deleteConfirmation");
     QVERIFY2(confirmation->text().contains(QLatin1String("GUI_TOKEN")),
              qPrintable(confirmation->text()));
     QTest::mouseClick(confirmation->button(QMessageBox::Cancel), Qt::LeftButton);
-    QTRY_VERIFY(!page().openConfirmation());
-    QCOMPARE(page().model().rowOf(QStringLiteral("GUI_TOKEN")), 0);
+    QTRY_VERIFY(!findOptional<QMessageBox>(page(), "deleteConfirmation"));
+    QCOMPARE(model().rowOf(QStringLiteral("GUI_TOKEN")), 0);
     QVERIFY(storedValue(QStringLiteral("GUI_TOKEN")).has_value());
 
     // Confirmed: gone from the table, the index and the keychain.
-    QTest::mouseClick(&page().deleteButton(), Qt::LeftButton);
-    QTRY_VERIFY(page().openConfirmation() && page().openConfirmation()->isVisible());
-    confirmation = page().openConfirmation();
+    QTest::mouseClick(&findNamed<QPushButton>(page(), "deleteButton"), Qt::LeftButton);
+    QTRY_VERIFY(findOptional<QMessageBox>(page(), "deleteConfirmation") &&
+                findOptional<QMessageBox>(page(), "deleteConfirmation")->isVisible());
+    confirmation = findOptional<QMessageBox>(page(), "deleteConfirmation");
     QAbstractButton* remove = nullptr;
     for (QAbstractButton* button : confirmation->buttons()) {
         if (confirmation->buttonRole(button) == QMessageBox::DestructiveRole)
@@ -501,8 +517,8 @@ void tst_SecretsPage::deleteAfterConfirmation()
     QVERIFY(remove);
     QCOMPARE(remove->text(), QStringLiteral("Delete"));
     QTest::mouseClick(remove, Qt::LeftButton);
-    QTRY_VERIFY(!page().openConfirmation());
-    QTRY_COMPARE_WITH_TIMEOUT(page().model().rowCount(), 0, kWaitMs);
+    QTRY_VERIFY(!findOptional<QMessageBox>(page(), "deleteConfirmation"));
+    QTRY_COMPARE_WITH_TIMEOUT(model().rowCount(), 0, kWaitMs);
     QVERIFY(!indexed(QStringLiteral("GUI_TOKEN")));
     QString error;
     QVERIFY(!storedValue(QStringLiteral("GUI_TOKEN"), &error));
@@ -515,8 +531,8 @@ void tst_SecretsPage::deleteAfterConfirmation()
         [&keychainError](const QByteArray&, const QString& failed) { keychainError = failed; });
     QTRY_VERIFY_WITH_TIMEOUT(keychainError.has_value(), kWaitMs);
     QVERIFY2(keychainError->contains(QLatin1String("holds no value")), qPrintable(*keychainError));
-    QVERIFY(page().errorLabel().isHidden());
-    QVERIFY(!page().deleteButton().isEnabled());
+    QVERIFY(findNamed<QLabel>(page(), "errorLabel").isHidden());
+    QVERIFY(!findNamed<QPushButton>(page(), "deleteButton").isEnabled());
 }
 
 QTEST_MAIN(tst_SecretsPage)

@@ -5,6 +5,7 @@
 // serves a client on its stdin/stdout. Runs in a real engine (CSM_TEST_ENGINE=podman|docker).
 #include "CallResult.h"
 #include "clients/ClientConfigLocation.h"
+#include "FindNamed.h"
 #include "history/HistoryStore.h"
 #include "McpStdioClient.h"
 #include "server/EmbeddedServer.h"
@@ -21,6 +22,7 @@
 #include "ui/settings/DesktopSettings.h"
 #include "ui/widgets/CodeView.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -159,19 +161,19 @@ class tst_ServerPage final : public QObject
     Q_OBJECT
 
 private:
-    ServerPage& page() { return *m_window->serverPage(); }
+    ServerPage& page() { return findNamed<ServerPage>(*m_window, "serverPage"); }
 
     // The token the page's server asks for.
-    QString token() { return page().tokenEdit().text(); }
+    QString token() { return findNamed<QLineEdit>(page(), "tokenEdit").text(); }
 
     // Starts HTTP through the page (any free port) and returns the URL it serves.
     QUrl startHttp(int port = 0)
     {
-        m_window->pages()->setCurrentWidget(&page());
-        page().portEdit().setValue(port);
+        findNamed<QTabWidget>(*m_window, "pages").setCurrentWidget(&page());
+        findNamed<QSpinBox>(page(), "portEdit").setValue(port);
         if (page().httpUrl().isValid())
             return page().httpUrl();
-        QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
+        QTest::mouseClick(&findNamed<QPushButton>(page(), "startStopButton"), Qt::LeftButton);
         if (!QTest::qWaitFor([this] { return page().httpUrl().isValid(); }, 10'000))
             return {};
         return page().httpUrl();
@@ -211,16 +213,17 @@ private Q_SLOTS:
     void httpStartsAClientCallsAndItStops()
     {
         const QUrl url = startHttp();
-        QVERIFY2(url.isValid(), qPrintable(page().httpState().text()));
-        QVERIFY(page().httpState().text().contains(url.toString()));
-        QVERIFY(!page().hostEdit().isEnabled()); // not editable while serving
+        QVERIFY2(url.isValid(), qPrintable(findNamed<QLabel>(page(), "httpState").text()));
+        QVERIFY(findNamed<QLabel>(page(), "httpState").text().contains(url.toString()));
+        // Not editable while serving.
+        QVERIFY(!findNamed<QLineEdit>(page(), "hostEdit").isEnabled());
 
         // The token is always asked for: the one every server of this user shares.
         const csm::http::HttpTokenFile shared = csm::http::HttpTokenFile::inDataDir(m_data.path());
         QString error;
         QCOMPARE(token(), shared.read(&error).value_or(QStringLiteral("(none)")));
-        QVERIFY2(page().tokenSource().text().contains(shared.path()),
-                 qPrintable(page().tokenSource().text()));
+        QVERIFY2(findNamed<QLabel>(page(), "tokenSource").text().contains(shared.path()),
+                 qPrintable(findNamed<QLabel>(page(), "tokenSource").text()));
         AsyncMcpClient stranger(url, QString());
         QVERIFY(!stranger.initialize(QStringLiteral("stranger")));
         QCOMPARE(stranger.lastStatus(), 401);
@@ -230,20 +233,26 @@ private Q_SLOTS:
 
         AsyncMcpClient client(url, token());
         QVERIFY(client.initialize(QStringLiteral("http-client")));
-        QTRY_COMPARE(page().sessions().rowCount(), 1);
-        QCOMPARE(page().sessions().index(0, csm::SessionsModel::Client).data().toString(),
+        QTRY_COMPARE(findNamed<csm::SessionsModel>(page(), "sessions").rowCount(), 1);
+        QCOMPARE(findNamed<csm::SessionsModel>(page(), "sessions")
+                     .index(0, csm::SessionsModel::Client)
+                     .data()
+                     .toString(),
                  QStringLiteral("http-client 7"));
-        QCOMPARE(page().sessions().index(0, csm::SessionsModel::Transport).data().toString(),
+        QCOMPARE(findNamed<csm::SessionsModel>(page(), "sessions")
+                     .index(0, csm::SessionsModel::Transport)
+                     .data()
+                     .toString(),
                  QStringLiteral("http"));
         std::unique_ptr<QNetworkReply> reply(
             client.callTool(QStringLiteral("run_python_code"), QStringLiteral("print(6*7)")));
         QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 30'000);
         QCOMPARE(stdoutOf(AsyncMcpClient::result(reply.get())), QStringLiteral("42\n"));
 
-        QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
+        QTest::mouseClick(&findNamed<QPushButton>(page(), "startStopButton"), Qt::LeftButton);
         QTRY_VERIFY(!page().httpUrl().isValid());
-        QTRY_COMPARE(page().sessions().rowCount(), 0);
-        QVERIFY(page().hostEdit().isEnabled());
+        QTRY_COMPARE(findNamed<csm::SessionsModel>(page(), "sessions").rowCount(), 0);
+        QVERIFY(findNamed<QLineEdit>(page(), "hostEdit").isEnabled());
         // Nothing listens there any more.
         AsyncMcpClient late(url, token());
         QVERIFY(!late.initialize(QStringLiteral("too-late")));
@@ -251,23 +260,33 @@ private Q_SLOTS:
 
     void aRunIsRerunFromTheRunsPage()
     {
-        csm::RunsPage& runs = *m_window->runsPage();
-        m_window->pages()->setCurrentWidget(&runs);
-        QTRY_VERIFY(runs.model().rowCount() >= 1);
-        const int before = runs.model().rowCount();
-        runs.table().selectRow(0);
-        QCOMPARE(runs.model().index(0, csm::RunsModel::Client).data().toString(),
+        csm::RunsPage& runs = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        findNamed<QTabWidget>(*m_window, "pages").setCurrentWidget(&runs);
+        QTRY_VERIFY(findNamed<csm::RunsModel>(runs, "model").rowCount() >= 1);
+        const int before = findNamed<csm::RunsModel>(runs, "model").rowCount();
+        findNamed<QTableView>(runs, "table").selectRow(0);
+        QCOMPARE(findNamed<csm::RunsModel>(runs, "model")
+                     .index(0, csm::RunsModel::Client)
+                     .data()
+                     .toString(),
                  QStringLiteral("http-client 7"));
         // Enabled once the table knows the run has ended.
-        QTRY_VERIFY(runs.rerunAction().isEnabled());
-        runs.rerunAction().trigger();
+        QTRY_VERIFY(findNamed<QAction>(runs, "rerunAction").isEnabled());
+        findNamed<QAction>(runs, "rerunAction").trigger();
         // A new run, the app's own, with the same code and result.
-        QTRY_COMPARE_WITH_TIMEOUT(runs.model().rowCount(), before + 1, 20'000);
-        QTRY_COMPARE_WITH_TIMEOUT(runs.model().index(0, csm::RunsModel::Status).data().toString(),
+        QTRY_COMPARE_WITH_TIMEOUT(findNamed<csm::RunsModel>(runs, "model").rowCount(), before + 1,
+                                  20'000);
+        QTRY_COMPARE_WITH_TIMEOUT(findNamed<csm::RunsModel>(runs, "model")
+                                      .index(0, csm::RunsModel::Status)
+                                      .data()
+                                      .toString(),
                                   QStringLiteral("ok"), 20'000);
-        QCOMPARE(runs.model().index(0, csm::RunsModel::Client).data().toString(),
+        QCOMPARE(findNamed<csm::RunsModel>(runs, "model")
+                     .index(0, csm::RunsModel::Client)
+                     .data()
+                     .toString(),
                  QStringLiteral("Code Sandbox (re-run)"));
-        const qint64 id = runs.model().runId(0);
+        const qint64 id = findNamed<csm::RunsModel>(runs, "model").runId(0);
         QVERIFY(id > 0);
         const auto history = csm::HistoryStore::open(
             QDir(m_data.path()).filePath(QStringLiteral("history.sqlite")), nullptr);
@@ -286,16 +305,17 @@ private Q_SLOTS:
         m_server->setApproval(true, 60'000);
         AsyncMcpClient client(url, token());
         QVERIFY(client.initialize(QStringLiteral("assistant")));
-        csm::ApprovalPrompter& prompter = *m_window->approvals();
+        csm::ApprovalPrompter& prompter = findNamed<csm::ApprovalPrompter>(*m_window, "approvals");
 
         // Approved: it runs.
         std::unique_ptr<QNetworkReply> approved(
             client.callTool(QStringLiteral("run_python_code"), QStringLiteral("print('yes')")));
         QTRY_COMPARE_WITH_TIMEOUT(prompter.openDialogs().size(), 1, 10'000);
         csm::ApprovalDialog* dialog = prompter.openDialogs().constFirst();
-        QCOMPARE(dialog->codeView().toPlainText(), QStringLiteral("print('yes')"));
+        QCOMPARE(findNamed<csm::CodeView>(*dialog, "codeView").toPlainText(),
+                 QStringLiteral("print('yes')"));
         QVERIFY(!approved->isFinished()); // it waits for the user
-        QTest::mouseClick(&dialog->approveButton(), Qt::LeftButton);
+        QTest::mouseClick(&findNamed<QPushButton>(*dialog, "approveButton"), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(approved->isFinished(), 30'000);
         QCOMPARE(stdoutOf(AsyncMcpClient::result(approved.get())), QStringLiteral("yes\n"));
         QTRY_VERIFY(prompter.openDialogs().isEmpty());
@@ -305,7 +325,9 @@ private Q_SLOTS:
             client.callTool(QStringLiteral("run_python_code"),
                             QStringLiteral("open('/tmp/ran','w').write('x'); print('ran')")));
         QTRY_COMPARE_WITH_TIMEOUT(prompter.openDialogs().size(), 1, 10'000);
-        QTest::mouseClick(&prompter.openDialogs().constFirst()->denyButton(), Qt::LeftButton);
+        QTest::mouseClick(
+            &findNamed<QPushButton>(*prompter.openDialogs().constFirst(), "denyButton"),
+            Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(denied->isFinished(), 10'000);
         const QJsonObject deniedResult = AsyncMcpClient::result(denied.get());
         QCOMPARE(isError(deniedResult), true);
@@ -341,15 +363,19 @@ private Q_SLOTS:
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write(other);
         }
-        page().clientChoice().setCurrentIndex(
-            page().clientChoice().findText(QStringLiteral("Cursor")));
-        page().variantChoice().setCurrentIndex(2); // this app's HTTP server
+        findNamed<QComboBox>(page(), "clientChoice")
+            .setCurrentIndex(
+                findNamed<QComboBox>(page(), "clientChoice").findText(QStringLiteral("Cursor")));
+        findNamed<QComboBox>(page(), "variantChoice").setCurrentIndex(2); // this app's HTTP server
         const QUrl url = startHttp();
-        QTRY_VERIFY(page().snippet().toPlainText().contains(url.toString()));
-        QVERIFY(page().installButton().text().contains(QLatin1String("Cursor")));
-        QTest::mouseClick(&page().installButton(), Qt::LeftButton);
-        QVERIFY2(page().installResult().text().contains(QLatin1String("Added")),
-                 qPrintable(page().installResult().text()));
+        QTRY_VERIFY(
+            findNamed<QPlainTextEdit>(page(), "snippet").toPlainText().contains(url.toString()));
+        QVERIFY(findNamed<QPushButton>(page(), "installButton")
+                    .text()
+                    .contains(QLatin1String("Cursor")));
+        QTest::mouseClick(&findNamed<QPushButton>(page(), "installButton"), Qt::LeftButton);
+        QVERIFY2(findNamed<QLabel>(page(), "installResult").text().contains(QLatin1String("Added")),
+                 qPrintable(findNamed<QLabel>(page(), "installResult").text()));
         QFile file(cursorFile);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject servers = QJsonDocument::fromJson(file.readAll())
@@ -386,17 +412,19 @@ private Q_SLOTS:
         QCOMPARE(backup.readAll(), other);
 
         // The stdio variant names the headless server beside this program.
-        page().variantChoice().setCurrentIndex(0);
-        QVERIFY(page().snippet().toPlainText().contains(QLatin1String("code-sandbox-mcp")));
+        findNamed<QComboBox>(page(), "variantChoice").setCurrentIndex(0);
+        QVERIFY(findNamed<QPlainTextEdit>(page(), "snippet")
+                    .toPlainText()
+                    .contains(QLatin1String("code-sandbox-mcp")));
     }
 
     // The rule of HttpListenPolicy holds for the page too: what it refuses does not listen, and
     // the page says why.
     void whatTheListenerRefusesDoesNotListen()
     {
-        m_window->pages()->setCurrentWidget(&page());
+        findNamed<QTabWidget>(*m_window, "pages").setCurrentWidget(&page());
         if (page().httpUrl().isValid()) {
-            QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
+            QTest::mouseClick(&findNamed<QPushButton>(page(), "startStopButton"), Qt::LeftButton);
             QTRY_VERIFY(!page().httpUrl().isValid());
         }
         quint16 port = 0;
@@ -421,30 +449,37 @@ private Q_SLOTS:
             {"127.0.0.1", false, QStringLiteral("two words"), "whitespace"},
         };
         for (const Row& row : rows) {
-            page().hostEdit().setText(QString::fromLatin1(row.host));
-            page().allowRemoteBox().setChecked(row.allowRemote);
-            page().tokenEdit().setText(row.token);
-            page().portEdit().setValue(port);
-            QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
-            QTRY_VERIFY(page().httpState().text().contains(QLatin1String("Could not serve")));
-            QVERIFY2(page().httpState().text().contains(QString::fromLatin1(row.said)),
-                     qPrintable(page().httpState().text()));
+            findNamed<QLineEdit>(page(), "hostEdit").setText(QString::fromLatin1(row.host));
+            findNamed<QCheckBox>(page(), "allowRemoteBox").setChecked(row.allowRemote);
+            findNamed<QLineEdit>(page(), "tokenEdit").setText(row.token);
+            findNamed<QSpinBox>(page(), "portEdit").setValue(port);
+            QTest::mouseClick(&findNamed<QPushButton>(page(), "startStopButton"), Qt::LeftButton);
+            QTRY_VERIFY(findNamed<QLabel>(page(), "httpState")
+                            .text()
+                            .contains(QLatin1String("Could not serve")));
+            QVERIFY2(findNamed<QLabel>(page(), "httpState")
+                         .text()
+                         .contains(QString::fromLatin1(row.said)),
+                     qPrintable(findNamed<QLabel>(page(), "httpState").text()));
             QVERIFY(!page().httpUrl().isValid());
-            QCOMPARE(page().startStopButton().text(), QStringLiteral("Start"));
-            QVERIFY(page().hostEdit().isEnabled());
+            QCOMPARE(findNamed<QPushButton>(page(), "startStopButton").text(),
+                     QStringLiteral("Start"));
+            QVERIFY(findNamed<QLineEdit>(page(), "hostEdit").isEnabled());
             QTcpSocket probe;
             probe.connectToHost(QHostAddress::LocalHost, port);
             QVERIFY2(!probe.waitForConnected(1'000),
                      qPrintable(QStringLiteral("something listens on %1 after: %2")
                                     .arg(port)
-                                    .arg(page().httpState().text())));
+                                    .arg(findNamed<QLabel>(page(), "httpState").text())));
         }
-        if (page().tokenEdit().text().isEmpty())
-            QVERIFY(page().tokenSource().text().contains(QLatin1String("New token")));
+        if (findNamed<QLineEdit>(page(), "tokenEdit").text().isEmpty())
+            QVERIFY(findNamed<QLabel>(page(), "tokenSource")
+                        .text()
+                        .contains(QLatin1String("New token")));
         // Back to what the other tests use.
-        page().hostEdit().setText(QStringLiteral("127.0.0.1"));
-        page().allowRemoteBox().setChecked(false);
-        page().tokenEdit().setText(sharedToken);
+        findNamed<QLineEdit>(page(), "hostEdit").setText(QStringLiteral("127.0.0.1"));
+        findNamed<QCheckBox>(page(), "allowRemoteBox").setChecked(false);
+        findNamed<QLineEdit>(page(), "tokenEdit").setText(sharedToken);
         QVERIFY(startHttp().isValid());
     }
 
@@ -462,26 +497,28 @@ private Q_SLOTS:
             port = probe.serverPort();
         }
         if (page().httpUrl().isValid()) {
-            QTest::mouseClick(&page().startStopButton(), Qt::LeftButton);
+            QTest::mouseClick(&findNamed<QPushButton>(page(), "startStopButton"), Qt::LeftButton);
             QTRY_VERIFY(!page().httpUrl().isValid());
         }
         const QUrl url = startHttp(port);
-        QVERIFY2(url.isValid(), qPrintable(page().httpState().text()));
+        QVERIFY2(url.isValid(), qPrintable(findNamed<QLabel>(page(), "httpState").text()));
         const QString oldToken = token();
-        page().clientChoice().setCurrentIndex(
-            page().clientChoice().findText(QStringLiteral("Cursor")));
-        page().variantChoice().setCurrentIndex(2); // this app's HTTP server
-        QTest::mouseClick(&page().installButton(), Qt::LeftButton);
+        findNamed<QComboBox>(page(), "clientChoice")
+            .setCurrentIndex(
+                findNamed<QComboBox>(page(), "clientChoice").findText(QStringLiteral("Cursor")));
+        findNamed<QComboBox>(page(), "variantChoice").setCurrentIndex(2); // this app's HTTP server
+        QTest::mouseClick(&findNamed<QPushButton>(page(), "installButton"), Qt::LeftButton);
         const QString cursorFile = home.filePath(QStringLiteral(".cursor/mcp.json"));
         QVERIFY(QFile::exists(cursorFile));
 
-        QTest::mouseClick(&page().newTokenButton(), Qt::LeftButton);
+        QTest::mouseClick(&findNamed<QPushButton>(page(), "newTokenButton"), Qt::LeftButton);
         const QString newToken = token();
         QVERIFY(newToken != oldToken);
         QString error;
         QCOMPARE(csm::http::HttpTokenFile::inDataDir(m_data.path()).read(&error), newToken);
-        QVERIFY2(page().tokenNotice().text().contains(QLatin1String("restarted")),
-                 qPrintable(page().tokenNotice().text()));
+        QVERIFY2(
+            findNamed<QLabel>(page(), "tokenNotice").text().contains(QLatin1String("restarted")),
+            qPrintable(findNamed<QLabel>(page(), "tokenNotice").text()));
         // Restarted on the same port: the old token is refused, the new one works.
         QTRY_VERIFY_WITH_TIMEOUT(page().httpUrl().isValid() && page().httpUrl() == url, 10'000);
         bool admitted = false;
@@ -497,13 +534,17 @@ private Q_SLOTS:
         QCOMPARE(stale.lastStatus(), 401);
 
         // Cursor has the old token: the page offers to give it the new one.
-        QVERIFY(page().updateClientsButton().isVisible());
-        QVERIFY2(page().updateClientsButton().text().contains(QLatin1String("Cursor")),
-                 qPrintable(page().updateClientsButton().text()));
-        QTest::mouseClick(&page().updateClientsButton(), Qt::LeftButton);
-        QVERIFY(!page().updateClientsButton().isVisible());
-        QVERIFY2(page().tokenNotice().text().contains(QLatin1String("Updated Cursor")),
-                 qPrintable(page().tokenNotice().text()));
+        QVERIFY(findNamed<QPushButton>(page(), "updateClientsButton").isVisible());
+        QVERIFY2(findNamed<QPushButton>(page(), "updateClientsButton")
+                     .text()
+                     .contains(QLatin1String("Cursor")),
+                 qPrintable(findNamed<QPushButton>(page(), "updateClientsButton").text()));
+        QTest::mouseClick(&findNamed<QPushButton>(page(), "updateClientsButton"), Qt::LeftButton);
+        QVERIFY(!findNamed<QPushButton>(page(), "updateClientsButton").isVisible());
+        QVERIFY2(findNamed<QLabel>(page(), "tokenNotice")
+                     .text()
+                     .contains(QLatin1String("Updated Cursor")),
+                 qPrintable(findNamed<QLabel>(page(), "tokenNotice").text()));
         QFile file(cursorFile);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray written = file.readAll();
@@ -524,16 +565,16 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(m_server->status().runningCalls, 1, 20'000);
 
         m_window->close();
-        QTRY_VERIFY(m_window->closeConfirmation());
-        QMessageBox* question = m_window->closeConfirmation();
+        QTRY_VERIFY(findOptional<QMessageBox>(*m_window, "closeConfirmation"));
+        QMessageBox* question = findOptional<QMessageBox>(*m_window, "closeConfirmation");
         QTest::mouseClick(question->button(QMessageBox::Cancel), Qt::LeftButton);
-        QTRY_VERIFY(!m_window->closeConfirmation());
+        QTRY_VERIFY(!findOptional<QMessageBox>(*m_window, "closeConfirmation"));
         QVERIFY(m_window->isVisible());
         QVERIFY(!m_server->isStopped());
 
         m_window->close();
-        QTRY_VERIFY(m_window->closeConfirmation());
-        question = m_window->closeConfirmation();
+        QTRY_VERIFY(findOptional<QMessageBox>(*m_window, "closeConfirmation"));
+        question = findOptional<QMessageBox>(*m_window, "closeConfirmation");
         QAbstractButton* endSession = nullptr;
         for (QAbstractButton* button : question->buttons()) {
             if (question->buttonRole(button) == QMessageBox::AcceptRole)

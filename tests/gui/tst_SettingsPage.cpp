@@ -5,6 +5,7 @@
 // HTTP server) survive; changes made to the file elsewhere reload the form; invalid stored values
 // are reported and replaced by the defaults.
 #include "core/SettingsFile.h"
+#include "FindNamed.h"
 #include "server/ServerOptionsParser.h"
 #include "server/ServerSettings.h"
 #include "ui/MainWindow.h"
@@ -86,95 +87,99 @@ private Q_SLOTS:
         m_window = std::make_unique<MainWindow>(m_data.path());
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QVERIFY(m_window->settingsPage());
-        QTabWidget& pages = *m_window->pages();
+        findNamed<SettingsPage>(*m_window, "settingsPage");
+        QTabWidget& pages = findNamed<QTabWidget>(*m_window, "pages");
         QCOMPARE(pages.tabText(pages.count() - 1), QStringLiteral("Settings"));
-        QCOMPARE(pages.widget(pages.count() - 1), m_window->settingsPage());
-        pages.setCurrentWidget(m_window->settingsPage());
+        QCOMPARE(pages.widget(pages.count() - 1),
+                 &findNamed<SettingsPage>(*m_window, "settingsPage"));
+        pages.setCurrentWidget(&findNamed<SettingsPage>(*m_window, "settingsPage"));
     }
 
     void cleanupTestCase() { m_window.reset(); }
 
     void showsTheDefaultsUnchanged()
     {
-        SettingsPage& page = *m_window->settingsPage();
-        QCOMPARE(page.memory().value(), 512);
-        QCOMPARE(page.cpus().value(), 1.0);
-        QCOMPARE(page.processes().value(), 256);
-        QCOMPARE(page.writableSpace().value(), 64);
-        QCOMPARE(page.outputCap().value(), 1);
-        QCOMPARE(page.outputCapUnit().currentText(), QStringLiteral("MiB"));
-        QVERIFY(page.networkBridge().isChecked());
-        QCOMPARE(page.defaultTimeout().value(), 30);
-        QCOMPARE(page.maxTimeout().value(), 600);
-        QCOMPARE(page.poolSize().value(), 2);
-        QCOMPARE(page.poolIdle().value(), 600);
-        QVERIFY(page.redact().isChecked());
-        QVERIFY(page.redactWarning().isHidden());
-        QCOMPARE(page.keepRuns().value(), 10000);
-        QCOMPARE(page.keepDays().value(), 90);
-        QCOMPARE(page.keepMegabytes().value(), 512);
-        QCOMPARE(page.keepPerText().value(), 256);
-        QCOMPARE(page.engine().currentData().toString(), QString());
-        QVERIFY(!page.approvalRequired().isChecked());
-        QVERIFY(!page.approvalTimeout().isEnabled());
-        QVERIFY(page.problemsLabel().isHidden());
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
+        QCOMPARE(findNamed<QSpinBox>(page, "memory").value(), 512);
+        QCOMPARE(findNamed<QDoubleSpinBox>(page, "cpus").value(), 1.0);
+        QCOMPARE(findNamed<QSpinBox>(page, "processes").value(), 256);
+        QCOMPARE(findNamed<QSpinBox>(page, "writableSpace").value(), 64);
+        QCOMPARE(findNamed<QSpinBox>(page, "outputCap").value(), 1);
+        QCOMPARE(findNamed<QComboBox>(page, "outputCapUnit").currentText(), QStringLiteral("MiB"));
+        QVERIFY(findNamed<QRadioButton>(page, "networkBridge").isChecked());
+        QCOMPARE(findNamed<QSpinBox>(page, "defaultTimeout").value(), 30);
+        QCOMPARE(findNamed<QSpinBox>(page, "maxTimeout").value(), 600);
+        QCOMPARE(findNamed<QSpinBox>(page, "poolSize").value(), 2);
+        QCOMPARE(findNamed<QSpinBox>(page, "poolIdle").value(), 600);
+        QVERIFY(findNamed<QCheckBox>(page, "redact").isChecked());
+        QVERIFY(findNamed<QLabel>(page, "redactWarning").isHidden());
+        QCOMPARE(findNamed<QSpinBox>(page, "keepRuns").value(), 10000);
+        QCOMPARE(findNamed<QSpinBox>(page, "keepDays").value(), 90);
+        QCOMPARE(findNamed<QSpinBox>(page, "keepMegabytes").value(), 512);
+        QCOMPARE(findNamed<QSpinBox>(page, "keepPerText").value(), 256);
+        QCOMPARE(findNamed<QComboBox>(page, "engine").currentData().toString(), QString());
+        QVERIFY(!findNamed<QCheckBox>(page, "approvalRequired").isChecked());
+        QVERIFY(!findNamed<QSpinBox>(page, "approvalTimeout").isEnabled());
+        QVERIFY(findNamed<QLabel>(page, "problemsLabel").isHidden());
         QVERIFY(!page.hasChanges());
-        QVERIFY(!page.applyButton().isEnabled());
-        QVERIFY(!page.revertButton().isEnabled());
+        QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QVERIFY(!findNamed<QPushButton>(page, "revertButton").isEnabled());
     }
 
     void editedValuesAreSavedForEveryServer()
     {
-        SettingsPage& page = *m_window->settingsPage();
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
         const QString file = ServerSettings::filePath(m_data.path());
         // Apply must make a file that others could read private again (it holds the token).
         QVERIFY(QFile::setPermissions(file, QFile::permissions(file) | QFileDevice::ReadGroup |
                                                 QFileDevice::ReadOther));
 
-        type(page.memory(), QStringLiteral("1024"));
+        type(findNamed<QSpinBox>(page, "memory"), QStringLiteral("1024"));
         QVERIFY(page.hasChanges());
-        QVERIFY(page.applyButton().isEnabled());
-        QVERIFY(page.revertButton().isEnabled());
-        type(page.cpus(), QStringLiteral("0.5"));
-        type(page.processes(), QStringLiteral("100"));
-        type(page.writableSpace(), QStringLiteral("128"));
-        page.outputCapUnit().setFocus();
-        QTest::keyClick(&page.outputCapUnit(), Qt::Key_Home); // KiB: 1 MiB becomes 1024 KiB
-        QCOMPARE(page.outputCapUnit().currentText(), QStringLiteral("KiB"));
-        QCOMPARE(page.outputCap().value(), 1024);
-        type(page.outputCap(), QStringLiteral("256"));
-        clickIndicator(page.networkNone());
-        QVERIFY(page.networkNone().isChecked());
-        QVERIFY(!page.networkBridge().isChecked());
-        type(page.defaultTimeout(), QStringLiteral("45"));
-        type(page.maxTimeout(), QStringLiteral("900"));
-        type(page.poolSize(), QStringLiteral("4"));
-        type(page.poolIdle(), QStringLiteral("120"));
-        type(page.maxRunning(), QStringLiteral("3"));
-        clickIndicator(page.allowUnlimited());
-        QVERIFY(page.allowUnlimited().isChecked());
-        clickIndicator(page.redact());
-        QVERIFY(!page.redact().isChecked());
-        QVERIFY(!page.redactWarning().isHidden());
-        type(page.keepRuns(), QStringLiteral("500"));
-        type(page.keepDays(), QStringLiteral("30"));
-        type(page.keepMegabytes(), QStringLiteral("0"));
-        type(page.keepPerText(), QStringLiteral("64"));
-        page.engine().setFocus();
-        QTest::keyClicks(&page.engine(), QStringLiteral("P"));
-        QCOMPARE(page.engine().currentData().toString(), QStringLiteral("podman"));
-        clickIndicator(page.approvalRequired());
-        QVERIFY(page.approvalRequired().isChecked());
-        QVERIFY(page.approvalTimeout().isEnabled());
-        type(page.approvalTimeout(), QStringLiteral("120"));
+        QVERIFY(findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QVERIFY(findNamed<QPushButton>(page, "revertButton").isEnabled());
+        type(findNamed<QDoubleSpinBox>(page, "cpus"), QStringLiteral("0.5"));
+        type(findNamed<QSpinBox>(page, "processes"), QStringLiteral("100"));
+        type(findNamed<QSpinBox>(page, "writableSpace"), QStringLiteral("128"));
+        findNamed<QComboBox>(page, "outputCapUnit").setFocus();
+        QTest::keyClick(&findNamed<QComboBox>(page, "outputCapUnit"),
+                        Qt::Key_Home); // KiB: 1 MiB becomes 1024 KiB
+        QCOMPARE(findNamed<QComboBox>(page, "outputCapUnit").currentText(), QStringLiteral("KiB"));
+        QCOMPARE(findNamed<QSpinBox>(page, "outputCap").value(), 1024);
+        type(findNamed<QSpinBox>(page, "outputCap"), QStringLiteral("256"));
+        clickIndicator(findNamed<QRadioButton>(page, "networkNone"));
+        QVERIFY(findNamed<QRadioButton>(page, "networkNone").isChecked());
+        QVERIFY(!findNamed<QRadioButton>(page, "networkBridge").isChecked());
+        type(findNamed<QSpinBox>(page, "defaultTimeout"), QStringLiteral("45"));
+        type(findNamed<QSpinBox>(page, "maxTimeout"), QStringLiteral("900"));
+        type(findNamed<QSpinBox>(page, "poolSize"), QStringLiteral("4"));
+        type(findNamed<QSpinBox>(page, "poolIdle"), QStringLiteral("120"));
+        type(findNamed<QSpinBox>(page, "maxRunning"), QStringLiteral("3"));
+        clickIndicator(findNamed<QCheckBox>(page, "allowUnlimited"));
+        QVERIFY(findNamed<QCheckBox>(page, "allowUnlimited").isChecked());
+        clickIndicator(findNamed<QCheckBox>(page, "redact"));
+        QVERIFY(!findNamed<QCheckBox>(page, "redact").isChecked());
+        QVERIFY(!findNamed<QLabel>(page, "redactWarning").isHidden());
+        type(findNamed<QSpinBox>(page, "keepRuns"), QStringLiteral("500"));
+        type(findNamed<QSpinBox>(page, "keepDays"), QStringLiteral("30"));
+        type(findNamed<QSpinBox>(page, "keepMegabytes"), QStringLiteral("0"));
+        type(findNamed<QSpinBox>(page, "keepPerText"), QStringLiteral("64"));
+        findNamed<QComboBox>(page, "engine").setFocus();
+        QTest::keyClicks(&findNamed<QComboBox>(page, "engine"), QStringLiteral("P"));
+        QCOMPARE(findNamed<QComboBox>(page, "engine").currentData().toString(),
+                 QStringLiteral("podman"));
+        clickIndicator(findNamed<QCheckBox>(page, "approvalRequired"));
+        QVERIFY(findNamed<QCheckBox>(page, "approvalRequired").isChecked());
+        QVERIFY(findNamed<QSpinBox>(page, "approvalTimeout").isEnabled());
+        type(findNamed<QSpinBox>(page, "approvalTimeout"), QStringLiteral("120"));
 
         QSignalSpy applied(&page, &SettingsPage::applied);
-        QTest::mouseClick(&page.applyButton(), Qt::LeftButton);
+        QTest::mouseClick(&findNamed<QPushButton>(page, "applyButton"), Qt::LeftButton);
         QCOMPARE(applied.count(), 1);
-        QVERIFY2(page.errorLabel().isHidden(), qPrintable(page.errorLabel().text()));
+        QVERIFY2(findNamed<QLabel>(page, "errorLabel").isHidden(),
+                 qPrintable(findNamed<QLabel>(page, "errorLabel").text()));
         QVERIFY(!page.hasChanges());
-        QVERIFY(!page.applyButton().isEnabled());
+        QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
 
         QStringList problems;
         const ServerSettings saved = ServerSettings::load(m_data.path(), &problems);
@@ -246,115 +251,119 @@ private Q_SLOTS:
     void aSecondWindowShowsTheSavedValues()
     {
         MainWindow second(m_data.path());
-        const SettingsPage& page = *second.settingsPage();
-        QCOMPARE(page.memory().value(), 1024);
-        QCOMPARE(page.cpus().value(), 0.5);
-        QCOMPARE(page.processes().value(), 100);
-        QCOMPARE(page.writableSpace().value(), 128);
-        QCOMPARE(page.outputCap().value(), 256);
-        QCOMPARE(page.outputCapUnit().currentText(), QStringLiteral("KiB"));
-        QVERIFY(page.networkNone().isChecked());
-        QCOMPARE(page.defaultTimeout().value(), 45);
-        QCOMPARE(page.maxTimeout().value(), 900);
-        QCOMPARE(page.poolSize().value(), 4);
-        QCOMPARE(page.poolIdle().value(), 120);
-        QVERIFY(!page.redact().isChecked());
-        QVERIFY(!page.redactWarning().isHidden());
-        QCOMPARE(page.keepRuns().value(), 500);
-        QCOMPARE(page.keepDays().value(), 30);
-        QCOMPARE(page.keepMegabytes().value(), 0);
-        QCOMPARE(page.keepMegabytes().text(), QStringLiteral("No limit"));
-        QCOMPARE(page.keepPerText().value(), 64);
-        QCOMPARE(page.engine().currentData().toString(), QStringLiteral("podman"));
-        QVERIFY(page.approvalRequired().isChecked());
-        QCOMPARE(page.approvalTimeout().value(), 120);
+        const SettingsPage& page = findNamed<SettingsPage>(second, "settingsPage");
+        QCOMPARE(findNamed<QSpinBox>(page, "memory").value(), 1024);
+        QCOMPARE(findNamed<QDoubleSpinBox>(page, "cpus").value(), 0.5);
+        QCOMPARE(findNamed<QSpinBox>(page, "processes").value(), 100);
+        QCOMPARE(findNamed<QSpinBox>(page, "writableSpace").value(), 128);
+        QCOMPARE(findNamed<QSpinBox>(page, "outputCap").value(), 256);
+        QCOMPARE(findNamed<QComboBox>(page, "outputCapUnit").currentText(), QStringLiteral("KiB"));
+        QVERIFY(findNamed<QRadioButton>(page, "networkNone").isChecked());
+        QCOMPARE(findNamed<QSpinBox>(page, "defaultTimeout").value(), 45);
+        QCOMPARE(findNamed<QSpinBox>(page, "maxTimeout").value(), 900);
+        QCOMPARE(findNamed<QSpinBox>(page, "poolSize").value(), 4);
+        QCOMPARE(findNamed<QSpinBox>(page, "poolIdle").value(), 120);
+        QVERIFY(!findNamed<QCheckBox>(page, "redact").isChecked());
+        QVERIFY(!findNamed<QLabel>(page, "redactWarning").isHidden());
+        QCOMPARE(findNamed<QSpinBox>(page, "keepRuns").value(), 500);
+        QCOMPARE(findNamed<QSpinBox>(page, "keepDays").value(), 30);
+        QCOMPARE(findNamed<QSpinBox>(page, "keepMegabytes").value(), 0);
+        QCOMPARE(findNamed<QSpinBox>(page, "keepMegabytes").text(), QStringLiteral("No limit"));
+        QCOMPARE(findNamed<QSpinBox>(page, "keepPerText").value(), 64);
+        QCOMPARE(findNamed<QComboBox>(page, "engine").currentData().toString(),
+                 QStringLiteral("podman"));
+        QVERIFY(findNamed<QCheckBox>(page, "approvalRequired").isChecked());
+        QCOMPARE(findNamed<QSpinBox>(page, "approvalTimeout").value(), 120);
         QVERIFY(!page.hasChanges());
     }
 
     void revertDiscardsTheEdits()
     {
-        SettingsPage& page = *m_window->settingsPage();
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
         const QByteArray before = readSettingsFile();
-        type(page.memory(), QStringLiteral("2048"));
-        clickIndicator(page.networkBridge());
+        type(findNamed<QSpinBox>(page, "memory"), QStringLiteral("2048"));
+        clickIndicator(findNamed<QRadioButton>(page, "networkBridge"));
         QVERIFY(page.hasChanges());
-        QTest::mouseClick(&page.revertButton(), Qt::LeftButton);
-        QCOMPARE(page.memory().value(), 1024);
-        QVERIFY(page.networkNone().isChecked());
+        QTest::mouseClick(&findNamed<QPushButton>(page, "revertButton"), Qt::LeftButton);
+        QCOMPARE(findNamed<QSpinBox>(page, "memory").value(), 1024);
+        QVERIFY(findNamed<QRadioButton>(page, "networkNone").isChecked());
         QVERIFY(!page.hasChanges());
-        QVERIFY(!page.applyButton().isEnabled());
-        QVERIFY(!page.revertButton().isEnabled());
+        QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QVERIFY(!findNamed<QPushButton>(page, "revertButton").isEnabled());
         QCOMPARE(readSettingsFile(), before);
     }
 
     void aDefaultLongerThanTheMaximumIsNotApplied()
     {
-        SettingsPage& page = *m_window->settingsPage();
-        type(page.defaultTimeout(), QStringLiteral("1000"));
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
+        type(findNamed<QSpinBox>(page, "defaultTimeout"), QStringLiteral("1000"));
         QVERIFY(page.hasChanges());
-        QVERIFY(!page.applyButton().isEnabled());
-        QVERIFY(!page.errorLabel().isHidden());
-        QVERIFY2(page.errorLabel().text().contains(QStringLiteral("maximum")),
-                 qPrintable(page.errorLabel().text()));
-        type(page.maxTimeout(), QStringLiteral("1200"));
-        QVERIFY(page.applyButton().isEnabled());
-        QVERIFY(page.errorLabel().isHidden());
-        QTest::mouseClick(&page.revertButton(), Qt::LeftButton);
-        QCOMPARE(page.defaultTimeout().value(), 45);
+        QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QVERIFY(!findNamed<QLabel>(page, "errorLabel").isHidden());
+        QVERIFY2(findNamed<QLabel>(page, "errorLabel").text().contains(QStringLiteral("maximum")),
+                 qPrintable(findNamed<QLabel>(page, "errorLabel").text()));
+        type(findNamed<QSpinBox>(page, "maxTimeout"), QStringLiteral("1200"));
+        QVERIFY(findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QVERIFY(findNamed<QLabel>(page, "errorLabel").isHidden());
+        QTest::mouseClick(&findNamed<QPushButton>(page, "revertButton"), Qt::LeftButton);
+        QCOMPARE(findNamed<QSpinBox>(page, "defaultTimeout").value(), 45);
     }
 
     void aChangeMadeElsewhereReloadsTheForm()
     {
-        SettingsPage& page = *m_window->settingsPage();
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
         ServerSettings elsewhere = ServerSettings::load(m_data.path());
         elsewhere.poolSize = 7;
         QVERIFY(elsewhere.save(m_data.path()));
-        QTRY_COMPARE_WITH_TIMEOUT(page.poolSize().value(), 7, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(findNamed<QSpinBox>(page, "poolSize").value(), 7, kWaitMs);
         QVERIFY(!page.hasChanges());
-        QVERIFY(page.changedElsewhereLabel().isHidden());
+        QVERIFY(findNamed<QLabel>(page, "changedElsewhereLabel").isHidden());
     }
 
     void aChangeMadeElsewhereKeepsEditsInProgress()
     {
-        SettingsPage& page = *m_window->settingsPage();
-        type(page.memory(), QStringLiteral("768"));
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
+        type(findNamed<QSpinBox>(page, "memory"), QStringLiteral("768"));
         ServerSettings elsewhere = ServerSettings::load(m_data.path());
         elsewhere.poolSize = 9;
         elsewhere.pythonImage = QStringLiteral("registry.example/python:3.13");
         QVERIFY(elsewhere.save(m_data.path()));
-        QTRY_VERIFY_WITH_TIMEOUT(!page.changedElsewhereLabel().isHidden(), kWaitMs);
-        QCOMPARE(page.memory().value(), 768);
-        QCOMPARE(page.poolSize().value(), 7);
+        QTRY_VERIFY_WITH_TIMEOUT(!findNamed<QLabel>(page, "changedElsewhereLabel").isHidden(),
+                                 kWaitMs);
+        QCOMPARE(findNamed<QSpinBox>(page, "memory").value(), 768);
+        QCOMPARE(findNamed<QSpinBox>(page, "poolSize").value(), 7);
 
         // Apply puts the edit over the file as it is now: the other program's values stay.
-        QTest::mouseClick(&page.applyButton(), Qt::LeftButton);
+        QTest::mouseClick(&findNamed<QPushButton>(page, "applyButton"), Qt::LeftButton);
         const ServerSettings saved = ServerSettings::load(m_data.path());
         QCOMPARE(saved.policy.memoryBytes, 768 * MiB);
         QCOMPARE(saved.poolSize, 9);
         QCOMPARE(saved.pythonImage, QStringLiteral("registry.example/python:3.13"));
-        QCOMPARE(page.poolSize().value(), 9);
-        QVERIFY(page.changedElsewhereLabel().isHidden());
+        QCOMPARE(findNamed<QSpinBox>(page, "poolSize").value(), 9);
+        QVERIFY(findNamed<QLabel>(page, "changedElsewhereLabel").isHidden());
     }
 
     void anInvalidStoredValueIsReportedAndTheDefaultShown()
     {
-        SettingsPage& page = *m_window->settingsPage();
-        QVERIFY(page.problemsLabel().isHidden());
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
+        QVERIFY(findNamed<QLabel>(page, "problemsLabel").isHidden());
         csm::SettingsFile file(m_data.path());
         file.setValue(QStringLiteral("memory"), QStringLiteral("lots"));
         QVERIFY(file.save());
-        QTRY_VERIFY_WITH_TIMEOUT(!page.problemsLabel().isHidden(), kWaitMs);
-        QVERIFY2(page.problemsLabel().text().contains(QStringLiteral("memory \"lots\" ignored")),
-                 qPrintable(page.problemsLabel().text()));
-        QCOMPARE(page.memory().value(), 512);
+        QTRY_VERIFY_WITH_TIMEOUT(!findNamed<QLabel>(page, "problemsLabel").isHidden(), kWaitMs);
+        QVERIFY2(findNamed<QLabel>(page, "problemsLabel")
+                     .text()
+                     .contains(QStringLiteral("memory \"lots\" ignored")),
+                 qPrintable(findNamed<QLabel>(page, "problemsLabel").text()));
+        QCOMPARE(findNamed<QSpinBox>(page, "memory").value(), 512);
         // The other values still come from the file.
-        QCOMPARE(page.poolSize().value(), 9);
+        QCOMPARE(findNamed<QSpinBox>(page, "poolSize").value(), 9);
         QVERIFY(!page.hasChanges());
 
         // Applying an edit stores valid values throughout, and the problem is gone.
-        type(page.processes(), QStringLiteral("300"));
-        QTest::mouseClick(&page.applyButton(), Qt::LeftButton);
-        QVERIFY(page.problemsLabel().isHidden());
+        type(findNamed<QSpinBox>(page, "processes"), QStringLiteral("300"));
+        QTest::mouseClick(&findNamed<QPushButton>(page, "applyButton"), Qt::LeftButton);
+        QVERIFY(findNamed<QLabel>(page, "problemsLabel").isHidden());
         QStringList problems;
         const ServerSettings saved = ServerSettings::load(m_data.path(), &problems);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
@@ -364,15 +373,15 @@ private Q_SLOTS:
 
     void restoreDefaultsKeepsWhatOtherPagesStore()
     {
-        SettingsPage& page = *m_window->settingsPage();
-        QTest::mouseClick(&page.restoreDefaultsButton(), Qt::LeftButton);
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
+        QTest::mouseClick(&findNamed<QPushButton>(page, "restoreDefaultsButton"), Qt::LeftButton);
         QVERIFY(page.hasChanges());
-        QCOMPARE(page.processes().value(), 256);
-        QVERIFY(page.networkBridge().isChecked());
-        QVERIFY(!page.approvalRequired().isChecked());
+        QCOMPARE(findNamed<QSpinBox>(page, "processes").value(), 256);
+        QVERIFY(findNamed<QRadioButton>(page, "networkBridge").isChecked());
+        QVERIFY(!findNamed<QCheckBox>(page, "approvalRequired").isChecked());
         // Nothing is saved before Apply.
         QCOMPARE(ServerSettings::load(m_data.path()).policy.pidsLimit, 300);
-        QTest::mouseClick(&page.applyButton(), Qt::LeftButton);
+        QTest::mouseClick(&findNamed<QPushButton>(page, "applyButton"), Qt::LeftButton);
 
         ServerSettings expected;
         expected.pythonImage = QStringLiteral("registry.example/python:3.13");

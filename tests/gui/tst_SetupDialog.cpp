@@ -1,6 +1,7 @@
 // The first run's guided setup, on the real main window and the real engine's health check
 // (CSM_TEST_ENGINE=podman|docker): offered once when something is missing, fixing what the app
 // can fix, naming the command for what it cannot, and never offered when all is well.
+#include "FindNamed.h"
 #include "server/EmbeddedServer.h"
 #include "server/ServerOptionsParser.h"
 #include "server/ServerSettings.h"
@@ -63,28 +64,32 @@ private Q_SLOTS:
         {
             MainWindow window(data.path(), server.get());
             window.show();
-            QTRY_VERIFY_WITH_TIMEOUT(window.setupDialog(), 20'000);
-            csm::SetupDialog& setup = *window.setupDialog();
-            QVERIFY2(setup.problemsText().text().contains(missing),
-                     qPrintable(setup.problemsText().text()));
-            QVERIFY(!setup.finishButton().isEnabled());
-            QVERIFY(setup.useDefaultsButton().isVisible());
-            QVERIFY(!setup.buildButton().isVisible()); // the built-in images are there
+            QTRY_VERIFY_WITH_TIMEOUT(findOptional<csm::SetupDialog>(window, "setupDialog"), 20'000);
+            csm::SetupDialog& setup = *findOptional<csm::SetupDialog>(window, "setupDialog");
+            QVERIFY2(findNamed<QLabel>(setup, "problemsText").text().contains(missing),
+                     qPrintable(findNamed<QLabel>(setup, "problemsText").text()));
+            QVERIFY(!findNamed<QPushButton>(setup, "finishButton").isEnabled());
+            QVERIFY(findNamed<QPushButton>(setup, "useDefaultsButton").isVisible());
+            // The built-in images are there.
+            QVERIFY(!findNamed<QPushButton>(setup, "buildButton").isVisible());
 
-            QTest::mouseClick(&setup.useDefaultsButton(), Qt::LeftButton);
-            QTRY_VERIFY_WITH_TIMEOUT(setup.finishButton().isEnabled(), 20'000);
-            QVERIFY(setup.problemsText().text().contains(QLatin1String("All set")));
+            QTest::mouseClick(&findNamed<QPushButton>(setup, "useDefaultsButton"), Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(findNamed<QPushButton>(setup, "finishButton").isEnabled(),
+                                     20'000);
+            QVERIFY(
+                findNamed<QLabel>(setup, "problemsText").text().contains(QLatin1String("All set")));
             QCOMPARE(ServerSettings::load(data.path()).pythonImage, QString());
-            QTest::mouseClick(&setup.finishButton(), Qt::LeftButton);
-            QTRY_VERIFY(!window.setupDialog());
+            QTest::mouseClick(&findNamed<QPushButton>(setup, "finishButton"), Qt::LeftButton);
+            QTRY_VERIFY(!findOptional<csm::SetupDialog>(window, "setupDialog"));
             QVERIFY(DesktopSettings::load(data.path()).setupDone);
         }
         // Offered once: the next start does not ask again, even with a problem back.
         chooseEngine(data.path(), missing);
         MainWindow again(data.path(), server.get());
-        QTRY_VERIFY_WITH_TIMEOUT(!again.healthBanner()->problems().isEmpty(), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !findNamed<csm::HealthBanner>(again, "healthBanner").problems().isEmpty(), 20'000);
         QTest::qWait(200);
-        QVERIFY(!again.setupDialog());
+        QVERIFY(!findOptional<csm::SetupDialog>(again, "setupDialog"));
     }
 
     // A first run for real: an empty image store (podman's storage moved to a new folder for
@@ -120,29 +125,35 @@ private Q_SLOTS:
         auto server = startServer(data.path());
         MainWindow window(data.path(), server.get());
         window.show();
-        QTRY_VERIFY_WITH_TIMEOUT(window.setupDialog(), 20'000);
-        csm::SetupDialog& setup = *window.setupDialog();
-        QVERIFY(setup.problemsText().text().contains(QLatin1String("code-sandbox-python")));
-        QVERIFY(setup.problemsText().text().contains(QLatin1String("code-sandbox-js")));
-        QVERIFY(setup.buildButton().isVisible());
-        QVERIFY(setup.buildButton().isEnabled());
-        QVERIFY(!setup.useDefaultsButton().isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(findOptional<csm::SetupDialog>(window, "setupDialog"), 20'000);
+        csm::SetupDialog& setup = *findOptional<csm::SetupDialog>(window, "setupDialog");
+        QVERIFY(findNamed<QLabel>(setup, "problemsText")
+                    .text()
+                    .contains(QLatin1String("code-sandbox-python")));
+        QVERIFY(findNamed<QLabel>(setup, "problemsText")
+                    .text()
+                    .contains(QLatin1String("code-sandbox-js")));
+        QVERIFY(findNamed<QPushButton>(setup, "buildButton").isVisible());
+        QVERIFY(findNamed<QPushButton>(setup, "buildButton").isEnabled());
+        QVERIFY(!findNamed<QPushButton>(setup, "useDefaultsButton").isVisible());
 
-        QTest::mouseClick(&setup.buildButton(), Qt::LeftButton);
+        QTest::mouseClick(&findNamed<QPushButton>(setup, "buildButton"), Qt::LeftButton);
         QVERIFY(setup.isBuilding());
-        QVERIFY(setup.progress().isVisible());
-        QCOMPARE(setup.progress().maximum(), 2);
-        QVERIFY(!setup.buildButton().isEnabled());
+        QVERIFY(findNamed<QProgressBar>(setup, "progress").isVisible());
+        QCOMPARE(findNamed<QProgressBar>(setup, "progress").maximum(), 2);
+        QVERIFY(!findNamed<QPushButton>(setup, "buildButton").isEnabled());
         // The builder's own words stream in while it works.
-        QTRY_VERIFY_WITH_TIMEOUT(setup.log().toPlainText().contains(QLatin1String("podman")),
-                                 30'000);
-        QTRY_VERIFY_WITH_TIMEOUT(setup.finishButton().isEnabled(), 240'000);
-        QCOMPARE(setup.progress().value(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            findNamed<QPlainTextEdit>(setup, "log").toPlainText().contains(QLatin1String("podman")),
+            30'000);
+        QTRY_VERIFY_WITH_TIMEOUT(findNamed<QPushButton>(setup, "finishButton").isEnabled(),
+                                 240'000);
+        QCOMPARE(findNamed<QProgressBar>(setup, "progress").value(), 2);
         QVERIFY(!setup.isBuilding());
         QVERIFY(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-python:latest")));
         QVERIFY(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-js:latest")));
-        QTest::mouseClick(&setup.finishButton(), Qt::LeftButton);
-        QTRY_VERIFY(!window.setupDialog());
+        QTest::mouseClick(&findNamed<QPushButton>(setup, "finishButton"), Qt::LeftButton);
+        QTRY_VERIFY(!findOptional<csm::SetupDialog>(window, "setupDialog"));
         QVERIFY(DesktopSettings::load(data.path()).setupDone);
     }
 
@@ -157,15 +168,15 @@ private Q_SLOTS:
         auto server = startServer(data.path());
         MainWindow window(data.path(), server.get());
         window.show();
-        QTRY_VERIFY_WITH_TIMEOUT(window.setupDialog(), 20'000);
-        csm::SetupDialog& setup = *window.setupDialog();
-        const QString text = setup.problemsText().text();
+        QTRY_VERIFY_WITH_TIMEOUT(findOptional<csm::SetupDialog>(window, "setupDialog"), 20'000);
+        csm::SetupDialog& setup = *findOptional<csm::SetupDialog>(window, "setupDialog");
+        const QString text = findNamed<QLabel>(setup, "problemsText").text();
         QVERIFY2(text.contains(TestEngine::name()) &&
                      text.contains(QLatin1String("Run in a terminal")),
                  qPrintable(text));
-        QVERIFY(!setup.finishButton().isEnabled());
-        QTest::mouseClick(&setup.skipButton(), Qt::LeftButton);
-        QTRY_VERIFY(!window.setupDialog());
+        QVERIFY(!findNamed<QPushButton>(setup, "finishButton").isEnabled());
+        QTest::mouseClick(&findNamed<QPushButton>(setup, "skipButton"), Qt::LeftButton);
+        QTRY_VERIFY(!findOptional<csm::SetupDialog>(window, "setupDialog"));
         QVERIFY(DesktopSettings::load(data.path()).setupDone);
     }
 
@@ -177,8 +188,8 @@ private Q_SLOTS:
         MainWindow window(data.path(), server.get());
         window.show();
         QTRY_VERIFY_WITH_TIMEOUT(DesktopSettings::load(data.path()).setupDone, 20'000);
-        QVERIFY(window.healthBanner()->problems().isEmpty());
-        QVERIFY(!window.setupDialog());
+        QVERIFY(findNamed<csm::HealthBanner>(window, "healthBanner").problems().isEmpty());
+        QVERIFY(!findOptional<csm::SetupDialog>(window, "setupDialog"));
     }
 };
 

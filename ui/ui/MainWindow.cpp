@@ -35,10 +35,13 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
     , m_server(server)
 {
     setWindowTitle(tr("Code Sandbox"));
+    // Stable names: tests find the pages and dialogs by them (findChild).
+    m_pages->setObjectName(QStringLiteral("pages"));
     QString error;
     m_history = HistoryStore::open(HistoryLocation::historyPath(dataDir), &error);
     if (m_history) {
         m_runs = new RunsPage(*m_history, m_pages);
+        m_runs->setObjectName(QStringLiteral("runsPage"));
         m_pages->addTab(m_runs, tr("Runs"));
     } else {
         auto* problem = new QLabel(tr("The run history in %1 cannot be opened: %2")
@@ -49,11 +52,14 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
         m_pages->addTab(problem, tr("Runs"));
     }
     m_secrets = new SecretsPage(dataDir, m_pages);
+    m_secrets->setObjectName(QStringLiteral("secretsPage"));
     m_pages->addTab(m_secrets, tr("Secrets"));
     m_images = new ImagesPage(dataDir, m_pages);
+    m_images->setObjectName(QStringLiteral("imagesPage"));
     m_pages->addTab(m_images, tr("Images"));
     // The banner above every page: whatever the page, a missing engine or image shows.
     m_banner = new HealthBanner(dataDir, this);
+    m_banner->setObjectName(QStringLiteral("healthBanner"));
     connect(m_banner, &HealthBanner::buildRequested, m_images, [this](Language language) {
         m_pages->setCurrentWidget(m_images);
         m_images->buildDefaultImage(language);
@@ -64,10 +70,12 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
     });
     connect(m_images, &ImagesPage::imagesChanged, m_banner, &HealthBanner::recheck);
     m_serverPage = new ServerPage(dataDir, server, m_pages);
+    m_serverPage->setObjectName(QStringLiteral("serverPage"));
     m_pages->addTab(m_serverPage, tr("Server"));
     setWindowIcon(TrayIcon::icon(0, true));
     if (m_server) {
         m_approvals = new ApprovalPrompter(*m_server, this);
+        m_approvals->setObjectName(QStringLiteral("approvals"));
         if (QSystemTrayIcon::isSystemTrayAvailable()) {
             m_tray = new TrayIcon(this);
             connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {
@@ -97,6 +105,7 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
     }
     // Last: the page people visit least.
     m_settings = new SettingsPage(dataDir, m_pages);
+    m_settings->setObjectName(QStringLiteral("settingsPage"));
     m_pages->addTab(m_settings, tr("Settings"));
     connect(m_settings, &SettingsPage::applied, this, [this] {
         if (m_server)
@@ -117,11 +126,6 @@ void MainWindow::applyDesktopSettings()
     m_server->setApproval(settings.approvalRequired, settings.approvalTimeoutSeconds * 1000);
 }
 
-SetupDialog* MainWindow::setupDialog() const
-{
-    return m_setup;
-}
-
 void MainWindow::offerSetupOnceChecked()
 {
     connect(
@@ -134,9 +138,10 @@ void MainWindow::offerSetupOnceChecked()
                 settings.save(m_dataDir);
                 return;
             }
-            m_setup = new SetupDialog(m_dataDir, *m_banner, *m_images, this);
-            m_setup->setAttribute(Qt::WA_DeleteOnClose);
-            m_setup->open();
+            auto* setup = new SetupDialog(m_dataDir, *m_banner, *m_images, this);
+            setup->setAttribute(Qt::WA_DeleteOnClose);
+            setup->setObjectName(QStringLiteral("setupDialog"));
+            setup->open();
         },
         Qt::SingleShotConnection);
 }
@@ -171,6 +176,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     m_closeConfirmation->addButton(tr("End the session and quit"), QMessageBox::AcceptRole);
     m_closeConfirmation->setDefaultButton(m_closeConfirmation->addButton(QMessageBox::Cancel));
     m_closeConfirmation->setAttribute(Qt::WA_DeleteOnClose);
+    m_closeConfirmation->setObjectName(QStringLiteral("closeConfirmation"));
     connect(m_closeConfirmation, &QMessageBox::finished, this, [this] {
         const bool quit = m_closeConfirmation->buttonRole(m_closeConfirmation->clickedButton()) ==
                           QMessageBox::AcceptRole;

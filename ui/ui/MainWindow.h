@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QMainWindow>
-#include <QPointer>
 
 #include <memory>
 
@@ -18,7 +17,6 @@ class ImagesPage;
 class RunsPage;
 class SecretsPage;
 class ServerPage;
-class SetupDialog;
 class TrayIcon;
 struct RunRecord;
 class SettingsPage;
@@ -35,23 +33,6 @@ public:
     explicit MainWindow(const QString& dataDir, EmbeddedServer* server = nullptr,
                         QWidget* parent = nullptr);
     ~MainWindow() override;
-
-    // Null when the history could not be opened (the window says why).
-    RunsPage* runsPage() const { return m_runs; }
-    SecretsPage* secretsPage() const { return m_secrets; }
-    ImagesPage* imagesPage() const { return m_images; }
-    SettingsPage* settingsPage() const { return m_settings; }
-    HealthBanner* healthBanner() const { return m_banner; }
-    QTabWidget* pages() const { return m_pages; }
-    ServerPage* serverPage() const { return m_serverPage; }
-    // Null without a server.
-    ApprovalPrompter* approvals() const { return m_approvals; }
-    // Null where the desktop has no system tray.
-    TrayIcon* trayIcon() const { return m_tray; }
-    // The first-run setup while it is open (offered once, when something is missing).
-    SetupDialog* setupDialog() const;
-    // The question asked when the window is closed during a live session; null otherwise.
-    QMessageBox* closeConfirmation() const { return m_closeConfirmation; }
 
     // Stops the server (its calls and containers), then quits the application.
     void shutDownAndQuit();
@@ -73,7 +54,6 @@ private:
     ApprovalPrompter* m_approvals = nullptr;
     TrayIcon* m_tray = nullptr;
     QMessageBox* m_closeConfirmation = nullptr;
-    QPointer<SetupDialog> m_setup;
     bool m_quitting = false;
 
     void applyDesktopSettings();

@@ -37,28 +37,6 @@ struct ClientConfigChange
         return action == Action::Created || action == Action::Added || action == Action::Replaced ||
                action == Action::Removed;
     }
-
-    // "created", "added", ...: for logs and the command line.
-    static QString actionName(Action action)
-    {
-        switch (action) {
-        case Action::Created:
-            return QStringLiteral("created");
-        case Action::Added:
-            return QStringLiteral("added");
-        case Action::Replaced:
-            return QStringLiteral("replaced");
-        case Action::Removed:
-            return QStringLiteral("removed");
-        case Action::Unchanged:
-            return QStringLiteral("unchanged");
-        case Action::NotFound:
-            return QStringLiteral("not found");
-        case Action::Failed:
-            return QStringLiteral("failed");
-        }
-        Q_UNREACHABLE();
-    }
 };
 
 } // namespace csm

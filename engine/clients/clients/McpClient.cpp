@@ -73,9 +73,4 @@ bool McpClientTraits::allowsTrailingCommas(McpClient client)
     return client == McpClient::VsCode;
 }
 
-bool McpClientTraits::speaksHttp(McpClient client)
-{
-    return client != McpClient::ClaudeDesktop;
-}
-
 } // namespace csm

@@ -36,9 +36,6 @@ public:
     static bool allowsComments(McpClient client);
     // Whether a comma after the last member is accepted (VS Code's JSONC parser only).
     static bool allowsTrailingCommas(McpClient client);
-    // Whether the client connects to a Streamable HTTP server itself. Claude Desktop's file
-    // takes local programs only, so its HTTP variant goes through the mcp-remote bridge.
-    static bool speaksHttp(McpClient client);
 };
 
 } // namespace csm

@@ -31,7 +31,6 @@ public:
 
     // Starts the container; ready() or startFailed() follows.
     void start();
-    bool isReady() const { return m_ready; }
 
     void sendProgram(const QByteArray& code) override;
     // What the engine said while starting the container (warnings, on success).

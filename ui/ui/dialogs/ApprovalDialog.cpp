@@ -78,6 +78,12 @@ ApprovalDialog::ApprovalDialog(const ApprovalRequest& request, QWidget* parent)
     updateCountdown();
     // Closing the window (Esc, the title bar) is a denial, said once.
     connect(this, &QDialog::rejected, this, [this] { answer(false); });
+    // Stable names: tests find the widgets by them (findChild).
+    m_approve->setObjectName(QStringLiteral("approveButton"));
+    m_deny->setObjectName(QStringLiteral("denyButton"));
+    m_code->setObjectName(QStringLiteral("codeView"));
+    m_who->setObjectName(QStringLiteral("requesterLabel"));
+    m_hiddenWarning->setObjectName(QStringLiteral("hiddenCharactersWarning"));
 }
 
 void ApprovalDialog::highlightMarkers(const VisibleText& code)

@@ -26,13 +26,6 @@ public:
     explicit ApprovalDialog(const ApprovalRequest& request, QWidget* parent = nullptr);
 
     quint64 requestId() const { return m_request.id; }
-    QPushButton& approveButton() const { return *m_approve; }
-    QPushButton& denyButton() const { return *m_deny; }
-    CodeView& codeView() const { return *m_code; }
-    // Who asks (rich text: the client's name escaped, its hidden characters marked).
-    QLabel& requesterLabel() const { return *m_who; }
-    // Shown when the client's name or the code holds characters that show nothing.
-    QLabel& hiddenCharactersWarning() const { return *m_hiddenWarning; }
     // The request is no longer waiting (timed out, withdrawn by the client): closes unanswered.
     void dismiss();
 

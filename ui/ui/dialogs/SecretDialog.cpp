@@ -106,6 +106,12 @@ SecretDialog::SecretDialog(SecretStore& store, Mode mode, const SecretInfo& secr
     });
     (editing ? m_value : m_name)->setFocus();
     validate();
+    // Stable names: tests find the widgets by them (findChild).
+    m_name->setObjectName(QStringLiteral("nameEdit"));
+    m_value->setObjectName(QStringLiteral("valueEdit"));
+    m_show->setObjectName(QStringLiteral("showValue"));
+    m_passThrough->setObjectName(QStringLiteral("passThrough"));
+    m_ok->setObjectName(QStringLiteral("okButton"));
 }
 
 SecretDialog::~SecretDialog() = default;

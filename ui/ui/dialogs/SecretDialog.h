@@ -43,15 +43,8 @@ public:
 
     Mode mode() const { return m_mode; }
     QString name() const;
-    bool isSaving() const { return m_saving; }
     // Why OK is disabled, or what the store refused; empty when OK can be pressed.
     QString problem() const;
-
-    QLineEdit& nameEdit() const { return *m_name; }
-    QLineEdit& valueEdit() const { return *m_value; }
-    QCheckBox& showValue() const { return *m_show; }
-    QCheckBox& passThrough() const { return *m_passThrough; }
-    QPushButton& okButton() const { return *m_ok; }
 
     // Saves, then closes once the store has answered. Does nothing while OK is disabled.
     void accept() override;

@@ -88,6 +88,15 @@ SetupDialog::SetupDialog(const QString& dataDir, HealthBanner& health, ImagesPag
     });
     connect(&m_images, &ImagesPage::operationFinished, this, &SetupDialog::onBuildFinished);
     showProblems();
+    // Stable names: tests find the widgets by them (findChild).
+    m_problems->setObjectName(QStringLiteral("problemsText"));
+    m_build->setObjectName(QStringLiteral("buildButton"));
+    m_useDefaults->setObjectName(QStringLiteral("useDefaultsButton"));
+    m_checkAgain->setObjectName(QStringLiteral("checkAgainButton"));
+    m_finish->setObjectName(QStringLiteral("finishButton"));
+    m_skip->setObjectName(QStringLiteral("skipButton"));
+    m_progress->setObjectName(QStringLiteral("progress"));
+    m_log->setObjectName(QStringLiteral("log"));
 }
 
 void SetupDialog::showProblems()

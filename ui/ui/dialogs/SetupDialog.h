@@ -28,14 +28,6 @@ public:
     SetupDialog(const QString& dataDir, HealthBanner& health, ImagesPage& images,
                 QWidget* parent = nullptr);
 
-    QLabel& problemsText() const { return *m_problems; }
-    QPushButton& buildButton() const { return *m_build; }
-    QPushButton& useDefaultsButton() const { return *m_useDefaults; }
-    QPushButton& checkAgainButton() const { return *m_checkAgain; }
-    QPushButton& finishButton() const { return *m_finish; }
-    QPushButton& skipButton() const { return *m_skip; }
-    QProgressBar& progress() const { return *m_progress; }
-    QPlainTextEdit& log() const { return *m_log; }
     bool isBuilding() const { return !m_toBuild.isEmpty(); }
 
 private:

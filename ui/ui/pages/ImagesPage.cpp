@@ -155,7 +155,7 @@ ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
             if (!image.trimmed().isEmpty())
                 pull(image.trimmed());
         });
-        m_pullDialog = dialog;
+        dialog->setObjectName(QStringLiteral("pullDialog"));
         dialog->open();
     });
     connect(m_remove, &QPushButton::clicked, this, &ImagesPage::removeSelected);
@@ -192,6 +192,24 @@ ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
     reloadSettings();
     updateButtons();
     refresh();
+    // Stable names: tests find the widgets by them (findChild).
+    m_model->setObjectName(QStringLiteral("model"));
+    m_table->setObjectName(QStringLiteral("table"));
+    m_log->setObjectName(QStringLiteral("log"));
+    m_status->setObjectName(QStringLiteral("status"));
+    m_defaults->setObjectName(QStringLiteral("defaultsSummary"));
+    m_buildPython->setObjectName(QStringLiteral("buildPython"));
+    m_buildJs->setObjectName(QStringLiteral("buildJavaScript"));
+    m_method->setObjectName(QStringLiteral("buildMethod"));
+    m_force->setObjectName(QStringLiteral("forceRebuild"));
+    m_pull->setObjectName(QStringLiteral("pullButton"));
+    m_remove->setObjectName(QStringLiteral("removeButton"));
+    m_test->setObjectName(QStringLiteral("testButton"));
+    m_setDefault->setObjectName(QStringLiteral("setDefaultButton"));
+    m_setDefaultPython->setObjectName(QStringLiteral("setDefaultPython"));
+    m_setDefaultJs->setObjectName(QStringLiteral("setDefaultJavaScript"));
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_refreshButton->setObjectName(QStringLiteral("refreshButton"));
 }
 
 ImagesPage::~ImagesPage()
@@ -219,26 +237,6 @@ void ImagesPage::showEvent(QShowEvent* event)
 QString ImagesPage::engineName() const
 {
     return m_runtime->name();
-}
-
-QPushButton& ImagesPage::buildButton(Language language) const
-{
-    return language == Language::JavaScript ? *m_buildJs : *m_buildPython;
-}
-
-QAction& ImagesPage::setDefaultAction(Language language) const
-{
-    return language == Language::JavaScript ? *m_setDefaultJs : *m_setDefaultPython;
-}
-
-QInputDialog* ImagesPage::pullDialog() const
-{
-    return m_pullDialog;
-}
-
-QMessageBox* ImagesPage::removeConfirmation() const
-{
-    return m_removeConfirmation;
 }
 
 qint64 ImagesPage::operationProcessId() const
@@ -417,7 +415,7 @@ void ImagesPage::removeSelected()
         if (result == QMessageBox::Yes)
             remove(image);
     });
-    m_removeConfirmation = box;
+    box->setObjectName(QStringLiteral("removeConfirmation"));
     box->open();
 }
 

@@ -3,7 +3,6 @@
 #include "runtime/Language.h"
 
 #include <QElapsedTimer>
-#include <QPointer>
 #include <QStringDecoder>
 #include <QTimer>
 #include <QWidget>
@@ -13,9 +12,7 @@
 class QAction;
 class QCheckBox;
 class QComboBox;
-class QInputDialog;
 class QLabel;
-class QMessageBox;
 class QPlainTextEdit;
 class QProcess;
 class QPushButton;
@@ -56,24 +53,6 @@ public:
 
     // The engine the page drives ("podman", "docker").
     QString engineName() const;
-    ImagesModel& model() const { return *m_model; }
-    QTableView& table() const { return *m_table; }
-    QPlainTextEdit& log() const { return *m_log; }
-    QLabel& status() const { return *m_status; }
-    QLabel& defaultsSummary() const { return *m_defaults; }
-    QPushButton& buildButton(Language language) const;
-    QComboBox& buildMethod() const { return *m_method; }
-    QCheckBox& forceRebuild() const { return *m_force; }
-    QPushButton& pullButton() const { return *m_pull; }
-    QPushButton& removeButton() const { return *m_remove; }
-    QPushButton& testButton() const { return *m_test; }
-    QToolButton& setDefaultButton() const { return *m_setDefault; }
-    QAction& setDefaultAction(Language language) const;
-    QPushButton& cancelButton() const { return *m_cancel; }
-    QPushButton& refreshButton() const { return *m_refreshButton; }
-    // The dialogs while they are open (they are window-modal and delete themselves on close).
-    QInputDialog* pullDialog() const;
-    QMessageBox* removeConfirmation() const;
 
     // Whether a command (build, pull, remove, test) is running; one at a time.
     bool isBusy() const { return m_process != nullptr; }
@@ -158,8 +137,6 @@ private:
     QPushButton* m_cancel = nullptr;
     QPushButton* m_refreshButton = nullptr;
     QPlainTextEdit* m_log = nullptr;
-    QPointer<QInputDialog> m_pullDialog;
-    QPointer<QMessageBox> m_removeConfirmation;
 
     QProcess* m_listing = nullptr;
     bool m_listAgain = false;

@@ -67,6 +67,12 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_tabs, 1);
     showRun(std::nullopt);
+    // Stable names: tests find the widgets by them (findChild).
+    m_summary->setObjectName(QStringLiteral("summary"));
+    m_code->setObjectName(QStringLiteral("codeView"));
+    m_stdout->setObjectName(QStringLiteral("stdout"));
+    m_stderr->setObjectName(QStringLiteral("stderr"));
+    m_limits->setObjectName(QStringLiteral("limits"));
 }
 
 void RunDetailPane::showRun(const std::optional<RunRecord>& run)
@@ -78,26 +84,6 @@ void RunDetailPane::showRun(const std::optional<RunRecord>& run)
     m_stderr->setPlainText(run ? run->stderrText : QString());
     m_limits->setPlainText(run ? QString::fromUtf8(QJsonDocument(run->limits).toJson())
                                : QString());
-}
-
-QString RunDetailPane::codeText() const
-{
-    return m_code->toPlainText();
-}
-
-QString RunDetailPane::stdoutText() const
-{
-    return m_stdout->toPlainText();
-}
-
-QString RunDetailPane::stderrText() const
-{
-    return m_stderr->toPlainText();
-}
-
-QString RunDetailPane::summaryText() const
-{
-    return m_summary->text();
 }
 
 } // namespace csm

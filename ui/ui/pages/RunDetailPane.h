@@ -25,14 +25,6 @@ public:
     void showRun(const std::optional<RunRecord>& run);
     qint64 shownRunId() const { return m_runId; }
 
-    // For tests and copy actions.
-    QString codeText() const;
-    CodeView& codeView() const { return *m_code; }
-    QString stdoutText() const;
-    QString stderrText() const;
-    QString summaryText() const;
-    QLabel& summaryLabel() const { return *m_summary; }
-
 private:
     QLabel* m_summary = nullptr;
     QTabWidget* m_tabs = nullptr;

@@ -183,11 +183,22 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_clientsRefresh.start(kClientsRefreshMs);
     refreshClients();
     updateActions();
-}
-
-QString RunsPage::messageText() const
-{
-    return m_message->text();
+    // Stable names: tests find the widgets by them (findChild).
+    m_model->setObjectName(QStringLiteral("model"));
+    m_table->setObjectName(QStringLiteral("table"));
+    m_detail->setObjectName(QStringLiteral("detail"));
+    m_text->setObjectName(QStringLiteral("textFilter"));
+    m_status->setObjectName(QStringLiteral("statusFilter"));
+    m_language->setObjectName(QStringLiteral("languageFilter"));
+    m_client->setObjectName(QStringLiteral("clientFilter"));
+    m_time->setObjectName(QStringLiteral("timeFilter"));
+    m_actions->setObjectName(QStringLiteral("actionsBar"));
+    m_copyCode->setObjectName(QStringLiteral("copyCodeAction"));
+    m_copyOutput->setObjectName(QStringLiteral("copyOutputAction"));
+    m_export->setObjectName(QStringLiteral("exportAction"));
+    m_delete->setObjectName(QStringLiteral("deleteAction"));
+    m_rerun->setObjectName(QStringLiteral("rerunAction"));
+    m_message->setObjectName(QStringLiteral("message"));
 }
 
 void RunsPage::setMessage(const QString& text)
@@ -399,6 +410,7 @@ void RunsPage::confirmDelete()
         if (box->clickedButton() == remove)
             deleteRuns(ids);
     });
+    box->setObjectName(QStringLiteral("deleteConfirmation"));
     m_deleteConfirmation = box;
     box->open();
 }

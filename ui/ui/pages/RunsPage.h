@@ -49,30 +49,11 @@ public:
 
     explicit RunsPage(HistoryStore& store, QWidget* parent = nullptr);
 
-    RunsModel& model() const { return *m_model; }
-    QTableView& table() const { return *m_table; }
-    RunDetailPane& detail() const { return *m_detail; }
-    QLineEdit& textFilter() const { return *m_text; }
-    QComboBox& statusFilter() const { return *m_status; }
-    QComboBox& languageFilter() const { return *m_language; }
-    QComboBox& clientFilter() const { return *m_client; }
-    QComboBox& timeFilter() const { return *m_time; }
-    QToolBar& actionsBar() const { return *m_actions; }
-    QAction& copyCodeAction() const { return *m_copyCode; }
-    QAction& copyOutputAction() const { return *m_copyOutput; }
-    QAction& exportAction() const { return *m_export; }
-    QAction& deleteAction() const { return *m_delete; }
-    QAction& rerunAction() const { return *m_rerun; }
-    // What the last action did, or why it failed.
-    QString messageText() const;
-    // The open "delete these runs?" question, if any (open(), not exec(): tests answer it).
-    QMessageBox* deleteConfirmation() const { return m_deleteConfirmation; }
-
     // The selected runs' ids, in table order (newest first).
     QList<qint64> selectedRunIds() const;
     // Writes runs `ids` in full to `path`: CSV when it ends in ".csv", else JSON. The export
     // button calls it with the selection once its file dialog has a path. False, with the
-    // reason in messageText(), when the history cannot be read or the file cannot be written.
+    // reason in the message line, when the history cannot be read or the file cannot be written.
     bool exportRuns(const QList<qint64>& ids, const QString& path);
     // Deletes runs `ids` from the history, without asking (the delete button asks first).
     bool deleteRuns(const QList<qint64>& ids);

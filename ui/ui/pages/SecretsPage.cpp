@@ -119,6 +119,15 @@ SecretsPage::SecretsPage(const QString& dataDir, QWidget* parent)
     watch();
     updateErrors();
     openStore();
+    // Stable names: tests find the widgets by them (findChild).
+    m_model->setObjectName(QStringLiteral("model"));
+    m_table->setObjectName(QStringLiteral("table"));
+    m_add->setObjectName(QStringLiteral("addButton"));
+    m_edit->setObjectName(QStringLiteral("editButton"));
+    m_delete->setObjectName(QStringLiteral("deleteButton"));
+    m_retry->setObjectName(QStringLiteral("retryButton"));
+    m_backend->setObjectName(QStringLiteral("backendLabel"));
+    m_error->setObjectName(QStringLiteral("errorLabel"));
 }
 
 SecretsPage::~SecretsPage()
@@ -234,6 +243,7 @@ void SecretsPage::showDialog(SecretDialog* dialog)
         m_model->refresh();
         select(dialog->name());
     });
+    dialog->setObjectName(QStringLiteral("secretDialog"));
     m_dialog = dialog;
     dialog->open();
 }
@@ -260,6 +270,7 @@ void SecretsPage::confirmDelete()
         if (box->clickedButton() == confirm)
             remove(name);
     });
+    box->setObjectName(QStringLiteral("deleteConfirmation"));
     m_confirmation = box;
     box->open();
 }

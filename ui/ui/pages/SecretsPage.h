@@ -27,8 +27,7 @@ class SecretsModel;
 //
 // Live: the page watches the data folder, so secrets changed by the CLI, a server or another
 // window show within a moment; it also rereads them whenever it is shown. Errors are shown on
-// the page. Dialogs are opened with open(), never exec(), and exposed for tests (QPointer needs
-// their full types here).
+// the page. Dialogs are opened with open(), never exec() (QPointer needs their full types here).
 class SecretsPage final : public QWidget
 {
     Q_OBJECT
@@ -45,21 +44,6 @@ public:
     ~SecretsPage() override;
 
     SecretStore& store() const { return *m_store; }
-    SecretsModel& model() const { return *m_model; }
-    QTableView& table() const { return *m_table; }
-    QPushButton& addButton() const { return *m_add; }
-    QPushButton& editButton() const { return *m_edit; }
-    QPushButton& deleteButton() const { return *m_delete; }
-    // "Try again" after the values could not be reached.
-    QPushButton& retryButton() const { return *m_retry; }
-    // Where the values are kept, and why.
-    QLabel& backendLabel() const { return *m_backend; }
-    // What went wrong last (empty and hidden when nothing did).
-    QLabel& errorLabel() const { return *m_error; }
-    // The add/edit dialog while it is open, else null.
-    SecretDialog* openDialog() const { return m_dialog; }
-    // The delete confirmation while it is open, else null.
-    QMessageBox* openConfirmation() const { return m_confirmation; }
 
 protected:
     void showEvent(QShowEvent* event) override;

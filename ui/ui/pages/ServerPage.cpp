@@ -193,6 +193,25 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     showStatus(m_server ? m_server->status() : ServerStatus{});
     setHttpStopped(QString());
     updateSnippet();
+    // Stable names: tests find the widgets by them (findChild).
+    m_host->setObjectName(QStringLiteral("hostEdit"));
+    m_port->setObjectName(QStringLiteral("portEdit"));
+    m_token->setObjectName(QStringLiteral("tokenEdit"));
+    m_allowRemote->setObjectName(QStringLiteral("allowRemoteBox"));
+    m_newToken->setObjectName(QStringLiteral("newTokenButton"));
+    m_tokenSource->setObjectName(QStringLiteral("tokenSource"));
+    m_tokenNotice->setObjectName(QStringLiteral("tokenNotice"));
+    m_updateClients->setObjectName(QStringLiteral("updateClientsButton"));
+    m_startStop->setObjectName(QStringLiteral("startStopButton"));
+    m_httpState->setObjectName(QStringLiteral("httpState"));
+    m_sessionsView->setObjectName(QStringLiteral("sessionsView"));
+    m_sessions->setObjectName(QStringLiteral("sessions"));
+    m_client->setObjectName(QStringLiteral("clientChoice"));
+    m_variant->setObjectName(QStringLiteral("variantChoice"));
+    m_snippet->setObjectName(QStringLiteral("snippet"));
+    m_copy->setObjectName(QStringLiteral("copyButton"));
+    m_install->setObjectName(QStringLiteral("installButton"));
+    m_installResult->setObjectName(QStringLiteral("installResult"));
 }
 
 void ServerPage::setClientConfigLocation(const ClientConfigLocation& location)

@@ -49,24 +49,6 @@ public:
     // Where clients' files are looked for (tests point it at a temporary home).
     void setClientConfigLocation(const ClientConfigLocation& location);
 
-    QLineEdit& hostEdit() const { return *m_host; }
-    QSpinBox& portEdit() const { return *m_port; }
-    QLineEdit& tokenEdit() const { return *m_token; }
-    QCheckBox& allowRemoteBox() const { return *m_allowRemote; }
-    QPushButton& newTokenButton() const { return *m_newToken; }
-    QLabel& tokenSource() const { return *m_tokenSource; }
-    QLabel& tokenNotice() const { return *m_tokenNotice; }
-    QPushButton& updateClientsButton() const { return *m_updateClients; }
-    QPushButton& startStopButton() const { return *m_startStop; }
-    QLabel& httpState() const { return *m_httpState; }
-    QTableView& sessionsView() const { return *m_sessionsView; }
-    SessionsModel& sessions() const { return *m_sessions; }
-    QComboBox& clientChoice() const { return *m_client; }
-    QComboBox& variantChoice() const { return *m_variant; }
-    QPlainTextEdit& snippet() const { return *m_snippet; }
-    QPushButton& copyButton() const { return *m_copy; }
-    QPushButton& installButton() const { return *m_install; }
-    QLabel& installResult() const { return *m_installResult; }
     QUrl httpUrl() const { return m_httpUrl; }
 
 private:

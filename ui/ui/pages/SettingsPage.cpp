@@ -315,6 +315,36 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
 
     m_watcher->start();
     reload();
+    // Stable names: tests find the widgets by them (findChild).
+    m_memory->setObjectName(QStringLiteral("memory"));
+    m_cpus->setObjectName(QStringLiteral("cpus"));
+    m_pids->setObjectName(QStringLiteral("processes"));
+    m_tmpfs->setObjectName(QStringLiteral("writableSpace"));
+    m_outputCap->setObjectName(QStringLiteral("outputCap"));
+    m_outputCapUnit->setObjectName(QStringLiteral("outputCapUnit"));
+    m_networkBridge->setObjectName(QStringLiteral("networkBridge"));
+    m_networkNone->setObjectName(QStringLiteral("networkNone"));
+    m_timeout->setObjectName(QStringLiteral("defaultTimeout"));
+    m_maxTimeout->setObjectName(QStringLiteral("maxTimeout"));
+    m_poolSize->setObjectName(QStringLiteral("poolSize"));
+    m_poolIdle->setObjectName(QStringLiteral("poolIdle"));
+    m_redact->setObjectName(QStringLiteral("redact"));
+    m_redactWarning->setObjectName(QStringLiteral("redactWarning"));
+    m_maxRunning->setObjectName(QStringLiteral("maxRunning"));
+    m_allowUnlimited->setObjectName(QStringLiteral("allowUnlimited"));
+    m_maxRuns->setObjectName(QStringLiteral("keepRuns"));
+    m_maxDays->setObjectName(QStringLiteral("keepDays"));
+    m_maxMb->setObjectName(QStringLiteral("keepMegabytes"));
+    m_maxFieldSize->setObjectName(QStringLiteral("keepPerText"));
+    m_engine->setObjectName(QStringLiteral("engine"));
+    m_approval->setObjectName(QStringLiteral("approvalRequired"));
+    m_approvalTimeout->setObjectName(QStringLiteral("approvalTimeout"));
+    m_apply->setObjectName(QStringLiteral("applyButton"));
+    m_revert->setObjectName(QStringLiteral("revertButton"));
+    m_defaults->setObjectName(QStringLiteral("restoreDefaultsButton"));
+    m_problems->setObjectName(QStringLiteral("problemsLabel"));
+    m_error->setObjectName(QStringLiteral("errorLabel"));
+    m_changedElsewhere->setObjectName(QStringLiteral("changedElsewhereLabel"));
 }
 
 bool SettingsPage::hasChanges() const

@@ -38,49 +38,7 @@ public:
     // Whether the form holds edits that are not saved.
     bool hasChanges() const;
 
-    // Sandbox limits.
-    QSpinBox& memory() const { return *m_memory; } // MiB
-    QDoubleSpinBox& cpus() const { return *m_cpus; }
-    QSpinBox& processes() const { return *m_pids; }
-    QSpinBox& writableSpace() const { return *m_tmpfs; } // MiB
-    QSpinBox& outputCap() const { return *m_outputCap; } // in outputCapUnit()'s unit
-    QComboBox& outputCapUnit() const { return *m_outputCapUnit; }
-    // Network.
-    QRadioButton& networkBridge() const { return *m_networkBridge; }
-    QRadioButton& networkNone() const { return *m_networkNone; }
-    // Timeouts, in seconds.
-    QSpinBox& defaultTimeout() const { return *m_timeout; }
-    QSpinBox& maxTimeout() const { return *m_maxTimeout; }
-    // Warm pool.
-    QSpinBox& poolSize() const { return *m_poolSize; }
-    QSpinBox& poolIdle() const { return *m_poolIdle; } // seconds
-    // Privacy: the warning is shown while redaction is off.
-    QCheckBox& redact() const { return *m_redact; }
-    QLabel& redactWarning() const { return *m_redactWarning; }
-    QSpinBox& maxRunning() const { return *m_maxRunning; } // 0: automatic
-    QCheckBox& allowUnlimited() const { return *m_allowUnlimited; }
-    // History retention (0: no limit).
-    QSpinBox& keepRuns() const { return *m_maxRuns; }
-    QSpinBox& keepDays() const { return *m_maxDays; }
-    QSpinBox& keepMegabytes() const { return *m_maxMb; }      // MiB
-    QSpinBox& keepPerText() const { return *m_maxFieldSize; } // KiB of each code, stdout, stderr
-    // Engine: Auto, Podman, Docker.
-    QComboBox& engine() const { return *m_engine; }
-    // Approval of the app's own server's calls.
-    QCheckBox& approvalRequired() const { return *m_approval; }
-    QSpinBox& approvalTimeout() const { return *m_approvalTimeout; }
-
-    QPushButton& applyButton() const { return *m_apply; }
-    QPushButton& revertButton() const { return *m_revert; }
-    QPushButton& restoreDefaultsButton() const { return *m_defaults; }
-    // Stored values that were ignored when the file was last read (hidden when none).
-    QLabel& problemsLabel() const { return *m_problems; }
-    // Why the form cannot be applied, or why the last Apply failed (hidden when neither).
-    QLabel& errorLabel() const { return *m_error; }
-    // Shown when the file changed elsewhere while the form held edits.
-    QLabel& changedElsewhereLabel() const { return *m_changedElsewhere; }
-
-    // Saves the edits (what the Apply button does); false with errorLabel() saying why.
+    // Saves the edits (what the Apply button does); false with the error label saying why.
     bool apply();
     // Discards the edits and shows the file as it is now.
     void revert();

@@ -34,7 +34,6 @@ public:
 
     // "python", "javascript" (LanguageTraits ids) or anything else for plain text; rehighlights.
     void setLanguage(const QString& languageId);
-    Language language() const { return m_language; }
     static QTextCharFormat format(Kind kind);
 
 protected:

@@ -16,7 +16,6 @@ public:
 
     // `languageId`: "python", "javascript", or anything else for no colours.
     void showCode(const QString& code, const QString& languageId);
-    CodeHighlighter& highlighter() const { return *m_highlighter; }
     int gutterWidth() const;
 
 protected:

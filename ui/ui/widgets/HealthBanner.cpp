@@ -36,6 +36,8 @@ HealthBanner::HealthBanner(const QString& dataDir, QWidget* parent)
     m_settingsWatcher->start();
     hide();
     recheck();
+    // Stable names: tests find the widgets by them (findChild).
+    m_recheck->setObjectName(QStringLiteral("recheckButton"));
 }
 
 HealthBanner::~HealthBanner() = default;
@@ -59,17 +61,11 @@ QString HealthBanner::text() const
     return lines.join(u'\n');
 }
 
-QPushButton* HealthBanner::fixButton(int index) const
-{
-    return index >= 0 && index < m_fixButtons.size() ? m_fixButtons.at(index) : nullptr;
-}
-
 void HealthBanner::showProblems(const QList<HealthProblem>& problems)
 {
     m_problems = problems;
     qDeleteAll(m_rows->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly));
     m_labels.clear();
-    m_fixButtons.clear();
     for (const HealthProblem& problem : problems) {
         auto* row = new QWidget(m_rows);
         auto* rowLayout = new QHBoxLayout(row);
@@ -88,6 +84,7 @@ void HealthBanner::showProblems(const QList<HealthProblem>& problems)
                         [this, image = problem.image] { Q_EMIT pullRequested(image); });
             }
             fix->setToolTip(problem.fixCommand);
+            fix->setObjectName(QStringLiteral("fixButton"));
         } else if (!problem.fixCommand.isEmpty()) {
             text += tr(" — fix: %1").arg(problem.fixCommand);
         }
@@ -100,7 +97,6 @@ void HealthBanner::showProblems(const QList<HealthProblem>& problems)
             rowLayout->addWidget(fix);
         m_rowsLayout->addWidget(row);
         m_labels << label;
-        m_fixButtons << fix;
     }
     m_recheck->setEnabled(true);
     setVisible(!problems.isEmpty());

@@ -31,9 +31,6 @@ public:
     const QList<HealthProblem>& problems() const { return m_problems; }
     // The text of the problems shown, one line each, with the commands that fix them.
     QString text() const;
-    // The fix button of the problem at `index`; null when that fix is a command to run.
-    QPushButton* fixButton(int index) const;
-    QPushButton& recheckButton() const { return *m_recheck; }
     bool isChecking() const;
 
 public Q_SLOTS:
@@ -58,7 +55,6 @@ private:
     QPushButton* m_recheck = nullptr;
     QList<HealthProblem> m_problems;
     QList<QLabel*> m_labels;
-    QList<QPushButton*> m_fixButtons;
 };
 
 } // namespace csm

@@ -60,7 +60,6 @@ public:
     // Closes at once, whatever is pending.
     void abort();
 
-    bool isStreaming() const { return m_state == State::Streaming; }
     bool isClosed() const { return m_state == State::Closed; }
 
 Q_SIGNALS:

@@ -38,7 +38,6 @@ public:
     quint16 serverPort() const { return m_server.serverPort(); }
     // Stops listening and closes every connection.
     void close();
-    int connectionCount() const { return static_cast<int>(m_connections.size()); }
 
 private:
     void acceptConnections();
