@@ -33,7 +33,8 @@ int history(const QStringList& arguments)
     QLoggingCategory::setFilterRules(QStringLiteral("csm.history.warning=false"));
     QTextStream out(stdout);
     QTextStream err(stderr);
-    return HistoryCommand::run(arguments, QProcessEnvironment::systemEnvironment(), out, err);
+    HistoryCommand command(arguments, QProcessEnvironment::systemEnvironment(), out, err);
+    return runToEnd(command);
 }
 
 int secrets(const QStringList& arguments)
