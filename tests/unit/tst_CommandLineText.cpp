@@ -4,6 +4,7 @@
 // run with CSM_UPDATE_COMMAND_LINE_TEXT=1 to rewrite the file, and review the diff.
 #include "ServerCli.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QProcessEnvironment>
@@ -151,7 +152,9 @@ void tst_CommandLineText::sameAsRecorded()
     QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
     const QByteArray expected = file.readAll();
     if (actual != expected) {
-        QFile written(QDir::current().filePath(QStringLiteral("command-line-text.actual")));
+        // Beside the test program, never in the source tree.
+        QFile written(QDir(QCoreApplication::applicationDirPath())
+                          .filePath(QStringLiteral("command-line-text.actual")));
         QVERIFY(written.open(QIODevice::WriteOnly | QIODevice::Truncate));
         written.write(actual);
         QFAIL(qPrintable(QStringLiteral("the commands' text differs from %1: see diff %1 %2")
