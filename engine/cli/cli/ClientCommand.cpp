@@ -6,13 +6,12 @@
 #include "clients/ClientConfigMerger.h"
 #include "clients/ClientConfigSnippet.h"
 #include "clients/JsonTextWriter.h"
-#include "core/SettingsFile.h"
 #include "history/HistoryLocation.h"
 #include "history/HistoryOptions.h"
+#include "core/SettingsFile.h"
 #include "transport/http/HttpServerConfig.h"
 #include "transport/http/HttpTokenFile.h"
 
-#include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
 #include <QTextStream>
@@ -40,39 +39,6 @@ QString clientIds()
         ids << McpClientTraits::id(client);
     const QString last = ids.takeLast();
     return ids.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
-}
-
-// Where the HTTP entry points and which token it sends, with where they came from.
-struct HttpTarget
-{
-    QUrl url;
-    QString token;
-    QString tokenSource; // "--token-file /path", "the desktop app's settings (/path)"...
-};
-
-// The desktop app's embedded HTTP server, as ui/settings/DesktopSettings writes it: the
-// [desktop] group's http-host, http-port and http-token (a token of its own; empty when it uses
-// the shared token file). The engine cannot use the UI's class, so the keys are read here;
-// missing or invalid values give the app's defaults.
-HttpTarget desktopServer(const QString& dataDir)
-{
-    const SettingsFile desktop(dataDir, QStringLiteral("desktop"));
-    http::HttpServerConfig config;
-    const QString host = desktop.value(QStringLiteral("http-host")).trimmed();
-    if (!host.isEmpty())
-        config.host = host;
-    bool ok = false;
-    const int port = desktop.value(QStringLiteral("http-port")).toInt(&ok);
-    if (ok && port > 0 && port <= 65535)
-        config.port = static_cast<quint16>(port);
-    HttpTarget target;
-    target.url = config.clientUrl();
-    target.token = desktop.value(QStringLiteral("http-token")).trimmed();
-    if (!target.token.isEmpty()) {
-        target.tokenSource = QStringLiteral("the desktop app's settings (%1)")
-                                 .arg(QDir::toNativeSeparators(SettingsFile::path(dataDir)));
-    }
-    return target;
 }
 
 // `text` with every copy of `token` (as written in JSON too) replaced, for printing.
@@ -131,223 +97,269 @@ QString outcome(const ClientConfigChange& change, const QString& name, bool prev
 
 } // namespace
 
+// Where the HTTP entry points and which token it sends, with where they came from.
+struct ClientCommand::HttpTarget
+{
+    QUrl url;
+    QString token;
+    QString tokenSource; // "--token-file /path", "the desktop app's settings (/path)"...
+};
+
 QString ClientCommand::synopsis(Action action)
 {
     return action == Action::Install ? QStringLiteral("install-client CLIENT [--http] [--dry-run]")
                                      : QStringLiteral("uninstall-client CLIENT [--dry-run]");
 }
 
-int ClientCommand::run(Action action, const QStringList& arguments,
-                       const QProcessEnvironment& environment, const QString& serverProgram,
-                       QTextStream& out, QTextStream& err)
+ClientCommand::ClientCommand(Action action, QStringList arguments,
+                             const QProcessEnvironment& environment, QString serverProgram,
+                             QTextStream& out, QTextStream& err, QObject* parent)
+    : Command(CommandLine::commands(), commandWord(action), std::move(arguments), environment, out,
+              err, parent)
+    , m_action(action)
+    , m_serverProgram(std::move(serverProgram))
+    , m_name(QStringLiteral("name"),
+             QStringLiteral("The server's name in the client's list (default: %1).")
+                 .arg(ClientServerEntry::defaultName()),
+             QStringLiteral("name"))
+    , m_dryRun(QStringLiteral("dry-run"),
+               QStringLiteral("Print the file as it would become and write nothing (a token "
+                              "shows as %1).")
+                   .arg(kHiddenToken))
+    , m_http(QStringLiteral("http"),
+             QStringLiteral("Point the client at a running Streamable HTTP server instead of "
+                            "having it start this program over stdio."))
+    , m_url(QStringLiteral("url"),
+            QStringLiteral("The HTTP server's endpoint (default: the desktop app's HTTP server as "
+                           "its settings give it, else http://127.0.0.1:8765/mcp)."),
+            QStringLiteral("url"))
+    , m_tokenFile(QStringLiteral("token-file"),
+                  QStringLiteral("Read the bearer token the HTTP server asks for from this file "
+                                 "(default: the token file in the data folder, http-token, which "
+                                 "every HTTP server of yours uses unless given its own; without "
+                                 "--url, the desktop app's own token if it has one). The "
+                                 "client's file is then made readable by you only."),
+                  QStringLiteral("file"))
+    , m_token(QStringLiteral("token"),
+              QStringLiteral("The bearer token itself. Other users see it in 'ps' and your shell "
+                             "history keeps it: prefer --token-file."),
+              QStringLiteral("token"))
+{}
+
+ClientCommand::~ClientCommand() = default;
+
+Command::Syntax ClientCommand::syntax() const
 {
-    const Subcommands& commands = CommandLine::commands();
-    const QString word = commandWord(action);
-    const bool install = action == Action::Install;
-
-    const HistoryOptions historyOptions;
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("Show this help and exit."));
-    const QCommandLineOption name(
-        QStringLiteral("name"),
-        QStringLiteral("The server's name in the client's list (default: %1).")
-            .arg(ClientServerEntry::defaultName()),
-        QStringLiteral("name"));
-    const QCommandLineOption dryRun(
-        QStringLiteral("dry-run"),
-        QStringLiteral("Print the file as it would become and write nothing (a token shows as "
-                       "%1).")
-            .arg(kHiddenToken));
-    const QCommandLineOption httpOption(
-        QStringLiteral("http"),
-        QStringLiteral("Point the client at a running Streamable HTTP server instead of having "
-                       "it start this program over stdio."));
-    const QCommandLineOption url(
-        QStringLiteral("url"),
-        QStringLiteral("The HTTP server's endpoint (default: the desktop app's HTTP server as "
-                       "its settings give it, else http://127.0.0.1:8765/mcp)."),
-        QStringLiteral("url"));
-    const QCommandLineOption tokenFile(
-        QStringLiteral("token-file"),
-        QStringLiteral("Read the bearer token the HTTP server asks for from this file "
-                       "(default: the token file in the data folder, http-token, which every "
-                       "HTTP server of yours uses unless given its own; without --url, the "
-                       "desktop app's own token if it has one). The client's file is then made "
-                       "readable by you only."),
-        QStringLiteral("file"));
-    const QCommandLineOption token(
-        QStringLiteral("token"),
-        QStringLiteral("The bearer token itself. Other users see it in 'ps' and your shell "
-                       "history keeps it: prefer --token-file."),
-        QStringLiteral("token"));
-
-    QCommandLineParser parser;
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions({help, name, dryRun});
-    if (install)
-        parser.addOptions({httpOption, url, tokenFile, token, historyOptions.dataDir()});
-    const QString usage =
-        install ? QStringLiteral("install-client CLIENT [--http [--url URL] [--token-file FILE]] "
-                                 "[--name NAME] [--dry-run]")
-                : QStringLiteral("uninstall-client CLIENT [--name NAME] [--dry-run]");
-    const QString description =
-        install ? QStringLiteral(
-                      "Adds this server to the user configuration of an MCP client\n(CLIENT: "
-                      "%1), creating the file if needed.\nEverything else in the file stays as "
-                      "it is; the previous file is kept as a backup\nbeside it.")
-                      .arg(clientIds())
-                : QStringLiteral(
-                      "Takes the server out of an MCP client's user configuration\n"
-                      "(CLIENT: %1), keeping the previous file as a backup beside it.\nNothing "
-                      "else in the file changes.")
-                      .arg(clientIds());
-
-    if (!parser.parse(QStringList{commands.command()} + arguments))
-        return commands.usageError(err, word, parser.errorText());
-    if (parser.isSet(help)) {
-        out << commands.help(parser, usage, description);
-        return Subcommands::Ok;
+    if (m_action == Action::Install) {
+        return {QStringLiteral("install-client CLIENT [--http [--url URL] [--token-file FILE]] "
+                               "[--name NAME] [--dry-run]"),
+                QStringLiteral("Adds this server to the user configuration of an MCP "
+                               "client\n(CLIENT: %1), creating the file if needed.\nEverything "
+                               "else in the file stays as it is; the previous file is kept as a "
+                               "backup\nbeside it.")
+                    .arg(clientIds()),
+                {m_name, m_dryRun, m_http, m_url, m_tokenFile, m_token, m_historyOptions.dataDir()},
+                1};
     }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty())
-        return commands.usageError(err, word,
-                                   QStringLiteral("which client? Give %1").arg(clientIds()));
-    if (positional.size() > 1)
-        return commands.usageError(
-            err, word, QStringLiteral("unexpected argument \"%1\"").arg(positional.at(1)));
-    const std::optional<McpClient> client = McpClientTraits::fromId(positional.constFirst());
-    if (!client)
-        return commands.usageError(err, word,
-                                   QStringLiteral("unknown client \"%1\": use %2")
-                                       .arg(positional.constFirst(), clientIds()));
+    return {QStringLiteral("uninstall-client CLIENT [--name NAME] [--dry-run]"),
+            QStringLiteral("Takes the server out of an MCP client's user configuration\n"
+                           "(CLIENT: %1), keeping the previous file as a backup beside it.\n"
+                           "Nothing else in the file changes.")
+                .arg(clientIds()),
+            {m_name, m_dryRun},
+            1};
+}
 
-    const QString serverName =
-        parser.isSet(name) ? parser.value(name).trimmed() : ClientServerEntry::defaultName();
-    if (serverName.isEmpty())
-        return commands.usageError(err, word, QStringLiteral("--name cannot be empty"));
-    const bool http = install && parser.isSet(httpOption);
-    if (install && !http) {
-        for (const QCommandLineOption* option : {&url, &tokenFile, &token}) {
-            if (parser.isSet(*option))
-                return commands.usageError(err, word,
-                                           QStringLiteral("--%1 is for an HTTP server: add --http")
-                                               .arg(option->names().constFirst()));
-        }
-    }
-    if (http && parser.isSet(token) && parser.isSet(tokenFile))
-        return commands.usageError(err, word,
-                                   QStringLiteral("--token and --token-file exclude each other"));
-
-    const QString home = environment.value(QStringLiteral("HOME"));
-    const ClientConfigLocation location =
-        ClientConfigLocation::forEnvironment(home.isEmpty() ? QDir::homePath() : home, environment);
-    const QString path = location.configPath(*client);
-    const ClientConfigMerger merger(*client);
+void ClientCommand::run()
+{
+    if (!readArguments())
+        return;
+    const QString home = environment().value(QStringLiteral("HOME"));
+    const ClientConfigLocation location = ClientConfigLocation::forEnvironment(
+        home.isEmpty() ? QDir::homePath() : home, environment());
+    const QString path = location.configPath(m_client);
+    const ClientConfigMerger merger(m_client);
     const ClientConfigMerger::Mode mode =
-        parser.isSet(dryRun) ? ClientConfigMerger::Mode::Preview : ClientConfigMerger::Mode::Write;
-    const bool preview = mode == ClientConfigMerger::Mode::Preview;
-
+        m_preview ? ClientConfigMerger::Mode::Preview : ClientConfigMerger::Mode::Write;
     ClientConfigChange change;
-    QString hiddenToken;
-    if (install) {
-        ClientServerEntry entry;
-        if (http) {
-            const QString dataDir =
-                HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), environment);
-            HttpTarget target;
-            if (parser.isSet(url)) {
-                target.url = QUrl(parser.value(url).trimmed(), QUrl::StrictMode);
-            } else {
-                target = desktopServer(dataDir);
-            }
-            if (parser.isSet(tokenFile)) {
-                QFile file(parser.value(tokenFile));
-                if (!file.open(QIODevice::ReadOnly)) {
-                    err << commands.command() << ' ' << word << ": cannot read the token file "
-                        << QDir::toNativeSeparators(file.fileName()) << ": " << file.errorString()
-                        << '\n';
-                    return Subcommands::Failed;
-                }
-                target.token = QString::fromUtf8(file.readAll()).trimmed();
-                target.tokenSource = QStringLiteral("--token-file %1")
-                                         .arg(QDir::toNativeSeparators(file.fileName()));
-                if (target.token.isEmpty()) {
-                    err << commands.command() << ' ' << word << ": the token file "
-                        << QDir::toNativeSeparators(file.fileName()) << " is empty\n";
-                    return Subcommands::Failed;
-                }
-            } else if (parser.isSet(token)) {
-                target.token = parser.value(token).trimmed();
-                target.tokenSource = QStringLiteral("--token");
-                err << "Note: a token given with --token is visible to other users in 'ps' and "
-                       "kept in your shell history; prefer --token-file.\n";
-            } else if (target.token.isEmpty()) {
-                // The token every server of this user checks unless given its own: made now if
-                // no server has made it yet, so that client and servers agree from the start.
-                const http::HttpTokenFile shared = http::HttpTokenFile::inDataDir(dataDir);
-                QString error;
-                std::optional<QString> sharedToken =
-                    preview ? shared.read(&error) : shared.readOrCreate(&error);
-                if (!error.isEmpty()) {
-                    err << commands.command() << ' ' << word << ": " << error << '\n';
-                    return Subcommands::Failed;
-                }
-                target.tokenSource = QStringLiteral("the token file %1")
-                                         .arg(QDir::toNativeSeparators(shared.path()));
-                if (!sharedToken) {
-                    // --dry-run creates nothing; what it prints hides the token anyway.
-                    sharedToken = http::HttpTokenFile::generate();
-                }
-                target.token = *sharedToken;
-            }
-            entry = ClientServerEntry::http(target.url, target.token);
-            hiddenToken = target.token;
-            if (!target.tokenSource.isEmpty() && !preview)
-                out << "Using the token from " << target.tokenSource << ".\n";
-        } else {
-            entry = ClientServerEntry::stdio(QDir::cleanPath(serverProgram));
-        }
-        entry.name = serverName;
-        if (const QString problem = entry.problem(); !problem.isEmpty()) {
-            err << commands.command() << ' ' << word << ": " << problem << '\n';
-            return Subcommands::Failed;
-        }
-        change = merger.install(path, entry, mode);
-        if (change.succeeded() && !preview) {
-            out << outcome(change, serverName, false) << "\n  " << describe(entry) << '\n';
-        }
+    if (m_action == Action::Install) {
+        const std::optional<ClientServerEntry> entry = serverEntry();
+        if (!entry)
+            return;
+        change = merger.install(path, *entry, mode);
+        if (change.succeeded() && !m_preview)
+            out() << outcome(change, m_serverName, false) << "\n  " << describe(*entry) << '\n';
     } else {
-        change = merger.uninstall(path, serverName, mode);
-        if (change.succeeded() && !preview)
-            out << outcome(change, serverName, false) << '\n';
+        change = merger.uninstall(path, m_serverName, mode);
+        if (change.succeeded() && !m_preview)
+            out() << outcome(change, m_serverName, false) << '\n';
     }
+    report(change);
+}
 
+bool ClientCommand::readArguments()
+{
+    if (positional().isEmpty()) {
+        usageError(QStringLiteral("which client? Give %1").arg(clientIds()));
+        return false;
+    }
+    const std::optional<McpClient> client = McpClientTraits::fromId(positional().constFirst());
+    if (!client) {
+        usageError(QStringLiteral("unknown client \"%1\": use %2")
+                       .arg(positional().constFirst(), clientIds()));
+        return false;
+    }
+    m_client = *client;
+    m_serverName = parser().isSet(m_name) ? parser().value(m_name).trimmed()
+                                          : ClientServerEntry::defaultName();
+    if (m_serverName.isEmpty()) {
+        usageError(QStringLiteral("--name cannot be empty"));
+        return false;
+    }
+    const bool install = m_action == Action::Install;
+    m_useHttp = install && parser().isSet(m_http);
+    if (install && !m_useHttp) {
+        for (const QCommandLineOption* option : {&m_url, &m_tokenFile, &m_token}) {
+            if (parser().isSet(*option)) {
+                usageError(QStringLiteral("--%1 is for an HTTP server: add --http")
+                               .arg(option->names().constFirst()));
+                return false;
+            }
+        }
+    }
+    if (m_useHttp && parser().isSet(m_token) && parser().isSet(m_tokenFile)) {
+        usageError(QStringLiteral("--token and --token-file exclude each other"));
+        return false;
+    }
+    m_preview = parser().isSet(m_dryRun);
+    return true;
+}
+
+std::optional<ClientServerEntry> ClientCommand::serverEntry()
+{
+    ClientServerEntry entry;
+    if (m_useHttp) {
+        const std::optional<HttpTarget> target = httpTarget();
+        if (!target)
+            return std::nullopt;
+        entry = ClientServerEntry::http(target->url, target->token);
+        m_hiddenToken = target->token;
+        if (!target->tokenSource.isEmpty() && !m_preview)
+            out() << "Using the token from " << target->tokenSource << ".\n";
+    } else {
+        entry = ClientServerEntry::stdio(QDir::cleanPath(m_serverProgram));
+    }
+    entry.name = m_serverName;
+    if (const QString problem = entry.problem(); !problem.isEmpty()) {
+        fail(problem);
+        return std::nullopt;
+    }
+    return entry;
+}
+
+// The desktop app's embedded HTTP server, as ui/settings/DesktopSettings writes it: the
+// [desktop] group's http-host, http-port and http-token (a token of its own; empty when it uses
+// the shared token file). The engine cannot use the UI's class, so the keys are read here;
+// missing or invalid values give the app's defaults.
+ClientCommand::HttpTarget ClientCommand::desktopServer(const QString& dataDir)
+{
+    const SettingsFile desktop(dataDir, QStringLiteral("desktop"));
+    http::HttpServerConfig config;
+    const QString host = desktop.value(QStringLiteral("http-host")).trimmed();
+    if (!host.isEmpty())
+        config.host = host;
+    bool ok = false;
+    const int port = desktop.value(QStringLiteral("http-port")).toInt(&ok);
+    if (ok && port > 0 && port <= 65535)
+        config.port = static_cast<quint16>(port);
+    HttpTarget target;
+    target.url = config.clientUrl();
+    target.token = desktop.value(QStringLiteral("http-token")).trimmed();
+    if (!target.token.isEmpty()) {
+        target.tokenSource = QStringLiteral("the desktop app's settings (%1)")
+                                 .arg(QDir::toNativeSeparators(SettingsFile::path(dataDir)));
+    }
+    return target;
+}
+
+std::optional<ClientCommand::HttpTarget> ClientCommand::httpTarget()
+{
+    const QString dataDir =
+        HistoryLocation::dataDir(parser().value(m_historyOptions.dataDir()), environment());
+    HttpTarget target;
+    if (parser().isSet(m_url))
+        target.url = QUrl(parser().value(m_url).trimmed(), QUrl::StrictMode);
+    else
+        target = desktopServer(dataDir);
+    if (parser().isSet(m_tokenFile)) {
+        QFile file(parser().value(m_tokenFile));
+        if (!file.open(QIODevice::ReadOnly)) {
+            fail(QStringLiteral("cannot read the token file %1: %2")
+                     .arg(QDir::toNativeSeparators(file.fileName()), file.errorString()));
+            return std::nullopt;
+        }
+        target.token = QString::fromUtf8(file.readAll()).trimmed();
+        target.tokenSource =
+            QStringLiteral("--token-file %1").arg(QDir::toNativeSeparators(file.fileName()));
+        if (target.token.isEmpty()) {
+            fail(QStringLiteral("the token file %1 is empty")
+                     .arg(QDir::toNativeSeparators(file.fileName())));
+            return std::nullopt;
+        }
+    } else if (parser().isSet(m_token)) {
+        target.token = parser().value(m_token).trimmed();
+        target.tokenSource = QStringLiteral("--token");
+        err() << "Note: a token given with --token is visible to other users in 'ps' and "
+                 "kept in your shell history; prefer --token-file.\n";
+    } else if (target.token.isEmpty()) {
+        // The token every server of this user checks unless given its own: made now if no server
+        // has made it yet, so that client and servers agree from the start.
+        const http::HttpTokenFile shared = http::HttpTokenFile::inDataDir(dataDir);
+        QString error;
+        std::optional<QString> sharedToken =
+            m_preview ? shared.read(&error) : shared.readOrCreate(&error);
+        if (!error.isEmpty()) {
+            fail(error);
+            return std::nullopt;
+        }
+        target.tokenSource =
+            QStringLiteral("the token file %1").arg(QDir::toNativeSeparators(shared.path()));
+        // --dry-run creates nothing; what it prints hides the token anyway.
+        target.token = sharedToken ? *sharedToken : http::HttpTokenFile::generate();
+    }
+    return target;
+}
+
+void ClientCommand::report(const ClientConfigChange& change)
+{
     if (!change.succeeded()) {
-        err << commands.command() << ' ' << word << ": " << change.error << '\n';
-        return Subcommands::Failed;
+        fail(change.error);
+        return;
     }
     for (const QString& warning : std::as_const(change.warnings))
-        err << "Warning: " << warning << '\n';
-    if (preview) {
+        err() << "Warning: " << warning << '\n';
+    if (m_preview) {
         // The file's text alone on stdout (so that it can be redirected); what it means on stderr.
-        out << QString::fromUtf8(hideToken(change.text, hiddenToken));
-        out.flush();
-        err << outcome(change, serverName, true) << " Nothing was written (--dry-run).\n";
-        return Subcommands::Ok;
+        out() << QString::fromUtf8(hideToken(change.text, m_hiddenToken));
+        out().flush();
+        err() << outcome(change, m_serverName, true) << " Nothing was written (--dry-run).\n";
+        finish(Ok);
+        return;
     }
     if (!change.backupPath.isEmpty())
-        out << "The previous file is kept as " << QDir::toNativeSeparators(change.backupPath)
-            << ".\n";
+        out() << "The previous file is kept as " << QDir::toNativeSeparators(change.backupPath)
+              << ".\n";
     if (change.changesFile()) {
-        if (install)
-            out << ClientConfigSnippet::notes(*client, http ? ClientServerEntry::Transport::Http
-                                                            : ClientServerEntry::Transport::Stdio)
-                << '\n';
+        if (m_action == Action::Install)
+            out() << ClientConfigSnippet::notes(m_client, m_useHttp
+                                                              ? ClientServerEntry::Transport::Http
+                                                              : ClientServerEntry::Transport::Stdio)
+                  << '\n';
         else
-            out << "Restart " << McpClientTraits::displayName(*client)
-                << " for the change to take effect.\n";
+            out() << "Restart " << McpClientTraits::displayName(m_client)
+                  << " for the change to take effect.\n";
     }
-    return Subcommands::Ok;
+    finish(Ok);
 }
 
 } // namespace csm

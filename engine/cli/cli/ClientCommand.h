@@ -1,12 +1,15 @@
 #pragma once
 
-#include <QProcessEnvironment>
-#include <QString>
-#include <QStringList>
+#include "cli/Command.h"
+#include "clients/McpClient.h"
+#include "history/HistoryOptions.h"
 
-class QTextStream;
+#include <optional>
 
 namespace csm {
+
+struct ClientConfigChange;
+struct ClientServerEntry;
 
 // `code-sandbox-mcp install-client CLIENT ...` and `uninstall-client CLIENT ...`: put this
 // server into an MCP client's user configuration file, or take it out, with ClientConfigMerger
@@ -23,8 +26,11 @@ namespace csm {
 // still reach it (ClientConfigExposure). The client's file is found from $HOME and
 // $XDG_CONFIG_HOME in `environment` (ClientConfigLocation). A token is never printed, not even by
 // --dry-run.
-class ClientCommand final
+// Exits with Failed when the file was refused or could not be written (and was left as it was).
+class ClientCommand final : public Command
 {
+    Q_OBJECT
+
 public:
     enum class Action
     {
@@ -32,15 +38,49 @@ public:
         Uninstall,
     };
 
-    // `arguments`: what follows `install-client` or `uninstall-client`. Returns
-    // Subcommands::ExitCode: Ok, Failed (the file was refused or could not be written, and was
-    // left as it was) or Usage.
-    static int run(Action action, const QStringList& arguments,
-                   const QProcessEnvironment& environment, const QString& serverProgram,
-                   QTextStream& out, QTextStream& err);
+    // `arguments`: what follows `install-client` or `uninstall-client`. `out` and `err` must
+    // outlive the command.
+    ClientCommand(Action action, QStringList arguments, const QProcessEnvironment& environment,
+                  QString serverProgram, QTextStream& out, QTextStream& err,
+                  QObject* parent = nullptr);
+    ~ClientCommand() override;
 
     // For the overview of code-sandbox-mcp's commands.
     static QString synopsis(Action action);
+
+private:
+    struct HttpTarget;
+
+    Syntax syntax() const override;
+    void run() override;
+
+    // The client, the server's name and the transport from the command line; false, having
+    // refused it, when they are not usable.
+    bool readArguments();
+    // The entry to install; nothing, having failed the command, when it cannot be made.
+    std::optional<ClientServerEntry> serverEntry();
+    // Where --http points and with which token; nothing, having failed the command, when the
+    // token cannot be read.
+    std::optional<HttpTarget> httpTarget();
+    // The desktop app's HTTP server and its own token, from its settings in `dataDir`.
+    static HttpTarget desktopServer(const QString& dataDir);
+    // The change made (or previewed), its warnings and what to do next.
+    void report(const ClientConfigChange& change);
+
+    const Action m_action;
+    const QString m_serverProgram;
+    const HistoryOptions m_historyOptions;
+    const QCommandLineOption m_name;
+    const QCommandLineOption m_dryRun;
+    const QCommandLineOption m_http;
+    const QCommandLineOption m_url;
+    const QCommandLineOption m_tokenFile;
+    const QCommandLineOption m_token;
+    McpClient m_client{};
+    QString m_serverName;
+    bool m_useHttp = false;
+    bool m_preview = false;
+    QString m_hiddenToken; // hidden wherever the command prints the client's file
 };
 
 } // namespace csm

@@ -16,8 +16,7 @@ namespace csm {
 
 namespace {
 
-// Runs an asynchronous command (start(), then finished(exitCode)) in the application's loop.
-template <typename Command>
+// Runs a command (start(), then finished(exitCode)) in the application's loop.
 int runToEnd(Command& command)
 {
     QObject::connect(
@@ -33,7 +32,8 @@ int history(const QStringList& arguments)
     QLoggingCategory::setFilterRules(QStringLiteral("csm.history.warning=false"));
     QTextStream out(stdout);
     QTextStream err(stderr);
-    return HistoryCommand::run(arguments, QProcessEnvironment::systemEnvironment(), out, err);
+    HistoryCommand command(arguments, QProcessEnvironment::systemEnvironment(), out, err);
+    return runToEnd(command);
 }
 
 int secrets(const QStringList& arguments)
@@ -63,8 +63,9 @@ int client(ClientCommand::Action action, const QStringList& arguments)
     QTextStream out(stdout);
     QTextStream err(stderr);
     // Clients start the program by its absolute path, without a shell's PATH.
-    return ClientCommand::run(action, arguments, QProcessEnvironment::systemEnvironment(),
-                              QCoreApplication::applicationFilePath(), out, err);
+    ClientCommand command(action, arguments, QProcessEnvironment::systemEnvironment(),
+                          QCoreApplication::applicationFilePath(), out, err);
+    return runToEnd(command);
 }
 
 } // namespace

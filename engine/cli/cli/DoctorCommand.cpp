@@ -15,7 +15,6 @@
 #include "secrets/SecretStore.h"
 #include "server/ServerSettings.h"
 
-#include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -71,11 +70,11 @@ QString statusName(int status)
 
 DoctorCommand::DoctorCommand(QStringList arguments, const QProcessEnvironment& environment,
                              QTextStream& out, QTextStream& err, QObject* parent)
-    : QObject(parent)
-    , m_arguments(std::move(arguments))
-    , m_environment(environment)
-    , m_out(out)
-    , m_err(err)
+    : Command(CommandLine::commands(), QStringLiteral("doctor"), std::move(arguments), environment,
+              out, err, parent)
+    , m_secretsFile(QStringLiteral("secrets-file"),
+                    QStringLiteral("Check the private values file (as servers started with "
+                                   "--secrets-file use) instead of the OS keychain."))
 {}
 
 DoctorCommand::~DoctorCommand() = default;
@@ -85,52 +84,24 @@ QString DoctorCommand::synopsis()
     return QStringLiteral("doctor [--json]");
 }
 
-void DoctorCommand::start()
+Command::Syntax DoctorCommand::syntax() const
 {
-    Q_ASSERT(!m_started);
-    m_started = true;
-    const Subcommands& commands = CommandLine::commands();
-    const QString word = QStringLiteral("doctor");
-    const HistoryOptions historyOptions;
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("Show this help and exit."));
-    const QCommandLineOption json(QStringLiteral("json"),
-                                  QStringLiteral("Print JSON instead of a readable text."));
-    const QCommandLineOption secretsFile(
-        QStringLiteral("secrets-file"),
-        QStringLiteral("Check the private values file (as servers started with --secrets-file "
-                       "use) instead of the OS keychain."));
-    QCommandLineParser parser;
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions({help, historyOptions.dataDir(), secretsFile, json});
-    if (!parser.parse(QStringList{commands.command()} + m_arguments)) {
-        m_done = true;
-        finishLater(commands.usageError(m_err, word, parser.errorText()));
-        return;
-    }
-    if (parser.isSet(help)) {
-        m_out << commands.help(
-            parser, QStringLiteral("doctor [--data-dir DIR] [--secrets-file] [--json]"),
+    return {QStringLiteral("doctor [--data-dir DIR] [--secrets-file] [--json]"),
             QStringLiteral(
                 "Checks what sandboxes need: the settings, the container engine, its images "
                 "and\nstorage driver, the sandbox launcher and seccomp profile, the keychain "
                 "and the\ndata folder, then runs one real sandbox as a server would (are its "
                 "limits\nenforced, does its network work). Prints each problem with the "
-                "command that\nfixes it; exits with 1 when there is one."));
-        m_done = true;
-        finishLater(Subcommands::Ok);
-        return;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        m_done = true;
-        finishLater(commands.usageError(m_err, word,
-                                        QStringLiteral("unexpected argument \"%1\"")
-                                            .arg(parser.positionalArguments().constFirst())));
-        return;
-    }
-    m_json = parser.isSet(json);
+                "command that\nfixes it; exits with 1 when there is one."),
+            {m_historyOptions.dataDir(), m_secretsFile, jsonOption()},
+            0};
+}
+
+void DoctorCommand::run()
+{
+    m_json = parser().isSet(jsonOption());
     const QString dataDir =
-        HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), m_environment);
+        HistoryLocation::dataDir(parser().value(m_historyOptions.dataDir()), environment());
 
     // In the order they are printed; the quick ones are answered here, the others later.
     for (const QString& name : {kSettings, kEngine, imageCheckName(Language::Python),
@@ -151,7 +122,7 @@ void DoctorCommand::start()
     connect(m_timeout, &QTimer::timeout, this, &DoctorCommand::onTimeout);
     m_timeout->start(kTimeoutMs);
     startEngineCheck();
-    startSecretsCheck(dataDir, parser.isSet(secretsFile));
+    startSecretsCheck(dataDir, parser().isSet(m_secretsFile));
 }
 
 DoctorCommand::Check& DoctorCommand::add(const QString& name)
@@ -314,23 +285,23 @@ void DoctorCommand::startEngineCheck()
     const QString variable = QStringLiteral("CODE_SANDBOX_ENGINE");
     QString engine = m_settings.engine;
     QString source = QStringLiteral("the settings");
-    if (m_environment.contains(variable)) {
-        engine = m_environment.value(variable).trimmed().toLower();
+    if (environment().contains(variable)) {
+        engine = environment().value(variable).trimmed().toLower();
         source = QStringLiteral("$%1").arg(variable);
         if (engine == QLatin1String("auto"))
             engine.clear();
     }
     // CONTAINER_IMAGE replaces the image of CONTAINER_LANGUAGE (Python by default).
-    const QString containerImage = m_environment.value(QStringLiteral("CONTAINER_IMAGE")).trimmed();
+    const QString containerImage = environment().value(QStringLiteral("CONTAINER_IMAGE")).trimmed();
     if (!containerImage.isEmpty()) {
         const auto language =
-            LanguageTraits::parse(m_environment.value(QStringLiteral("CONTAINER_LANGUAGE")));
+            LanguageTraits::parse(environment().value(QStringLiteral("CONTAINER_LANGUAGE")));
         m_settings.setImage(language.value_or(Language::Python), containerImage);
     }
     m_engineName = engine;
     // As a server reads it: the variable over the settings.
     const QString allowUnlimited =
-        m_environment.value(QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED")).trimmed().toLower();
+        environment().value(QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED")).trimmed().toLower();
     if (allowUnlimited == QLatin1String("1") || allowUnlimited == QLatin1String("true"))
         m_settings.policy.allowUnenforcedLimits = true;
     m_runtime = RuntimeFactory::create(engine);
@@ -524,7 +495,7 @@ void DoctorCommand::finishIfDone()
     bool healthy = true;
     for (const Check& check : std::as_const(m_checks))
         healthy = healthy && check.status != Check::Status::Problem;
-    finishLater(healthy ? Subcommands::Ok : Subcommands::Failed);
+    finish(healthy ? Ok : Failed);
 }
 
 void DoctorCommand::report()
@@ -544,31 +515,23 @@ void DoctorCommand::report()
         }
         const QJsonObject root{{QStringLiteral("ok"), problems == 0},
                                {QStringLiteral("checks"), checks}};
-        m_out << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+        out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
         return;
     }
     qsizetype width = 0;
     for (const Check& check : std::as_const(m_checks))
         width = std::max(width, check.name.size());
     for (const Check& check : std::as_const(m_checks)) {
-        m_out << statusName(int(check.status)).leftJustified(9)
+        out() << statusName(int(check.status)).leftJustified(9)
               << check.name.leftJustified(width + 2) << check.detail << '\n';
         if (!check.fix.isEmpty())
-            m_out << QString(9 + width + 2, u' ') << "fix: " << check.fix << '\n';
+            out() << QString(9 + width + 2, u' ') << "fix: " << check.fix << '\n';
     }
-    m_out << '\n'
+    out() << '\n'
           << (problems == 0   ? QStringLiteral("All checks passed.")
               : problems == 1 ? QStringLiteral("1 problem found.")
                               : QStringLiteral("%1 problems found.").arg(problems))
           << '\n';
-}
-
-void DoctorCommand::finishLater(int exitCode)
-{
-    m_out.flush();
-    m_err.flush();
-    QMetaObject::invokeMethod(
-        this, [this, exitCode] { Q_EMIT finished(exitCode); }, Qt::QueuedConnection);
 }
 
 } // namespace csm

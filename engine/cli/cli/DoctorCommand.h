@@ -1,17 +1,15 @@
 #pragma once
 
+#include "cli/Command.h"
+#include "history/HistoryOptions.h"
 #include "server/ServerSettings.h"
 
 #include <QHash>
 #include <QList>
-#include <QObject>
-#include <QProcessEnvironment>
 #include <QString>
-#include <QStringList>
 
 #include <memory>
 
-class QTextStream;
 class QTimer;
 
 namespace csm {
@@ -39,7 +37,7 @@ struct HealthProblem;
 //
 // Asynchronous (the engine and the keychain answer through the event loop): call start() and
 // wait for finished(). Every probe has a time limit, and so has the whole (kTimeoutMs).
-class DoctorCommand final : public QObject
+class DoctorCommand final : public Command
 {
     Q_OBJECT
 
@@ -54,13 +52,7 @@ public:
                   QTextStream& err, QObject* parent = nullptr);
     ~DoctorCommand() override;
 
-    // Runs the checks once. finished() follows exactly once, from the event loop.
-    void start();
-
     static QString synopsis();
-
-Q_SIGNALS:
-    void finished(int exitCode);
 
 private:
     struct Check
@@ -78,6 +70,10 @@ private:
         QString fix;
     };
 
+    Syntax syntax() const override;
+    // Starts the checks; the last to answer reports them all.
+    void run() override;
+
     void checkSettings(const QString& dataDir, const QStringList& problems);
     void checkDataFolder(const QString& dataDir);
     void checkLauncher();
@@ -90,17 +86,13 @@ private:
     void onTimeout();
     void finishIfDone();
     void report();
-    void finishLater(int exitCode);
 
     Check& checkNamed(const QString& name);
     Check& add(const QString& name);
 
-    QStringList m_arguments;
-    QProcessEnvironment m_environment;
-    QTextStream& m_out;
-    QTextStream& m_err;
+    const HistoryOptions m_historyOptions;
+    const QCommandLineOption m_secretsFile;
     bool m_json = false;
-    bool m_started = false;
     bool m_done = false;
     QList<Check> m_checks;
     ServerSettings m_settings;

@@ -11,7 +11,6 @@
 #include "history/RunExporter.h"
 #include "history/RunRecord.h"
 
-#include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -146,38 +145,6 @@ void printRun(const RunRecord& run, QTextStream& out)
     block(QStringLiteral("stderr"), run.stderrText, run.stderrTruncated);
 }
 
-// The history for a command; a missing file is an empty history, not created by reading it.
-class StoreAccess final
-{
-public:
-    StoreAccess(QString path, QTextStream& err)
-        : m_path(std::move(path))
-        , m_err(err)
-    {}
-
-    bool exists() const { return QFileInfo::exists(m_path); }
-
-    HistoryStore* open()
-    {
-        QString error;
-        m_store = HistoryStore::open(m_path, &error);
-        if (!m_store)
-            m_err << "code-sandbox-mcp history: " << error << '\n';
-        return m_store.get();
-    }
-
-    void fail(const char* what)
-    {
-        m_err << "code-sandbox-mcp history: cannot " << what << " the run history "
-              << QDir::toNativeSeparators(m_path) << ": " << m_store->lastError() << '\n';
-    }
-
-private:
-    QString m_path;
-    QTextStream& m_err;
-    std::unique_ptr<HistoryStore> m_store;
-};
-
 std::optional<int> wholeNumber(const QString& text, int minimum)
 {
     bool ok = false;
@@ -187,228 +154,250 @@ std::optional<int> wholeNumber(const QString& text, int minimum)
     return value;
 }
 
-int usageError(QTextStream& err, const QString& command, const QString& message)
-{
-    return subcommands().usageError(err, command, message);
-}
-
 } // namespace
 
-int HistoryCommand::run(const QStringList& arguments, const QProcessEnvironment& environment,
-                        QTextStream& out, QTextStream& err)
+HistoryCommand::HistoryCommand(QStringList arguments, const QProcessEnvironment& environment,
+                               QTextStream& out, QTextStream& err, QObject* parent)
+    : Command(subcommands(), {}, std::move(arguments), environment, out, err, parent)
+    , m_limit(QStringLiteral("limit"),
+              QStringLiteral("Show the newest N runs (default %1; 0: all).").arg(kDefaultListLimit),
+              QStringLiteral("N"))
+    , m_format(QStringLiteral("format"), QStringLiteral("json or csv (with a header row)."),
+               QStringLiteral("format"))
+{}
+
+HistoryCommand::~HistoryCommand() = default;
+
+Command::Syntax HistoryCommand::syntax() const
 {
-    const auto chosen = subcommands().choose(arguments, out, err);
-    if (const int* exitCode = std::get_if<int>(&chosen))
-        return *exitCode;
-    const QString command = std::get<QString>(chosen);
-    const bool list = command == QLatin1String("list");
-    const bool show = command == QLatin1String("show");
-    const bool exportRuns = command == QLatin1String("export");
-
-    const HistoryOptions historyOptions;
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("Show this help and exit."));
-    const QCommandLineOption json(QStringLiteral("json"),
-                                  QStringLiteral("Print JSON instead of a readable text."));
-    const QCommandLineOption limit(
-        QStringLiteral("limit"),
-        QStringLiteral("Show the newest N runs (default %1; 0: all).").arg(kDefaultListLimit),
-        QStringLiteral("N"));
-    const QCommandLineOption format(QStringLiteral("format"),
-                                    QStringLiteral("json or csv (with a header row)."),
-                                    QStringLiteral("format"));
-
-    QCommandLineParser parser;
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions({help, historyOptions.dataDir()});
-    QString usage;
-    QString description;
-    if (list) {
-        parser.addOptions({json, limit});
-        usage = QStringLiteral("list [--json] [--limit N]");
-        description = QStringLiteral("The newest runs, newest first.");
-    } else if (show) {
-        parser.addOption(json);
-        usage = QStringLiteral("show ID [--json]");
-        description = QStringLiteral("One run, with every field.");
-    } else if (exportRuns) {
-        parser.addOption(format);
-        usage = QStringLiteral("export --format json|csv [FILE]");
-        description = QStringLiteral("Every run, newest first, to FILE or to stdout.");
-    } else {
-        parser.addOptions(historyOptions.retentionOptions());
-        usage = QStringLiteral(
-            "prune [--history-max-runs N] [--history-max-days N] [--history-max-mb N]");
-        description = QStringLiteral(
+    const QCommandLineOption& dataDir = m_historyOptions.dataDir();
+    if (word() == QLatin1String("list")) {
+        return {QStringLiteral("list [--json] [--limit N]"),
+                QStringLiteral("The newest runs, newest first."),
+                {dataDir, jsonOption(), m_limit},
+                0};
+    }
+    if (word() == QLatin1String("show")) {
+        return {QStringLiteral("show ID [--json]"),
+                QStringLiteral("One run, with every field."),
+                {dataDir, jsonOption()},
+                1};
+    }
+    if (word() == QLatin1String("export")) {
+        return {QStringLiteral("export --format json|csv [FILE]"),
+                QStringLiteral("Every run, newest first, to FILE or to stdout."),
+                {dataDir, m_format},
+                1};
+    }
+    return {
+        QStringLiteral("prune [--history-max-runs N] [--history-max-days N] [--history-max-mb N]"),
+        QStringLiteral(
             "Deletes ended runs beyond the retention limits: those of the flags, else those of "
-            "settings.ini in the data folder (as the servers use them), else the defaults.");
-    }
-    if (!parser.parse(QStringList{commandName()} + arguments.mid(1)))
-        return usageError(err, command, parser.errorText());
-    if (parser.isSet(help)) {
-        out << subcommands().help(parser, usage, description);
-        return Ok;
-    }
-    const QStringList positional = parser.positionalArguments();
-    const int allowedPositional = (show || exportRuns) ? 1 : 0;
-    if (positional.size() > allowedPositional)
-        return usageError(
-            err, command,
-            QStringLiteral("unexpected argument \"%1\"").arg(positional.at(allowedPositional)));
+            "settings.ini in the data folder (as the servers use them), else the defaults."),
+        QList<QCommandLineOption>{dataDir} + m_historyOptions.retentionOptions(), 0};
+}
 
-    const QString dataDir =
-        HistoryLocation::dataDir(parser.value(historyOptions.dataDir()), environment);
-    StoreAccess store(HistoryLocation::historyPath(dataDir), err);
+void HistoryCommand::run()
+{
+    m_dataDir = HistoryLocation::dataDir(parser().value(m_historyOptions.dataDir()), environment());
+    m_historyPath = HistoryLocation::historyPath(m_dataDir);
+    if (word() == QLatin1String("list"))
+        list();
+    else if (word() == QLatin1String("show"))
+        show();
+    else if (word() == QLatin1String("export"))
+        exportRuns();
+    else
+        prune();
+}
 
-    if (list) {
-        int count = kDefaultListLimit;
-        if (parser.isSet(limit)) {
-            const auto value = wholeNumber(parser.value(limit), 0);
-            if (!value)
-                return usageError(err, command,
-                                  QStringLiteral("--limit must be a whole number, 0 or more"));
-            count = *value;
+// A missing file is an empty history, not created by reading it.
+bool HistoryCommand::historyExists() const
+{
+    return QFileInfo::exists(m_historyPath);
+}
+
+HistoryStore* HistoryCommand::openHistory()
+{
+    QString error;
+    m_history = HistoryStore::open(m_historyPath, &error);
+    if (!m_history) {
+        err() << commandName() << ": " << error << '\n';
+        finish(Failed);
+    }
+    return m_history.get();
+}
+
+void HistoryCommand::historyFailed(const char* what)
+{
+    err() << commandName() << ": cannot " << what << " the run history "
+          << QDir::toNativeSeparators(m_historyPath) << ": " << m_history->lastError() << '\n';
+    finish(Failed);
+}
+
+void HistoryCommand::list()
+{
+    int count = kDefaultListLimit;
+    if (parser().isSet(m_limit)) {
+        const auto value = wholeNumber(parser().value(m_limit), 0);
+        if (!value) {
+            usageError(QStringLiteral("--limit must be a whole number, 0 or more"));
+            return;
         }
-        QList<RunRecord> runs;
-        if (store.exists()) {
-            HistoryStore* history = store.open();
-            if (!history)
-                return Failed;
+        count = *value;
+    }
+    const bool json = parser().isSet(jsonOption());
+    QList<RunRecord> runs;
+    if (historyExists()) {
+        HistoryStore* history = openHistory();
+        if (!history)
+            return;
+        HistoryQuery query;
+        query.limit = count;
+        query.includeContent = json;
+        query.previewChars = 400;
+        runs = history->list(query);
+        if (!history->lastError().isEmpty()) {
+            historyFailed("read");
+            return;
+        }
+    }
+    if (json) {
+        QJsonArray array;
+        for (const RunRecord& run : std::as_const(runs))
+            array.append(RunExporter::toJson(run));
+        out() << QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
+    } else if (runs.isEmpty()) {
+        out() << "No runs recorded.\n";
+    } else {
+        printTable(runs, out());
+    }
+    finish(Ok);
+}
+
+void HistoryCommand::show()
+{
+    if (positional().isEmpty()) {
+        usageError(QStringLiteral("which run? Give its ID"));
+        return;
+    }
+    bool ok = false;
+    const qint64 id = positional().constFirst().toLongLong(&ok);
+    if (!ok || id <= 0) {
+        usageError(
+            QStringLiteral("\"%1\" is not a run ID (a number)").arg(positional().constFirst()));
+        return;
+    }
+    std::optional<RunRecord> run;
+    if (historyExists()) {
+        HistoryStore* history = openHistory();
+        if (!history)
+            return;
+        run = history->get(id);
+        if (!run && !history->lastError().isEmpty()) {
+            historyFailed("read");
+            return;
+        }
+    }
+    if (!run) {
+        fail(QStringLiteral("no run %1").arg(id));
+        return;
+    }
+    if (parser().isSet(jsonOption()))
+        out() << QString::fromUtf8(
+            QJsonDocument(RunExporter::toJson(*run)).toJson(QJsonDocument::Indented));
+    else
+        printRun(*run, out());
+    finish(Ok);
+}
+
+void HistoryCommand::exportRuns()
+{
+    const auto exportFormat = RunExporter::parseFormat(parser().value(m_format));
+    if (!exportFormat) {
+        usageError(QStringLiteral("--format must be json or csv"));
+        return;
+    }
+    HistoryStore* history = nullptr;
+    if (historyExists()) {
+        history = openHistory();
+        if (!history)
+            return;
+    }
+    // A page at a time, so that a large history is never all in memory.
+    const auto fill = [history](RunExporter& exporter, QString* error) {
+        std::optional<qint64> before;
+        while (history) {
             HistoryQuery query;
-            query.limit = count;
-            query.includeContent = parser.isSet(json);
-            query.previewChars = 400;
-            runs = history->list(query);
+            query.limit = kExportPage;
+            query.beforeId = before;
+            const QList<RunRecord> page = history->list(query);
             if (!history->lastError().isEmpty()) {
-                store.fail("read");
-                return Failed;
+                *error = history->lastError();
+                return false;
             }
+            for (const RunRecord& run : page)
+                exporter.add(run);
+            if (page.size() < kExportPage)
+                break;
+            before = page.constLast().id;
         }
-        if (parser.isSet(json)) {
-            QJsonArray array;
-            for (const RunRecord& run : std::as_const(runs))
-                array.append(RunExporter::toJson(run));
-            out << QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
-        } else if (runs.isEmpty()) {
-            out << "No runs recorded.\n";
-        } else {
-            printTable(runs, out);
+        return true;
+    };
+    QString error;
+    if (positional().isEmpty()) {
+        RunExporter exporter(out(), *exportFormat);
+        if (!fill(exporter, &error)) {
+            historyFailed("read");
+            return;
         }
-        return Ok;
+        exporter.finish();
+        finish(Ok);
+        return;
     }
-
-    if (show) {
-        if (positional.isEmpty())
-            return usageError(err, command, QStringLiteral("which run? Give its ID"));
-        bool ok = false;
-        const qint64 id = positional.constFirst().toLongLong(&ok);
-        if (!ok || id <= 0)
-            return usageError(
-                err, command,
-                QStringLiteral("\"%1\" is not a run ID (a number)").arg(positional.constFirst()));
-        std::optional<RunRecord> run;
-        if (store.exists()) {
-            HistoryStore* history = store.open();
-            if (!history)
-                return Failed;
-            run = history->get(id);
-            if (!run && !history->lastError().isEmpty()) {
-                store.fail("read");
-                return Failed;
-            }
-        }
-        if (!run) {
-            err << commandName() << " show: no run " << id << '\n';
-            return Failed;
-        }
-        if (parser.isSet(json))
-            out << QString::fromUtf8(
-                QJsonDocument(RunExporter::toJson(*run)).toJson(QJsonDocument::Indented));
+    if (!RunExporter::writeFile(positional().constFirst(), *exportFormat, fill, &error)) {
+        if (history && !history->lastError().isEmpty())
+            historyFailed("read");
         else
-            printRun(*run, out);
-        return Ok;
+            fail(error);
+        return;
     }
+    finish(Ok);
+}
 
-    if (exportRuns) {
-        const auto exportFormat = RunExporter::parseFormat(parser.value(format));
-        if (!exportFormat)
-            return usageError(err, command, QStringLiteral("--format must be json or csv"));
-        HistoryStore* history = nullptr;
-        if (store.exists()) {
-            history = store.open();
-            if (!history)
-                return Failed;
-        }
-        // A page at a time, so that a large history is never all in memory.
-        const auto fill = [history](RunExporter& exporter, QString* error) {
-            std::optional<qint64> before;
-            while (history) {
-                HistoryQuery query;
-                query.limit = kExportPage;
-                query.beforeId = before;
-                const QList<RunRecord> page = history->list(query);
-                if (!history->lastError().isEmpty()) {
-                    *error = history->lastError();
-                    return false;
-                }
-                for (const RunRecord& run : page)
-                    exporter.add(run);
-                if (page.size() < kExportPage)
-                    break;
-                before = page.constLast().id;
-            }
-            return true;
-        };
-        QString error;
-        if (positional.isEmpty()) {
-            RunExporter exporter(out, *exportFormat);
-            if (!fill(exporter, &error)) {
-                store.fail("read");
-                return Failed;
-            }
-            exporter.finish();
-            return Ok;
-        }
-        if (!RunExporter::writeFile(positional.constFirst(), *exportFormat, fill, &error)) {
-            if (history && !history->lastError().isEmpty())
-                store.fail("read");
-            else
-                err << commandName() << " export: " << error << '\n';
-            return Failed;
-        }
-        return Ok;
-    }
-
-    // prune
-    const SettingsFile stored(dataDir);
+void HistoryCommand::prune()
+{
+    const SettingsFile stored(m_dataDir);
     QList<HistoryOptions::StoredProblem> storedProblems;
-    const auto retention = historyOptions.retention(parser, &stored, &storedProblems);
-    if (const auto* problem = std::get_if<QString>(&retention))
-        return usageError(err, command, *problem);
+    const auto retention = m_historyOptions.retention(parser(), &stored, &storedProblems);
+    if (const auto* problem = std::get_if<QString>(&retention)) {
+        usageError(*problem);
+        return;
+    }
     for (const HistoryOptions::StoredProblem& problem : std::as_const(storedProblems)) {
-        err << commandName() << " prune: " << QDir::toNativeSeparators(SettingsFile::path(dataDir))
-            << ": " << problem.key << " \"" << problem.text << "\" ignored: " << problem.problem
-            << '\n';
+        err() << fullName() << ": " << QDir::toNativeSeparators(SettingsFile::path(m_dataDir))
+              << ": " << problem.key << " \"" << problem.text << "\" ignored: " << problem.problem
+              << '\n';
     }
     const RetentionPolicy policy = std::get<RetentionPolicy>(retention);
     int deleted = 0;
-    if (store.exists()) {
-        HistoryStore* history = store.open();
+    if (historyExists()) {
+        HistoryStore* history = openHistory();
         if (!history)
-            return Failed;
+            return;
         deleted = history->prune(policy);
         if (!history->lastError().isEmpty()) {
-            out << "Deleted " << deleted << " run(s) before an error.\n";
-            store.fail("prune");
-            return Failed;
+            out() << "Deleted " << deleted << " run(s) before an error.\n";
+            historyFailed("prune");
+            return;
         }
         // A file that cannot shrink (made by an old build or another tool) is rewritten once:
         // this command is run on purpose, unlike a server's pruning.
         history->enableIncrementalVacuum();
         history->vacuumIfWorthIt();
     }
-    out << "Deleted " << deleted << " run(s).\n";
-    return Ok;
+    out() << "Deleted " << deleted << " run(s).\n";
+    finish(Ok);
 }
 
 } // namespace csm

@@ -154,138 +154,113 @@ struct SecretsCommand::Invocation
 SecretsCommand::SecretsCommand(QStringList arguments, const QProcessEnvironment& environment,
                                QTextStream& out, QTextStream& err, SecretInput& input,
                                QObject* parent)
-    : QObject(parent)
-    , m_arguments(std::move(arguments))
-    , m_environment(environment)
-    , m_out(out)
-    , m_err(err)
+    : Command(subcommands(), {}, std::move(arguments), environment, out, err, parent)
+    , m_dataDir(QStringLiteral("data-dir"),
+                QStringLiteral("Folder of the secrets (secrets.json) and the run history, shared "
+                               "with other Code Sandbox processes. Default: "
+                               "$CODE_SANDBOX_DATA_DIR, else %1.")
+                    .arg(QDir::toNativeSeparators(defaultDataDir())),
+                QStringLiteral("dir"))
+    , m_secretsFile(QStringLiteral("secrets-file"),
+                    QStringLiteral("Keep the values in a private file (%1 in the data folder, "
+                                   "mode 0600) instead of the OS keychain.")
+                        .arg(FileSecretBackend::fileName()))
+    , m_passThroughOn(
+          QStringLiteral("pass-through"),
+          QStringLiteral("Give the secret to every sandbox as the environment variable NAME."))
+    , m_passThroughOff(QStringLiteral("no-pass-through"),
+                       QStringLiteral("Keep it from the sandboxes (the default for a new secret)."))
     , m_input(input)
 {}
 
 SecretsCommand::~SecretsCommand() = default;
 
-void SecretsCommand::start()
+Command::Syntax SecretsCommand::syntax() const
 {
-    Q_ASSERT(!m_started);
-    m_started = true;
-    const auto chosen = subcommands().choose(m_arguments, m_out, m_err);
-    if (const int* exitCode = std::get_if<int>(&chosen)) {
-        finish(*exitCode);
-        return;
+    const QList<QCommandLineOption> location{m_dataDir, m_secretsFile};
+    if (word() == QLatin1String("set")) {
+        return {QStringLiteral("set NAME [--pass-through|--no-pass-through]"),
+                QStringLiteral("Stores a secret's value, created or replaced. The value is all of "
+                               "standard input\nless one final line ending or, on a terminal, "
+                               "typed twice at a hidden prompt.\nA new secret is not passed "
+                               "through unless asked; a replaced one keeps its setting."),
+                location + QList<QCommandLineOption>{m_passThroughOn, m_passThroughOff},
+                // More than NAME may be the value: argumentsProblem() refuses it without
+                // repeating it.
+                std::nullopt};
     }
-    m_command = std::get<QString>(chosen);
-    const bool set = m_command == QLatin1String("set");
-    const bool list = m_command == QLatin1String("list");
-    const bool remove = m_command == QLatin1String("rm");
-    const bool passThrough = m_command == QLatin1String("pass-through");
+    if (word() == QLatin1String("list")) {
+        return {QStringLiteral("list [--json]"),
+                QStringLiteral("The secrets' names, pass-through settings and update "
+                               "times,\nand where their values are kept. Never a value."),
+                location + QList<QCommandLineOption>{jsonOption()}, 0};
+    }
+    if (word() == QLatin1String("rm")) {
+        return {QStringLiteral("rm NAME"),
+                QStringLiteral("Deletes a secret: its value and its name."), location, 1};
+    }
+    return {QStringLiteral("pass-through NAME on|off"),
+            QStringLiteral("Whether servers started from now on give NAME to every "
+                           "sandbox\nas an environment variable."),
+            location, 2};
+}
 
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
-                                  QStringLiteral("Show this help and exit."));
-    const QCommandLineOption dataDir(
-        QStringLiteral("data-dir"),
-        QStringLiteral("Folder of the secrets (secrets.json) and the run history, shared with "
-                       "other Code Sandbox processes. Default: $CODE_SANDBOX_DATA_DIR, else %1.")
-            .arg(QDir::toNativeSeparators(defaultDataDir())),
-        QStringLiteral("dir"));
-    const QCommandLineOption secretsFile(
-        QStringLiteral("secrets-file"),
-        QStringLiteral("Keep the values in a private file (%1 in the data folder, mode 0600) "
-                       "instead of the OS keychain.")
-            .arg(FileSecretBackend::fileName()));
-    const QCommandLineOption json(QStringLiteral("json"),
-                                  QStringLiteral("Print JSON instead of a readable text."));
-    const QCommandLineOption on(
-        QStringLiteral("pass-through"),
-        QStringLiteral("Give the secret to every sandbox as the environment variable NAME."));
-    const QCommandLineOption off(
-        QStringLiteral("no-pass-through"),
-        QStringLiteral("Keep it from the sandboxes (the default for a new secret)."));
-
-    QCommandLineParser parser;
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions({help, dataDir, secretsFile});
-    QString usage;
-    QString description;
-    if (set) {
-        parser.addOptions({on, off});
-        usage = QStringLiteral("set NAME [--pass-through|--no-pass-through]");
-        description = QStringLiteral(
-            "Stores a secret's value, created or replaced. The value is all of standard input\n"
-            "less one final line ending or, on a terminal, typed twice at a hidden prompt.\n"
-            "A new secret is not passed through unless asked; a replaced one keeps its setting.");
-    } else if (list) {
-        parser.addOption(json);
-        usage = QStringLiteral("list [--json]");
-        description = QStringLiteral("The secrets' names, pass-through settings and update "
-                                     "times,\nand where their values are kept. Never a value.");
-    } else if (remove) {
-        usage = QStringLiteral("rm NAME");
-        description = QStringLiteral("Deletes a secret: its value and its name.");
-    } else {
-        usage = QStringLiteral("pass-through NAME on|off");
-        description = QStringLiteral("Whether servers started from now on give NAME to every "
-                                     "sandbox\nas an environment variable.");
-    }
-    if (!parser.parse(QStringList{commandName()} + m_arguments.mid(1))) {
-        usageError(parser.errorText());
+void SecretsCommand::run()
+{
+    const std::optional<Invocation> invocation = readInvocation();
+    if (!invocation)
         return;
-    }
-    if (parser.isSet(help)) {
-        m_out << subcommands().help(parser, usage, description);
-        finish(Ok);
-        return;
-    }
-
-    Invocation invocation;
-    invocation.dataDirGiven = !parser.value(dataDir).trimmed().isEmpty();
-    invocation.dataDir = HistoryLocation::dataDir(parser.value(dataDir), m_environment);
-    invocation.backend = parser.isSet(secretsFile) ? SecretStore::BackendChoice::File
-                                                   : SecretStore::BackendChoice::Auto;
-    invocation.positional = parser.positionalArguments();
-    invocation.json = list && parser.isSet(json);
-    if (set && parser.isSet(on) && parser.isSet(off)) {
-        usageError(QStringLiteral("--pass-through and --no-pass-through exclude each other"));
-        return;
-    }
-    if (set && (parser.isSet(on) || parser.isSet(off)))
-        invocation.passThrough = parser.isSet(on);
-
-    const QStringList& positional = invocation.positional;
-    const qsizetype expected = list ? 0 : passThrough ? 2 : 1;
-    if (!list && positional.isEmpty()) {
-        usageError(QStringLiteral("which secret? Give its NAME"));
-        return;
-    }
-    // `set NAME VALUE` or `set NAME=VALUE`: refused without repeating what may be the value.
-    if (set && (positional.size() > 1 || positional.constFirst().contains(u'='))) {
-        usageError(valuesNeverFromArguments());
-        return;
-    }
-    if (passThrough && positional.size() == 1) {
-        usageError(QStringLiteral("on or off?"));
-        return;
-    }
-    if (positional.size() > expected) {
-        usageError(QStringLiteral("unexpected argument \"%1\"").arg(positional.at(expected)));
-        return;
-    }
-    if (set) {
-        if (const QString problem = SecretInfo::nameError(positional.constFirst());
-            !problem.isEmpty()) {
-            usageError(problem);
-            return;
-        }
-    }
-
-    m_store = std::make_unique<SecretStore>(invocation.dataDir, invocation.backend);
-    if (set)
-        this->set(invocation);
-    else if (list)
-        this->list(invocation);
-    else if (remove)
-        this->remove(invocation);
+    m_store = std::make_unique<SecretStore>(invocation->dataDir, invocation->backend);
+    if (word() == QLatin1String("set"))
+        set(*invocation);
+    else if (word() == QLatin1String("list"))
+        list(*invocation);
+    else if (word() == QLatin1String("rm"))
+        remove(*invocation);
     else
-        this->passThrough(invocation);
+        passThrough(*invocation);
+}
+
+std::optional<SecretsCommand::Invocation> SecretsCommand::readInvocation()
+{
+    const bool set = word() == QLatin1String("set");
+    Invocation invocation;
+    invocation.dataDirGiven = !parser().value(m_dataDir).trimmed().isEmpty();
+    invocation.dataDir = HistoryLocation::dataDir(parser().value(m_dataDir), environment());
+    invocation.backend = parser().isSet(m_secretsFile) ? SecretStore::BackendChoice::File
+                                                       : SecretStore::BackendChoice::Auto;
+    invocation.positional = positional();
+    invocation.json = word() == QLatin1String("list") && parser().isSet(jsonOption());
+    const bool on = set && parser().isSet(m_passThroughOn);
+    const bool off = set && parser().isSet(m_passThroughOff);
+    if (on && off) {
+        usageError(QStringLiteral("--pass-through and --no-pass-through exclude each other"));
+        return std::nullopt;
+    }
+    if (on || off)
+        invocation.passThrough = on;
+    if (const QString problem = argumentsProblem(); !problem.isEmpty()) {
+        usageError(problem);
+        return std::nullopt;
+    }
+    return invocation;
+}
+
+QString SecretsCommand::argumentsProblem() const
+{
+    if (word() == QLatin1String("list"))
+        return {};
+    if (positional().isEmpty())
+        return QStringLiteral("which secret? Give its NAME");
+    if (word() == QLatin1String("set")) {
+        // `set NAME VALUE` or `set NAME=VALUE`: refused without repeating what may be the value.
+        if (positional().size() > 1 || positional().constFirst().contains(u'='))
+            return valuesNeverFromArguments();
+        return SecretInfo::nameError(positional().constFirst());
+    }
+    if (word() == QLatin1String("pass-through") && positional().size() == 1)
+        return QStringLiteral("on or off?");
+    return {};
 }
 
 void SecretsCommand::set(const Invocation& invocation)
@@ -333,13 +308,13 @@ void SecretsCommand::set(const Invocation& invocation)
 void SecretsCommand::reportStored(const SetRequest& request)
 {
     const QString kind = m_store->backendKind();
-    m_out << (request.replacing ? "Replaced " : "Stored ") << request.name << " in "
+    out() << (request.replacing ? "Replaced " : "Stored ") << request.name << " in "
           << describeBackend(kind, m_store->dataDir())
           << " (pass-through: " << onOff(request.passThrough) << ").\n";
     if (request.explainBackend && kind != SecretBackend::kKeychainKind)
-        m_err << "Not in the keychain: " << m_store->backendReason() << ".\n";
+        err() << "Not in the keychain: " << m_store->backendReason() << ".\n";
     if (!request.replacing && !request.passThrough) {
-        m_err << "Sandboxes do not see " << request.name
+        err() << "Sandboxes do not see " << request.name
               << " yet. To give it to every sandbox as an environment variable, run:\n  "
               << commandName() << " pass-through " << request.name << " on"
               << request.locationOptions << '\n';
@@ -371,14 +346,14 @@ void SecretsCommand::list(const Invocation& invocation)
             };
             if (!opened.isEmpty())
                 root.insert(QStringLiteral("backend_error"), opened);
-            m_out << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+            out() << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
         } else {
             if (secrets.isEmpty())
-                m_out << "No secrets stored.\n";
+                out() << "No secrets stored.\n";
             else
-                printTable(secrets, m_out);
+                printTable(secrets, out());
             if (opened.isEmpty()) {
-                m_out << '\n'
+                out() << '\n'
                       << (secrets.isEmpty() ? "New values would be kept in "
                                             : "Values are kept in ")
                       << (kind == SecretBackend::kKeychainKind ? "the keychain" : "a private file")
@@ -412,7 +387,7 @@ void SecretsCommand::remove(const Invocation& invocation)
                 fail(removed);
                 return;
             }
-            m_out << "Removed " << name << ".\n";
+            out() << "Removed " << name << ".\n";
             finish(Ok);
         });
     });
@@ -434,7 +409,7 @@ void SecretsCommand::passThrough(const Invocation& invocation)
             fail(error);
             return;
         }
-        m_out << "Pass-through of " << name << " is " << onOff(on) << ": servers started from "
+        out() << "Pass-through of " << name << " is " << onOff(on) << ": servers started from "
               << "now on "
               << (on ? "give it to every sandbox as an environment variable.\n"
                      : "keep it from their sandboxes.\n");
@@ -445,8 +420,8 @@ void SecretsCommand::passThrough(const Invocation& invocation)
 std::optional<QByteArray> SecretsCommand::readValue(const QString& name, QString* error)
 {
     // What was written so far must come before the prompt.
-    m_out.flush();
-    m_err.flush();
+    out().flush();
+    err().flush();
     if (m_input.isInteractive()) {
         std::optional<QByteArray> first =
             m_input.readHidden(QStringLiteral("Value for %1: ").arg(name), error);
@@ -490,25 +465,6 @@ std::optional<SecretInfo> SecretsCommand::find(const QString& name, QString* err
     if (found == secrets.end())
         return std::nullopt;
     return *found;
-}
-
-void SecretsCommand::usageError(const QString& message)
-{
-    finish(subcommands().usageError(m_err, m_command, message));
-}
-
-void SecretsCommand::fail(const QString& message)
-{
-    m_err << commandName() << ' ' << m_command << ": " << message << '\n';
-    finish(Failed);
-}
-
-void SecretsCommand::finish(int exitCode)
-{
-    m_out.flush();
-    m_err.flush();
-    QMetaObject::invokeMethod(
-        this, [this, exitCode] { Q_EMIT finished(exitCode); }, Qt::QueuedConnection);
 }
 
 } // namespace csm

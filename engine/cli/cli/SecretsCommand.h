@@ -1,15 +1,10 @@
 #pragma once
 
+#include "cli/Command.h"
 #include "secrets/SecretInfo.h"
-
-#include <QObject>
-#include <QProcessEnvironment>
-#include <QStringList>
 
 #include <memory>
 #include <optional>
-
-class QTextStream;
 
 namespace csm {
 
@@ -26,37 +21,32 @@ class SecretStore;
 // --help. A value is never read from the command line, where shell history and `ps` would keep
 // it, and never printed.
 //
+// Exits with Failed when there is no such secret, or the store cannot be read, opened or written.
+//
 // Asynchronous because the secret store is (the keychain answers through the event loop): call
 // start() and wait for finished().
-class SecretsCommand final : public QObject
+class SecretsCommand final : public Command
 {
     Q_OBJECT
 
 public:
-    enum ExitCode
-    {
-        Ok = 0,
-        Failed = 1, // no such secret, or the store cannot be read, opened or written
-        Usage = 2,
-    };
-
     // `arguments`: what follows `secrets` on the command line. `out` gets the results, `err`
     // the errors and hints; `input` gives the value of `set`. All three must outlive the command.
     SecretsCommand(QStringList arguments, const QProcessEnvironment& environment, QTextStream& out,
                    QTextStream& err, SecretInput& input, QObject* parent = nullptr);
     ~SecretsCommand() override;
 
-    // Runs the command once. finished() follows exactly once, from the event loop, never from
-    // inside this call.
-    void start();
-
-Q_SIGNALS:
-    void finished(int exitCode);
-
 private:
     struct Invocation;
     struct SetRequest;
 
+    Syntax syntax() const override;
+    void run() override;
+
+    // What the command line asks for; nothing, having refused it, when it is not usable.
+    std::optional<Invocation> readInvocation();
+    // What is wrong with the positional arguments (NAME, on|off); empty when nothing is.
+    QString argumentsProblem() const;
     void set(const Invocation& invocation);
     void reportStored(const SetRequest& request);
     void list(const Invocation& invocation);
@@ -69,18 +59,12 @@ private:
     // Index entry of `name`; `error` is set when the index cannot be read.
     std::optional<SecretInfo> find(const QString& name, QString* error) const;
 
-    void usageError(const QString& message);
-    void fail(const QString& message);
-    void finish(int exitCode);
-
-    QStringList m_arguments;
-    QProcessEnvironment m_environment;
-    QTextStream& m_out;
-    QTextStream& m_err;
+    const QCommandLineOption m_dataDir;
+    const QCommandLineOption m_secretsFile;
+    const QCommandLineOption m_passThroughOn;
+    const QCommandLineOption m_passThroughOff;
     SecretInput& m_input;
-    QString m_command; // "set", "list"...: the first argument
     std::unique_ptr<SecretStore> m_store;
-    bool m_started = false;
 };
 
 } // namespace csm
