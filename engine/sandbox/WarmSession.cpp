@@ -1,5 +1,6 @@
 #include "sandbox/WarmSession.h"
 
+#include "csm/launcher_protocol.h"
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerReaper.h"
 
@@ -106,7 +107,8 @@ void WarmSession::fail(const QString& reason)
 void WarmSession::sendProgram(const QByteArray& code)
 {
     m_inUse = true;
-    QByteArray request(8, '\0');
+    static_assert(CSM_REQUEST_LENGTH_SIZE == sizeof(quint64));
+    QByteArray request(CSM_REQUEST_LENGTH_SIZE, '\0');
     qToBigEndian<quint64>(quint64(code.size()), request.data());
     m_socket->write(request + code);
 }
