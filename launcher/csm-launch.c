@@ -1,15 +1,9 @@
 /*
  * csm-launch: the sandbox's PID 1. Mounted read-only into every container and run as its
- * entrypoint, it reads the program from stdin, runs the interpreter as its child, and frames the
- * child's stdout, stderr and exit status on its own stdout:
- *
- *     frame = type (1 byte) | payload length (4 bytes, big-endian) | payload
- *     'S' started: the program has been handed to the interpreter (the timeout starts here)
- *     'O' / 'E': a chunk of the program's stdout / stderr
- *     'X' exit: "exit=N" or "signal=N", then " oom=0|1 stdout_dropped=N stderr_dropped=N
- *         unenforced=N"
- *     'F' failure before the program ran: a message
- *     'L' the program was not run because limits it was given are not enforced: "unenforced=N"
+ * entrypoint, it reads the program from stdin, runs the interpreter as its child, and reports on
+ * its own stdout, in frames: the start, the child's stdout and stderr, then its exit status (or a
+ * failure or a refusal instead). csm/launcher_protocol.h defines the frames, and is shared with
+ * the server that decodes them.
  *
  * unenforced=N is a bit set of the limits asked for with --limits that this container's cgroup
  * does not show (1 memory, 2 processes, 4 CPU): the engine accepted them and ignored them, as
@@ -47,11 +41,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "csm/launcher_protocol.h"
+
 enum { kChunk = 64 * 1024 };
+_Static_assert((int)kChunk <= (int)CSM_FRAME_MAX_PAYLOAD, "an output chunk must fit in one frame");
 /* After the program exits, how long its orphans may keep its output pipes open. */
 enum { kDrainAfterExitMs = 200 };
 
-enum { kLimitMemory = 1, kLimitPids = 2, kLimitCpu = 4 };
 /* v1 reports "no memory limit" as a huge number (PAGE_COUNTER_MAX pages): anything above this. */
 static const long long kNoLimitAbove = 1LL << 60;
 
@@ -87,17 +83,16 @@ static int write_all(int fd, const void* data, size_t size)
     return 0;
 }
 
-static void frame(char type, const void* payload, size_t size)
+static void frame(int type, const void* payload, size_t size)
 {
-    unsigned char header[5] = {(unsigned char)type, (unsigned char)(size >> 24),
-                               (unsigned char)(size >> 16), (unsigned char)(size >> 8),
-                               (unsigned char)size};
+    unsigned char header[CSM_FRAME_HEADER_SIZE];
+    csm_frame_header_write(header, type, (uint32_t)size);
     if (write_all(g_frames, header, sizeof header) != 0 ||
         write_all(g_frames, payload, size) != 0)
-        _exit(120); /* nobody is listening any more */
+        _exit(CSM_LAUNCH_EXIT_FRAMES_UNWRITABLE);
 }
 
-static void frame_text(char type, const char* text)
+static void frame_text(int type, const char* text)
 {
     frame(type, text, strlen(text));
 }
@@ -106,8 +101,8 @@ static _Noreturn void fail(const char* what)
 {
     char message[512];
     snprintf(message, sizeof message, "%s: %s", what, strerror(errno));
-    frame_text('F', message);
-    _exit(121);
+    frame_text(CSM_FRAME_FAILURE, message);
+    _exit(CSM_LAUNCH_EXIT_FAILURE);
 }
 
 /* This process's own cgroup in the hierarchy of `controller` ("" for cgroup v2's unified one),
@@ -251,11 +246,11 @@ static int unenforced_limits(const char* asked)
         if (value <= 0)
             continue;
         if (strcmp(item, "memory") == 0 && !is_bounded(memory_files, 2, value))
-            missing |= kLimitMemory;
+            missing |= CSM_LIMIT_MEMORY;
         else if (strcmp(item, "pids") == 0 && !is_bounded(pids_files, 2, value))
-            missing |= kLimitPids;
+            missing |= CSM_LIMIT_PIDS;
         else if (strcmp(item, "millicpus") == 0 && !is_cpu_bounded(value))
-            missing |= kLimitCpu;
+            missing |= CSM_LIMIT_CPU;
     }
     return missing;
 }
@@ -303,7 +298,7 @@ static char* accept_program(const char* path, size_t limit, size_t* size)
     unlink(path);
     g_frames = connection;
 
-    unsigned char header[8];
+    unsigned char header[CSM_REQUEST_LENGTH_SIZE];
     if (read_exactly(connection, header, sizeof header) != 0)
         fail("reading the program's length");
     unsigned long long length = 0;
@@ -365,7 +360,7 @@ static void usage(void)
     fprintf(stderr, "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] [--listen SOCKET] "
                     "[--limits memory=BYTES,pids=N,millicpus=N] [--unenforced refuse|allow] "
                     "[--cgroup-root DIR] -- PROGRAM [ARG...]\n");
-    exit(2);
+    exit(CSM_LAUNCH_EXIT_USAGE);
 }
 
 int main(int argc, char** argv)
@@ -419,8 +414,8 @@ int main(int argc, char** argv)
     size_t code_size = 0;
     char* code = listen_path ? NULL : read_program((size_t)code_limit, &code_size);
     if (unenforced && !allow_unenforced && !listen_path) {
-        frame_text('L', unenforced_text);
-        return 122;
+        frame_text(CSM_FRAME_LIMITS_UNENFORCED, unenforced_text);
+        return CSM_LAUNCH_EXIT_LIMITS_UNENFORCED;
     }
 
     int in[2], out[2], err[2], exec_error[2];
@@ -437,7 +432,7 @@ int main(int argc, char** argv)
 
     const long oom_before = oom_kills();
     if (!listen_path)
-        frame('S', "", 0);
+        frame(CSM_FRAME_STARTED, "", 0);
     const pid_t child = fork();
     if (child < 0)
         fail("starting the program");
@@ -451,7 +446,7 @@ int main(int argc, char** argv)
         if (write(exec_error[1], &error, sizeof error) < 0) {
             /* the parent reports a missing status as a failure anyway */
         }
-        _exit(127);
+        _exit(CSM_LAUNCH_EXIT_CANNOT_EXECUTE);
     }
     close(in[0]);
     close(out[1]);
@@ -466,21 +461,21 @@ int main(int argc, char** argv)
         /* The interpreter now waits for its program, and we for the host's call. */
         code = accept_program(listen_path, (size_t)code_limit, &code_size);
         if (unenforced && !allow_unenforced) {
-            frame_text('L', unenforced_text);
+            frame_text(CSM_FRAME_LIMITS_UNENFORCED, unenforced_text);
             kill(child, SIGKILL);
             waitpid(child, NULL, 0);
-            return 122;
+            return CSM_LAUNCH_EXIT_LIMITS_UNENFORCED;
         }
         if (!exec_failed)
-            frame('S', "", 0);
+            frame(CSM_FRAME_STARTED, "", 0);
     }
     if (exec_failed) {
         char message[512];
         snprintf(message, sizeof message, "could not start %s: %s", argv[first],
                  strerror(exec_errno));
-        frame_text('F', message);
+        frame_text(CSM_FRAME_FAILURE, message);
         waitpid(child, NULL, 0);
-        return 127;
+        return CSM_LAUNCH_EXIT_CANNOT_EXECUTE;
     }
 
     set_nonblocking(in[1]);
@@ -494,7 +489,7 @@ int main(int argc, char** argv)
         code_fd = -1;
     }
     int stream_fd[2] = {out[0], err[0]};
-    const char stream_type[2] = {'O', 'E'};
+    const int stream_type[2] = {CSM_FRAME_STDOUT, CSM_FRAME_STDERR};
     long long forwarded[2] = {0, 0};
     long long dropped[2] = {0, 0};
     int child_status = 0;
@@ -575,6 +570,6 @@ int main(int argc, char** argv)
     snprintf(status + strlen(status), sizeof status - strlen(status),
              " oom=%d stdout_dropped=%lld stderr_dropped=%lld %s", oom, dropped[0], dropped[1],
              unenforced_text);
-    frame_text('X', status);
+    frame_text(CSM_FRAME_EXIT, status);
     return WIFSIGNALED(child_status) ? 128 + WTERMSIG(child_status) : WEXITSTATUS(child_status);
 }

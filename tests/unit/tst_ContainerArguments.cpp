@@ -12,6 +12,7 @@
 using namespace csm;
 
 Q_DECLARE_METATYPE(csm::ImageCheck::Status)
+Q_DECLARE_METATYPE(csm::Language)
 
 namespace {
 
@@ -141,6 +142,10 @@ private Q_SLOTS:
     void interpretImageCheck();
     void localImageReference_data();
     void localImageReference();
+    void defaultImage_data();
+    void defaultImage();
+    void hintsForPeople_data();
+    void hintsForPeople();
     void engineWarnings_data();
     void engineWarnings();
     void explainFailure_data();
@@ -647,6 +652,62 @@ void tst_ContainerArguments::localImageReference()
     QFETCH(QString, image);
     QFETCH(QString, expected);
     QCOMPARE(makeRuntime(engine)->localImageReference(image), expected);
+}
+
+void tst_ContainerArguments::defaultImage_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<Language>("language");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("podman python") << QStringLiteral("podman") << Language::Python
+                                   << QStringLiteral("localhost/code-sandbox-python:latest");
+    QTest::newRow("podman javascript") << QStringLiteral("podman") << Language::JavaScript
+                                       << QStringLiteral("localhost/code-sandbox-js:latest");
+    QTest::newRow("docker python") << QStringLiteral("docker") << Language::Python
+                                   << QStringLiteral("code-sandbox-python:latest");
+    QTest::newRow("docker javascript") << QStringLiteral("docker") << Language::JavaScript
+                                       << QStringLiteral("code-sandbox-js:latest");
+}
+
+void tst_ContainerArguments::defaultImage()
+{
+    QFETCH(QString, engine);
+    QFETCH(Language, language);
+    QFETCH(QString, expected);
+    QCOMPARE(makeRuntime(engine)->defaultImage(language), expected);
+}
+
+void tst_ContainerArguments::hintsForPeople_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("install");
+    QTest::addColumn<QString>("unavailableFix");
+    QTest::addColumn<bool>("hasUnavailableHint");
+    QTest::addColumn<bool>("hasBuildLeftovers");
+    // Debian names docker's package docker.io; only docker has a daemon to start, and only
+    // podman keeps a cancelled build's working container.
+    QTest::newRow("podman") << QStringLiteral("podman")
+                            << QStringLiteral("sudo apt-get install podman")
+                            << QStringLiteral("podman info") << false << true;
+    QTest::newRow("docker") << QStringLiteral("docker")
+                            << QStringLiteral("sudo apt-get install docker.io")
+                            << QStringLiteral("sudo systemctl start docker") << true << false;
+}
+
+void tst_ContainerArguments::hintsForPeople()
+{
+    QFETCH(QString, engine);
+    QFETCH(QString, install);
+    QFETCH(QString, unavailableFix);
+    QFETCH(bool, hasUnavailableHint);
+    QFETCH(bool, hasBuildLeftovers);
+    const auto runtime = makeRuntime(engine);
+    QCOMPARE(runtime->installCommand(), install);
+    QCOMPARE(runtime->unavailableFixCommand(), unavailableFix);
+    QCOMPARE(!runtime->unavailableHint().isEmpty(), hasUnavailableHint);
+    if (hasUnavailableHint)
+        QVERIFY(runtime->unavailableHint().contains(unavailableFix));
+    QCOMPARE(!runtime->cancelledBuildLeftovers().isEmpty(), hasBuildLeftovers);
 }
 
 void tst_ContainerArguments::factoryCreate_data()

@@ -1,5 +1,6 @@
 // csm-launch itself, run on the host with /bin/sh as the interpreter: its frames are what the
 // server decodes. (Inside real containers it is exercised by the integration tests.)
+#include "csm/launcher_protocol.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherStreamDecoder.h"
 
@@ -200,7 +201,7 @@ private Q_SLOTS:
         QCOMPARE(refused.frames.constFirst().type, Type::LimitsUnenforced);
         QCOMPARE(LauncherExitStatus::parseUnenforced(refused.frames.constFirst().payload),
                  std::optional<int>(unenforced));
-        QCOMPARE(refused.launcherExitCode, 122);
+        QCOMPARE(refused.launcherExitCode, int(CSM_LAUNCH_EXIT_LIMITS_UNENFORCED));
         QVERIFY(!QFile::exists(mark));
 
         // Allowed: it runs, and its exit frame says what was missing.
@@ -219,7 +220,7 @@ private Q_SLOTS:
         QCOMPARE(result.frames.constLast().type, Type::Failure);
         QVERIFY(result.frames.constLast().payload.contains("/nonexistent/python3"));
         QVERIFY(result.frames.constLast().payload.contains("No such file"));
-        QCOMPARE(result.launcherExitCode, 127);
+        QCOMPARE(result.launcherExitCode, int(CSM_LAUNCH_EXIT_CANNOT_EXECUTE));
     }
 
     void anOrphanHoldingTheOutputDoesNotDelayTheExit()

@@ -1,4 +1,6 @@
 // The host side of the launcher protocol: frame decoding and the exit frame, from canned bytes.
+#include "csm/launcher_protocol.h"
+#include "LauncherFrames.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherStreamDecoder.h"
 
@@ -7,29 +9,34 @@
 using namespace csm;
 using Type = LauncherStreamDecoder::Frame::Type;
 
-namespace {
-QByteArray frame(char type, const QByteArray& payload)
-{
-    QByteArray bytes(1, type);
-    const quint32 size = quint32(payload.size());
-    bytes.append(char(size >> 24))
-        .append(char(size >> 16))
-        .append(char(size >> 8))
-        .append(char(size));
-    return bytes + payload;
-}
-} // namespace
+using csm::test::frame;
+using csm::test::frameHeader;
 
 class tst_LauncherProtocol final : public QObject
 {
     Q_OBJECT
 
 private Q_SLOTS:
+    void headerLayout()
+    {
+        // The layout both sides share, pinned byte by byte: the type letter, then the payload
+        // length in 4 bytes, big-endian.
+        const QByteArray header = frameHeader(CSM_FRAME_STDOUT, 0x01020304);
+        QCOMPARE(header, QByteArray("O\x01\x02\x03\x04"));
+        const auto* bytes = reinterpret_cast<const unsigned char*>(header.constData());
+        QCOMPARE(csm_frame_header_payload_size(bytes), 0x01020304U);
+        QCOMPARE(csm_frame_header_payload_size(reinterpret_cast<const unsigned char*>(
+                     frameHeader(CSM_FRAME_EXIT, 0xfffffffeU).constData())),
+                 0xfffffffeU);
+    }
+
     void decodesEveryFrameType()
     {
         LauncherStreamDecoder decoder;
-        decoder.append(frame('S', {}) + frame('O', "out") + frame('E', "err") +
-                       frame('X', "exit=0") + frame('F', "boom") + frame('L', "unenforced=5"));
+        decoder.append(frame(CSM_FRAME_STARTED, {}) + frame(CSM_FRAME_STDOUT, "out") +
+                       frame(CSM_FRAME_STDERR, "err") + frame(CSM_FRAME_EXIT, "exit=0") +
+                       frame(CSM_FRAME_FAILURE, "boom") +
+                       frame(CSM_FRAME_LIMITS_UNENFORCED, "unenforced=5"));
         const QList<Type> expected{Type::Started, Type::Stdout,  Type::Stderr,
                                    Type::Exit,    Type::Failure, Type::LimitsUnenforced};
         const QList<QByteArray> payloads{{}, "out", "err", "exit=0", "boom", "unenforced=5"};
@@ -47,7 +54,8 @@ private Q_SLOTS:
     void reassemblesFramesSplitAnywhere()
     {
         const QByteArray payload = QByteArray("binary\0\xff\xfe payload", 18);
-        const QByteArray stream = frame('O', payload) + frame('X', "exit=3 oom=0");
+        const QByteArray stream =
+            frame(CSM_FRAME_STDOUT, payload) + frame(CSM_FRAME_EXIT, "exit=3 oom=0");
         for (qsizetype split = 0; split <= stream.size(); ++split) {
             LauncherStreamDecoder decoder;
             QList<LauncherStreamDecoder::Frame> frames;
@@ -64,7 +72,8 @@ private Q_SLOTS:
 
     void byteByByte()
     {
-        const QByteArray stream = frame('S', {}) + frame('O', QByteArray(70'000, 'x'));
+        const QByteArray stream =
+            frame(CSM_FRAME_STARTED, {}) + frame(CSM_FRAME_STDOUT, QByteArray(70'000, 'x'));
         LauncherStreamDecoder decoder;
         int frames = 0;
         for (char byte : stream) {
@@ -80,9 +89,9 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("bytes");
         QTest::newRow("plain text") << QByteArray("Error: no such image\n");
         QTest::newRow("unknown type") << frame('Z', "x");
-        QTest::newRow("oversized") << QByteArray("O\x7f\xff\xff\xff", 5);
+        QTest::newRow("oversized") << frameHeader(CSM_FRAME_STDOUT, 0x7fffffff);
         QTest::newRow("just over the limit")
-            << (QByteArray(1, 'O') + QByteArray("\x00\x10\x00\x01", 4));
+            << frameHeader(CSM_FRAME_STDOUT, CSM_FRAME_MAX_PAYLOAD + 1);
     }
 
     void rejectsWhatIsNotTheLauncher()
@@ -94,14 +103,14 @@ private Q_SLOTS:
         QVERIFY(decoder.isCorrupt());
         QVERIFY(!decoder.error().isEmpty());
         // Nothing more comes out of a corrupt stream, even a valid frame.
-        decoder.append(frame('X', "exit=0"));
+        decoder.append(frame(CSM_FRAME_EXIT, "exit=0"));
         QVERIFY(!decoder.next());
     }
 
     void incompleteFrameWaits()
     {
         LauncherStreamDecoder decoder;
-        decoder.append(frame('O', "hello").left(7));
+        decoder.append(frame(CSM_FRAME_STDOUT, "hello").left(7));
         QVERIFY(!decoder.next());
         QVERIFY(!decoder.isCorrupt());
         QCOMPARE(decoder.pendingBytes(), 7);

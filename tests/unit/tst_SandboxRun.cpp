@@ -1,6 +1,7 @@
 // SandboxRun alone, on a host of the test's own (SandboxRunHost): no engine is run and no
 // container started. The host's channels answer with canned launcher frames, and the host records
 // what the run asked of it and reported.
+#include "LauncherFrames.h"
 #include "runtime/PodmanRuntime.h"
 #include "runtime/SandboxPolicy.h"
 #include "sandbox/ContainerChannel.h"
@@ -19,27 +20,16 @@ using namespace csm;
 
 namespace {
 
-QByteArray frame(char type, const QByteArray& payload = {})
-{
-    QByteArray bytes(1, type);
-    const quint32 size = quint32(payload.size());
-    bytes.append(char(size >> 24))
-        .append(char(size >> 16))
-        .append(char(size >> 8))
-        .append(char(size));
-    return bytes + payload;
-}
+using csm::test::frame;
 
 // A container that "runs" the program by answering with `answer` from the event loop.
 class CannedChannel final : public ContainerChannel
 {
 public:
-    CannedChannel(QByteArray answer, std::shared_ptr<const SandboxSecrets> secrets,
-                  QObject* parent)
+    CannedChannel(QByteArray answer, std::shared_ptr<const SandboxSecrets> secrets, QObject* parent)
         : ContainerChannel(QStringLiteral("canned-container"), std::move(secrets), parent)
         , m_answer(std::move(answer))
-    {
-    }
+    {}
 
     QByteArray program;
     bool handedOver = false;
@@ -61,11 +51,11 @@ public:
     RecordingHost()
         : m_reaper(m_runtime)
         , m_queue(RunQueue::Limits{1, 8})
-    {
-    }
+    {}
 
     // What the channels it hands out answer.
-    QByteArray answer = frame('S') + frame('O', "hello\n") + frame('X', "exit=0");
+    QByteArray answer = frame(CSM_FRAME_STARTED) + frame(CSM_FRAME_STDOUT, "hello\n") +
+                        frame(CSM_FRAME_EXIT, "exit=0");
     bool warmReady = false;
     bool imagePresent = false;
     QString cannotStart;
@@ -227,7 +217,7 @@ private Q_SLOTS:
     {
         RecordingHost host;
         host.warmReady = true;
-        host.answer = frame('S') + QByteArray("Z-not-a-frame");
+        host.answer = frame(CSM_FRAME_STARTED) + QByteArray("Z-not-a-frame");
         SandboxRun run(host, pythonRequest());
         const ExecutionResult result = resultOf(run);
 

@@ -157,6 +157,11 @@ QString ContainerRuntime::explainFailure(const QByteArray&) const
     return {};
 }
 
+QString ContainerRuntime::defaultImage(Language language) const
+{
+    return localImageReference(LanguageTraits::defaultImageName(language));
+}
+
 QStringList ContainerRuntime::removeImageArguments(const QString& image) const
 {
     return {QStringLiteral("rmi"), image};

@@ -3,6 +3,7 @@
 #include "runtime/ContainerInfo.h"
 #include "runtime/ImageCheck.h"
 #include "runtime/ImageInfo.h"
+#include "runtime/Language.h"
 
 #include <QByteArray>
 #include <QList>
@@ -59,6 +60,21 @@ public:
     virtual QString slowStorageFix(const QString& driver) const = 0;
     // The name under which this engine stores a locally built image (podman prefixes localhost/).
     virtual QString localImageReference(const QString& image) const = 0;
+    // The locally built default image of `language` (containers/build-images), as this engine
+    // names it: what runs when no image was chosen.
+    QString defaultImage(Language language) const;
+
+    // What a person runs to install this engine (Debian's package), e.g. when it is not found.
+    virtual QString installCommand() const = 0;
+    // What a person runs when the engine is installed but does not answer: the command that
+    // starts it, or the one whose diagnosis says what is wrong.
+    virtual QString unavailableFixCommand() const = 0;
+    // A sentence on the likely cause when the engine does not answer, or empty when its own
+    // message says enough.
+    virtual QString unavailableHint() const { return {}; }
+    // What a cancelled image build may leave behind in this engine and how to remove it, or
+    // empty when it cleans up after itself.
+    virtual QString cancelledBuildLeftovers() const { return {}; }
 
     // `ps` of every container labelled as this application's (ContainerLabels::kApp), running
     // or not, in a machine-readable form that parseContainerList() reads.

@@ -77,6 +77,24 @@ QList<ImageInfo> DockerRuntime::parseImageList(const QByteArray& output) const
     return ImageListing::fromDockerJsonLines(output);
 }
 
+QString DockerRuntime::installCommand() const
+{
+    // Debian's (and Ubuntu's) package of the docker CLI and daemon is docker.io.
+    return QStringLiteral("sudo apt-get install docker.io");
+}
+
+QString DockerRuntime::unavailableFixCommand() const
+{
+    return QStringLiteral("sudo systemctl start docker");
+}
+
+QString DockerRuntime::unavailableHint() const
+{
+    // The CLI answers without its daemon, and only a member of the docker group may reach it.
+    return QStringLiteral("Is the Docker daemon running (e.g. `%1`), and may this user use it?")
+        .arg(unavailableFixCommand());
+}
+
 QStringList DockerRuntime::storageDriverArguments() const
 {
     return {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("{{.Driver}}")};

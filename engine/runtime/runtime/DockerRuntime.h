@@ -14,6 +14,9 @@ public:
     QStringList imageCheckArguments(const QString& image) const override;
     ImageCheck interpretImageCheck(int exitCode, const QByteArray& standardError) const override;
     QString localImageReference(const QString& image) const override { return image; }
+    QString installCommand() const override;
+    QString unavailableFixCommand() const override;
+    QString unavailableHint() const override;
     QStringList storageDriverArguments() const override;
     QString slowStorageFix(const QString& driver) const override;
     QStringList listContainersArguments() const override;

@@ -22,25 +22,20 @@ QString buildCommand(const QString& engine, Language language)
         .join(u' ');
 }
 
-HealthProblem engineProblem(const QString& engine, const QString& detail, bool missing)
+HealthProblem engineProblem(const ContainerRuntime& runtime, const QString& detail, bool missing)
 {
+    const QString engine = runtime.name();
     HealthProblem problem;
     problem.kind =
         missing ? HealthProblem::Kind::EngineMissing : HealthProblem::Kind::EngineUnavailable;
     if (missing) {
         problem.message = EngineHealthCheck::tr("%1 not found").arg(engine);
-        // Debian's (and Ubuntu's) package of the docker CLI and daemon is docker.io.
-        problem.fixCommand =
-            QStringLiteral("sudo apt-get install %1")
-                .arg(engine == QLatin1String("docker") ? QStringLiteral("docker.io") : engine);
+        problem.fixCommand = runtime.installCommand();
     } else {
         problem.message =
             detail.isEmpty() ? EngineHealthCheck::tr("%1 is not answering").arg(engine)
                              : EngineHealthCheck::tr("%1 is not answering: %2").arg(engine, detail);
-        // Docker needs its daemon; podman's own diagnosis says what is wrong with its store.
-        problem.fixCommand = engine == QLatin1String("docker")
-                                 ? QStringLiteral("sudo systemctl start docker")
-                                 : QStringLiteral("%1 info").arg(engine);
+        problem.fixCommand = runtime.unavailableFixCommand();
     }
     return problem;
 }
@@ -70,10 +65,7 @@ QList<EngineHealthCheck::Image> EngineHealthCheck::imagesOf(const EngineChoice& 
         image.language = language;
         const QString chosen = choice.image(language);
         image.isDefault = chosen.isEmpty();
-        image.reference =
-            image.isDefault
-                ? runtime.localImageReference(LanguageTraits::defaultImageName(language))
-                : chosen;
+        image.reference = image.isDefault ? runtime.defaultImage(language) : chosen;
         images << image;
     }
     return images;
@@ -228,7 +220,7 @@ void EngineHealthCheck::onEngineFailed(const QString& detail, bool missing)
         if (problem.kind != HealthProblem::Kind::ImageMissing)
             return;
     }
-    m_found.prepend(engineProblem(m_runtime->name(), detail, missing));
+    m_found.prepend(engineProblem(*m_runtime, detail, missing));
 }
 
 void EngineHealthCheck::finishOne()

@@ -72,6 +72,25 @@ QString PodmanRuntime::localImageReference(const QString& image) const
     return qualified ? image : QStringLiteral("localhost/") + image;
 }
 
+QString PodmanRuntime::installCommand() const
+{
+    return QStringLiteral("sudo apt-get install podman");
+}
+
+QString PodmanRuntime::unavailableFixCommand() const
+{
+    // Podman has no daemon to start: its own diagnosis says what is wrong with its store.
+    return QStringLiteral("podman info");
+}
+
+QString PodmanRuntime::cancelledBuildLeftovers() const
+{
+    // Podman exits on the signal without removing the build's working container (and the step
+    // it was running finishes on its own).
+    return QStringLiteral("podman may keep the cancelled build's working container: `podman ps "
+                          "--all --external` lists it, `podman rm` removes it.");
+}
+
 QStringList PodmanRuntime::listContainersArguments() const
 {
     // `--format json` prints one JSON array with the labels as a real map: nothing to escape.

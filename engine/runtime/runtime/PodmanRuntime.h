@@ -14,6 +14,9 @@ public:
     QStringList imageCheckArguments(const QString& image) const override;
     ImageCheck interpretImageCheck(int exitCode, const QByteArray& standardError) const override;
     QString localImageReference(const QString& image) const override;
+    QString installCommand() const override;
+    QString unavailableFixCommand() const override;
+    QString cancelledBuildLeftovers() const override;
     QStringList storageDriverArguments() const override;
     QString slowStorageFix(const QString& driver) const override;
     QString explainFailure(const QByteArray& standardError) const override;

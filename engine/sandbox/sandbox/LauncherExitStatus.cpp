@@ -30,7 +30,7 @@ std::optional<LauncherExitStatus> LauncherExitStatus::parse(const QByteArray& pa
             status.stdoutDropped = value;
         } else if (key == "stderr_dropped") {
             status.stderrDropped = value;
-        } else if (key == "unenforced" && value <= (Memory | Processes | Cpu)) {
+        } else if (key == "unenforced" && value <= CSM_LIMIT_ALL) {
             status.unenforcedLimits = int(value);
         }
         // Unknown keys are ignored: a newer launcher may say more.
@@ -47,7 +47,7 @@ std::optional<int> LauncherExitStatus::parseUnenforced(const QByteArray& payload
         return std::nullopt;
     bool ok = false;
     const int limits = payload.mid(prefix.size()).toInt(&ok);
-    if (!ok || limits <= 0 || limits > (Memory | Processes | Cpu))
+    if (!ok || limits <= 0 || limits > CSM_LIMIT_ALL)
         return std::nullopt;
     return limits;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "csm/launcher_protocol.h"
+
 #include <QByteArray>
 #include <QStringList>
 
@@ -15,9 +17,9 @@ struct LauncherExitStatus
     // sandbox was given that its cgroup does not show.
     enum Limit
     {
-        Memory = 1,
-        Processes = 2,
-        Cpu = 4,
+        Memory = CSM_LIMIT_MEMORY,
+        Processes = CSM_LIMIT_PIDS,
+        Cpu = CSM_LIMIT_CPU,
     };
 
     int exitCode = 0; // a signal's death is reported as 128 + signal, as shells do

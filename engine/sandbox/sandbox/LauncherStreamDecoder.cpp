@@ -3,7 +3,7 @@
 namespace csm {
 
 namespace {
-constexpr qsizetype kHeaderSize = 5;
+constexpr qsizetype kHeaderSize = CSM_FRAME_HEADER_SIZE;
 }
 
 void LauncherStreamDecoder::append(const QByteArray& bytes)
@@ -23,26 +23,25 @@ std::optional<LauncherStreamDecoder::Frame> LauncherStreamDecoder::next()
     if (isCorrupt() || pendingBytes() < kHeaderSize)
         return std::nullopt;
     const auto* header = reinterpret_cast<const unsigned char*>(m_buffer.constData() + m_offset);
-    const quint32 length = (quint32(header[1]) << 24) | (quint32(header[2]) << 16) |
-                           (quint32(header[3]) << 8) | quint32(header[4]);
+    const quint32 length = csm_frame_header_payload_size(header);
     Frame::Type type;
     switch (header[0]) {
-    case 'S':
+    case CSM_FRAME_STARTED:
         type = Frame::Type::Started;
         break;
-    case 'O':
+    case CSM_FRAME_STDOUT:
         type = Frame::Type::Stdout;
         break;
-    case 'E':
+    case CSM_FRAME_STDERR:
         type = Frame::Type::Stderr;
         break;
-    case 'X':
+    case CSM_FRAME_EXIT:
         type = Frame::Type::Exit;
         break;
-    case 'F':
+    case CSM_FRAME_FAILURE:
         type = Frame::Type::Failure;
         break;
-    case 'L':
+    case CSM_FRAME_LIMITS_UNENFORCED:
         type = Frame::Type::LimitsUnenforced;
         break;
     default:

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "csm/launcher_protocol.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -7,7 +9,7 @@
 
 namespace csm {
 
-// Reads csm-launch's framed stdout (see launcher/csm-launch.c): type byte, 4-byte big-endian
+// Reads csm-launch's framed stdout (csm/launcher_protocol.h): type byte, 4-byte big-endian
 // length, payload. Incremental: bytes go in as they arrive, whole frames come out.
 class LauncherStreamDecoder final
 {
@@ -29,7 +31,7 @@ public:
     };
 
     // No frame the launcher writes is larger (it forwards output in chunks of 64 KiB).
-    static constexpr qsizetype kMaxPayload = 1024 * 1024;
+    static constexpr qsizetype kMaxPayload = CSM_FRAME_MAX_PAYLOAD;
 
     void append(const QByteArray& bytes);
     // The next complete frame, if any. Nothing more comes out once the stream is corrupt.

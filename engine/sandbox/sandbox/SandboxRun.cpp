@@ -197,17 +197,16 @@ void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
                            "--js-image or CONTAINER_IMAGE.")
                 .arg(m_request.image, runtime.name()));
         return;
-    case ImageCheck::Status::EngineUnavailable:
+    case ImageCheck::Status::EngineUnavailable: {
         m_host.setImageKnownPresent(m_request.image, false);
+        const QString hint = runtime.unavailableHint();
         failWithEngineError(
             QStringLiteral("The container engine %1 is not usable: %2%3")
                 .arg(runtime.name(),
                      check.detail.isEmpty() ? QStringLiteral("it gave no reason") : check.detail,
-                     runtime.name() == QLatin1String("docker")
-                         ? QStringLiteral(". Is the Docker daemon running (e.g. `sudo systemctl "
-                                          "start docker`), and may this user use it?")
-                         : QString()));
+                     hint.isEmpty() ? QString() : QStringLiteral(". ") + hint));
         return;
+    }
     }
 }
 
@@ -482,12 +481,9 @@ ExecutionResult SandboxRun::collectedResult() const
 
 QString SandboxRun::engineMissingMessage(const QString& processError) const
 {
-    const QString engine = m_host.runtime().name();
     return QStringLiteral("The container engine \"%1\" could not be started (%2). Install it "
-                          "(on Debian: `sudo apt install %3`) or choose another with --engine "
-                          "podman|docker.")
-        .arg(m_host.runtime().program(), processError,
-             engine == QLatin1String("docker") ? QStringLiteral("docker.io") : engine);
+                          "(on Debian: `%3`) or choose another with --engine podman|docker.")
+        .arg(m_host.runtime().program(), processError, m_host.runtime().installCommand());
 }
 
 QString SandboxRun::unenforcedLimitsMessage(const QStringList& limits) const

@@ -1,5 +1,6 @@
 #include "sandbox/WarmContainerChannel.h"
 
+#include "csm/launcher_protocol.h"
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerReaper.h"
 
@@ -108,7 +109,8 @@ void WarmContainerChannel::fail(const QString& reason)
 void WarmContainerChannel::sendProgram(const QByteArray& code)
 {
     m_inUse = true;
-    QByteArray request(8, '\0');
+    static_assert(CSM_REQUEST_LENGTH_SIZE == sizeof(quint64));
+    QByteArray request(CSM_REQUEST_LENGTH_SIZE, '\0');
     qToBigEndian<quint64>(quint64(code.size()), request.data());
     m_socket->write(request + code);
 }

@@ -39,9 +39,7 @@ RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
     RunCodeTool::Config config;
     config.language = language;
     config.customImage = !chosenImage.isEmpty();
-    config.image = config.customImage
-                       ? chosenImage
-                       : runtime.localImageReference(LanguageTraits::defaultImageName(language));
+    config.image = config.customImage ? chosenImage : runtime.defaultImage(language);
     config.defaultTimeoutSeconds = options.defaultTimeoutSeconds;
     config.maxTimeoutSeconds = options.maxTimeoutSeconds;
     config.redactOutput = options.redactOutput;

@@ -258,10 +258,8 @@ void ImagesPage::reloadSettings()
     }
     for (Language language : {Language::Python, Language::JavaScript}) {
         const QString chosen = settings.image(language);
-        m_model->setImageFor(language, chosen.isEmpty()
-                                           ? m_runtime->localImageReference(
-                                                 LanguageTraits::defaultImageName(language))
-                                           : chosen);
+        m_model->setImageFor(language,
+                             chosen.isEmpty() ? m_runtime->defaultImage(language) : chosen);
     }
     updateDefaults();
 }
@@ -443,8 +441,7 @@ void ImagesPage::setSelectedAsDefault(Language language)
         return;
     ServerSettings settings = ServerSettings::load(m_dataDir);
     // The built default is stored as "no choice", so it keeps following the engine's naming.
-    const bool builtDefault = ImagesModel::sameImage(
-        image, m_runtime->localImageReference(LanguageTraits::defaultImageName(language)));
+    const bool builtDefault = ImagesModel::sameImage(image, m_runtime->defaultImage(language));
     settings.setImage(language, builtDefault ? QString() : image);
     QString error;
     if (!settings.save(m_dataDir, &error)) {
@@ -569,12 +566,11 @@ void ImagesPage::onFinished(int exitCode, bool crashed)
                       .arg(QDir::toNativeSeparators(process->program()), process->errorString()));
     } else if (m_cancelled) {
         appendLog(tr("Cancelled after %1 s.").arg(seconds));
-        // Podman exits on the signal without removing the build's working container (and the
-        // step it was running finishes on its own): say where it is.
-        if (m_operation == Operation::Build && m_runtime->name() == QLatin1String("podman") &&
+        // An engine may keep what the cancelled build was working on: say where it is.
+        const QString leftovers = m_runtime->cancelledBuildLeftovers();
+        if (m_operation == Operation::Build && !leftovers.isEmpty() &&
             process->program() == m_runtime->program()) {
-            appendLog(tr("podman may keep the cancelled build's working container: `podman ps "
-                         "--all --external` lists it, `podman rm` removes it."));
+            appendLog(leftovers);
         }
     } else if (m_operation == Operation::Test) {
         m_testErrors += process->readAllStandardError();
