@@ -13,6 +13,7 @@
 #include "sandbox/SandboxFilesLocator.h"
 #include "secrets/KeychainSecretBackend.h"
 #include "secrets/SecretStore.h"
+#include "server/ServerSettingsReader.h"
 #include "settings/ServerSettings.h"
 
 #include <QCommandLineParser>
@@ -328,11 +329,10 @@ void DoctorCommand::startEngineCheck()
         m_settings.setImage(language.value_or(Language::Python), containerImage);
     }
     m_engineName = engine;
-    // As a server reads it: the variable over the settings.
-    const QString allowUnlimited =
-        m_environment.value(QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED")).trimmed().toLower();
-    if (allowUnlimited == QLatin1String("1") || allowUnlimited == QLatin1String("true"))
-        m_settings.policy.allowUnenforcedLimits = true;
+    // As a server reads it: the variable over the settings. A value a server would refuse
+    // leaves the settings' (the trial run then shows what they do).
+    ServerSettingsReader::readVariable(QStringLiteral("allow-unlimited"), m_environment,
+                                       m_settings);
     m_runtime = RuntimeFactory::create(engine);
     const std::shared_ptr<const ContainerRuntime> runtime = m_runtime;
     if (!runtime) {
