@@ -197,9 +197,9 @@ private Q_SLOTS:
         QCOMPARE(saved.maxRunning, 3);
         QCOMPARE(saved.policy.allowUnenforcedLimits, true);
         QCOMPARE(saved.redactOutput, false);
-        QCOMPARE(saved.retention.maxRuns, 500);
-        QCOMPARE(saved.retention.maxAgeDays, 30);
-        QCOMPARE(saved.retention.maxTotalBytes, 0);
+        QCOMPARE(saved.historyRetention.maxRuns, 500);
+        QCOMPARE(saved.historyRetention.maxAgeDays, 30);
+        QCOMPARE(saved.historyRetention.maxTotalBytes, 0);
         QCOMPARE(saved.historyMaxFieldBytes, 64 * qint64(1024));
         QCOMPARE(saved.engine, QStringLiteral("podman"));
         // Not on this page, and kept.

@@ -1,8 +1,9 @@
 // The user's settings file (settings.ini in the data folder): what the desktop app saves is
 // what every server reads, under its flags and environment variables.
-#include "core/SettingsFile.h"
 #include "server/ServerOptionsParser.h"
+#include "ServerSettingsSamples.h"
 #include "server/ServerSettings.h"
+#include "core/SettingsFile.h"
 
 #include <QFile>
 #include <QSettings>
@@ -14,6 +15,7 @@ using csm::ServerOptions;
 using csm::ServerOptionsParser;
 using csm::ServerSettings;
 using csm::SettingsFile;
+using ServerSettingsSamples::writeServerValue;
 
 namespace {
 
@@ -29,34 +31,9 @@ ServerOptions parseIn(const QString& dataDir, const QStringList& arguments = {},
     return std::get<ServerOptions>(parsed);
 }
 
-void writeServerValue(const QString& dataDir, const QString& key, const QString& value)
-{
-    QSettings file(SettingsFile::path(dataDir), QSettings::IniFormat);
-    file.setValue(QStringLiteral("server/") + key, value);
-}
-
 ServerSettings changedSettings()
 {
-    ServerSettings settings;
-    settings.engine = QStringLiteral("docker");
-    settings.pythonImage = QStringLiteral("localhost/my-python:3");
-    settings.jsImage = QStringLiteral("my-node:20");
-    settings.policy.memoryBytes = 256LL << 20;
-    settings.policy.cpus = 0.5;
-    settings.policy.pidsLimit = 64;
-    settings.policy.tmpfsBytes = 8LL << 20;
-    settings.policy.network = QStringLiteral("none");
-    settings.policy.outputCapBytes = 64LL << 10;
-    settings.defaultTimeoutSeconds = 12.5;
-    settings.maxTimeoutSeconds = 120;
-    settings.poolSize = 0;
-    settings.poolIdleSeconds = 60;
-    settings.redactOutput = false;
-    settings.retention.maxRuns = 500;
-    settings.retention.maxAgeDays = 0;
-    settings.retention.maxTotalBytes = 100LL << 20;
-    settings.historyMaxFieldBytes = 32LL << 10;
-    return settings;
+    return ServerSettingsSamples::changed();
 }
 
 } // namespace

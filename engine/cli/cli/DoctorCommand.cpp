@@ -14,6 +14,7 @@
 #include "secrets/KeychainSecretBackend.h"
 #include "secrets/SecretStore.h"
 #include "server/ServerSettings.h"
+#include "server/ServerSettingsReader.h"
 
 #include <QDir>
 #include <QFile>
@@ -299,11 +300,10 @@ void DoctorCommand::startEngineCheck()
         m_settings.setImage(language.value_or(Language::Python), containerImage);
     }
     m_engineName = engine;
-    // As a server reads it: the variable over the settings.
-    const QString allowUnlimited =
-        environment().value(QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED")).trimmed().toLower();
-    if (allowUnlimited == QLatin1String("1") || allowUnlimited == QLatin1String("true"))
-        m_settings.policy.allowUnenforcedLimits = true;
+    // As a server reads it: the variable over the settings. A value a server would refuse
+    // leaves the settings' (the trial run then shows what they do).
+    ServerSettingsReader::readVariable(QStringLiteral("allow-unlimited"), environment(),
+                                       m_settings);
     m_runtime = RuntimeFactory::create(engine);
     const std::shared_ptr<const ContainerRuntime> runtime = m_runtime;
     if (!runtime) {

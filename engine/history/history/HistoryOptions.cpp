@@ -30,17 +30,16 @@ HistoryOptions::HistoryOptions()
               QStringLiteral("N"))
 {}
 
-std::optional<QString> HistoryOptions::apply(const QCommandLineOption& option, const QString& text,
-                                             RetentionPolicy& policy) const
+std::optional<QString> HistoryOptions::applyLimit(const QString& key, const QString& text,
+                                                  RetentionPolicy& policy) const
 {
     bool ok = false;
     const int value = text.toInt(&ok);
     if (!ok || value < 0)
         return QStringLiteral("must be a whole number, 0 or more (0: no limit)");
-    const QString name = option.names().constFirst();
-    if (name == m_maxRuns.names().constFirst()) {
+    if (key == m_maxRuns.names().constFirst()) {
         policy.maxRuns = value;
-    } else if (name == m_maxDays.names().constFirst()) {
+    } else if (key == m_maxDays.names().constFirst()) {
         policy.maxAgeDays = value;
     } else {
         policy.maxTotalBytes = value * RetentionPolicy::kMiB;
@@ -56,11 +55,12 @@ HistoryOptions::retention(const QCommandLineParser& parser, const SettingsFile* 
     for (const QCommandLineOption& option : retentionOptions()) {
         const QString key = option.names().constFirst();
         if (parser.isSet(option)) {
-            if (const auto problem = apply(option, parser.value(option), policy))
+            if (const auto problem = applyLimit(key, parser.value(option), policy))
                 return QStringLiteral("--%1 \"%2\": %3").arg(key, parser.value(option), *problem);
         } else if (stored && stored->contains(key)) {
             // The file is not this command line's fault: its bad values are skipped.
-            if (const auto problem = apply(option, stored->value(key), policy); problem && problems)
+            if (const auto problem = applyLimit(key, stored->value(key), policy);
+                problem && problems)
                 problems->append({key, stored->value(key), *problem});
         }
     }

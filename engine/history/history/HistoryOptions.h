@@ -44,11 +44,12 @@ public:
     retention(const QCommandLineParser& parser, const SettingsFile* stored = nullptr,
               QList<StoredProblem>* problems = nullptr) const;
 
-private:
-    // Puts `text`, the value of `option`, into `policy`; or says what is wrong with it.
-    std::optional<QString> apply(const QCommandLineOption& option, const QString& text,
-                                 RetentionPolicy& policy) const;
+    // Puts `text`, the value of the retention flag named `key`, into `policy`; or says what is
+    // wrong with it.
+    std::optional<QString> applyLimit(const QString& key, const QString& text,
+                                      RetentionPolicy& policy) const;
 
+private:
     QCommandLineOption m_dataDir;
     QCommandLineOption m_maxRuns;
     QCommandLineOption m_maxDays;

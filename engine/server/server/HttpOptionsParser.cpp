@@ -95,11 +95,19 @@ HttpOptionsParser::HttpOptionsParser()
                                 "seconds"))
 {}
 
+QList<const QCommandLineOption*> HttpOptionsParser::httpOnly() const
+{
+    return {&m_host,           &m_port,        &m_path,           &m_allowRemote,
+            &m_authToken,      &m_noAuth,      &m_allowedHost,    &m_allowedOrigin,
+            &m_maxRequestSize, &m_maxSessions, &m_maxConnections, &m_sessionTimeout,
+            &m_requestTimeout, &m_idleTimeout};
+}
+
 void HttpOptionsParser::addTo(QCommandLineParser& parser) const
 {
-    parser.addOptions({m_transport, m_host, m_port, m_path, m_allowRemote, m_authToken, m_noAuth,
-                       m_allowedHost, m_allowedOrigin, m_maxRequestSize, m_maxSessions,
-                       m_maxConnections, m_sessionTimeout, m_requestTimeout, m_idleTimeout});
+    parser.addOption(m_transport);
+    for (const QCommandLineOption* option : httpOnly())
+        parser.addOption(*option);
 }
 
 std::optional<QString> HttpOptionsParser::readTransport(const QCommandLineParser& parser,
@@ -127,12 +135,8 @@ std::optional<QString> HttpOptionsParser::read(const QCommandLineParser& parser,
                                                const QProcessEnvironment& environment, bool http,
                                                http::HttpServerConfig& config) const
 {
-    const QList<const QCommandLineOption*> httpOnly{
-        &m_host,           &m_port,           &m_path,           &m_allowRemote,    &m_authToken,
-        &m_noAuth,         &m_allowedHost,    &m_allowedOrigin,  &m_maxRequestSize, &m_maxSessions,
-        &m_maxConnections, &m_sessionTimeout, &m_requestTimeout, &m_idleTimeout};
     if (!http) {
-        for (const QCommandLineOption* option : httpOnly) {
+        for (const QCommandLineOption* option : httpOnly()) {
             if (parser.isSet(*option))
                 return QStringLiteral("%1 applies only with --transport http").arg(flag(*option));
         }

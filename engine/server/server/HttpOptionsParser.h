@@ -32,6 +32,9 @@ public:
                                 http::HttpServerConfig& config) const;
 
 private:
+    // Every flag but --transport, in the order --help lists them.
+    QList<const QCommandLineOption*> httpOnly() const;
+
     QCommandLineOption m_transport;
     QCommandLineOption m_host;
     QCommandLineOption m_port;

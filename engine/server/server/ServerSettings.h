@@ -11,11 +11,12 @@
 
 namespace csm {
 
-// The user's server settings, shared by the desktop app (which edits them) and every server
-// process of the user (which reads them at start and again whenever the file changes): the
-// [server] group of settings.ini in the data folder. A server's flags and environment variables
-// win over the file. Values are stored as the flags are written ("512m", "bridge"), so the same
-// parser checks a flag, a variable and a stored value alike.
+// The server's settings: what settings.ini may hold, and what a server reads from its flags and
+// environment variables over it (ServerOptions adds the rest of its command line). The [server]
+// group of settings.ini in the data folder is shared by the desktop app (which edits it) and
+// every server process of the user (which reads it at start and again whenever the file
+// changes). Values are stored as the flags are written ("512m", "bridge"), and
+// ServerSettingsSchema names each one once: its key, flag, variable, check and default.
 struct ServerSettings
 {
     QString engine;      // "podman", "docker"; empty: auto-detect
@@ -24,11 +25,18 @@ struct ServerSettings
     SandboxPolicy policy;
     double defaultTimeoutSeconds = 30;
     double maxTimeoutSeconds = 600;
+    // Containers kept started ahead of calls, per image; 0 disables the warm pool.
     int poolSize = 2;
+    // A pool unused this long is emptied (and refilled at its next call).
     int poolIdleSeconds = 600;
-    int maxRunning = 0; // sandboxes at once; 0: sized from the machine
+    // Sandboxes running programs at once (0: sized from the machine, RunQueue::
+    // defaultMaxRunning), and calls that may wait for one beyond them.
+    int maxRunning = 0;
+    int maxQueued = 128;
+    // Secret values in returned output become [secret:NAME] (--no-redact turns it off).
     bool redactOutput = true;
-    RetentionPolicy retention;
+    RetentionPolicy historyRetention; // applied at start, after each run and on a timer
+    // Most bytes kept in the history of each of a run's code, stdout and stderr.
     qint64 historyMaxFieldBytes = HistoryFieldCap::kDefaultMaxBytes;
 
     // <dataDir>/settings.ini
@@ -36,8 +44,8 @@ struct ServerSettings
     // The settings stored in `dataDir`, with the defaults for what is missing. A stored value
     // that is not valid is ignored; `problems` gets one line for each.
     static ServerSettings load(const QString& dataDir, QStringList* problems = nullptr);
-    // Stores every value (creating the folder and file as needed); false with `error` set when
-    // the file cannot be written.
+    // Stores every value that the app offers (creating the folder and file as needed); false with
+    // `error` set when the file cannot be written.
     bool save(const QString& dataDir, QString* error = nullptr) const;
 
     // The engine and images, as the runtime layer reads them.

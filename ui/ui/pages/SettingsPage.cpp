@@ -445,10 +445,10 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     m_maxRunning->setValue(server.maxRunning);
     m_allowUnlimited->setChecked(server.policy.allowUnenforcedLimits);
     m_redact->setChecked(server.redactOutput);
-    m_maxRuns->setValue(std::max(0, server.retention.maxRuns));
-    m_maxDays->setValue(std::max(0, server.retention.maxAgeDays));
+    m_maxRuns->setValue(std::max(0, server.historyRetention.maxRuns));
+    m_maxDays->setValue(std::max(0, server.historyRetention.maxAgeDays));
     m_maxMb->setValue(shown(
-        m_maxMb, static_cast<double>(std::max<qint64>(0, server.retention.maxTotalBytes)) / MiB));
+        m_maxMb, static_cast<double>(std::max<qint64>(0, server.historyRetention.maxTotalBytes)) / MiB));
     m_maxFieldSize->setValue(
         shown(m_maxFieldSize, static_cast<double>(server.historyMaxFieldBytes) / KiB));
     m_engine->setCurrentIndex(std::max(0, m_engine->findData(server.engine)));
@@ -514,11 +514,11 @@ ServerSettings SettingsPage::changedServer(ServerSettings onto) const
     if (now.redact != was.redact)
         onto.redactOutput = now.redact;
     if (now.maxRuns != was.maxRuns)
-        onto.retention.maxRuns = now.maxRuns;
+        onto.historyRetention.maxRuns = now.maxRuns;
     if (now.maxDays != was.maxDays)
-        onto.retention.maxAgeDays = now.maxDays;
+        onto.historyRetention.maxAgeDays = now.maxDays;
     if (now.maxMb != was.maxMb)
-        onto.retention.maxTotalBytes = now.maxMb * MiB;
+        onto.historyRetention.maxTotalBytes = now.maxMb * MiB;
     if (now.maxFieldKiB != was.maxFieldKiB)
         onto.historyMaxFieldBytes = now.maxFieldKiB * KiB;
     if (now.engine != was.engine)

@@ -1,0 +1,437 @@
+#include "server/ServerSettingsSchema.h"
+
+#include "core/ByteSize.h"
+#include "history/HistoryOptions.h"
+#include "runtime/RuntimeFactory.h"
+#include "server/ServerSettings.h"
+
+#include <QCommandLineParser>
+#include <QThread>
+
+#include <algorithm>
+#include <memory>
+
+namespace csm {
+
+namespace {
+using Section = ServerSetting::Section;
+using Problem = std::optional<QString>;
+
+constexpr qint64 MiB = 1024 * 1024;
+
+QCommandLineOption valueFlag(const char* name, const QString& description, const char* valueName)
+{
+    return QCommandLineOption(QString::fromLatin1(name), description,
+                              QString::fromLatin1(valueName));
+}
+
+QString boolText(bool value)
+{
+    return value ? QStringLiteral("true") : QStringLiteral("false");
+}
+
+Problem readBool(const QString& text, bool& target)
+{
+    const QString word = text.trimmed().toLower();
+    if (word != QLatin1String("true") && word != QLatin1String("false"))
+        return QStringLiteral("must be true or false");
+    target = word == QLatin1String("true");
+    return std::nullopt;
+}
+
+Problem readSeconds(const QString& text, double& target)
+{
+    bool ok = false;
+    const double value = text.toDouble(&ok);
+    if (!ok || !(value > 0) || value > 86'400)
+        return QStringLiteral("must be a positive number of seconds");
+    target = value;
+    return std::nullopt;
+}
+
+Problem readSize(const QString& text, qint64 minimum, qint64 maximum, qint64& target)
+{
+    const auto bytes = ByteSize::parse(text);
+    if (!bytes || *bytes < minimum || *bytes > maximum) {
+        return QStringLiteral("must be a size from %1 to %2, written like %3 (k, m and g are "
+                              "binary units; no unit means bytes)")
+            .arg(ByteSize::format(minimum), ByteSize::format(maximum),
+                 ByteSize::format(std::max(minimum, std::min<qint64>(maximum, 256LL << 20))));
+    }
+    target = *bytes;
+    return std::nullopt;
+}
+
+// A whole number from `minimum` to `maximum`; `problem` says so otherwise.
+Problem readCount(const QString& text, int minimum, int maximum, const QString& problem,
+                  int& target)
+{
+    bool ok = false;
+    const int value = text.toInt(&ok);
+    if (!ok || value < minimum || value > maximum)
+        return problem;
+    target = value;
+    return std::nullopt;
+}
+
+QString engineName(const QString& text)
+{
+    const QString name = text.trimmed().toLower();
+    return name == QLatin1String("auto") ? QString() : name;
+}
+
+std::vector<ServerSetting> containerSettings()
+{
+    std::vector<ServerSetting> list;
+    ServerSetting engine{
+        Section::Container,
+        QStringLiteral("engine"),
+        valueFlag("engine",
+                  QStringLiteral("Container engine: podman, docker or auto (podman, then docker). "
+                                 "Default: $CODE_SANDBOX_ENGINE, else auto."),
+                  "name"),
+        QStringLiteral("CODE_SANDBOX_ENGINE"),
+        {},
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            if (!RuntimeFactory::isKnownEngine(engineName(text)))
+                return QStringLiteral("use podman, docker or auto");
+            settings.engine = engineName(text);
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) {
+            return settings.engine.isEmpty() ? QStringLiteral("auto") : settings.engine;
+        },
+        [](const QString& text) {
+            return QStringLiteral("Unknown engine \"%1\": use podman, docker or auto.")
+                .arg(engineName(text));
+        },
+    };
+    list.push_back(std::move(engine));
+    list.push_back({
+        Section::Container,
+        QStringLiteral("python-image"),
+        valueFlag("python-image",
+                  QStringLiteral("Image for run_python_code (default: the locally built "
+                                 "code-sandbox-python:latest)."),
+                  "image"),
+        {},
+        {},
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            settings.setImage(Language::Python, text);
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) { return settings.image(Language::Python); },
+        {},
+    });
+    list.push_back({
+        Section::Container,
+        QStringLiteral("js-image"),
+        valueFlag("js-image",
+                  QStringLiteral(
+                      "Image for run_js_code (default: the locally built code-sandbox-js:latest)."),
+                  "image"),
+        {},
+        {},
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            settings.setImage(Language::JavaScript, text);
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) { return settings.image(Language::JavaScript); },
+        {},
+    });
+    return list;
+}
+
+// A setting with a flag that takes a value and a CODE_SANDBOX_* variable behind it.
+ServerSetting valueSetting(Section section, const char* key, const char* valueName,
+                           const QString& description, const char* variable,
+                           decltype(ServerSetting::read) read, decltype(ServerSetting::write) write)
+{
+    return {section,
+            QString::fromLatin1(key),
+            valueFlag(key, description, valueName),
+            QString::fromLatin1(variable),
+            {},
+            std::move(read),
+            std::move(write),
+            {}};
+}
+
+std::vector<ServerSetting> sandboxSettings()
+{
+    std::vector<ServerSetting> list;
+    const auto add = [&list](const char* key, const char* valueName, const QString& description,
+                                 const char* variable, decltype(ServerSetting::read) read,
+                                 decltype(ServerSetting::write) write) {
+        list.push_back(valueSetting(Section::Sandbox, key, valueName, description, variable,
+                                        std::move(read), std::move(write)));
+    };
+    add(
+        "timeout", "seconds",
+        QStringLiteral("Default timeout of a run in seconds, when a call gives none "
+                       "(default 30). Env: CODE_SANDBOX_TIMEOUT."),
+        "CODE_SANDBOX_TIMEOUT",
+        [](const QString& text, ServerSettings& settings) {
+            return readSeconds(text, settings.defaultTimeoutSeconds);
+        },
+        [](const ServerSettings& settings) {
+            return QString::number(settings.defaultTimeoutSeconds);
+        });
+    add(
+        "max-timeout", "seconds",
+        QStringLiteral("Largest timeout_seconds a call may ask for (default 600). Env: "
+                       "CODE_SANDBOX_MAX_TIMEOUT."),
+        "CODE_SANDBOX_MAX_TIMEOUT",
+        [](const QString& text, ServerSettings& settings) {
+            return readSeconds(text, settings.maxTimeoutSeconds);
+        },
+        [](const ServerSettings& settings) { return QString::number(settings.maxTimeoutSeconds); });
+    add(
+        "memory", "size",
+        QStringLiteral("Memory limit of a sandbox, without swap (default 512m). Env: "
+                       "CODE_SANDBOX_MEMORY."),
+        "CODE_SANDBOX_MEMORY",
+        [](const QString& text, ServerSettings& settings) {
+            return readSize(text, 16 * MiB, 1024 * 1024 * MiB, settings.policy.memoryBytes);
+        },
+        [](const ServerSettings& settings) {
+            return ByteSize::format(settings.policy.memoryBytes);
+        });
+    add(
+        "cpus", "count",
+        QStringLiteral("CPUs a sandbox may use, e.g. 0.5 (default 1). Env: CODE_SANDBOX_CPUS."),
+        "CODE_SANDBOX_CPUS",
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            bool ok = false;
+            const double cpus = text.toDouble(&ok);
+            const int available = std::max(1, QThread::idealThreadCount());
+            if (!ok || !(cpus >= 0.01) || cpus > available)
+                return QStringLiteral("must be a number from 0.01 to %1 (this machine's CPUs)")
+                    .arg(available);
+            settings.policy.cpus = cpus;
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) { return QString::number(settings.policy.cpus); });
+    add(
+        "pids-limit", "count",
+        QStringLiteral("Processes and threads a sandbox may have at once (default 256). "
+                       "Env: CODE_SANDBOX_PIDS_LIMIT."),
+        "CODE_SANDBOX_PIDS_LIMIT",
+        [](const QString& text, ServerSettings& settings) {
+            // The launcher and the interpreter need a few of their own.
+            return readCount(text, 8, 1'000'000,
+                             QStringLiteral("must be a whole number from 8 to 1000000"),
+                             settings.policy.pidsLimit);
+        },
+        [](const ServerSettings& settings) { return QString::number(settings.policy.pidsLimit); });
+    add(
+        "tmpfs-size", "size",
+        QStringLiteral("Size of each writable folder of a sandbox, /tmp and the workdir "
+                       "/sandbox (default 64m). Env: CODE_SANDBOX_TMPFS_SIZE."),
+        "CODE_SANDBOX_TMPFS_SIZE",
+        [](const QString& text, ServerSettings& settings) {
+            return readSize(text, 1 * MiB, 64 * 1024 * MiB, settings.policy.tmpfsBytes);
+        },
+        [](const ServerSettings& settings) {
+            return ByteSize::format(settings.policy.tmpfsBytes);
+        });
+    add(
+        "network", "mode",
+        QStringLiteral("Network of a sandbox: bridge (outbound access, the default) or "
+                       "none (no network at all). Env: CODE_SANDBOX_NETWORK."),
+        "CODE_SANDBOX_NETWORK",
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            const QString mode = text.trimmed().toLower();
+            if (mode == QLatin1String("host"))
+                return QStringLiteral("\"host\" is refused: it would give sandboxed code the "
+                                      "host's network, loopback services included; use bridge "
+                                      "or none");
+            if (mode != QLatin1String("bridge") && mode != QLatin1String("none"))
+                return QStringLiteral("must be bridge or none");
+            settings.policy.network = mode;
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) { return settings.policy.network; });
+    add(
+        "output-cap", "size",
+        QStringLiteral("Most bytes kept of each of stdout and stderr; the rest is "
+                       "dropped as it arrives (default 1m). Env: "
+                       "CODE_SANDBOX_OUTPUT_CAP."),
+        "CODE_SANDBOX_OUTPUT_CAP",
+        [](const QString& text, ServerSettings& settings) {
+            return readSize(text, 1024, 64 * MiB, settings.policy.outputCapBytes);
+        },
+        [](const ServerSettings& settings) {
+            return ByteSize::format(settings.policy.outputCapBytes);
+        });
+    add(
+        "pool", "count",
+        QStringLiteral("Containers per language kept started ahead of calls, so that a "
+                       "call skips the container start (default 2; 0 disables). Each runs "
+                       "one call only. Env: CODE_SANDBOX_POOL."),
+        "CODE_SANDBOX_POOL",
+        [](const QString& text, ServerSettings& settings) {
+            return readCount(text, 0, 32, QStringLiteral("must be a whole number from 0 to 32"),
+                             settings.poolSize);
+        },
+        [](const ServerSettings& settings) { return QString::number(settings.poolSize); });
+    add(
+        "pool-idle", "seconds",
+        QStringLiteral("Seconds without a call after which the pool's waiting "
+                       "containers are removed (default 600). Env: "
+                       "CODE_SANDBOX_POOL_IDLE."),
+        "CODE_SANDBOX_POOL_IDLE",
+        [](const QString& text, ServerSettings& settings) {
+            return readCount(text, 1, 7 * 86'400,
+                             QStringLiteral("must be a whole number of seconds from 1 to 604800"),
+                             settings.poolIdleSeconds);
+        },
+        [](const ServerSettings& settings) { return QString::number(settings.poolIdleSeconds); });
+    add(
+        "max-running", "count",
+        QStringLiteral("Sandboxes running programs at once; further calls wait in a "
+                       "queue (default: twice the CPUs, or fewer if their memory limits "
+                       "would not fit in the machine's memory; 0 means that default). "
+                       "Env: CODE_SANDBOX_MAX_RUNNING."),
+        "CODE_SANDBOX_MAX_RUNNING",
+        [](const QString& text, ServerSettings& settings) {
+            return readCount(text, 0, 1024,
+                             QStringLiteral("must be a whole number from 0 (sized from the "
+                                            "machine) to 1024"),
+                             settings.maxRunning);
+        },
+        [](const ServerSettings& settings) { return QString::number(settings.maxRunning); });
+    add(
+        "max-queued", "count",
+        QStringLiteral("Calls that may wait for a free sandbox; beyond them a call is "
+                       "refused at once with an error (default 128). Env: "
+                       "CODE_SANDBOX_MAX_QUEUED."),
+        "CODE_SANDBOX_MAX_QUEUED",
+        [](const QString& text, ServerSettings& settings) {
+            return readCount(text, 0, 100'000,
+                             QStringLiteral("must be a whole number from 0 to 100000"),
+                             settings.maxQueued);
+        },
+        [](const ServerSettings& settings) { return QString::number(settings.maxQueued); });
+    list.back().saved = false;
+    return list;
+}
+
+// The retention flags are HistoryOptions', which `history prune` shares.
+std::vector<ServerSetting> historySettings()
+{
+    const auto history = std::make_shared<const HistoryOptions>();
+    const auto retention = [history](const QCommandLineOption& flag,
+                                     decltype(ServerSetting::write) write) {
+        const QString key = flag.names().constFirst();
+        return ServerSetting{
+            Section::History,
+            key,
+            flag,
+            {},
+            {},
+            [history, key](const QString& text, ServerSettings& settings) {
+                return history->applyLimit(key, text, settings.historyRetention);
+            },
+            std::move(write),
+            {},
+        };
+    };
+    std::vector<ServerSetting> list;
+    list.push_back(retention(history->maxRuns(), [](const ServerSettings& settings) {
+        return QString::number(settings.historyRetention.maxRuns);
+    }));
+    list.push_back(retention(history->maxDays(), [](const ServerSettings& settings) {
+        return QString::number(settings.historyRetention.maxAgeDays);
+    }));
+    // Whole MiB, as the flag takes it (the form shows no finer unit).
+    list.push_back(retention(history->maxMb(), [](const ServerSettings& settings) {
+        return QString::number(settings.historyRetention.maxTotalBytes / RetentionPolicy::kMiB);
+    }));
+    list.push_back(valueSetting(
+        Section::History, "history-max-field-size", "size",
+        QStringLiteral("Most bytes of each of a run's code, stdout and stderr kept in the "
+                       "history; the rest is replaced by a note of its size (default 256k). What "
+                       "the client gets is not affected. Env: "
+                       "CODE_SANDBOX_HISTORY_MAX_FIELD_SIZE."),
+        "CODE_SANDBOX_HISTORY_MAX_FIELD_SIZE",
+        [](const QString& text, ServerSettings& settings) {
+            return readSize(text, 1024, 64 * MiB, settings.historyMaxFieldBytes);
+        },
+        [](const ServerSettings& settings) {
+            return ByteSize::format(settings.historyMaxFieldBytes);
+        }));
+    return list;
+}
+
+std::vector<ServerSetting> outputSettings()
+{
+    std::vector<ServerSetting> list;
+    list.push_back({
+        Section::Output,
+        QStringLiteral("redact"),
+        QCommandLineOption(
+            QStringLiteral("no-redact"),
+            QStringLiteral("Return secret values that a program prints as they are, instead of "
+                           "[secret:NAME]. The history and the logs stay redacted.")),
+        {},
+        QStringLiteral("false"),
+        [](const QString& text, ServerSettings& settings) {
+            return readBool(text, settings.redactOutput);
+        },
+        [](const ServerSettings& settings) { return boolText(settings.redactOutput); },
+        {},
+    });
+    list.push_back({
+        Section::Output,
+        QStringLiteral("allow-unlimited"),
+        QCommandLineOption(
+            QStringLiteral("allow-unlimited"),
+            QStringLiteral("Run programs even where the container engine ignores the memory, "
+                           "process or CPU limit (rootless Podman on cgroup v1 does); each such "
+                           "run says so and is recorded so. Without it such a sandbox refuses to "
+                           "run. Env: CODE_SANDBOX_ALLOW_UNLIMITED=1.")),
+        QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED"),
+        QStringLiteral("true"),
+        [](const QString& text, ServerSettings& settings) {
+            return readBool(text, settings.policy.allowUnenforcedLimits);
+        },
+        [](const ServerSettings& settings) {
+            return boolText(settings.policy.allowUnenforcedLimits);
+        },
+        {},
+    });
+    return list;
+}
+} // namespace
+
+const std::vector<ServerSetting>& ServerSettingsSchema::settings()
+{
+    static const std::vector<ServerSetting> all = [] {
+        std::vector<ServerSetting> list;
+        for (auto&& section :
+             {containerSettings(), sandboxSettings(), historySettings(), outputSettings()})
+            list.insert(list.end(), section.cbegin(), section.cend());
+        return list;
+    }();
+    return all;
+}
+
+const ServerSetting* ServerSettingsSchema::find(const QString& key)
+{
+    const auto& all = settings();
+    const auto it = std::find_if(all.cbegin(), all.cend(), [&key](const ServerSetting& setting) {
+        return setting.key == key;
+    });
+    return it == all.cend() ? nullptr : &*it;
+}
+
+void ServerSettingsSchema::addFlags(QCommandLineParser& parser, ServerSetting::Section section)
+{
+    for (const ServerSetting& setting : settings()) {
+        if (setting.section == section)
+            parser.addOption(setting.flag);
+    }
+}
+
+} // namespace csm

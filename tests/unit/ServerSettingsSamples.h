@@ -1,0 +1,45 @@
+#pragma once
+
+#include "server/ServerSettings.h"
+#include "core/SettingsFile.h"
+
+#include <QSettings>
+
+// Settings for the tests of ServerSettings and its schema.
+namespace ServerSettingsSamples {
+
+// Every value that the app saves, each different from its default.
+inline csm::ServerSettings changed()
+{
+    csm::ServerSettings settings;
+    settings.engine = QStringLiteral("docker");
+    settings.pythonImage = QStringLiteral("localhost/my-python:3");
+    settings.jsImage = QStringLiteral("my-node:20");
+    settings.policy.memoryBytes = 256LL << 20;
+    settings.policy.cpus = 0.5;
+    settings.policy.pidsLimit = 64;
+    settings.policy.tmpfsBytes = 8LL << 20;
+    settings.policy.network = QStringLiteral("none");
+    settings.policy.outputCapBytes = 64LL << 10;
+    settings.policy.allowUnenforcedLimits = true;
+    settings.defaultTimeoutSeconds = 12.5;
+    settings.maxTimeoutSeconds = 120;
+    settings.poolSize = 0;
+    settings.poolIdleSeconds = 60;
+    settings.maxRunning = 3;
+    settings.redactOutput = false;
+    settings.historyRetention.maxRuns = 500;
+    settings.historyRetention.maxAgeDays = 0;
+    settings.historyRetention.maxTotalBytes = 100LL << 20;
+    settings.historyMaxFieldBytes = 32LL << 10;
+    return settings;
+}
+
+// Writes one value of the [server] group of `dataDir`'s settings.ini, as a person might.
+inline void writeServerValue(const QString& dataDir, const QString& key, const QString& value)
+{
+    QSettings file(csm::SettingsFile::path(dataDir), QSettings::IniFormat);
+    file.setValue(QStringLiteral("server/") + key, value);
+}
+
+} // namespace ServerSettingsSamples

@@ -1,0 +1,302 @@
+// The one table of the server's settings (ServerSettingsSchema): each setting is named once, and
+// the parser, ServerSettings::load and ServerSettings::save all walk it.
+#include "server/ServerOptionsParser.h"
+#include "server/ServerSettingsSchema.h"
+#include "ServerSettingsSamples.h"
+#include "server/ServerSettings.h"
+#include "core/SettingsFile.h"
+
+#include <QDir>
+#include <QSet>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+using csm::ServerOptions;
+using csm::ServerOptionsParser;
+using csm::ServerSetting;
+using csm::ServerSettings;
+using csm::ServerSettingsSchema;
+using csm::SettingsFile;
+using ServerSettingsSamples::writeServerValue;
+
+namespace {
+
+// Every value different from its default; a setting added to the table without a value here
+// makes everyEntryHasAChangedValue fail.
+ServerSettings changedSettings()
+{
+    ServerSettings settings = ServerSettingsSamples::changed();
+    settings.maxQueued = 7; // not saved by the app, but read from the file
+    return settings;
+}
+
+std::variant<ServerOptions, QString> parseIn(const QString& dataDir, const QStringList& arguments,
+                                             const QProcessEnvironment& environment)
+{
+    return ServerOptionsParser::parse(
+        QStringList{QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), dataDir} +
+            arguments,
+        environment);
+}
+
+// The error of a parse, or "(no error)".
+QString errorOf(const std::variant<ServerOptions, QString>& parsed)
+{
+    const auto* error = std::get_if<QString>(&parsed);
+    return error ? *error : QStringLiteral("(no error)");
+}
+
+QString flagOf(const ServerSetting& setting)
+{
+    return QStringLiteral("--") + setting.flag.names().constFirst();
+}
+
+// Rows of every setting, named by key.
+void addRowPerSetting()
+{
+    QTest::addColumn<QString>("key");
+    for (const ServerSetting& setting : ServerSettingsSchema::settings())
+        QTest::newRow(qPrintable(setting.key)) << setting.key;
+}
+
+const ServerSetting& settingFor(const QString& key)
+{
+    const ServerSetting* setting = ServerSettingsSchema::find(key);
+    Q_ASSERT(setting);
+    return *setting;
+}
+
+} // namespace
+
+class tst_ServerSettingsSchema final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void keysFlagsAndVariablesAreUnique()
+    {
+        QSet<QString> keys;
+        QSet<QString> flags;
+        QSet<QString> variables;
+        for (const ServerSetting& setting : ServerSettingsSchema::settings()) {
+            QVERIFY2(!keys.contains(setting.key), qPrintable(setting.key));
+            keys.insert(setting.key);
+            for (const QString& name : setting.flag.names()) {
+                QVERIFY2(!flags.contains(name), qPrintable(name));
+                flags.insert(name);
+            }
+            QVERIFY2(setting.read && setting.write, qPrintable(setting.key));
+            // A switch takes no value; any other flag does.
+            QCOMPARE(setting.isSwitch(), setting.flag.valueName().isEmpty());
+            if (setting.variable.isEmpty())
+                continue;
+            QVERIFY2(setting.variable.startsWith(QLatin1String("CODE_SANDBOX_")),
+                     qPrintable(setting.variable));
+            QVERIFY2(!variables.contains(setting.variable), qPrintable(setting.variable));
+            variables.insert(setting.variable);
+            // The help says which variable stands behind the flag.
+            QVERIFY2(setting.flag.description().contains(setting.variable),
+                     qPrintable(setting.key));
+        }
+        QCOMPARE(ServerSettingsSchema::find(QStringLiteral("no-such-key")), nullptr);
+    }
+
+    void everyEntryHasAChangedValue_data() { addRowPerSetting(); }
+    void everyEntryHasAChangedValue()
+    {
+        QFETCH(QString, key);
+        const ServerSetting& setting = settingFor(key);
+        QVERIFY(setting.write(changedSettings()) != setting.write(ServerSettings()));
+    }
+
+    void saveThenLoadCoversEveryEntry()
+    {
+        QTemporaryDir data;
+        QVERIFY(changedSettings().save(data.path()));
+        // Each saved entry, and only those, is in the file under its key.
+        QSettings file(SettingsFile::path(data.path()), QSettings::IniFormat);
+        file.beginGroup(QStringLiteral("server"));
+        QSet<QString> saved;
+        for (const ServerSetting& setting : ServerSettingsSchema::settings()) {
+            if (setting.saved)
+                saved.insert(setting.key);
+        }
+        const QStringList written = file.childKeys();
+        QCOMPARE(QSet<QString>(written.cbegin(), written.cend()), saved);
+        // The keys that the app has always written, which older servers read.
+        const QSet<QString> keys{
+            QStringLiteral("engine"),
+            QStringLiteral("python-image"),
+            QStringLiteral("js-image"),
+            QStringLiteral("timeout"),
+            QStringLiteral("max-timeout"),
+            QStringLiteral("memory"),
+            QStringLiteral("cpus"),
+            QStringLiteral("pids-limit"),
+            QStringLiteral("tmpfs-size"),
+            QStringLiteral("network"),
+            QStringLiteral("output-cap"),
+            QStringLiteral("pool"),
+            QStringLiteral("pool-idle"),
+            QStringLiteral("max-running"),
+            QStringLiteral("allow-unlimited"),
+            QStringLiteral("redact"),
+            QStringLiteral("history-max-runs"),
+            QStringLiteral("history-max-days"),
+            QStringLiteral("history-max-mb"),
+            QStringLiteral("history-max-field-size"),
+        };
+        QCOMPARE(saved, keys);
+
+        // What the app does not save, the file may still set.
+        ServerSettings expectedSettings = changedSettings();
+        for (const ServerSetting& setting : ServerSettingsSchema::settings()) {
+            if (!setting.saved)
+                writeServerValue(data.path(), setting.key, setting.write(expectedSettings));
+        }
+        QStringList problems;
+        QCOMPARE(ServerSettings::load(data.path(), &problems), expectedSettings);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // The parser reads each entry from its flag, its variable and the file alike.
+    void everyEntryIsReadFromEachPlace_data() { addRowPerSetting(); }
+    void everyEntryIsReadFromEachPlace()
+    {
+        QFETCH(QString, key);
+        const ServerSetting& setting = settingFor(key);
+        const QString wanted = setting.write(changedSettings());
+        const auto check = [&](const QStringList& arguments, const QProcessEnvironment& environment,
+                               const char* where) {
+            QTemporaryDir data;
+            if (environment.isEmpty() && arguments.isEmpty())
+                writeServerValue(data.path(), key, wanted);
+            const auto parsed = parseIn(data.path(), arguments, environment);
+            const auto* options = std::get_if<ServerOptions>(&parsed);
+            QVERIFY2(options, qPrintable(errorOf(parsed)));
+            QVERIFY2(setting.write(*options) == wanted, where);
+        };
+        QProcessEnvironment none;
+        check({}, none, "settings.ini");
+        if (setting.isSwitch())
+            check({flagOf(setting)}, none, "flag");
+        else
+            check({flagOf(setting), wanted}, none, "flag");
+        if (!setting.variable.isEmpty()) {
+            QProcessEnvironment environment;
+            environment.insert(setting.variable, setting.isSwitch() ? QStringLiteral("1") : wanted);
+            check({}, environment, "variable");
+        }
+    }
+
+    // A value that no entry but the images takes gives the same error wherever it is written,
+    // in the words of the setting's check; in settings.ini it is skipped with a warning.
+    void anInvalidValueGivesAClearError_data() { addRowPerSetting(); }
+    void anInvalidValueGivesAClearError()
+    {
+        QFETCH(QString, key);
+        const ServerSetting& setting = settingFor(key);
+        const QString bad = QStringLiteral("not-valid");
+        ServerSettings ignored;
+        const auto problem = setting.read(bad, ignored);
+        if (key.endsWith(QLatin1String("-image"))) {
+            QVERIFY(!problem);
+            return;
+        }
+        QVERIFY(problem);
+        QTemporaryDir data;
+        writeServerValue(data.path(), key, bad);
+        QStringList problems;
+        QCOMPARE(ServerSettings::load(data.path(), &problems), ServerSettings());
+        QCOMPARE(problems,
+                 QStringList(QStringLiteral("%1: %2 \"%3\" ignored: %4")
+                                 .arg(QDir::toNativeSeparators(SettingsFile::path(data.path())),
+                                      key, bad, *problem)));
+        if (!setting.isSwitch()) {
+            const auto parsed = parseIn(data.path(), {flagOf(setting), bad}, {});
+            QCOMPARE(
+                errorOf(parsed),
+                key == QLatin1String("engine")
+                    ? QStringLiteral("Unknown engine \"not-valid\": use podman, docker or auto.")
+                    : QStringLiteral("%1 \"%2\": %3").arg(flagOf(setting), bad, *problem));
+        }
+        if (!setting.variable.isEmpty()) {
+            QProcessEnvironment environment;
+            environment.insert(setting.variable, bad);
+            const auto parsed = parseIn(data.path(), {}, environment);
+            const QString expected =
+                key == QLatin1String("engine")
+                    ? QStringLiteral("Unknown engine \"not-valid\": use podman, docker or auto.")
+                : setting.isSwitch()
+                    ? QStringLiteral("%1 \"not-valid\": must be 1 or 0").arg(setting.variable)
+                    : QStringLiteral("%1 \"%2\": %3").arg(setting.variable, bad, *problem);
+            QCOMPARE(errorOf(parsed), expected);
+        }
+    }
+
+    // The words of today's errors, as users and scripts know them.
+    void errorsKeepTheirWords_data()
+    {
+        QTest::addColumn<QString>("variable");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("memory")
+            << QStringLiteral("CODE_SANDBOX_MEMORY") << QStringLiteral("lots")
+            << QStringLiteral("CODE_SANDBOX_MEMORY \"lots\": must be a size from 16m to 1024g, "
+                              "written like 256m (k, m and g are binary units; no unit means "
+                              "bytes)");
+        QTest::newRow("pool") << QStringLiteral("CODE_SANDBOX_POOL") << QStringLiteral("-1")
+                              << QStringLiteral("CODE_SANDBOX_POOL \"-1\": must be a whole number "
+                                                "from 0 to 32");
+        QTest::newRow("network host")
+            << QStringLiteral("CODE_SANDBOX_NETWORK") << QStringLiteral("host")
+            << QStringLiteral("CODE_SANDBOX_NETWORK \"host\": \"host\" is refused: it would give "
+                              "sandboxed code the host's network, loopback services included; "
+                              "use bridge or none");
+        QTest::newRow("allow-unlimited")
+            << QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED") << QStringLiteral(" Yes ")
+            << QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED \"yes\": must be 1 or 0");
+        QTest::newRow("engine") << QStringLiteral("CODE_SANDBOX_ENGINE") << QStringLiteral(" LXC")
+                                << QStringLiteral(
+                                       "Unknown engine \"lxc\": use podman, docker or auto.");
+    }
+    void errorsKeepTheirWords()
+    {
+        QFETCH(QString, variable);
+        QFETCH(QString, value);
+        QFETCH(QString, error);
+        QTemporaryDir data;
+        QProcessEnvironment environment;
+        environment.insert(variable, value);
+        QCOMPARE(errorOf(parseIn(data.path(), {}, environment)), error);
+    }
+
+    // A switch's variable: 1 or true turns it on, 0, false or nothing off, whatever the file.
+    void aSwitchVariableWinsOverTheFile_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("1") << QStringLiteral("1") << true;
+        QTest::newRow("TRUE") << QStringLiteral("TRUE") << true;
+        QTest::newRow("0") << QStringLiteral("0") << false;
+        QTest::newRow("false") << QStringLiteral("false") << false;
+        QTest::newRow("empty") << QString() << false;
+    }
+    void aSwitchVariableWinsOverTheFile()
+    {
+        QFETCH(QString, value);
+        QFETCH(bool, allowed);
+        QTemporaryDir data;
+        writeServerValue(data.path(), QStringLiteral("allow-unlimited"), QStringLiteral("true"));
+        QProcessEnvironment environment;
+        environment.insert(QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED"), value);
+        const auto parsed = parseIn(data.path(), {}, environment);
+        const auto* options = std::get_if<ServerOptions>(&parsed);
+        QVERIFY2(options, qPrintable(errorOf(parsed)));
+        QCOMPARE(options->policy.allowUnenforcedLimits, allowed);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_ServerSettingsSchema)
+#include "tst_ServerSettingsSchema.moc"
