@@ -72,6 +72,13 @@ private Q_SLOTS:
         QVERIFY(!failed);
         QCOMPARE(failed.error(), QStringLiteral("empty"));
     }
+
+    void aValueHasAnEmptyReason()
+    {
+        // So that a test can print the reason without checking first.
+        QVERIFY(parsePort(QStringLiteral("80")).error().isEmpty());
+        QVERIFY(requireNonEmpty(QStringLiteral("x")).error().isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_Expected)

@@ -15,8 +15,7 @@ struct Unexpected
 {
     explicit Unexpected(QString message)
         : error(std::move(message))
-    {
-    }
+    {}
     QString error;
 };
 
@@ -29,18 +28,15 @@ class [[nodiscard]] Expected
 public:
     Expected(T value)
         : m_state(std::in_place_index<0>, std::move(value))
-    {
-    }
+    {}
     template <typename U, typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
                                                       !std::is_same_v<std::decay_t<U>, Unexpected>>>
     Expected(U&& value)
         : m_state(std::in_place_index<0>, T(std::forward<U>(value)))
-    {
-    }
+    {}
     Expected(Unexpected failure)
         : m_state(std::in_place_index<1>, std::move(failure.error))
-    {
-    }
+    {}
 
     bool hasValue() const { return m_state.index() == 0; }
     explicit operator bool() const { return hasValue(); }
@@ -56,10 +52,21 @@ public:
     const T* operator->() const { return &value(); }
     T valueOr(T fallback) const { return hasValue() ? value() : std::move(fallback); }
 
-    // Only when !hasValue().
-    const QString& error() const { return std::get<1>(m_state); }
+    // The reason; empty when hasValue(), so that a test can print it either way
+    // (`QVERIFY2(saved, qPrintable(saved.error()))`).
+    const QString& error() const
+    {
+        const QString* reason = std::get_if<1>(&m_state);
+        return reason ? *reason : noError();
+    }
 
 private:
+    static const QString& noError()
+    {
+        static const QString none;
+        return none;
+    }
+
     std::variant<T, QString> m_state;
 };
 
@@ -70,13 +77,16 @@ public:
     Expected() = default;
     Expected(Unexpected failure)
         : m_error(std::move(failure.error))
-    {
-    }
+    {}
 
     bool hasValue() const { return !m_error.has_value(); }
     explicit operator bool() const { return hasValue(); }
-    // Only when !hasValue().
-    const QString& error() const { return *m_error; }
+    // The reason; empty when hasValue().
+    const QString& error() const
+    {
+        static const QString none;
+        return m_error ? *m_error : none;
+    }
 
 private:
     std::optional<QString> m_error;
