@@ -221,16 +221,13 @@ int main(int argc, char* argv[])
     const QString folder = keep.isEmpty() ? temporary.path() : keep;
     const QString path = folder + QStringLiteral("/history.sqlite");
     QString error;
-    std::unique_ptr<HistoryStore> store;
     const bool reuse = !keep.isEmpty() && QFileInfo::exists(path);
     if (!reuse) {
-        // Creates the schema, as the app or a server would.
-        store = HistoryStore::open(path, &error);
-        if (!store) {
-            std::fprintf(stderr, "%s\n", qPrintable(error));
+        // Creates the schema, as the app or a server would, and closes the file again.
+        if (const auto created = HistoryStore::open(path); !created) {
+            std::fprintf(stderr, "%s\n", qPrintable(created.error()));
             return 1;
         }
-        store.reset();
         const double fillMs = timeMs([&] {
             if (!fill(path, runs, &error))
                 std::fprintf(stderr, "filling the history failed: %s\n", qPrintable(error));
@@ -240,12 +237,14 @@ int main(int argc, char* argv[])
         out() << "filled " << runs << " runs in " << qRound(fillMs) << " ms (one transaction), "
               << QFileInfo(path).size() / (1024 * 1024) << " MiB\n";
     }
-    store = HistoryStore::open(path, &error);
-    auto writer = HistoryStore::open(path, &error); // another process's server, in effect
-    if (!store || !writer) {
-        std::fprintf(stderr, "%s\n", qPrintable(error));
+    auto opened = HistoryStore::open(path);
+    auto writerOpened = HistoryStore::open(path); // another process's server, in effect
+    if (!opened || !writerOpened) {
+        std::fprintf(stderr, "%s\n", qPrintable(opened ? writerOpened.error() : opened.error()));
         return 1;
     }
+    const std::unique_ptr<HistoryStore> store = *std::move(opened);
+    const std::unique_ptr<HistoryStore> writer = *std::move(writerOpened);
 
     std::vector<Timing> timings;
     const auto record = [&](const QString& name, std::vector<double> samples,

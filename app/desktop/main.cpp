@@ -68,11 +68,10 @@ int main(int argc, char* argv[])
     const DesktopSettings settings = DesktopSettings::load(dataDir);
     if (settings.httpStartWithApp) {
         http::HttpServerConfig config = settings.httpServerConfig();
-        QString error;
-        if (http::HttpTokenFile::inDataDir(dataDir).applyTo(config, &error))
+        if (const Expected<void> applied = http::HttpTokenFile::inDataDir(dataDir).applyTo(config))
             server.startHttp(config);
         else
-            qCWarning(lcServer).noquote() << "not serving over HTTP:" << error;
+            qCWarning(lcServer).noquote() << "not serving over HTTP:" << applied.error();
     }
 
     MainWindow window(dataDir, &server);

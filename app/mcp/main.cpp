@@ -140,9 +140,10 @@ int main(int argc, char* argv[])
     // will accept that configuration at all, before any container starts.
     http::HttpServerConfig httpConfig = options.http;
     if (options.transport == ServerOptions::Transport::Http) {
-        QString error;
-        if (!http::HttpTokenFile::inDataDir(options.dataDir).applyTo(httpConfig, &error)) {
-            QTextStream(stderr) << kApplicationName << ": " << error << "\n";
+        if (const Expected<void> applied =
+                http::HttpTokenFile::inDataDir(options.dataDir).applyTo(httpConfig);
+            !applied) {
+            QTextStream(stderr) << kApplicationName << ": " << applied.error() << "\n";
             return 1;
         }
         if (const std::optional<QString> refusal = http::HttpListenPolicy::refusal(httpConfig)) {

@@ -362,12 +362,12 @@ private Q_SLOTS:
 private:
     std::unique_ptr<csm::HistoryStore> openHistory()
     {
-        QString error;
-        auto store =
-            csm::HistoryStore::open(m_data.filePath(QStringLiteral("history.sqlite")), &error);
-        if (!store)
-            qWarning().noquote() << error;
-        return store;
+        auto store = csm::HistoryStore::open(m_data.filePath(QStringLiteral("history.sqlite")));
+        if (!store) {
+            qWarning().noquote() << store.error();
+            return nullptr;
+        }
+        return *std::move(store);
     }
 
     // An ended run, written as another process would write it; its id, or 0.

@@ -181,8 +181,7 @@ std::optional<QByteArray> tst_SecretsPage::storedValue(const QString& name, QStr
 std::optional<SecretInfo> tst_SecretsPage::indexed(const QString& name) const
 {
     SecretIndex index(m_data.path());
-    QString error;
-    if (!index.load(&error))
+    if (!index.load())
         return std::nullopt;
     return index.find(name);
 }

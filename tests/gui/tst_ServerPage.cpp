@@ -220,8 +220,7 @@ private Q_SLOTS:
 
         // The token is always asked for: the one every server of this user shares.
         const csm::http::HttpTokenFile shared = csm::http::HttpTokenFile::inDataDir(m_data.path());
-        QString error;
-        QCOMPARE(token(), shared.read(&error).value_or(QStringLiteral("(none)")));
+        QCOMPARE(token(), shared.read().valueOr({}).value_or(QStringLiteral("(none)")));
         QVERIFY2(findNamed<QLabel>(page(), "tokenSource").text().contains(shared.path()),
                  qPrintable(findNamed<QLabel>(page(), "tokenSource").text()));
         AsyncMcpClient stranger(url, QString());
@@ -288,10 +287,10 @@ private Q_SLOTS:
                  QStringLiteral("Code Sandbox (re-run)"));
         const qint64 id = findNamed<csm::RunsModel>(runs, "model").runId(0);
         QVERIFY(id > 0);
-        const auto history = csm::HistoryStore::open(
-            QDir(m_data.path()).filePath(QStringLiteral("history.sqlite")), nullptr);
-        QVERIFY(history);
-        const std::optional<csm::RunRecord> rerun = history->get(id);
+        const auto history =
+            csm::HistoryStore::open(QDir(m_data.path()).filePath(QStringLiteral("history.sqlite")));
+        QVERIFY2(history, qPrintable(history.error()));
+        const std::optional<csm::RunRecord> rerun = (*history)->get(id);
         QVERIFY(rerun);
         QCOMPARE(rerun->transport, QStringLiteral("app"));
         QCOMPARE(rerun->code, QStringLiteral("print(6*7)"));
@@ -514,8 +513,8 @@ private Q_SLOTS:
         QTest::mouseClick(&findNamed<QPushButton>(page(), "newTokenButton"), Qt::LeftButton);
         const QString newToken = token();
         QVERIFY(newToken != oldToken);
-        QString error;
-        QCOMPARE(csm::http::HttpTokenFile::inDataDir(m_data.path()).read(&error), newToken);
+        QCOMPARE(csm::http::HttpTokenFile::inDataDir(m_data.path()).read().valueOr({}),
+                 std::optional<QString>(newToken));
         QVERIFY2(
             findNamed<QLabel>(page(), "tokenNotice").text().contains(QLatin1String("restarted")),
             qPrintable(findNamed<QLabel>(page(), "tokenNotice").text()));

@@ -77,12 +77,13 @@ private Q_SLOTS:
         ServerSettings seeded;
         seeded.pythonImage = kPythonImage;
         seeded.jsImage = kJsImage;
-        QString error;
-        QVERIFY2(seeded.save(m_data.path(), &error), qPrintable(error));
+        const csm::Expected<void> seededSaved = seeded.save(m_data.path());
+        QVERIFY2(seededSaved, qPrintable(seededSaved.error()));
         DesktopSettings desktop;
         desktop.httpPort = 9123;
         desktop.httpToken = QStringLiteral("a-token");
-        QVERIFY2(desktop.save(m_data.path(), &error), qPrintable(error));
+        const csm::Expected<void> desktopSaved = desktop.save(m_data.path());
+        QVERIFY2(desktopSaved, qPrintable(desktopSaved.error()));
 
         m_window = std::make_unique<MainWindow>(m_data.path());
         m_window->show();

@@ -77,10 +77,10 @@ int main(int argc, char** argv)
         maxTotalBytes < 0)
         return fail(QStringLiteral("bad arguments (see the comment at the top of the source)"));
 
-    QString error;
-    const auto store = HistoryStore::open(arguments.at(0), &error);
-    if (!store)
-        return fail(error);
+    auto opened = HistoryStore::open(arguments.at(0));
+    if (!opened)
+        return fail(opened.error());
+    const std::unique_ptr<HistoryStore> store = *std::move(opened);
 
     // Seeded by the writer's id: the same pauses each time.
     QRandomGenerator random(static_cast<quint32>(writerId) + 1);

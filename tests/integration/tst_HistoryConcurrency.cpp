@@ -101,9 +101,9 @@ private Q_SLOTS:
         for (const auto& writer : writers)
             QVERIFY2(writer->waitForStarted(10000), qPrintable(writer->errorString()));
 
-        QString error;
-        auto monitor = HistoryStore::open(path, &error);
-        QVERIFY2(monitor, qPrintable(error));
+        auto opened = HistoryStore::open(path);
+        QVERIFY2(opened, qPrintable(opened.error()));
+        const std::unique_ptr<HistoryStore> monitor = *std::move(opened);
 
         // What a live view would show: the latest state of each run, from changedSince only.
         QHash<qint64, RunStatus> seen;
@@ -221,9 +221,9 @@ private Q_SLOTS:
             QVERIFY2(writer->exitStatus() == QProcess::NormalExit && writer->exitCode() == 0,
                      output.constData());
         }
-        QString error;
-        auto store = HistoryStore::open(path, &error);
-        QVERIFY2(store, qPrintable(error));
+        auto opened = HistoryStore::open(path);
+        QVERIFY2(opened, qPrintable(opened.error()));
+        const std::unique_ptr<HistoryStore> store = *std::move(opened);
         QVERIFY2(store->contentBytes() <= kLimitKiB * 1024,
                  qPrintable(QString::number(store->contentBytes())));
         QCOMPARE(store->lastChangeSeq(), 2 * kWriters * kRuns);
@@ -245,10 +245,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("history.sqlite"));
-        QString error;
         {
-            auto store = HistoryStore::open(path, &error);
-            QVERIFY2(store, qPrintable(error));
+            auto opened = HistoryStore::open(path);
+            QVERIFY2(opened, qPrintable(opened.error()));
+            std::unique_ptr<HistoryStore> store = *std::move(opened);
             // The writer never gets this far; big outputs keep it inside transactions often.
             auto writer = startWriter(path, 9, 1000000,
                                       {QStringLiteral("--in-flight"), QStringLiteral("4"),
@@ -265,8 +265,9 @@ private Q_SLOTS:
 
             // Reopened from scratch, as the next server to start would.
             store.reset();
-            auto reopened = HistoryStore::open(path, &error);
-            QVERIFY2(reopened, qPrintable(error));
+            auto reopening = HistoryStore::open(path);
+            QVERIFY2(reopening, qPrintable(reopening.error()));
+            const std::unique_ptr<HistoryStore> reopened = *std::move(reopening);
             QCOMPARE(integrityCheck(path), QStringLiteral("ok"));
 
             HistoryQuery all;

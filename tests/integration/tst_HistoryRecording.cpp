@@ -99,11 +99,12 @@ private:
     // The history in `dir`, opened as another process would.
     static std::unique_ptr<HistoryStore> openHistory(const QTemporaryDir& dir)
     {
-        QString error;
-        auto history = HistoryStore::open(dir.filePath(QStringLiteral("history.sqlite")), &error);
-        if (!history)
-            qWarning().noquote() << error;
-        return history;
+        auto history = HistoryStore::open(dir.filePath(QStringLiteral("history.sqlite")));
+        if (!history) {
+            qWarning().noquote() << history.error();
+            return nullptr;
+        }
+        return *std::move(history);
     }
 
     // An ended run, written as another process would write it.
@@ -122,10 +123,10 @@ private:
     HistoryStore& store()
     {
         if (!m_store) {
-            QString error;
-            m_store = HistoryStore::open(m_dir.filePath(QStringLiteral("history.sqlite")), &error);
-            if (!m_store)
-                qFatal("%s", qPrintable(error));
+            auto opened = HistoryStore::open(m_dir.filePath(QStringLiteral("history.sqlite")));
+            if (!opened)
+                qFatal("%s", qPrintable(opened.error()));
+            m_store = *std::move(opened);
         }
         return *m_store;
     }
@@ -345,9 +346,9 @@ private Q_SLOTS:
         server->closeStdin();
         QVERIFY(server->waitForExit(30'000));
 
-        QString error;
-        auto history = HistoryStore::open(dir.filePath(QStringLiteral("history.sqlite")), &error);
-        QVERIFY2(history, qPrintable(error));
+        auto opened = HistoryStore::open(dir.filePath(QStringLiteral("history.sqlite")));
+        QVERIFY2(opened, qPrintable(opened.error()));
+        std::unique_ptr<HistoryStore> history = *std::move(opened);
         csm::HistoryQuery query;
         query.limit = 0;
         const QList<RunRecord> runs = history->list(query);

@@ -284,7 +284,7 @@ void tst_KeychainSecrets::setReadReplaceRemove()
 
     QCOMPARE(remove(store, QStringLiteral("API_TOKEN")), QString());
     QCOMPARE(countWithSecretTool(QStringLiteral("API_TOKEN")), 0);
-    QVERIFY(store.list().isEmpty());
+    QVERIFY(store.list()->isEmpty());
     QVERIFY(read(store, QStringLiteral("API_TOKEN")).second.contains(QStringLiteral("no secret")));
 
     // Straight to the backend: the keychain has nothing left under that name.
@@ -445,7 +445,7 @@ void tst_KeychainSecrets::lockedKeychain()
     const QString written = set(store, QStringLiteral("LOCKED_OUT"), newValue("locked"), true);
     qInfo().noquote() << "set while locked:" << written;
     QVERIFY2(written.startsWith(QStringLiteral("the keychain is locked")), qPrintable(written));
-    for (const SecretInfo& info : store.list())
+    for (const SecretInfo& info : store.list().valueOr({}))
         QVERIFY(info.name != QStringLiteral("LOCKED_OUT"));
     const auto [value, readError] = read(store, QStringLiteral("A_TOKEN"));
     QVERIFY(value.isEmpty());

@@ -66,13 +66,12 @@ private:
     // The history of a server that has exited (its file belongs to the account; root reads it).
     static std::optional<RunRecord> lastRun(const QString& dataDir)
     {
-        QString error;
-        auto store = csm::HistoryStore::open(dataDir + QStringLiteral("/history.sqlite"), &error);
+        auto store = csm::HistoryStore::open(dataDir + QStringLiteral("/history.sqlite"));
         if (!store) {
-            qWarning("%s", qPrintable(error));
+            qWarning("%s", qPrintable(store.error()));
             return std::nullopt;
         }
-        const QList<RunRecord> runs = store->list({});
+        const QList<RunRecord> runs = (*store)->list({});
         if (runs.isEmpty())
             return std::nullopt;
         return runs.constFirst();

@@ -317,8 +317,8 @@ void tst_ClientCommand::httpTokenFromDesktopSettings()
     desktop.setValue(QStringLiteral("http-host"), QStringLiteral("0.0.0.0"));
     desktop.setValue(QStringLiteral("http-port"), QStringLiteral("9911"));
     desktop.setValue(QStringLiteral("http-token"), QString::fromLatin1(token));
-    QString error;
-    QVERIFY2(desktop.save(&error), qPrintable(error));
+    const csm::Expected<void> saved = desktop.save();
+    QVERIFY2(saved, qPrintable(saved.error()));
 
     const QString path = configPath(QStringLiteral("cursor"));
     const Result preview = run({QStringLiteral("install-client"), QStringLiteral("cursor"),
@@ -387,9 +387,9 @@ void tst_ClientCommand::httpSharedTokenByDefault()
              QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:9123/mcp")});
     QVERIFY2(installed.exitCode == 0, installed.err.constData());
     // The token every server of this user will check, made now.
-    QString error;
-    const std::optional<QString> token = tokenFile.read(&error);
-    QVERIFY2(token, qPrintable(error));
+    const auto read = tokenFile.read();
+    QVERIFY2(read && *read, qPrintable(read.error()));
+    const std::optional<QString> token = *read;
     QVERIFY(!installed.out.contains(token->toLatin1()) &&
             !installed.err.contains(token->toLatin1()));
     QVERIFY2(installed.out.contains(QFile::encodeName(tokenFile.path())),

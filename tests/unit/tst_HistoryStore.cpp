@@ -209,11 +209,12 @@ private:
     // Opens `path`, failing the test (and returning null) when it cannot.
     std::unique_ptr<HistoryStore> openStore(const QString& path)
     {
-        QString error;
-        auto store = HistoryStore::open(path, &error);
-        if (!store)
-            qWarning().noquote() << error;
-        return store;
+        auto store = HistoryStore::open(path);
+        if (!store) {
+            qWarning().noquote() << store.error();
+            return nullptr;
+        }
+        return *std::move(store);
     }
 
     // The runs of `list`: 1..12, a minute apart, with the statuses, languages and clients the
@@ -1101,9 +1102,9 @@ private Q_SLOTS:
         }
         const QByteArray bytesBefore = fileBytes(path);
 
-        QString error;
-        const auto store = HistoryStore::open(path, &error);
+        const auto store = HistoryStore::open(path);
         QVERIFY(!store);
+        const QString error = store.error();
         QVERIFY2(error.startsWith(QStringLiteral("Cannot open the run history ") +
                                   QDir::toNativeSeparators(path)),
                  qPrintable(error));
@@ -1123,8 +1124,9 @@ private Q_SLOTS:
                 QStringLiteral("PRAGMA application_id = %1").arg(HistorySchema::kApplicationId)));
             QVERIFY(raw.exec(QStringLiteral("PRAGMA user_version = 7")));
         }
-        QString error;
-        QVERIFY(!HistoryStore::open(historyPath(dir), &error));
+        const auto store = HistoryStore::open(historyPath(dir));
+        QVERIFY(!store);
+        const QString error = store.error();
         QVERIFY2(error.contains(QLatin1String("schema version 7")), qPrintable(error));
         QVERIFY2(
             error.contains(QStringLiteral("knows up to %1").arg(HistorySchema::latestVersion())),
@@ -1232,9 +1234,9 @@ private Q_SLOTS:
         };
         withNext += next;
         {
-            QString error;
-            auto store = HistoryStore::open(path, withNext, &error);
-            QVERIFY2(store, qPrintable(error));
+            auto opened = HistoryStore::open(path, withNext);
+            QVERIFY2(opened, qPrintable(opened.error()));
+            const std::unique_ptr<HistoryStore> store = *std::move(opened);
             QCOMPARE(store->schemaVersion(), next.version);
             for (int i = 0; i < 3; ++i) {
                 const auto run = store->get(ids.at(i));
@@ -1253,10 +1255,11 @@ private Q_SLOTS:
                      QStringLiteral("none"));
         }
         // This build, without the new step, must now refuse the file rather than guess.
-        QString error;
-        QVERIFY(!HistoryStore::open(path, &error));
-        QVERIFY2(error.contains(QLatin1String("newer version")), qPrintable(error));
-        QVERIFY(HistoryStore::open(path, withNext, &error));
+        const auto refused = HistoryStore::open(path);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().contains(QLatin1String("newer version")),
+                 qPrintable(refused.error()));
+        QVERIFY(HistoryStore::open(path, withNext));
     }
 
     void failedMigrationChangesNothing()
@@ -1276,8 +1279,9 @@ private Q_SLOTS:
         next.statements = {QStringLiteral("ALTER TABLE runs ADD COLUMN half_done TEXT"),
                            QStringLiteral("THIS IS NOT SQL")};
         broken += next;
-        QString error;
-        QVERIFY(!HistoryStore::open(path, broken, &error));
+        const auto failed = HistoryStore::open(path, broken);
+        QVERIFY(!failed);
+        const QString& error = failed.error();
         QVERIFY2(error.contains(QStringLiteral("version %1").arg(next.version)), qPrintable(error));
         QVERIFY2(error.contains(
                      QStringLiteral("left at version %1").arg(HistorySchema::latestVersion())),
@@ -1296,8 +1300,9 @@ private Q_SLOTS:
         QList<HistoryMigration> gap = HistorySchema::migrations();
         next.version += 1;
         gap += next;
-        QVERIFY(!HistoryStore::open(path, gap, &error));
-        QVERIFY2(error.contains(QLatin1String("a bug")), qPrintable(error));
+        const auto refused = HistoryStore::open(path, gap);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().contains(QLatin1String("a bug")), qPrintable(refused.error()));
     }
 
     void busyDatabaseFailsCleanly()

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+using csm::Expected;
 using csm::http::HttpServerConfig;
 using csm::http::HttpTokenFile;
 
@@ -50,17 +51,17 @@ private Q_SLOTS:
     {
         const HttpTokenFile file = HttpTokenFile::inDataDir(m_dataDir);
         QCOMPARE(file.path(), m_dataDir + QStringLiteral("/http-token"));
-        QString error;
-        QVERIFY(!file.read(&error));
-        QCOMPARE(error, QString()); // none yet is not an error
-        const std::optional<QString> token = file.readOrCreate(&error);
-        QVERIFY2(token, qPrintable(error));
+        const auto none = file.read();
+        QVERIFY2(none, qPrintable(none.error())); // none yet is not an error
+        QVERIFY(!*none);
+        const Expected<QString> token = file.readOrCreate();
+        QVERIFY2(token, qPrintable(token.error()));
         QVERIFY2(QRegularExpression(QStringLiteral("^[0-9a-f]{64}$")).match(*token).hasMatch(),
                  qPrintable(*token));
         QCOMPARE(modeOf(file.path()), 0600);
         QCOMPARE(modeOf(m_dataDir), 0700);
-        QCOMPARE(file.read(&error), token);
-        QCOMPARE(file.readOrCreate(&error), token);
+        QCOMPARE(*file.read(), std::optional<QString>(*token));
+        QCOMPARE(*file.readOrCreate(), *token);
         // Only the token file is left: no draft beside it.
         QCOMPARE(QDir(m_dataDir).entryList(QDir::Files | QDir::Hidden),
                  QStringList{QStringLiteral("http-token")});
@@ -75,30 +76,28 @@ private Q_SLOTS:
         std::vector<std::thread> threads;
         for (QString& token : tokens) {
             threads.emplace_back([&file, &token] {
-                QString error;
-                token = file.readOrCreate(&error).value_or(error);
+                const Expected<QString> made = file.readOrCreate();
+                token = made ? *made : made.error();
             });
         }
         for (std::thread& thread : threads)
             thread.join();
-        QString error;
-        const std::optional<QString> kept = file.read(&error);
-        QVERIFY2(kept, qPrintable(error));
+        const auto kept = file.read();
+        QVERIFY2(kept && *kept, qPrintable(kept.error()));
         for (const QString& token : tokens)
-            QCOMPARE(token, *kept);
+            QCOMPARE(token, **kept);
         QCOMPARE(QDir(m_dataDir).entryList(QDir::Files | QDir::Hidden).size(), 1);
     }
 
     void rotateReplacesTheToken()
     {
         const HttpTokenFile file = HttpTokenFile::inDataDir(m_dataDir);
-        QString error;
-        const std::optional<QString> first = file.readOrCreate(&error);
+        const Expected<QString> first = file.readOrCreate();
         QVERIFY(first);
-        const std::optional<QString> second = file.rotate(&error);
-        QVERIFY2(second, qPrintable(error));
+        const Expected<QString> second = file.rotate();
+        QVERIFY2(second, qPrintable(second.error()));
         QVERIFY(*second != *first);
-        QCOMPARE(file.read(&error), second);
+        QCOMPARE(*file.read(), std::optional<QString>(*second));
         QCOMPARE(modeOf(file.path()), 0600);
     }
 
@@ -107,8 +106,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(m_dataDir));
         const HttpTokenFile file = HttpTokenFile::inDataDir(m_dataDir);
         QVERIFY(writeFile(file.path(), "  my-own-token-1234\n", kOwnerOnly));
-        QString error;
-        QCOMPARE(file.readOrCreate(&error), QStringLiteral("my-own-token-1234"));
+        QCOMPARE(file.readOrCreate().valueOr(QString()), QStringLiteral("my-own-token-1234"));
     }
 
     void unusableFilesAreRefusedAndKept_data()
@@ -138,13 +136,15 @@ private Q_SLOTS:
         const HttpTokenFile file = HttpTokenFile::inDataDir(m_dataDir);
         QVERIFY(writeFile(file.path(), content, kOwnerOnly));
         QCOMPARE(::chmod(QFile::encodeName(file.path()).constData(), mode_t(mode)), 0);
-        QString said;
-        QVERIFY(!file.read(&said));
-        QVERIFY2(said.contains(error) && said.contains(file.path()), qPrintable(said));
-        QVERIFY(!file.readOrCreate(&said));
-        QVERIFY2(said.contains(error), qPrintable(said));
+        const auto read = file.read();
+        QVERIFY(!read);
+        QVERIFY2(read.error().contains(error) && read.error().contains(file.path()),
+                 qPrintable(read.error()));
+        const Expected<QString> made = file.readOrCreate();
+        QVERIFY(!made);
+        QVERIFY2(made.error().contains(error), qPrintable(made.error()));
         HttpServerConfig config;
-        QVERIFY(!file.applyTo(config, &said));
+        QVERIFY(!file.applyTo(config));
         QCOMPARE(config.authToken, QString());
         // Nothing is overwritten: it may be the user's own.
         QFile kept(file.path());
@@ -155,20 +155,20 @@ private Q_SLOTS:
     void applyToGivesOnlyWhatIsMissing()
     {
         const HttpTokenFile file = HttpTokenFile::inDataDir(m_dataDir);
-        QString error;
         HttpServerConfig own;
         own.authToken = QStringLiteral("given-by-flag");
-        QVERIFY(file.applyTo(own, &error));
+        QVERIFY(file.applyTo(own));
         QCOMPARE(own.authToken, QStringLiteral("given-by-flag"));
         QCOMPARE(own.authTokenFile, QString());
         HttpServerConfig none;
         none.noAuth = true;
-        QVERIFY(file.applyTo(none, &error));
+        QVERIFY(file.applyTo(none));
         QCOMPARE(none.authToken, QString());
         QVERIFY(!QFileInfo::exists(file.path())); // nobody needed it
         HttpServerConfig shared;
-        QVERIFY2(file.applyTo(shared, &error), qPrintable(error));
-        QCOMPARE(shared.authToken, file.read(&error).value_or(QString()));
+        const Expected<void> applied = file.applyTo(shared);
+        QVERIFY2(applied, qPrintable(applied.error()));
+        QCOMPARE(shared.authToken, file.read().valueOr({}).value_or(QString()));
         QCOMPARE(shared.authTokenFile, file.path());
     }
 

@@ -114,11 +114,12 @@ void tst_RunHistoryRecorder::cleanup()
 std::unique_ptr<RunHistoryRecorder>
 tst_RunHistoryRecorder::makeRecorder(const RunHistoryRecorder::Config& config)
 {
-    QString error;
-    auto recorder = RunHistoryRecorder::open(m_path, config, thisServer(), &error);
-    if (!recorder)
-        qWarning().noquote() << error;
-    return recorder;
+    auto recorder = RunHistoryRecorder::open(m_path, config, thisServer());
+    if (!recorder) {
+        qWarning().noquote() << recorder.error();
+        return nullptr;
+    }
+    return *std::move(recorder);
 }
 
 std::unique_ptr<SandboxRunner> tst_RunHistoryRecorder::makeRunner()
@@ -363,9 +364,9 @@ void tst_RunHistoryRecorder::openMarksInterruptedAndPrunes()
     qint64 orphan = 0;
     qint64 alive = 0;
     {
-        QString error;
-        auto store = HistoryStore::open(m_path, &error);
-        QVERIFY2(store, qPrintable(error));
+        auto opened = HistoryStore::open(m_path);
+        QVERIFY2(opened, qPrintable(opened.error()));
+        const std::unique_ptr<HistoryStore> store = *std::move(opened);
         RunRecord run;
         run.hostName = QSysInfo::machineHostName();
         run.serverInstance = QStringLiteral("dead-server");
@@ -386,12 +387,11 @@ void tst_RunHistoryRecorder::openMarksInterruptedAndPrunes()
         QVERIFY(orphan > 0 && alive > 0);
     }
 
-    QString error;
     RunHistoryRecorder::Config config;
     config.retention = RetentionPolicy{3, 0};
-    auto recorder = RunHistoryRecorder::open(m_path, config, thisServer(), &error);
-    QVERIFY2(recorder, qPrintable(error));
-    HistoryStore& store = recorder->store();
+    auto recorder = RunHistoryRecorder::open(m_path, config, thisServer());
+    QVERIFY2(recorder, qPrintable(recorder.error()));
+    HistoryStore& store = (*recorder)->store();
     QCOMPARE(store.get(orphan)->status, RunStatus::Interrupted);
     QCOMPARE(store.get(alive)->status, RunStatus::Running); // its server (this test) lives
     // The newest 3 runs are kept: the two above and the newest ended one.
@@ -403,11 +403,10 @@ void tst_RunHistoryRecorder::openMarksInterruptedAndPrunes()
 void tst_RunHistoryRecorder::openFailsWithAReason()
 {
     QVERIFY(QDir().mkpath(m_path)); // a folder where the file should be
-    QString error;
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("Cannot open")));
-    const auto recorder = RunHistoryRecorder::open(m_path, {}, thisServer(), &error);
+    const auto recorder = RunHistoryRecorder::open(m_path, {}, thisServer());
     QVERIFY(!recorder);
-    QVERIFY2(error.contains(QLatin1String("folder")), qPrintable(error));
+    QVERIFY2(recorder.error().contains(QLatin1String("folder")), qPrintable(recorder.error()));
 }
 
 void tst_RunHistoryRecorder::eachTextIsKeptUpToItsCap()

@@ -76,11 +76,12 @@ void tst_RunsModel::init()
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     const QString path = m_dir->filePath(QStringLiteral("history.sqlite"));
-    QString error;
-    m_store = HistoryStore::open(path, &error);
-    QVERIFY2(m_store, qPrintable(error));
-    m_writer = HistoryStore::open(path, &error);
-    QVERIFY2(m_writer, qPrintable(error));
+    auto store = HistoryStore::open(path);
+    QVERIFY2(store, qPrintable(store.error()));
+    m_store = *std::move(store);
+    auto writer = HistoryStore::open(path);
+    QVERIFY2(writer, qPrintable(writer.error()));
+    m_writer = *std::move(writer);
 }
 
 void tst_RunsModel::cleanup()

@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+using csm::Expected;
 using csm::SecretIndex;
 using csm::SecretInfo;
 
@@ -102,9 +103,9 @@ void tst_SecretIndex::missingFileIsEmpty()
 {
     QTemporaryDir dir;
     SecretIndex index(dir.path());
-    QString error;
-    QVERIFY(index.load(&error));
-    QVERIFY(error.isEmpty());
+    const Expected<void> loaded = index.load();
+    QVERIFY(loaded);
+    QVERIFY(loaded.error().isEmpty());
     QVERIFY(index.isEmpty());
     QVERIFY(index.backendKind().isEmpty());
     QCOMPARE(index.filePath(), dir.filePath(QStringLiteral("secrets.json")));
@@ -119,11 +120,12 @@ void tst_SecretIndex::roundTrip()
     written.setBackendKind(QStringLiteral("keychain"));
     written.upsert({QStringLiteral("B_TOKEN"), true, when});
     written.upsert({QStringLiteral("A_TOKEN"), false, when.addSecs(60)});
-    QString error;
-    QVERIFY2(written.save(&error), qPrintable(error));
+    const Expected<void> saved = written.save();
+    QVERIFY2(saved, qPrintable(saved.error()));
 
     SecretIndex read(dir.path());
-    QVERIFY2(read.load(&error), qPrintable(error));
+    const Expected<void> loaded = read.load();
+    QVERIFY2(loaded, qPrintable(loaded.error()));
     QCOMPARE(read.backendKind(), QStringLiteral("keychain"));
     const QList<SecretInfo> secrets = read.secrets();
     QCOMPARE(secrets.size(), 2);
@@ -167,8 +169,8 @@ void tst_SecretIndex::fileAndFolderModes()
     const QString dataDir = parent.filePath(QStringLiteral("data/code-sandbox"));
     SecretIndex index(dataDir);
     index.upsert({QStringLiteral("A"), false, QDateTime::currentDateTimeUtc()});
-    QString error;
-    QVERIFY2(index.save(&error), qPrintable(error));
+    const Expected<void> saved = index.save();
+    QVERIFY2(saved, qPrintable(saved.error()));
     QCOMPARE(modeOf(index.filePath()), 0600);
     // The folder it had to create is private too.
     QCOMPARE(modeOf(dataDir), 0700);
@@ -178,11 +180,10 @@ void tst_SecretIndex::rewritingASharedFileMakesItPrivate()
 {
     QTemporaryDir dir;
     SecretIndex index(dir.path());
-    QString error;
-    QVERIFY(index.save(&error));
+    QVERIFY(index.save());
     QVERIFY(::chmod(QFile::encodeName(index.filePath()).constData(), 0644) == 0);
     QCOMPARE(modeOf(index.filePath()), 0644);
-    QVERIFY(index.save(&error));
+    QVERIFY(index.save());
     QCOMPARE(modeOf(index.filePath()), 0600);
 }
 
@@ -190,10 +191,9 @@ void tst_SecretIndex::noTemporaryFilesLeft()
 {
     QTemporaryDir dir;
     SecretIndex index(dir.path());
-    QString error;
     for (int i = 0; i < 5; ++i) {
         index.upsert({QStringLiteral("S_%1").arg(i), i % 2 == 0, QDateTime::currentDateTimeUtc()});
-        QVERIFY(index.save(&error));
+        QVERIFY(index.save());
     }
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
              QStringList{QStringLiteral("secrets.json")});
@@ -226,8 +226,9 @@ void tst_SecretIndex::brokenFiles()
     QTemporaryDir dir;
     SecretIndex index(dir.path());
     writeFile(index.filePath(), content);
-    QString error;
-    QVERIFY(!index.load(&error));
+    const Expected<void> loaded = index.load();
+    QVERIFY(!loaded);
+    const QString error = loaded.error();
     QVERIFY2(error.contains(index.filePath()), qPrintable(error));
     QVERIFY2(error.contains(reason), qPrintable(error));
     QVERIFY(index.isEmpty());

@@ -207,7 +207,7 @@ QByteArray tst_SecretStore::indexBytes() const
 QStringList tst_SecretStore::names(const SecretStore& store) const
 {
     QStringList result;
-    for (const SecretInfo& info : store.list())
+    for (const SecretInfo& info : store.list().valueOr({}))
         result.append(info.name);
     return result;
 }
@@ -281,12 +281,12 @@ void tst_SecretStore::setListRemove()
 {
     auto store = makeStore(SecretStore::BackendChoice::File);
     QCOMPARE(open(*store), QString());
-    QVERIFY(store->list().isEmpty());
+    QVERIFY(store->list()->isEmpty());
     const QDateTime before = QDateTime::currentDateTimeUtc().addSecs(-1);
     QCOMPARE(set(*store, QStringLiteral("B_TOKEN"), "value-b-123", true), QString());
     QCOMPARE(set(*store, QStringLiteral("A_TOKEN"), "value-a-123", false), QString());
     QCOMPARE(names(*store), (QStringList{QStringLiteral("A_TOKEN"), QStringLiteral("B_TOKEN")}));
-    const QList<SecretInfo> secrets = store->list();
+    const QList<SecretInfo> secrets = *store->list();
     QVERIFY(!secrets.at(0).passThrough);
     QVERIFY(secrets.at(1).passThrough);
     QVERIFY(secrets.at(0).updatedAt >= before);
@@ -359,7 +359,7 @@ void tst_SecretStore::rejectedInput()
     QCOMPARE(open(*store), QString());
     const QString error = set(*store, name, value, true);
     QVERIFY2(error.contains(message), qPrintable(error));
-    QVERIFY(store->list().isEmpty());
+    QVERIFY(store->list()->isEmpty());
 }
 
 void tst_SecretStore::needsOpen()
@@ -391,7 +391,7 @@ void tst_SecretStore::setPassThrough()
     store->setPassThrough(QStringLiteral("A"), true, [&](const QString& error) { result = error; });
     QTRY_VERIFY(result);
     QCOMPARE(*result, QString());
-    QVERIFY(store->list().at(0).passThrough);
+    QVERIFY(store->list()->at(0).passThrough);
     result.reset();
     store->setPassThrough(QStringLiteral("NONE"), true,
                           [&](const QString& error) { result = error; });
@@ -509,9 +509,9 @@ void tst_SecretStore::brokenIndex()
     file.close();
     auto store = makeStore(SecretStore::BackendChoice::Auto);
     QVERIFY(open(*store).contains(file.fileName()));
-    QString error;
-    QVERIFY(store->list(&error).isEmpty());
-    QVERIFY(error.contains(file.fileName()));
+    const Expected<QList<SecretInfo>> listed = store->list();
+    QVERIFY(!listed);
+    QVERIFY(listed.error().contains(file.fileName()));
 }
 
 void tst_SecretStore::valuesNeverLogged()

@@ -33,18 +33,16 @@ public:
     int readAllCalls = 0;
 
     bool isInteractive() const override { return interactive; }
-    std::optional<QByteArray> readAll(QString* /*error*/) override
+    Expected<QByteArray> readAll() override
     {
         ++readAllCalls;
         return piped;
     }
-    std::optional<QByteArray> readHidden(const QString& prompt, QString* error) override
+    Expected<QByteArray> readHidden(const QString& prompt) override
     {
         prompts.append(prompt);
-        if (typed.isEmpty()) {
-            *error = QStringLiteral("no value was typed (end of input)");
-            return std::nullopt;
-        }
+        if (typed.isEmpty())
+            return Unexpected(QStringLiteral("no value was typed (end of input)"));
         return typed.takeFirst();
     }
 
@@ -196,8 +194,7 @@ QByteArray tst_SecretsCommand::readBack(const QString& name)
 std::optional<SecretInfo> tst_SecretsCommand::info(const QString& name) const
 {
     SecretIndex index(m_dataDir);
-    QString error;
-    if (!index.load(&error))
+    if (!index.load())
         return std::nullopt;
     return index.find(name);
 }

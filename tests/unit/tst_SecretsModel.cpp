@@ -101,8 +101,7 @@ QString tst_SecretsModel::remove(SecretStore& store, const QString& name)
 std::optional<SecretInfo> tst_SecretsModel::indexed(const QString& name) const
 {
     SecretIndex index(m_dir->path());
-    QString error;
-    if (!index.load(&error))
+    if (!index.load())
         return std::nullopt;
     return index.find(name);
 }

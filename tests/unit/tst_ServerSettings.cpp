@@ -1,9 +1,9 @@
 // The user's settings file (settings.ini in the data folder): what the desktop app saves is
 // what every server reads, under its flags and environment variables.
-#include "server/ServerOptionsParser.h"
-#include "ServerSettingsSamples.h"
-#include "server/ServerSettings.h"
 #include "core/SettingsFile.h"
+#include "server/ServerOptionsParser.h"
+#include "server/ServerSettings.h"
+#include "ServerSettingsSamples.h"
 
 #include <QFile>
 #include <QSettings>
@@ -57,8 +57,8 @@ private Q_SLOTS:
         QTemporaryDir data;
         const QString folder = data.filePath(QStringLiteral("not/yet/there"));
         const ServerSettings saved = changedSettings();
-        QString error;
-        QVERIFY2(saved.save(folder, &error), qPrintable(error));
+        const csm::Expected<void> written = saved.save(folder);
+        QVERIFY2(written, qPrintable(written.error()));
         QStringList problems;
         QCOMPARE(ServerSettings::load(folder, &problems), saved);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
@@ -188,9 +188,10 @@ private Q_SLOTS:
         QFile blocker(data.filePath(QStringLiteral("file")));
         QVERIFY(blocker.open(QIODevice::WriteOnly));
         blocker.close();
-        QString error;
-        QVERIFY(!ServerSettings().save(data.filePath(QStringLiteral("file/sub")), &error));
-        QVERIFY(!error.isEmpty());
+        const csm::Expected<void> saved =
+            ServerSettings().save(data.filePath(QStringLiteral("file/sub")));
+        QVERIFY(!saved);
+        QVERIFY(!saved.error().isEmpty());
     }
 
     void imagePerLanguage()

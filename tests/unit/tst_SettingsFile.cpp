@@ -19,6 +19,7 @@
 #include <thread>
 #include <unistd.h>
 
+using csm::Expected;
 using csm::SettingsFile;
 
 namespace {
@@ -141,9 +142,9 @@ bool saveToken(const QString& dataDir, const QString& token)
 {
     SettingsFile file(dataDir, QStringLiteral("desktop"));
     file.setValue(QStringLiteral("http-token"), token);
-    QString error;
-    if (!file.save(&error)) {
-        qWarning().noquote() << error;
+    const Expected<void> saved = file.save();
+    if (!saved) {
+        qWarning().noquote() << saved.error();
         return false;
     }
     return true;
@@ -209,8 +210,8 @@ private Q_SLOTS:
         FileOpenWatch watch(dataDir.path());
         if (!watch.isWatching())
             QSKIP(qPrintable(QStringLiteral("fanotify needs root here: ") + watch.error()));
-        QString error;
-        QVERIFY2(file.save(&error), qPrintable(error));
+        const Expected<void> saved = file.save();
+        QVERIFY2(saved, qPrintable(saved.error()));
         const QList<FileOpenWatch::Open> opens = watch.opens();
         int settingsOpens = 0;
         int temporaryOpens = 0;

@@ -37,15 +37,16 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
     setWindowTitle(tr("Code Sandbox"));
     // Stable names: tests find the pages and dialogs by them (findChild).
     m_pages->setObjectName(QStringLiteral("pages"));
-    QString error;
-    m_history = HistoryStore::open(HistoryLocation::historyPath(dataDir), &error);
-    if (m_history) {
+    Expected<std::unique_ptr<HistoryStore>> history =
+        HistoryStore::open(HistoryLocation::historyPath(dataDir));
+    if (history) {
+        m_history = *std::move(history);
         m_runs = new RunsPage(*m_history, m_pages);
         m_runs->setObjectName(QStringLiteral("runsPage"));
         m_pages->addTab(m_runs, tr("Runs"));
     } else {
         auto* problem = new QLabel(tr("The run history in %1 cannot be opened: %2")
-                                       .arg(QDir::toNativeSeparators(dataDir), error),
+                                       .arg(QDir::toNativeSeparators(dataDir), history.error()),
                                    m_pages);
         problem->setWordWrap(true);
         problem->setAlignment(Qt::AlignCenter);
@@ -135,7 +136,8 @@ void MainWindow::offerSetupOnceChecked()
                 // Nothing to set up: the first run is over before it was noticed.
                 DesktopSettings settings = DesktopSettings::load(m_dataDir);
                 settings.setupDone = true;
-                settings.save(m_dataDir);
+                // At worst the setup is offered once more at the next start.
+                static_cast<void>(settings.save(m_dataDir));
                 return;
             }
             auto* setup = new SetupDialog(m_dataDir, *m_banner, *m_images, this);

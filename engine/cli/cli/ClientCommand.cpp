@@ -6,9 +6,9 @@
 #include "clients/ClientConfigMerger.h"
 #include "clients/ClientConfigSnippet.h"
 #include "clients/JsonTextWriter.h"
+#include "core/SettingsFile.h"
 #include "history/HistoryLocation.h"
 #include "history/HistoryOptions.h"
-#include "core/SettingsFile.h"
 #include "transport/http/HttpServerConfig.h"
 #include "transport/http/HttpTokenFile.h"
 
@@ -93,6 +93,15 @@ QString outcome(const ClientConfigChange& change, const QString& name, bool prev
         return change.error;
     }
     Q_UNREACHABLE();
+}
+
+// readOrCreate() in the shape of read(), so that --dry-run and a real run share one path.
+Expected<std::optional<QString>> readOrCreateToken(const http::HttpTokenFile& file)
+{
+    Expected<QString> token = file.readOrCreate();
+    if (!token)
+        return Unexpected(token.error());
+    return std::optional<QString>(*std::move(token));
 }
 
 } // namespace
@@ -315,17 +324,16 @@ std::optional<ClientCommand::HttpTarget> ClientCommand::httpTarget()
         // The token every server of this user checks unless given its own: made now if no server
         // has made it yet, so that client and servers agree from the start.
         const http::HttpTokenFile shared = http::HttpTokenFile::inDataDir(dataDir);
-        QString error;
-        std::optional<QString> sharedToken =
-            m_preview ? shared.read(&error) : shared.readOrCreate(&error);
-        if (!error.isEmpty()) {
-            fail(error);
+        const Expected<std::optional<QString>> sharedToken =
+            m_preview ? shared.read() : readOrCreateToken(shared);
+        if (!sharedToken) {
+            fail(sharedToken.error());
             return std::nullopt;
         }
         target.tokenSource =
             QStringLiteral("the token file %1").arg(QDir::toNativeSeparators(shared.path()));
         // --dry-run creates nothing; what it prints hides the token anyway.
-        target.token = sharedToken ? *sharedToken : http::HttpTokenFile::generate();
+        target.token = *sharedToken ? **sharedToken : http::HttpTokenFile::generate();
     }
     return target;
 }

@@ -221,10 +221,10 @@ void DoctorCommand::checkDataFolder(const QString& dataDir)
     }
     const QString historyPath = HistoryLocation::historyPath(dataDir);
     if (QFileInfo::exists(historyPath)) {
-        QString error;
-        if (!HistoryStore::open(historyPath, &error)) {
-            problem(error, QStringLiteral("mv %1 %1.broken (a new, empty history is then started)")
-                               .arg(shown(historyPath)));
+        if (const auto opened = HistoryStore::open(historyPath); !opened) {
+            problem(opened.error(),
+                    QStringLiteral("mv %1 %1.broken (a new, empty history is then started)")
+                        .arg(shown(historyPath)));
             return;
         }
     }

@@ -219,12 +219,13 @@ bool HistoryCommand::historyExists() const
 
 HistoryStore* HistoryCommand::openHistory()
 {
-    QString error;
-    m_history = HistoryStore::open(m_historyPath, &error);
-    if (!m_history) {
-        err() << commandName() << ": " << error << '\n';
+    Expected<std::unique_ptr<HistoryStore>> opened = HistoryStore::open(m_historyPath);
+    if (!opened) {
+        err() << commandName() << ": " << opened.error() << '\n';
         finish(Failed);
+        return nullptr;
     }
+    m_history = *std::move(opened);
     return m_history.get();
 }
 
@@ -325,29 +326,26 @@ void HistoryCommand::exportRuns()
             return;
     }
     // A page at a time, so that a large history is never all in memory.
-    const auto fill = [history](RunExporter& exporter, QString* error) {
+    const auto fill = [history](RunExporter& exporter) -> Expected<void> {
         std::optional<qint64> before;
         while (history) {
             HistoryQuery query;
             query.limit = kExportPage;
             query.beforeId = before;
             const QList<RunRecord> page = history->list(query);
-            if (!history->lastError().isEmpty()) {
-                *error = history->lastError();
-                return false;
-            }
+            if (!history->lastError().isEmpty())
+                return Unexpected(history->lastError());
             for (const RunRecord& run : page)
                 exporter.add(run);
             if (page.size() < kExportPage)
                 break;
             before = page.constLast().id;
         }
-        return true;
+        return {};
     };
-    QString error;
     if (positional().isEmpty()) {
         RunExporter exporter(out(), *exportFormat);
-        if (!fill(exporter, &error)) {
+        if (!fill(exporter)) {
             historyFailed("read");
             return;
         }
@@ -355,11 +353,13 @@ void HistoryCommand::exportRuns()
         finish(Ok);
         return;
     }
-    if (!RunExporter::writeFile(positional().constFirst(), *exportFormat, fill, &error)) {
+    if (const Expected<void> written =
+            RunExporter::writeFile(positional().constFirst(), *exportFormat, fill);
+        !written) {
         if (history && !history->lastError().isEmpty())
             historyFailed("read");
         else
-            fail(error);
+            fail(written.error());
         return;
     }
     finish(Ok);
@@ -370,8 +370,8 @@ void HistoryCommand::prune()
     const SettingsFile stored(m_dataDir);
     QList<HistoryOptions::StoredProblem> storedProblems;
     const auto retention = m_historyOptions.retention(parser(), &stored, &storedProblems);
-    if (const auto* problem = std::get_if<QString>(&retention)) {
-        usageError(*problem);
+    if (!retention) {
+        usageError(retention.error());
         return;
     }
     for (const HistoryOptions::StoredProblem& problem : std::as_const(storedProblems)) {
@@ -379,7 +379,7 @@ void HistoryCommand::prune()
               << ": " << problem.key << " \"" << problem.text << "\" ignored: " << problem.problem
               << '\n';
     }
-    const RetentionPolicy policy = std::get<RetentionPolicy>(retention);
+    const RetentionPolicy policy = *retention;
     int deleted = 0;
     if (historyExists()) {
         HistoryStore* history = openHistory();

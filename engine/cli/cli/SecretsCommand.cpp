@@ -267,12 +267,12 @@ void SecretsCommand::set(const Invocation& invocation)
 {
     SetRequest request;
     request.name = invocation.positional.constFirst();
-    QString error;
-    const QList<SecretInfo> secrets = m_store->list(&error);
-    if (!error.isEmpty()) {
-        fail(error);
+    const Expected<QList<SecretInfo>> listed = m_store->list();
+    if (!listed) {
+        fail(listed.error());
         return;
     }
+    const QList<SecretInfo>& secrets = *listed;
     const auto existing =
         std::find_if(secrets.begin(), secrets.end(),
                      [&request](const SecretInfo& info) { return info.name == request.name; });
@@ -289,10 +289,9 @@ void SecretsCommand::set(const Invocation& invocation)
             fail(opened);
             return;
         }
-        QString problem;
-        const std::optional<QByteArray> value = readValue(request.name, &problem);
+        const Expected<QByteArray> value = readValue(request.name);
         if (!value) {
-            fail(problem);
+            fail(value.error());
             return;
         }
         m_store->set(request.name, *value, request.passThrough,
@@ -324,12 +323,12 @@ void SecretsCommand::reportStored(const SetRequest& request)
 
 void SecretsCommand::list(const Invocation& invocation)
 {
-    QString error;
-    const QList<SecretInfo> secrets = m_store->list(&error);
-    if (!error.isEmpty()) {
-        fail(error);
+    const Expected<QList<SecretInfo>> listed = m_store->list();
+    if (!listed) {
+        fail(listed.error());
         return;
     }
+    const QList<SecretInfo> secrets = *listed;
     // Opened only to say where the values are (or where new ones would go).
     const bool json = invocation.json;
     m_store->open([this, secrets, json](const QString& opened) {
@@ -371,10 +370,9 @@ void SecretsCommand::list(const Invocation& invocation)
 void SecretsCommand::remove(const Invocation& invocation)
 {
     const QString name = invocation.positional.constFirst();
-    QString error;
-    const std::optional<SecretInfo> existing = find(name, &error);
-    if (!error.isEmpty() || !existing) {
-        fail(error.isEmpty() ? QStringLiteral("there is no secret named %1").arg(name) : error);
+    const Expected<std::optional<SecretInfo>> existing = find(name);
+    if (!existing || !*existing) {
+        fail(existing ? QStringLiteral("there is no secret named %1").arg(name) : existing.error());
         return;
     }
     m_store->open([this, name](const QString& opened) {
@@ -417,54 +415,50 @@ void SecretsCommand::passThrough(const Invocation& invocation)
     });
 }
 
-std::optional<QByteArray> SecretsCommand::readValue(const QString& name, QString* error)
+Expected<QByteArray> SecretsCommand::readValue(const QString& name)
 {
     // What was written so far must come before the prompt.
     out().flush();
     err().flush();
     if (m_input.isInteractive()) {
-        std::optional<QByteArray> first =
-            m_input.readHidden(QStringLiteral("Value for %1: ").arg(name), error);
+        const Expected<QByteArray> first =
+            m_input.readHidden(QStringLiteral("Value for %1: ").arg(name));
         if (!first)
-            return std::nullopt;
-        if (first->isEmpty()) {
-            *error = QStringLiteral("the value is empty: nothing was stored");
-            return std::nullopt;
-        }
-        const std::optional<QByteArray> second =
-            m_input.readHidden(QStringLiteral("Value for %1 again, to confirm: ").arg(name), error);
+            return first;
+        if (first->isEmpty())
+            return Unexpected(QStringLiteral("the value is empty: nothing was stored"));
+        const Expected<QByteArray> second =
+            m_input.readHidden(QStringLiteral("Value for %1 again, to confirm: ").arg(name));
         if (!second)
-            return std::nullopt;
-        if (*first != *second) {
-            *error = QStringLiteral("the two values differ: nothing was stored");
-            return std::nullopt;
-        }
+            return second;
+        if (*first != *second)
+            return Unexpected(QStringLiteral("the two values differ: nothing was stored"));
         return first;
     }
-    std::optional<QByteArray> value = m_input.readAll(error);
+    Expected<QByteArray> value = m_input.readAll();
     if (!value)
-        return std::nullopt;
+        return value;
     // `echo VALUE |` and files end with one line ending that is not part of the value.
     if (value->endsWith("\r\n"))
         value->chop(2);
     else if (value->endsWith('\n'))
         value->chop(1);
-    if (value->isEmpty()) {
-        *error = QStringLiteral("no value on standard input: pipe it in, or run the command in a "
-                                "terminal to type it at a prompt");
-        return std::nullopt;
-    }
+    if (value->isEmpty())
+        return Unexpected(QStringLiteral("no value on standard input: pipe it in, or run the "
+                                         "command in a terminal to type it at a prompt"));
     return value;
 }
 
-std::optional<SecretInfo> SecretsCommand::find(const QString& name, QString* error) const
+Expected<std::optional<SecretInfo>> SecretsCommand::find(const QString& name) const
 {
-    const QList<SecretInfo> secrets = m_store->list(error);
-    const auto found = std::find_if(secrets.begin(), secrets.end(),
+    const Expected<QList<SecretInfo>> secrets = m_store->list();
+    if (!secrets)
+        return Unexpected(secrets.error());
+    const auto found = std::find_if(secrets->begin(), secrets->end(),
                                     [&name](const SecretInfo& info) { return info.name == name; });
-    if (found == secrets.end())
-        return std::nullopt;
-    return *found;
+    if (found == secrets->end())
+        return std::optional<SecretInfo>();
+    return std::optional<SecretInfo>(*found);
 }
 
 } // namespace csm

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cli/Command.h"
+#include "core/Expected.h"
 #include "secrets/SecretInfo.h"
 
 #include <memory>
@@ -54,10 +55,10 @@ private:
     void passThrough(const Invocation& invocation);
 
     // The value for `set`, from a hidden prompt (asked twice) or all of a piped stdin less one
-    // line ending. Nothing, with `error` set, when there is no usable value.
-    std::optional<QByteArray> readValue(const QString& name, QString* error);
-    // Index entry of `name`; `error` is set when the index cannot be read.
-    std::optional<SecretInfo> find(const QString& name, QString* error) const;
+    // line ending. Fails when there is no usable value.
+    Expected<QByteArray> readValue(const QString& name);
+    // Index entry of `name`, nothing when there is none. Fails when the index cannot be read.
+    Expected<std::optional<SecretInfo>> find(const QString& name) const;
 
     const QCommandLineOption m_dataDir;
     const QCommandLineOption m_secretsFile;

@@ -27,67 +27,52 @@ QString shown(const QString& path)
 
 } // namespace
 
-bool ensurePrivateFolder(const QString& path, FolderMode mode, QString* error)
+Expected<void> ensurePrivateFolder(const QString& path, FolderMode mode)
 {
     const QFileInfo info(path);
     if (!info.exists()) {
-        if (!QDir().mkpath(path) || !QFile::setPermissions(path, kPrivateFolder)) {
-            if (error)
-                *error = QStringLiteral("cannot create the folder %1").arg(shown(path));
-            return false;
-        }
-        return true;
+        if (!QDir().mkpath(path) || !QFile::setPermissions(path, kPrivateFolder))
+            return Unexpected(QStringLiteral("cannot create the folder %1").arg(shown(path)));
+        return {};
     }
-    if (!info.isDir()) {
-        if (error)
-            *error = QStringLiteral("%1 is not a folder").arg(shown(path));
-        return false;
-    }
+    if (!info.isDir())
+        return Unexpected(QStringLiteral("%1 is not a folder").arg(shown(path)));
     if (mode == FolderMode::Enforce && (info.permissions() & kGroupOrOthers)) {
-        if (!QFile::setPermissions(path, kPrivateFolder)) {
-            if (error)
-                *error = QStringLiteral("cannot make the folder %1 private (chmod 700 %1)")
-                             .arg(shown(path));
-            return false;
-        }
+        if (!QFile::setPermissions(path, kPrivateFolder))
+            return Unexpected(QStringLiteral("cannot make the folder %1 private (chmod 700 %1)")
+                                  .arg(shown(path)));
         qCInfo(lcEngine).noquote()
             << QStringLiteral("secrets: made the folder %1 private (mode 0700)").arg(shown(path));
     }
-    return true;
+    return {};
 }
 
-bool writePrivateFile(const QString& path, const QByteArray& data, QString* error)
+Expected<void> writePrivateFile(const QString& path, const QByteArray& data)
 {
     QSaveFile file(path);
-    const auto fail = [&] {
-        if (error)
-            *error = QStringLiteral("%1: %2").arg(shown(path), file.errorString());
-        file.cancelWriting();
-        return false;
+    const auto failure = [&] {
+        return Unexpected(QStringLiteral("%1: %2").arg(shown(path), file.errorString()));
     };
     // The permissions apply to the temporary file QSaveFile renames over `path` on commit.
-    if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(kPrivateFile))
-        return fail();
-    if (file.write(data) != data.size())
-        return fail();
-    if (!file.commit()) {
-        if (error)
-            *error = QStringLiteral("%1: %2").arg(shown(path), file.errorString());
-        return false;
+    if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(kPrivateFile) ||
+        file.write(data) != data.size()) {
+        Unexpected failed = failure();
+        file.cancelWriting();
+        return failed;
     }
-    return true;
+    if (!file.commit())
+        return failure();
+    return {};
 }
 
-bool checkPrivateFile(const QString& path, QString* error)
+Expected<void> checkPrivateFile(const QString& path)
 {
     const QFileInfo info(path);
     if (!info.exists() || !(info.permissions() & kGroupOrOthers))
-        return true;
-    if (error)
-        *error = QStringLiteral("refusing to read %1: other users can access it (mode %2); "
-                                "fix it with: chmod 600 %1")
-                     .arg(shown(path), octalMode(path));
-    return false;
+        return {};
+    return Unexpected(QStringLiteral("refusing to read %1: other users can access it (mode %2); "
+                                     "fix it with: chmod 600 %1")
+                          .arg(shown(path), octalMode(path)));
 }
 
 QString octalMode(const QString& path)
@@ -105,33 +90,24 @@ QString octalMode(const QString& path)
            digit(QFileDevice::ReadOther, QFileDevice::WriteOther, QFileDevice::ExeOther);
 }
 
-bool readVersionedJson(const QString& path, int formatVersion, QJsonObject* root, QString* reason)
+Expected<QJsonObject> readVersionedJson(const QString& path, int formatVersion)
 {
-    *root = {};
     QFile file(path);
     if (!file.exists())
-        return true;
-    if (!file.open(QIODevice::ReadOnly)) {
-        *reason = file.errorString();
-        return false;
-    }
+        return QJsonObject();
+    if (!file.open(QIODevice::ReadOnly))
+        return Unexpected(file.errorString());
     QJsonParseError parseError{};
     const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        *reason = parseError.errorString();
-        return false;
-    }
-    if (!document.isObject()) {
-        *reason = QStringLiteral("not a JSON object");
-        return false;
-    }
+    if (parseError.error != QJsonParseError::NoError)
+        return Unexpected(parseError.errorString());
+    if (!document.isObject())
+        return Unexpected(QStringLiteral("not a JSON object"));
     const QJsonValue version = document.object().value(QLatin1String("version"));
-    if (version.toInt() != formatVersion) {
-        *reason = QStringLiteral("unknown format version %1").arg(version.toVariant().toString());
-        return false;
-    }
-    *root = document.object();
-    return true;
+    if (version.toInt() != formatVersion)
+        return Unexpected(
+            QStringLiteral("unknown format version %1").arg(version.toVariant().toString()));
+    return document.object();
 }
 
 } // namespace csm::PrivateFiles

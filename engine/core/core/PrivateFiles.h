@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/Expected.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
@@ -16,20 +18,20 @@ enum class FolderMode
     Enforce,
 };
 
-bool ensurePrivateFolder(const QString& path, FolderMode mode, QString* error);
+Expected<void> ensurePrivateFolder(const QString& path, FolderMode mode);
 
 // Replaces `path` atomically (QSaveFile) with a file of mode 0600 holding `data`. The mode is
 // set before the first byte is written, so the content is never readable by others.
-bool writePrivateFile(const QString& path, const QByteArray& data, QString* error);
+Expected<void> writePrivateFile(const QString& path, const QByteArray& data);
 
-// False, with an error naming the file and the fix, when group or others have any access to
-// `path`. A missing file passes.
-bool checkPrivateFile(const QString& path, QString* error);
+// Fails, naming the file and the fix, when group or others have any access to `path`. A missing
+// file passes.
+Expected<void> checkPrivateFile(const QString& path);
 
 // Reads a JSON object file whose "version" member must be `formatVersion`. A missing file gives
-// an empty `root` and true; otherwise false with `reason` (the file cannot be opened, is not JSON
-// or not an object, or has another version) for the caller to name the file in its message.
-bool readVersionedJson(const QString& path, int formatVersion, QJsonObject* root, QString* reason);
+// an empty object. The failure is the bare reason (the file cannot be opened, is not JSON or not
+// an object, or has another version) for the caller to name the file in its message.
+Expected<QJsonObject> readVersionedJson(const QString& path, int formatVersion);
 
 // "0644": a file's permission bits as `ls -l` readers and chmod expect them.
 QString octalMode(const QString& path);

@@ -33,22 +33,17 @@ QString SettingsFile::path(const QString& dataDir)
     return QDir(dataDir).filePath(QStringLiteral("settings.ini"));
 }
 
-bool SettingsFile::save(QString* error) const
+Expected<void> SettingsFile::save() const
 {
     const QString file = path(m_dataDir);
-    const auto fail = [&](const QString& message) {
-        if (error)
-            *error = message;
-        return false;
-    };
     // A new data folder is private like the history's (HistoryStore makes it so too): nobody
     // else may swap files in it. Another process may create it at the same moment.
     if (!QDir(m_dataDir).exists() &&
         !(QDir().mkpath(QFileInfo(m_dataDir).absolutePath()) &&
           QDir().mkdir(m_dataDir, kPrivateFolder)) &&
         !QDir(m_dataDir).exists())
-        return fail(QStringLiteral("Cannot create the folder %1.")
-                        .arg(QDir::toNativeSeparators(m_dataDir)));
+        return Unexpected(QStringLiteral("Cannot create the folder %1.")
+                              .arg(QDir::toNativeSeparators(m_dataDir)));
     // The desktop group holds the HTTP server's token, so the file is private from its first
     // moment on. QSettings writes a temporary file (QSaveFile) and renames it over this one;
     // that file gets the mode of the file it replaces, or 0666 less the umask when there is
@@ -59,13 +54,13 @@ bool SettingsFile::save(QString* error) const
         // NewOnly: a file that another process creates at the same moment is made the same way.
         if (!created.open(QIODevice::WriteOnly | QIODevice::NewOnly, kPrivateFile) &&
             !QFileInfo::exists(file))
-            return fail(QStringLiteral("Cannot create %1: %2.")
-                            .arg(QDir::toNativeSeparators(file), created.errorString()));
+            return Unexpected(QStringLiteral("Cannot create %1: %2.")
+                                  .arg(QDir::toNativeSeparators(file), created.errorString()));
     }
     if ((QFileInfo(file).permissions() & kGroupOrOthers) &&
         !QFile::setPermissions(file, kPrivateFile))
-        return fail(QStringLiteral("Cannot make %1 private (chmod 600 %1).")
-                        .arg(QDir::toNativeSeparators(file)));
+        return Unexpected(QStringLiteral("Cannot make %1 private (chmod 600 %1).")
+                              .arg(QDir::toNativeSeparators(file)));
     QSettings settings(file, QSettings::IniFormat);
     settings.beginGroup(m_group);
     for (auto it = m_values.cbegin(); it != m_values.cend(); ++it)
@@ -73,8 +68,8 @@ bool SettingsFile::save(QString* error) const
     settings.endGroup();
     settings.sync();
     if (settings.status() != QSettings::NoError)
-        return fail(QStringLiteral("Cannot write %1.").arg(QDir::toNativeSeparators(file)));
-    return true;
+        return Unexpected(QStringLiteral("Cannot write %1.").arg(QDir::toNativeSeparators(file)));
+    return {};
 }
 
 } // namespace csm

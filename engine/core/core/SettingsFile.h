@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/Expected.h"
+
 #include <QHash>
 #include <QString>
 
@@ -20,8 +22,8 @@ public:
     void setValue(const QString& key, const QString& value) { m_values.insert(key, value); }
 
     // Writes this group's values, keeping the other groups; the folder is created when missing.
-    // False with `error` set when the file cannot be written.
-    bool save(QString* error = nullptr) const;
+    // Fails when the file cannot be written.
+    Expected<void> save() const;
 
 private:
     QString m_dataDir;

@@ -47,16 +47,17 @@ std::optional<QString> HistoryOptions::applyLimit(const QString& key, const QStr
     return std::nullopt;
 }
 
-std::variant<RetentionPolicy, QString>
-HistoryOptions::retention(const QCommandLineParser& parser, const SettingsFile* stored,
-                          QList<StoredProblem>* problems) const
+Expected<RetentionPolicy> HistoryOptions::retention(const QCommandLineParser& parser,
+                                                    const SettingsFile* stored,
+                                                    QList<StoredProblem>* problems) const
 {
     RetentionPolicy policy;
     for (const QCommandLineOption& option : retentionOptions()) {
         const QString key = option.names().constFirst();
         if (parser.isSet(option)) {
             if (const auto problem = applyLimit(key, parser.value(option), policy))
-                return QStringLiteral("--%1 \"%2\": %3").arg(key, parser.value(option), *problem);
+                return Unexpected(
+                    QStringLiteral("--%1 \"%2\": %3").arg(key, parser.value(option), *problem));
         } else if (stored && stored->contains(key)) {
             // The file is not this command line's fault: its bad values are skipped.
             if (const auto problem = applyLimit(key, stored->value(key), policy);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "history/RetentionPolicy.h"
 
 #include <QCommandLineOption>
@@ -7,7 +8,6 @@
 #include <QString>
 
 #include <optional>
-#include <variant>
 
 class QCommandLineParser;
 
@@ -38,11 +38,12 @@ public:
     QList<QCommandLineOption> retentionOptions() const { return {m_maxRuns, m_maxDays, m_maxMb}; }
 
     // The retention the flags ask for, with the values of `stored` (settings.ini, the same keys
-    // as the flags) for the flags not given and RetentionPolicy's defaults for the rest; or what
-    // is wrong with a flag. A stored value that is not valid is skipped and added to `problems`.
-    std::variant<RetentionPolicy, QString>
-    retention(const QCommandLineParser& parser, const SettingsFile* stored = nullptr,
-              QList<StoredProblem>* problems = nullptr) const;
+    // as the flags) for the flags not given and RetentionPolicy's defaults for the rest. Fails
+    // with what is wrong with a flag. A stored value that is not valid is skipped and added to
+    // `problems`.
+    Expected<RetentionPolicy> retention(const QCommandLineParser& parser,
+                                        const SettingsFile* stored = nullptr,
+                                        QList<StoredProblem>* problems = nullptr) const;
 
     // Puts `text`, the value of the retention flag named `key`, into `policy`; or says what is
     // wrong with it.

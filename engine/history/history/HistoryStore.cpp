@@ -259,27 +259,23 @@ QString folderFailure(const QString& folder)
 }
 
 // Creates `folder` (mode 0700, since the history holds code and outputs) and its parents.
-bool ensureFolder(const QString& folder, QString* reason)
+Expected<void> ensureFolder(const QString& folder)
 {
     const QFileInfo info(folder);
     if (info.isDir())
-        return true;
-    if (info.exists()) {
-        *reason = QStringLiteral("%1 is not a folder").arg(QDir::toNativeSeparators(folder));
-        return false;
-    }
+        return {};
+    if (info.exists())
+        return Unexpected(
+            QStringLiteral("%1 is not a folder").arg(QDir::toNativeSeparators(folder)));
     const QString parent = info.absolutePath();
-    if (!QDir().mkpath(parent)) {
-        *reason = folderFailure(parent);
-        return false;
-    }
+    if (!QDir().mkpath(parent))
+        return Unexpected(folderFailure(parent));
     // Another process may create it at the same moment: that is fine too.
     if (QDir().mkdir(folder,
                      QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner) ||
         QFileInfo(folder).isDir())
-        return true;
-    *reason = folderFailure(folder);
-    return false;
+        return {};
+    return Unexpected(folderFailure(folder));
 }
 
 } // namespace
@@ -306,22 +302,20 @@ QString HistoryStore::defaultPath()
            QStringLiteral("/code-sandbox/history.sqlite");
 }
 
-std::unique_ptr<HistoryStore> HistoryStore::open(const QString& path, QString* error)
+Expected<std::unique_ptr<HistoryStore>> HistoryStore::open(const QString& path)
 {
-    return open(path, HistorySchema::migrations(), error);
+    return open(path, HistorySchema::migrations());
 }
 
-std::unique_ptr<HistoryStore>
-HistoryStore::open(const QString& path, const QList<HistoryMigration>& migrations, QString* error)
+Expected<std::unique_ptr<HistoryStore>>
+HistoryStore::open(const QString& path, const QList<HistoryMigration>& migrations)
 {
     const QString shownPath = QDir::toNativeSeparators(path);
-    const auto fail = [&](const QString& reason) -> std::unique_ptr<HistoryStore> {
+    const auto fail = [&](const QString& reason) {
         const QString message =
             QStringLiteral("Cannot open the run history %1: %2").arg(shownPath, reason);
         qCWarning(lcHistory).noquote() << message;
-        if (error)
-            *error = message;
-        return nullptr;
+        return Unexpected(message);
     };
 
     if (path.isEmpty())
@@ -339,9 +333,8 @@ HistoryStore::open(const QString& path, const QList<HistoryMigration>& migration
     const QString filePath = info.absoluteFilePath();
     if (info.isDir())
         return fail(QStringLiteral("it is a folder"));
-    QString reason;
-    if (!ensureFolder(info.absolutePath(), &reason))
-        return fail(reason);
+    if (const Expected<void> folder = ensureFolder(info.absolutePath()); !folder)
+        return fail(folder.error());
     if (!info.exists()) {
         // Created here rather than by SQLite so that it is private from the start; SQLite gives
         // its -wal and -shm files the same mode.
@@ -356,35 +349,29 @@ HistoryStore::open(const QString& path, const QList<HistoryMigration>& migration
                                    "(on Debian: libqt6sql6-sqlite)"));
 
     std::unique_ptr<HistoryStore> store(new HistoryStore(filePath));
-    if (!store->initialize(migrations, &reason))
-        return fail(reason);
+    if (const Expected<void> initialized = store->initialize(migrations); !initialized)
+        return fail(initialized.error());
     qCDebug(lcHistory).noquote() << "opened" << shownPath << "at schema version"
                                  << store->m_schemaVersion;
     return store;
 }
 
-bool HistoryStore::initialize(const QList<HistoryMigration>& migrations, QString* reason)
+Expected<void> HistoryStore::initialize(const QList<HistoryMigration>& migrations)
 {
     m_db = QSqlDatabase::addDatabase(kDriver, m_connectionName);
     m_db.setDatabaseName(m_path);
     m_db.setConnectOptions(
         QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kDefaultBusyTimeout.count()));
-    if (!m_db.open()) {
-        *reason = m_db.lastError().text();
-        return false;
-    }
-    if (!setBusyTimeout(kDefaultBusyTimeout)) {
-        *reason = m_lastError;
-        return false;
-    }
+    if (!m_db.open())
+        return Unexpected(m_db.lastError().text());
+    if (!setBusyTimeout(kDefaultBusyTimeout))
+        return Unexpected(m_lastError);
 
     // Look before touching anything: a file that is not ours, or is newer than this build, is
     // left exactly as it is. One read transaction, so that the three answers come from the same
     // snapshot even while another process is creating the schema.
-    if (!execute(QStringLiteral("BEGIN"), "reading the schema")) {
-        *reason = m_lastError;
-        return false;
-    }
+    if (!execute(QStringLiteral("BEGIN"), "reading the schema"))
+        return Unexpected(m_lastError);
     const auto applicationId =
         readInteger(QStringLiteral("PRAGMA application_id"), "reading the application id");
     const auto version = readInteger(QStringLiteral("PRAGMA user_version"), "reading the version");
@@ -392,38 +379,31 @@ bool HistoryStore::initialize(const QList<HistoryMigration>& migrations, QString
         readInteger(QStringLiteral("SELECT count(*) FROM sqlite_master"), "reading the schema");
     const QString readError = m_lastError;
     execute(QStringLiteral("ROLLBACK"), "reading the schema");
-    if (!applicationId || !version || !objects) {
-        *reason = readError;
-        return false;
-    }
+    if (!applicationId || !version || !objects)
+        return Unexpected(readError);
     const int latest = migrations.constLast().version;
-    if (*version > latest) {
-        *reason = QStringLiteral("it was written by a newer version of Code Sandbox (schema "
-                                 "version %1; this version knows up to %2). It was left "
-                                 "unchanged: update Code Sandbox, or use another file.")
-                      .arg(*version)
-                      .arg(latest);
-        return false;
-    }
+    if (*version > latest)
+        return Unexpected(QStringLiteral("it was written by a newer version of Code Sandbox "
+                                         "(schema version %1; this version knows up to %2). It "
+                                         "was left unchanged: update Code Sandbox, or use "
+                                         "another file.")
+                              .arg(*version)
+                              .arg(latest));
     // A file without tables or marks is new (SQLite makes empty files on any open).
     const bool fresh = *objects == 0 && *version == 0 && *applicationId == 0;
-    if (!fresh && *applicationId != HistorySchema::kApplicationId) {
-        *reason = QStringLiteral("it is not a Code Sandbox history database (another program's "
-                                 "SQLite file?). It was left unchanged.");
-        return false;
-    }
+    if (!fresh && *applicationId != HistorySchema::kApplicationId)
+        return Unexpected(
+            QStringLiteral("it is not a Code Sandbox history database (another program's "
+                           "SQLite file?). It was left unchanged."));
 
     // auto_vacuum only takes effect on a file without tables, and before the WAL switch writes
     // the file's first page; on an existing file it changes nothing.
-    if (!execute(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), "setting auto_vacuum")) {
-        *reason = m_lastError;
-        return false;
-    }
+    if (!execute(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), "setting auto_vacuum"))
+        return Unexpected(m_lastError);
     QSqlQuery journal(m_db);
-    if (!journal.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !journal.next()) {
-        *reason = QStringLiteral("cannot switch to WAL mode: ") + describe(journal.lastError());
-        return false;
-    }
+    if (!journal.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !journal.next())
+        return Unexpected(QStringLiteral("cannot switch to WAL mode: ") +
+                          describe(journal.lastError()));
     const QString mode = journal.value(0).toString();
     journal.finish();
     // A file system without shared memory (some network file systems) keeps the rollback
@@ -435,41 +415,34 @@ bool HistoryStore::initialize(const QList<HistoryMigration>& migrations, QString
     if (!execute(QStringLiteral("PRAGMA synchronous = NORMAL"), "setting synchronous") ||
         !execute(QStringLiteral("PRAGMA foreign_keys = ON"), "setting foreign_keys") ||
         !execute(QStringLiteral("PRAGMA journal_size_limit = %1").arg(kJournalSizeLimit),
-                 "setting journal_size_limit")) {
-        *reason = m_lastError;
-        return false;
-    }
-    return migrate(migrations, reason);
+                 "setting journal_size_limit"))
+        return Unexpected(m_lastError);
+    return migrate(migrations);
 }
 
-bool HistoryStore::migrate(const QList<HistoryMigration>& migrations, QString* reason)
+Expected<void> HistoryStore::migrate(const QList<HistoryMigration>& migrations)
 {
     const int latest = migrations.constLast().version;
     // One step per transaction, and the version read again inside it: several processes may
     // open a new or old file at the same moment, and each step must run exactly once.
     for (;;) {
-        if (!execute(QStringLiteral("BEGIN IMMEDIATE"), "starting a schema upgrade")) {
-            *reason = m_lastError;
-            return false;
-        }
+        if (!execute(QStringLiteral("BEGIN IMMEDIATE"), "starting a schema upgrade"))
+            return Unexpected(m_lastError);
         const auto version =
             readInteger(QStringLiteral("PRAGMA user_version"), "reading the version");
         if (!version || *version > latest || *version == latest) {
             execute(QStringLiteral("ROLLBACK"), "ending a schema check");
-            if (!version) {
-                *reason = m_lastError;
-                return false;
-            }
-            if (*version > latest) {
-                *reason = QStringLiteral("another process upgraded it to schema version %1, "
-                                         "newer than this version of Code Sandbox knows (%2)")
-                              .arg(*version)
-                              .arg(latest);
-                return false;
-            }
+            if (!version)
+                return Unexpected(m_lastError);
+            if (*version > latest)
+                return Unexpected(
+                    QStringLiteral("another process upgraded it to schema version %1, "
+                                   "newer than this version of Code Sandbox knows (%2)")
+                        .arg(*version)
+                        .arg(latest));
             m_schemaVersion = static_cast<int>(*version);
             setError({});
-            return true;
+            return {};
         }
         const HistoryMigration& step = migrations.at(static_cast<qsizetype>(*version));
         bool ok = true;
@@ -486,13 +459,13 @@ bool HistoryStore::migrate(const QList<HistoryMigration>& migrations, QString* r
         if (!ok) {
             const QString failure = m_lastError;
             execute(QStringLiteral("ROLLBACK"), "undoing a schema upgrade");
-            *reason = QStringLiteral("upgrading the schema to version %1 (%2) failed, the file "
-                                     "was left at version %3: %4")
-                          .arg(step.version)
-                          .arg(step.description)
-                          .arg(*version)
-                          .arg(failure);
-            return false;
+            return Unexpected(
+                QStringLiteral("upgrading the schema to version %1 (%2) failed, the file "
+                               "was left at version %3: %4")
+                    .arg(step.version)
+                    .arg(step.description)
+                    .arg(*version)
+                    .arg(failure));
         }
         qCInfo(lcHistory).noquote()
             << "upgraded the run history" << QDir::toNativeSeparators(m_path) << "to schema version"

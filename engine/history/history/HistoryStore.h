@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "history/HistoryMigration.h"
 #include "history/HistoryQuery.h"
 #include "history/RetentionPolicy.h"
@@ -45,14 +46,14 @@ public:
     static QString defaultPath();
 
     // Opens the history at `path`, creating its folder (mode 0700) and file (0600) as needed,
-    // and brings the schema up to date. Null, with `error` saying which file and why, when the
+    // and brings the schema up to date. Fails, saying which file and why, when the
     // folder or file cannot be created, the file is not a SQLite database or is another
     // program's, or it was written by a newer version of Code Sandbox (left untouched then).
-    static std::unique_ptr<HistoryStore> open(const QString& path, QString* error);
+    static Expected<std::unique_ptr<HistoryStore>> open(const QString& path);
     // The same with the schema steps to apply instead of HistorySchema::migrations(): for tests
     // of the migration mechanism.
-    static std::unique_ptr<HistoryStore>
-    open(const QString& path, const QList<HistoryMigration>& migrations, QString* error);
+    static Expected<std::unique_ptr<HistoryStore>> open(const QString& path,
+                                                        const QList<HistoryMigration>& migrations);
 
     ~HistoryStore();
     Q_DISABLE_COPY_MOVE(HistoryStore)
@@ -136,8 +137,8 @@ public:
 private:
     explicit HistoryStore(const QString& path);
 
-    bool initialize(const QList<HistoryMigration>& migrations, QString* reason);
-    bool migrate(const QList<HistoryMigration>& migrations, QString* reason);
+    Expected<void> initialize(const QList<HistoryMigration>& migrations);
+    Expected<void> migrate(const QList<HistoryMigration>& migrations);
     bool onOwnerThread() const;
 
     // Runs `body` in a write transaction; rolls back when it returns false or COMMIT fails.

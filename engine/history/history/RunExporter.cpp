@@ -225,15 +225,12 @@ void RunExporter::finish()
     m_out.flush();
 }
 
-bool RunExporter::writeFile(const QString& path, Format format,
-                            const std::function<bool(RunExporter&, QString* error)>& fill,
-                            QString* error)
+Expected<void> RunExporter::writeFile(const QString& path, Format format,
+                                      const std::function<Expected<void>(RunExporter&)>& fill)
 {
     const auto cannotWrite = [&](const QFile& file) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2")
-                         .arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
+        return Unexpected(QStringLiteral("cannot write %1: %2")
+                              .arg(QDir::toNativeSeparators(path), file.errorString()));
     };
     QFile file(path);
     // Private like the history itself: it holds code and outputs.
@@ -243,18 +240,14 @@ bool RunExporter::writeFile(const QString& path, Format format,
     {
         QTextStream stream(&file);
         RunExporter exporter(stream, format);
-        QString reason;
-        if (!fill(exporter, &reason)) {
-            if (error)
-                *error = reason;
-            return false;
-        }
+        if (const Expected<void> filled = fill(exporter); !filled)
+            return filled;
         exporter.finish();
     }
     file.close();
     if (file.error() != QFileDevice::NoError)
         return cannotWrite(file);
-    return true;
+    return {};
 }
 
 } // namespace csm

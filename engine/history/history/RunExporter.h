@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "history/RunRecord.h"
 
 #include <QJsonObject>
@@ -42,11 +43,10 @@ public:
     void finish();
 
     // Writes a private file (owner-only: it holds code and outputs) at `path`: `fill` adds the
-    // runs and returns false to give up (with `error` set by it). False, with `error` saying
-    // why, when the file cannot be written; a failed export may leave a partial file.
-    static bool writeFile(const QString& path, Format format,
-                          const std::function<bool(RunExporter&, QString* error)>& fill,
-                          QString* error);
+    // runs, or fails to give up (its failure is this one's). Fails, saying why, when the file
+    // cannot be written; a failed export may leave a partial file.
+    static Expected<void> writeFile(const QString& path, Format format,
+                                    const std::function<Expected<void>(RunExporter&)>& fill);
 
 private:
     QTextStream& m_out;

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "core/Expected.h"
+
 #include <QByteArray>
 #include <QString>
-
-#include <optional>
 
 namespace csm {
 
@@ -20,12 +20,12 @@ public:
 
     // True when the input is a terminal a person types at: then readHidden(), else readAll().
     virtual bool isInteractive() const = 0;
-    // Everything up to the end of the input, as it is (no newline stripped). Nothing, with
-    // `error` set, when it cannot be read.
-    virtual std::optional<QByteArray> readAll(QString* error) = 0;
+    // Everything up to the end of the input, as it is (no newline stripped). Fails when it
+    // cannot be read.
+    virtual Expected<QByteArray> readAll() = 0;
     // Shows `prompt`, reads one line without showing what is typed, and returns it without its
-    // line ending. Nothing, with `error` set, at the end of the input or on a read error.
-    virtual std::optional<QByteArray> readHidden(const QString& prompt, QString* error) = 0;
+    // line ending. Fails at the end of the input or on a read error.
+    virtual Expected<QByteArray> readHidden(const QString& prompt) = 0;
 };
 
 } // namespace csm

@@ -95,13 +95,12 @@ private:
     QString m_error;
 };
 
-std::optional<QByteArray> readLineWithoutEcho(QString* error)
+Expected<QByteArray> readLineWithoutEcho()
 {
     const EchoOff echoOff;
-    if (!echoOff.error().isEmpty()) {
-        *error = QStringLiteral("cannot turn off the terminal's echo: %1").arg(echoOff.error());
-        return std::nullopt;
-    }
+    if (!echoOff.error().isEmpty())
+        return Unexpected(
+            QStringLiteral("cannot turn off the terminal's echo: %1").arg(echoOff.error()));
     QByteArray line;
     bool ended = false;
     for (;;) {
@@ -109,26 +108,20 @@ std::optional<QByteArray> readLineWithoutEcho(QString* error)
         const ssize_t n = ::read(STDIN_FILENO, &c, 1);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0) {
-            *error = QStringLiteral("cannot read the terminal: %1")
-                         .arg(QString::fromLocal8Bit(std::strerror(errno)));
-            return std::nullopt;
-        }
+        if (n < 0)
+            return Unexpected(QStringLiteral("cannot read the terminal: %1")
+                                  .arg(QString::fromLocal8Bit(std::strerror(errno))));
         if (n == 0 || c == '\n') {
             ended = n == 0;
             break;
         }
         line.append(c);
-        if (line.size() > StdinSecretInput::kMaxBytes) {
-            *error = QStringLiteral("the value is longer than %1 bytes")
-                         .arg(StdinSecretInput::kMaxBytes);
-            return std::nullopt;
-        }
+        if (line.size() > StdinSecretInput::kMaxBytes)
+            return Unexpected(QStringLiteral("the value is longer than %1 bytes")
+                                  .arg(StdinSecretInput::kMaxBytes));
     }
-    if (ended && line.isEmpty()) {
-        *error = endOfInput();
-        return std::nullopt;
-    }
+    if (ended && line.isEmpty())
+        return Unexpected(endOfInput());
     return line;
 }
 
@@ -147,13 +140,12 @@ BOOL WINAPI restoreConsole(DWORD)
     return FALSE;
 }
 
-std::optional<QByteArray> readLineWithoutEcho(QString* error)
+Expected<QByteArray> readLineWithoutEcho()
 {
     g_console = ::GetStdHandle(STD_INPUT_HANDLE);
-    if (!::GetConsoleMode(g_console, &g_savedMode)) {
-        *error = QStringLiteral("cannot read the console's mode (error %1)").arg(::GetLastError());
-        return std::nullopt;
-    }
+    if (!::GetConsoleMode(g_console, &g_savedMode))
+        return Unexpected(
+            QStringLiteral("cannot read the console's mode (error %1)").arg(::GetLastError()));
     ::SetConsoleCtrlHandler(restoreConsole, TRUE);
     g_echoOff = 1;
     ::SetConsoleMode(g_console, (g_savedMode & ~static_cast<DWORD>(ENABLE_ECHO_INPUT)) |
@@ -181,19 +173,13 @@ std::optional<QByteArray> readLineWithoutEcho(QString* error)
     ::SetConsoleMode(g_console, g_savedMode);
     g_echoOff = 0;
     ::SetConsoleCtrlHandler(restoreConsole, FALSE);
-    if (failed) {
-        *error = QStringLiteral("cannot read the console (error %1)").arg(failure);
-        return std::nullopt;
-    }
-    if (line.size() > StdinSecretInput::kMaxBytes) {
-        *error =
-            QStringLiteral("the value is longer than %1 bytes").arg(StdinSecretInput::kMaxBytes);
-        return std::nullopt;
-    }
-    if (ended && line.isEmpty()) {
-        *error = endOfInput();
-        return std::nullopt;
-    }
+    if (failed)
+        return Unexpected(QStringLiteral("cannot read the console (error %1)").arg(failure));
+    if (line.size() > StdinSecretInput::kMaxBytes)
+        return Unexpected(
+            QStringLiteral("the value is longer than %1 bytes").arg(StdinSecretInput::kMaxBytes));
+    if (ended && line.isEmpty())
+        return Unexpected(endOfInput());
     line = line.section(u'\n', 0, 0);
     if (line.endsWith(u'\r'))
         line.chop(1);
@@ -202,10 +188,10 @@ std::optional<QByteArray> readLineWithoutEcho(QString* error)
 
 #else
 
-std::optional<QByteArray> readLineWithoutEcho(QString* error)
+Expected<QByteArray> readLineWithoutEcho()
 {
-    *error = QStringLiteral("cannot hide what is typed on this platform: pipe the value in");
-    return std::nullopt;
+    return Unexpected(
+        QStringLiteral("cannot hide what is typed on this platform: pipe the value in"));
 }
 
 #endif
@@ -224,42 +210,39 @@ bool StdinSecretInput::isInteractive() const
 #endif
 }
 
-std::optional<QByteArray> StdinSecretInput::readAll(QString* error)
+Expected<QByteArray> StdinSecretInput::readAll()
 {
 #if defined(Q_OS_WIN)
     // The bytes as they are: no CR-LF translation, no end at Ctrl-Z.
     ::_setmode(kStdinDescriptor, _O_BINARY);
 #endif
     QFile input;
-    if (!input.open(kStdinDescriptor, QIODevice::ReadOnly, QFileDevice::DontCloseHandle)) {
-        *error = QStringLiteral("cannot read standard input: %1").arg(input.errorString());
-        return std::nullopt;
-    }
+    if (!input.open(kStdinDescriptor, QIODevice::ReadOnly, QFileDevice::DontCloseHandle))
+        return Unexpected(
+            QStringLiteral("cannot read standard input: %1").arg(input.errorString()));
     QByteArray value;
     for (;;) {
         const QByteArray chunk = input.read(qint64{64} * 1024);
         if (chunk.isEmpty()) {
-            if (input.error() != QFileDevice::NoError) {
-                *error = QStringLiteral("cannot read standard input: %1").arg(input.errorString());
-                return std::nullopt;
-            }
+            if (input.error() != QFileDevice::NoError)
+                return Unexpected(
+                    QStringLiteral("cannot read standard input: %1").arg(input.errorString()));
             break;
         }
         value += chunk;
-        if (value.size() > kMaxBytes) {
-            *error = QStringLiteral("more than %1 bytes on standard input: is this really the "
-                                    "secret's value?")
-                         .arg(kMaxBytes);
-            return std::nullopt;
-        }
+        if (value.size() > kMaxBytes)
+            return Unexpected(
+                QStringLiteral("more than %1 bytes on standard input: is this really the "
+                               "secret's value?")
+                    .arg(kMaxBytes));
     }
     return value;
 }
 
-std::optional<QByteArray> StdinSecretInput::readHidden(const QString& prompt, QString* error)
+Expected<QByteArray> StdinSecretInput::readHidden(const QString& prompt)
 {
     writePrompt(prompt);
-    std::optional<QByteArray> line = readLineWithoutEcho(error);
+    Expected<QByteArray> line = readLineWithoutEcho();
     // The Enter that ended the line was not echoed either.
     writePrompt(QStringLiteral("\n"));
     return line;

@@ -15,8 +15,8 @@ public:
     static constexpr qsizetype kMaxBytes = qsizetype{1024} * 1024;
 
     bool isInteractive() const override;
-    std::optional<QByteArray> readAll(QString* error) override;
-    std::optional<QByteArray> readHidden(const QString& prompt, QString* error) override;
+    Expected<QByteArray> readAll() override;
+    Expected<QByteArray> readHidden(const QString& prompt) override;
 };
 
 } // namespace csm

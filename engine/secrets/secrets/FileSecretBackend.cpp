@@ -5,14 +5,12 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 namespace csm {
 
 namespace {
 
-const QString kVersionKey = QStringLiteral("version");
 const QString kValuesKey = QStringLiteral("values");
 
 } // namespace
@@ -29,24 +27,25 @@ QString FileSecretBackend::filePath() const
 
 void FileSecretBackend::isAvailable(AvailabilityDone done)
 {
-    QString error;
-    const bool available = PrivateFiles::ensurePrivateFolder(
-                               m_dataDir, PrivateFiles::FolderMode::CreateOnly, &error) &&
-                           PrivateFiles::checkPrivateFile(filePath(), &error);
+    Expected<void> usable =
+        PrivateFiles::ensurePrivateFolder(m_dataDir, PrivateFiles::FolderMode::CreateOnly);
+    if (usable)
+        usable = PrivateFiles::checkPrivateFile(filePath());
+    const bool available = usable.hasValue();
     const QString reason = available ? QStringLiteral("the values file is %1, mode 0600")
                                            .arg(QDir::toNativeSeparators(filePath()))
-                                     : error;
+                                     : usable.error();
     post([done = std::move(done), available, reason] { done(available, reason); });
 }
 
 void FileSecretBackend::readValue(const QString& name, ValueDone done)
 {
-    QMap<QString, QByteArray> values;
-    QString error;
+    const Expected<Values> values = load();
+    QString error = values.error();
     QByteArray value;
-    if (load(&values, &error)) {
-        const auto found = values.constFind(name);
-        if (found == values.constEnd())
+    if (values) {
+        const auto found = values->constFind(name);
+        if (found == values->constEnd())
             error = QStringLiteral("%1 holds no value for %2")
                         .arg(QDir::toNativeSeparators(filePath()), name);
         else
@@ -57,66 +56,59 @@ void FileSecretBackend::readValue(const QString& name, ValueDone done)
 
 void FileSecretBackend::writeValue(const QString& name, const QByteArray& value, Done done)
 {
-    QMap<QString, QByteArray> values;
-    QString error;
-    if (load(&values, &error)) {
-        values.insert(name, value);
-        save(values, &error);
+    Expected<Values> values = load();
+    QString error = values.error();
+    if (values) {
+        values->insert(name, value);
+        error = save(*values).error();
     }
     post([done = std::move(done), error] { done(error); });
 }
 
 void FileSecretBackend::removeValue(const QString& name, Done done)
 {
-    QMap<QString, QByteArray> values;
-    QString error;
-    if (load(&values, &error) && values.remove(name) > 0)
-        save(values, &error);
+    Expected<Values> values = load();
+    QString error = values.error();
+    if (values && values->remove(name) > 0)
+        error = save(*values).error();
     post([done = std::move(done), error] { done(error); });
 }
 
-bool FileSecretBackend::load(QMap<QString, QByteArray>* values, QString* error) const
+SecretsJsonFile FileSecretBackend::file() const
 {
-    values->clear();
-    const QString path = filePath();
+    return SecretsJsonFile(m_dataDir, fileName(), QStringLiteral("the secret values file"),
+                           kFormatVersion);
+}
+
+Expected<FileSecretBackend::Values> FileSecretBackend::load() const
+{
+    const SecretsJsonFile file = this->file();
     // A values file that others could read has leaked already, and one they could write may hold
     // values planted for us: either way the user has to look at it, so refuse rather than fix.
-    if (!PrivateFiles::checkPrivateFile(path, error))
-        return false;
-    const auto fail = [&](const QString& reason) {
-        values->clear();
-        *error = QStringLiteral("cannot read the secret values file %1: %2")
-                     .arg(QDir::toNativeSeparators(path), reason);
-        return false;
-    };
-    QJsonObject root;
-    QString reason;
-    if (!PrivateFiles::readVersionedJson(path, kFormatVersion, &root, &reason))
-        return fail(reason);
-    const QJsonObject stored = root.value(kValuesKey).toObject();
+    if (const Expected<void> checked = PrivateFiles::checkPrivateFile(file.path()); !checked)
+        return Unexpected(checked.error());
+    const Expected<QJsonObject> root = file.read();
+    if (!root)
+        return Unexpected(root.error());
+    Values values;
+    const QJsonObject stored = root->value(kValuesKey).toObject();
     for (auto it = stored.constBegin(); it != stored.constEnd(); ++it) {
         auto decoded = QByteArray::fromBase64Encoding(it.value().toString().toLatin1(),
                                                       QByteArray::AbortOnBase64DecodingErrors);
         if (!decoded)
-            return fail(QStringLiteral("the value of %1 is not valid base64").arg(it.key()));
-        values->insert(it.key(), *decoded);
+            return file.unreadable(
+                QStringLiteral("the value of %1 is not valid base64").arg(it.key()));
+        values.insert(it.key(), *decoded);
     }
-    return true;
+    return values;
 }
 
-bool FileSecretBackend::save(const QMap<QString, QByteArray>& values, QString* error) const
+Expected<void> FileSecretBackend::save(const Values& values) const
 {
     QJsonObject stored;
     for (auto it = values.constBegin(); it != values.constEnd(); ++it)
         stored.insert(it.key(), QString::fromLatin1(it.value().toBase64()));
-    const QJsonObject root{{kVersionKey, kFormatVersion}, {kValuesKey, stored}};
-    QString reason;
-    if (!PrivateFiles::ensurePrivateFolder(m_dataDir, PrivateFiles::FolderMode::Enforce, &reason) ||
-        !PrivateFiles::writePrivateFile(filePath(), QJsonDocument(root).toJson(), &reason)) {
-        *error = QStringLiteral("cannot write the secret values file: %1").arg(reason);
-        return false;
-    }
-    return true;
+    return file().write(QJsonObject{{kValuesKey, stored}}, PrivateFiles::FolderMode::Enforce);
 }
 
 void FileSecretBackend::post(std::function<void()> function)

@@ -1,6 +1,8 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "secrets/SecretBackend.h"
+#include "secrets/SecretsJsonFile.h"
 
 #include <QMap>
 
@@ -33,8 +35,11 @@ public:
     void removeValue(const QString& name, Done done) override;
 
 private:
-    bool load(QMap<QString, QByteArray>* values, QString* error) const;
-    bool save(const QMap<QString, QByteArray>& values, QString* error) const;
+    using Values = QMap<QString, QByteArray>;
+
+    SecretsJsonFile file() const;
+    Expected<Values> load() const;
+    Expected<void> save(const Values& values) const;
     // Calls `function` from the event loop, as the SecretBackend contract asks.
     void post(std::function<void()> function);
 

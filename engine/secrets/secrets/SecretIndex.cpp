@@ -1,12 +1,10 @@
 #include "secrets/SecretIndex.h"
 
-#include "core/PrivateFiles.h"
 #include "secrets/SecretBackend.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 #include <algorithm>
@@ -15,7 +13,6 @@ namespace csm {
 
 namespace {
 
-const QString kVersionKey = QStringLiteral("version");
 const QString kBackendKey = QStringLiteral("backend");
 const QString kSecretsKey = QStringLiteral("secrets");
 const QString kNameKey = QStringLiteral("name");
@@ -33,32 +30,34 @@ QString SecretIndex::filePath() const
     return QDir(m_dataDir).filePath(fileName());
 }
 
-bool SecretIndex::load(QString* error)
+SecretsJsonFile SecretIndex::file() const
+{
+    return SecretsJsonFile(m_dataDir, fileName(), QStringLiteral("the secrets index"),
+                           kFormatVersion);
+}
+
+Expected<void> SecretIndex::load()
 {
     m_backendKind.clear();
     m_secrets.clear();
-    const QString path = filePath();
+    const SecretsJsonFile file = this->file();
     const auto fail = [&](const QString& reason) {
         m_backendKind.clear();
         m_secrets.clear();
-        if (error)
-            *error = QStringLiteral("cannot read the secrets index %1: %2")
-                         .arg(QDir::toNativeSeparators(path), reason);
-        return false;
+        return file.unreadable(reason);
     };
 
-    QJsonObject root;
-    QString reason;
-    if (!PrivateFiles::readVersionedJson(path, kFormatVersion, &root, &reason))
-        return fail(reason);
+    const Expected<QJsonObject> root = file.read();
+    if (!root)
+        return Unexpected(root.error());
 
-    const QString backend = root.value(kBackendKey).toString();
+    const QString backend = root->value(kBackendKey).toString();
     if (!backend.isEmpty() && backend != SecretBackend::kKeychainKind &&
         backend != SecretBackend::kFileKind)
         return fail(QStringLiteral("unknown backend \"%1\"").arg(backend));
     m_backendKind = backend;
 
-    const QJsonArray entries = root.value(kSecretsKey).toArray();
+    const QJsonArray entries = root->value(kSecretsKey).toArray();
     for (const auto& value : entries) {
         const QJsonObject entry = value.toObject();
         SecretInfo info;
@@ -74,10 +73,10 @@ bool SecretIndex::load(QString* error)
     }
     std::sort(m_secrets.begin(), m_secrets.end(),
               [](const SecretInfo& a, const SecretInfo& b) { return a.name < b.name; });
-    return true;
+    return {};
 }
 
-bool SecretIndex::save(QString* error) const
+Expected<void> SecretIndex::save() const
 {
     QJsonArray entries;
     for (const SecretInfo& info : m_secrets) {
@@ -87,20 +86,8 @@ bool SecretIndex::save(QString* error) const
             {kUpdatedAtKey, info.updatedAt.toUTC().toString(Qt::ISODateWithMs)},
         });
     }
-    const QJsonObject root{
-        {kVersionKey, kFormatVersion},
-        {kBackendKey, m_backendKind},
-        {kSecretsKey, entries},
-    };
-    QString reason;
-    if (!PrivateFiles::ensurePrivateFolder(m_dataDir, PrivateFiles::FolderMode::CreateOnly,
-                                           &reason) ||
-        !PrivateFiles::writePrivateFile(filePath(), QJsonDocument(root).toJson(), &reason)) {
-        if (error)
-            *error = QStringLiteral("cannot write the secrets index: %1").arg(reason);
-        return false;
-    }
-    return true;
+    return file().write(QJsonObject{{kBackendKey, m_backendKind}, {kSecretsKey, entries}},
+                        PrivateFiles::FolderMode::CreateOnly);
 }
 
 std::optional<SecretInfo> SecretIndex::find(const QString& name) const

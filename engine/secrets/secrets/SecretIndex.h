@@ -1,6 +1,8 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "secrets/SecretInfo.h"
+#include "secrets/SecretsJsonFile.h"
 
 #include <QList>
 #include <QString>
@@ -27,10 +29,10 @@ public:
     QString filePath() const;
 
     // Reads the file; a missing file is an empty index. On failure the index is left empty and
-    // `error` says what is wrong with which file.
-    bool load(QString* error);
+    // the error says what is wrong with which file.
+    Expected<void> load();
     // Writes the file atomically with mode 0600, creating the data folder (0700) if needed.
-    bool save(QString* error) const;
+    Expected<void> save() const;
 
     // "keychain" or "file": where the values of these secrets live; empty for a new index.
     QString backendKind() const { return m_backendKind; }
@@ -46,6 +48,8 @@ public:
     bool remove(const QString& name);
 
 private:
+    SecretsJsonFile file() const;
+
     QString m_dataDir;
     QString m_backendKind;
     QList<SecretInfo> m_secrets;

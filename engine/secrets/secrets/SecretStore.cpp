@@ -61,9 +61,8 @@ void SecretStore::open(Done done)
         return;
     }
     SecretIndex index(m_dataDir);
-    QString error;
-    if (!index.load(&error)) {
-        fail(std::move(done), error);
+    if (const Expected<void> loaded = index.load(); !loaded) {
+        fail(std::move(done), loaded.error());
         return;
     }
     // The backend that holds the values of the secrets already listed, if any.
@@ -170,25 +169,37 @@ QString SecretStore::checkOpen() const
     return QStringLiteral("the secret store is not open: call open() and wait for its answer");
 }
 
-QList<SecretInfo> SecretStore::list(QString* error) const
+Expected<void> SecretStore::checkListed(const QString& name) const
+{
+    if (const QString notOpen = checkOpen(); !notOpen.isEmpty())
+        return Unexpected(notOpen);
+    SecretIndex index(m_dataDir);
+    if (const Expected<void> loaded = index.load(); !loaded)
+        return loaded;
+    if (!index.find(name))
+        return Unexpected(QStringLiteral("there is no secret named %1").arg(name));
+    return {};
+}
+
+Expected<QList<SecretInfo>> SecretStore::list() const
 {
     SecretIndex index(m_dataDir);
-    if (!index.load(error))
-        return {};
+    if (const Expected<void> loaded = index.load(); !loaded)
+        return Unexpected(loaded.error());
     return index.secrets();
 }
 
-QString SecretStore::updateIndex(const std::function<QString(SecretIndex&)>& change)
+Expected<void> SecretStore::updateIndex(const std::function<Expected<void>(SecretIndex&)>& change)
 {
     SecretIndex index(m_dataDir);
-    QString error;
-    if (!index.load(&error))
-        return error;
-    error = change(index);
-    if (!error.isEmpty() || !index.save(&error))
-        return error;
-    Q_EMIT secretsChanged();
-    return {};
+    Expected<void> updated = index.load();
+    if (updated)
+        updated = change(index);
+    if (updated)
+        updated = index.save();
+    if (updated)
+        Q_EMIT secretsChanged();
+    return updated;
 }
 
 void SecretStore::set(const QString& name, const QByteArray& value, bool passThrough, Done done)
@@ -213,27 +224,23 @@ void SecretStore::set(const QString& name, const QByteArray& value, bool passThr
                 return;
             }
             const QString kind = m_backend->kind();
-            const QString indexed = updateIndex([&](SecretIndex& index) {
+            const Expected<void> indexed = updateIndex([&](SecretIndex& index) {
                 index.setBackendKind(kind);
                 index.upsert(SecretInfo{name, passThrough, QDateTime::currentDateTimeUtc()});
-                return QString();
+                return Expected<void>();
             });
-            if (indexed.isEmpty())
+            if (indexed)
                 qCInfo(lcEngine).noquote()
                     << QStringLiteral("secrets: set %1%2")
                            .arg(name, passThrough ? QStringLiteral(" (pass-through)") : QString());
-            done(indexed);
+            done(indexed.error());
         });
 }
 
 void SecretStore::remove(const QString& name, Done done)
 {
-    QString error = checkOpen();
-    SecretIndex index(m_dataDir);
-    if (error.isEmpty() && index.load(&error) && !index.find(name))
-        error = QStringLiteral("there is no secret named %1").arg(name);
-    if (!error.isEmpty()) {
-        fail(std::move(done), error);
+    if (const Expected<void> listed = checkListed(name); !listed) {
+        fail(std::move(done), listed.error());
         return;
     }
     m_backend->removeValue(name, [this, name, done = std::move(done)](const QString& removed) {
@@ -241,37 +248,34 @@ void SecretStore::remove(const QString& name, Done done)
             done(removed);
             return;
         }
-        const QString indexed = updateIndex([&](SecretIndex& current) {
+        const Expected<void> indexed = updateIndex([&](SecretIndex& current) {
             current.remove(name);
-            return QString();
+            return Expected<void>();
         });
-        if (indexed.isEmpty())
+        if (indexed)
             qCInfo(lcEngine).noquote() << QStringLiteral("secrets: removed %1").arg(name);
-        done(indexed);
+        done(indexed.error());
     });
 }
 
 void SecretStore::setPassThrough(const QString& name, bool passThrough, Done done)
 {
-    const QString error = updateIndex([&](SecretIndex& index) {
-        auto info = index.find(name);
-        if (!info)
-            return QStringLiteral("there is no secret named %1").arg(name);
-        info->passThrough = passThrough;
-        index.upsert(*info);
-        return QString();
-    });
+    const QString error =
+        updateIndex([&](SecretIndex& index) -> Expected<void> {
+            auto info = index.find(name);
+            if (!info)
+                return Unexpected(QStringLiteral("there is no secret named %1").arg(name));
+            info->passThrough = passThrough;
+            index.upsert(*info);
+            return {};
+        }).error();
     post([done = std::move(done), error] { done(error); });
 }
 
 void SecretStore::read(const QString& name, ValueDone done)
 {
-    QString error = checkOpen();
-    SecretIndex index(m_dataDir);
-    if (error.isEmpty() && index.load(&error) && !index.find(name))
-        error = QStringLiteral("there is no secret named %1").arg(name);
-    if (!error.isEmpty()) {
-        post([done = std::move(done), error] { done({}, error); });
+    if (const Expected<void> listed = checkListed(name); !listed) {
+        post([done = std::move(done), error = listed.error()] { done({}, error); });
         return;
     }
     m_backend->readValue(name, std::move(done));
@@ -282,9 +286,11 @@ void SecretStore::resolvePassThrough(ResolveDone done)
     QString error = checkOpen();
     QList<SecretInfo> wanted;
     if (error.isEmpty()) {
-        const QList<SecretInfo> all = list(&error);
-        std::copy_if(all.begin(), all.end(), std::back_inserter(wanted),
-                     [](const SecretInfo& info) { return info.passThrough; });
+        const Expected<QList<SecretInfo>> all = list();
+        error = all.error();
+        if (all)
+            std::copy_if(all->begin(), all->end(), std::back_inserter(wanted),
+                         [](const SecretInfo& info) { return info.passThrough; });
     }
     if (!error.isEmpty() || wanted.isEmpty()) {
         post([done = std::move(done), error] { done({}, error); });

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "secrets/SecretBackend.h"
 #include "secrets/SecretInfo.h"
 
@@ -75,8 +76,8 @@ public:
     QString dataDir() const { return m_dataDir; }
 
     // The secrets, sorted by name, from the index on disk (so it sees changes made by another
-    // process). No values. On a broken index: empty, with `error` set.
-    QList<SecretInfo> list(QString* error = nullptr) const;
+    // process). No values. Fails on a broken index.
+    Expected<QList<SecretInfo>> list() const;
 
     // Stores `value` under `name` (created or replaced) and records it in the index. The name
     // must be valid (SecretInfo::isValidName); the value must be non-empty and hold no NUL byte
@@ -106,8 +107,10 @@ private:
     void failOpen(Done done, const QString& error);
     void post(std::function<void()> function);
     QString checkOpen() const;
-    // Loads the index, applies `change` and saves; `change` returns an error or empty.
-    QString updateIndex(const std::function<QString(SecretIndex&)>& change);
+    // Fails unless the store is open and the index lists `name`.
+    Expected<void> checkListed(const QString& name) const;
+    // Loads the index, applies `change` and saves; stops at the first failure.
+    Expected<void> updateIndex(const std::function<Expected<void>(SecretIndex&)>& change);
 
     QString m_dataDir;
     BackendChoice m_choice;

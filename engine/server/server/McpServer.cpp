@@ -101,15 +101,15 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
                                << "| javascript image" << js.image << "| at most"
                                << m_runner->queue().limits().maxRunning << "sandboxes at once";
     if (options.historyEnabled) {
-        QString error;
-        m_history = RunHistoryRecorder::open(
+        Expected<std::unique_ptr<RunHistoryRecorder>> history = RunHistoryRecorder::open(
             options.historyPath, historyConfig(options),
             RunHistoryRecorder::Server{m_runner->instanceId(), QCoreApplication::applicationPid(),
-                                       QSysInfo::machineHostName()},
-            &error);
+                                       QSysInfo::machineHostName()});
         // Serving matters more than the record of it.
-        if (!m_history)
-            qCWarning(lcServer).noquote() << "serving without a run history:" << error;
+        if (history)
+            m_history = *std::move(history);
+        else
+            qCWarning(lcServer).noquote() << "serving without a run history:" << history.error();
     } else {
         qCInfo(lcServer) << "run history off (--no-history)";
     }

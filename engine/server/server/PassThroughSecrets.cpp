@@ -62,15 +62,16 @@ void PassThroughSecrets::resolve()
 
 void PassThroughSecrets::resolveFromStore()
 {
-    QString error;
-    const QList<SecretInfo> secrets = m_store->list(&error);
-    if (!error.isEmpty()) {
-        qCWarning(lcServer).noquote() << "secrets: no pass-through secret is passed:" << error;
+    const Expected<QList<SecretInfo>> secrets = m_store->list();
+    if (!secrets) {
+        qCWarning(lcServer).noquote()
+            << "secrets: no pass-through secret is passed:" << secrets.error();
         finish({});
         return;
     }
-    const bool anyPassThrough = std::any_of(
-        secrets.cbegin(), secrets.cend(), [](const SecretInfo& info) { return info.passThrough; });
+    const bool anyPassThrough =
+        std::any_of(secrets->cbegin(), secrets->cend(),
+                    [](const SecretInfo& info) { return info.passThrough; });
     if (!anyPassThrough) {
         finish({});
         return;

@@ -11,12 +11,13 @@
 
 namespace csm {
 
-std::unique_ptr<RunHistoryRecorder>
-RunHistoryRecorder::open(const QString& path, const Config& config, Server server, QString* error)
+Expected<std::unique_ptr<RunHistoryRecorder>>
+RunHistoryRecorder::open(const QString& path, const Config& config, Server server)
 {
-    std::unique_ptr<HistoryStore> store = HistoryStore::open(path, error);
-    if (!store)
-        return nullptr;
+    Expected<std::unique_ptr<HistoryStore>> opened = HistoryStore::open(path);
+    if (!opened)
+        return Unexpected(opened.error());
+    std::unique_ptr<HistoryStore> store = *std::move(opened);
     const int interrupted =
         store->markInterrupted(server.hostName, ProcessProbe::isCodeSandboxProcessAlive);
     if (interrupted > 0)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "history/HistoryFieldCap.h"
 #include "history/HistoryPruner.h"
 #include "history/RetentionPolicy.h"
@@ -40,10 +41,9 @@ public:
     };
 
     // Opens the history at `path`, marks the runs of this host's dead servers `interrupted` and
-    // applies the retention limits. Null, with `error` saying why, when the store cannot be
-    // opened.
-    static std::unique_ptr<RunHistoryRecorder> open(const QString& path, const Config& config,
-                                                    Server server, QString* error);
+    // applies the retention limits. Fails, saying why, when the store cannot be opened.
+    static Expected<std::unique_ptr<RunHistoryRecorder>> open(const QString& path,
+                                                              const Config& config, Server server);
     RunHistoryRecorder(std::unique_ptr<HistoryStore> store, Server server, const Config& config);
     ~RunHistoryRecorder() override;
     Q_DISABLE_COPY_MOVE(RunHistoryRecorder)

@@ -1,8 +1,8 @@
 #include "server/ServerSettings.h"
 
+#include "core/SettingsFile.h"
 #include "server/ServerSettingsReader.h"
 #include "server/ServerSettingsSchema.h"
-#include "core/SettingsFile.h"
 
 namespace csm {
 
@@ -28,14 +28,14 @@ ServerSettings ServerSettings::load(const QString& dataDir, QStringList* problem
     return settings;
 }
 
-bool ServerSettings::save(const QString& dataDir, QString* error) const
+Expected<void> ServerSettings::save(const QString& dataDir) const
 {
     SettingsFile file(dataDir);
     for (const ServerSetting& setting : ServerSettingsSchema::settings()) {
         if (setting.saved)
             file.setValue(setting.key, setting.write(*this));
     }
-    return file.save(error);
+    return file.save();
 }
 
 void ServerSettings::setImage(Language language, const QString& image)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "history/HistoryFieldCap.h"
 #include "history/RetentionPolicy.h"
 #include "runtime/EngineChoice.h"
@@ -44,9 +45,9 @@ struct ServerSettings
     // The settings stored in `dataDir`, with the defaults for what is missing. A stored value
     // that is not valid is ignored; `problems` gets one line for each.
     static ServerSettings load(const QString& dataDir, QStringList* problems = nullptr);
-    // Stores every value that the app offers (creating the folder and file as needed); false with
-    // `error` set when the file cannot be written.
-    bool save(const QString& dataDir, QString* error = nullptr) const;
+    // Stores every value that the app offers (creating the folder and file as needed); fails
+    // when the file cannot be written.
+    Expected<void> save(const QString& dataDir) const;
 
     // The engine and images, as the runtime layer reads them.
     EngineChoice engineChoice() const { return {engine, pythonImage, jsImage}; }

@@ -132,7 +132,7 @@ QString SecretDialog::formProblem() const
     if (const QString error = SecretInfo::nameError(name); !error.isEmpty())
         return error;
     if (m_mode == Mode::Add) {
-        const QList<SecretInfo> existing = m_store.list();
+        const QList<SecretInfo> existing = m_store.list().valueOr({});
         const bool taken =
             std::any_of(existing.begin(), existing.end(),
                         [&name](const SecretInfo& info) { return info.name == name; });

@@ -190,9 +190,9 @@ void SetupDialog::useDefaultImages()
         if (isMissingChosenImage(problem))
             settings.setImage(*problem.language, {});
     }
-    QString error;
-    if (!settings.save(m_dataDir, &error)) {
-        m_problems->setText(tr("The settings cannot be saved: %1").arg(error.toHtmlEscaped()));
+    if (const Expected<void> saved = settings.save(m_dataDir); !saved) {
+        m_problems->setText(
+            tr("The settings cannot be saved: %1").arg(saved.error().toHtmlEscaped()));
         return;
     }
     m_health.recheck();
@@ -205,7 +205,8 @@ void SetupDialog::finish(bool setupDone)
     if (setupDone) {
         DesktopSettings settings = DesktopSettings::load(m_dataDir);
         settings.setupDone = true;
-        settings.save(m_dataDir);
+        // At worst the setup is offered once more at the next start.
+        static_cast<void>(settings.save(m_dataDir));
     }
     accept();
 }

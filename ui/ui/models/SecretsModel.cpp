@@ -39,12 +39,12 @@ void SecretsModel::setStore(SecretStore& store)
 
 void SecretsModel::refresh()
 {
-    QString error;
-    QList<SecretInfo> fresh = m_store->list(&error);
-    if (!error.isEmpty()) {
-        setListError(error);
+    Expected<QList<SecretInfo>> listed = m_store->list();
+    if (!listed) {
+        setListError(listed.error());
         return;
     }
+    QList<SecretInfo> fresh = *std::move(listed);
     setListError({});
     // The merge below needs both lists in the same order, whatever order the index keeps.
     std::sort(fresh.begin(), fresh.end(), byName);

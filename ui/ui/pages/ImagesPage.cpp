@@ -443,9 +443,8 @@ void ImagesPage::setSelectedAsDefault(Language language)
     // The built default is stored as "no choice", so it keeps following the engine's naming.
     const bool builtDefault = ImagesModel::sameImage(image, m_runtime->defaultImage(language));
     settings.setImage(language, builtDefault ? QString() : image);
-    QString error;
-    if (!settings.save(m_dataDir, &error)) {
-        appendLog(tr("The settings cannot be saved: %1").arg(error));
+    if (const Expected<void> saved = settings.save(m_dataDir); !saved) {
+        appendLog(tr("The settings cannot be saved: %1").arg(saved.error()));
         return;
     }
     appendLog(tr("%1 code now runs in %2 (servers pick this up as they read the settings).")

@@ -360,10 +360,8 @@ bool RunsPage::exportRuns(const QList<qint64>& ids, const QString& path)
                                            ? RunExporter::Format::Csv
                                            : RunExporter::Format::Json;
     int written = 0;
-    QString error;
-    const bool ok = RunExporter::writeFile(
-        path, format,
-        [this, &ids, &written](RunExporter& exporter, QString* reason) {
+    const Expected<void> exported = RunExporter::writeFile(
+        path, format, [this, &ids, &written](RunExporter& exporter) -> Expected<void> {
             // Newest first like the table, a batch at a time.
             QList<qint64> sorted = ids;
             std::sort(sorted.begin(), sorted.end(), std::greater<>());
@@ -372,19 +370,16 @@ bool RunsPage::exportRuns(const QList<qint64>& ids, const QString& path)
                 query.ids = sorted.mid(first, kExportBatch);
                 query.limit = 0;
                 const QList<RunRecord> batch = m_store.list(query);
-                if (!m_store.lastError().isEmpty()) {
-                    *reason = m_store.lastError();
-                    return false;
-                }
+                if (!m_store.lastError().isEmpty())
+                    return Unexpected(m_store.lastError());
                 for (const RunRecord& run : batch)
                     exporter.add(run);
                 written += int(batch.size());
             }
-            return true;
-        },
-        &error);
-    if (!ok) {
-        setMessage(tr("Export failed: %1").arg(error));
+            return {};
+        });
+    if (!exported) {
+        setMessage(tr("Export failed: %1").arg(exported.error()));
         return false;
     }
     setMessage(

@@ -183,9 +183,7 @@ void SecretsPage::refresh()
     QString rebound;
     if (m_store->isOpen()) {
         SecretIndex index(m_dataDir);
-        QString error;
-        if (index.load(&error) && !index.isEmpty() &&
-            index.backendKind() != m_store->backendKind()) {
+        if (index.load() && !index.isEmpty() && index.backendKind() != m_store->backendKind()) {
             rebound = tr("Another program now keeps these secrets in %1, and this page opened %2: "
                          "choose Reopen before changing them.")
                           .arg(describeBackend(index.backendKind()),

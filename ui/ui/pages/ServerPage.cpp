@@ -74,9 +74,8 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     m_port->setRange(0, 65535);
     m_port->setValue(settings.httpPort);
     m_port->setSpecialValueText(tr("any free port"));
-    QString tokenError;
-    m_sharedToken =
-        http::HttpTokenFile::inDataDir(dataDir).readOrCreate(&tokenError).value_or(QString());
+    const Expected<QString> sharedToken = http::HttpTokenFile::inDataDir(dataDir).readOrCreate();
+    m_sharedToken = sharedToken.valueOr(QString());
     m_token->setText(settings.httpToken.isEmpty() ? m_sharedToken : settings.httpToken);
     m_token->setEchoMode(QLineEdit::Password);
     m_token->setPlaceholderText(tr("none: the server will not start without one"));
@@ -90,9 +89,9 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     m_tokenSource->setWordWrap(true);
     m_tokenNotice->setWordWrap(true);
     m_tokenNotice->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    if (!tokenError.isEmpty())
-        m_tokenNotice->setText(
-            tr("<b>The shared token cannot be used:</b> %1").arg(tokenError.toHtmlEscaped()));
+    if (!sharedToken)
+        m_tokenNotice->setText(tr("<b>The shared token cannot be used:</b> %1")
+                                   .arg(sharedToken.error().toHtmlEscaped()));
     m_updateClients->hide();
     connect(m_updateClients, &QPushButton::clicked, this, &ServerPage::updateStaleClients);
     m_allowRemote->setChecked(settings.httpAllowRemote);
@@ -260,9 +259,8 @@ void ServerPage::startHttp()
     // The shared token is not copied into settings.ini: it stays where servers follow it.
     settings.httpToken = usesSharedToken() ? QString() : config.authToken;
     settings.httpStartWithApp = m_startWithApp->isChecked();
-    QString error;
-    if (!settings.save(m_dataDir, &error))
-        m_httpState->setText(tr("Not saved: %1").arg(error));
+    if (const Expected<void> saved = settings.save(m_dataDir); !saved)
+        m_httpState->setText(tr("Not saved: %1").arg(saved.error()));
     m_httpStarting = true;
     m_startStop->setText(tr("Stop"));
     m_httpState->setText(tr("Starting…"));
@@ -292,10 +290,9 @@ void ServerPage::showTokenSource()
 void ServerPage::rotateToken()
 {
     const ClientServerEntry before = httpEntry(m_token->text().trimmed());
-    QString error;
-    const std::optional<QString> token = http::HttpTokenFile::inDataDir(m_dataDir).rotate(&error);
+    const Expected<QString> token = http::HttpTokenFile::inDataDir(m_dataDir).rotate();
     if (!token) {
-        m_tokenNotice->setText(tr("<b>No new token:</b> %1").arg(error.toHtmlEscaped()));
+        m_tokenNotice->setText(tr("<b>No new token:</b> %1").arg(token.error().toHtmlEscaped()));
         return;
     }
     m_sharedToken = *token;
@@ -318,7 +315,9 @@ void ServerPage::rotateToken()
     } else {
         DesktopSettings settings = DesktopSettings::load(m_dataDir);
         settings.httpToken.clear();
-        settings.save(m_dataDir);
+        // The shared token is the one in use either way; an old own token left stored is
+        // replaced the next time the settings are saved.
+        static_cast<void>(settings.save(m_dataDir));
     }
     m_tokenNotice->setText(notice.toHtmlEscaped());
     QStringList names;

@@ -362,9 +362,11 @@ bool SettingsPage::apply()
         updateState();
         return false;
     }
-    QString error;
-    if (!server.save(m_dataDir, &error) || !desktop.save(m_dataDir, &error)) {
-        m_saveError = tr("The settings cannot be saved: %1").arg(error);
+    Expected<void> saved = server.save(m_dataDir);
+    if (saved)
+        saved = desktop.save(m_dataDir);
+    if (!saved) {
+        m_saveError = tr("The settings cannot be saved: %1").arg(saved.error());
         updateState();
         return false;
     }
@@ -448,7 +450,8 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     m_maxRuns->setValue(std::max(0, server.historyRetention.maxRuns));
     m_maxDays->setValue(std::max(0, server.historyRetention.maxAgeDays));
     m_maxMb->setValue(shown(
-        m_maxMb, static_cast<double>(std::max<qint64>(0, server.historyRetention.maxTotalBytes)) / MiB));
+        m_maxMb,
+        static_cast<double>(std::max<qint64>(0, server.historyRetention.maxTotalBytes)) / MiB));
     m_maxFieldSize->setValue(
         shown(m_maxFieldSize, static_cast<double>(server.historyMaxFieldBytes) / KiB));
     m_engine->setCurrentIndex(std::max(0, m_engine->findData(server.engine)));

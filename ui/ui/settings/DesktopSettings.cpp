@@ -57,7 +57,7 @@ http::HttpServerConfig DesktopSettings::httpServerConfig() const
     return config;
 }
 
-bool DesktopSettings::save(const QString& dataDir, QString* error) const
+Expected<void> DesktopSettings::save(const QString& dataDir) const
 {
     SettingsFile file(dataDir, kGroup);
     file.setValue(QStringLiteral("approval"), text(approvalRequired));
@@ -68,7 +68,7 @@ bool DesktopSettings::save(const QString& dataDir, QString* error) const
     file.setValue(QStringLiteral("http-allow-remote"), text(httpAllowRemote));
     file.setValue(QStringLiteral("http-start-with-app"), text(httpStartWithApp));
     file.setValue(QStringLiteral("setup-done"), text(setupDone));
-    return file.save(error);
+    return file.save();
 }
 
 } // namespace csm

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "transport/http/HttpServerConfig.h"
 
 #include <QString>
@@ -31,7 +32,7 @@ struct DesktopSettings
     // The HTTP server these settings describe, with the app's own token if it has one (else
     // none yet: HttpTokenFile::applyTo gives it the shared one).
     http::HttpServerConfig httpServerConfig() const;
-    bool save(const QString& dataDir, QString* error = nullptr) const;
+    Expected<void> save(const QString& dataDir) const;
 
     friend bool operator==(const DesktopSettings&, const DesktopSettings&) = default;
 };

@@ -66,18 +66,19 @@ void HttpServerWorker::followTokenFile()
     m_tokenFile = new FileContentWatcher(m_config.authTokenFile, this);
     connect(m_tokenFile, &FileContentWatcher::contentChanged, this, [this] {
         const QString shown = QDir::toNativeSeparators(m_config.authTokenFile);
-        QString error;
-        const std::optional<QString> token = HttpTokenFile(m_config.authTokenFile).read(&error);
-        if (!token) {
+        const Expected<std::optional<QString>> current =
+            HttpTokenFile(m_config.authTokenFile).read();
+        if (!current || !*current) {
             qCWarning(lcHttp).noquote()
-                << (error.isEmpty() ? QStringLiteral("%1 is gone").arg(shown) : error)
+                << (current ? QStringLiteral("%1 is gone").arg(shown) : current.error())
                 << "- clients keep sending the token it held";
             return;
         }
-        if (*token == m_config.authToken)
+        const QString& token = **current;
+        if (token == m_config.authToken)
             return;
-        m_config.authToken = *token;
-        m_endpoint->setAuthToken(*token);
+        m_config.authToken = token;
+        m_endpoint->setAuthToken(token);
         qCInfo(lcHttp).noquote() << "the token in" << shown
                                  << "changed: clients must send the new one from now on";
     });

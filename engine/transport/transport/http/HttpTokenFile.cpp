@@ -71,46 +71,44 @@ QString HttpTokenFile::generate()
     return QString::fromLatin1(bytes.toHex());
 }
 
-std::optional<QString> HttpTokenFile::read(QString* error) const
+Expected<std::optional<QString>> HttpTokenFile::read() const
 {
-    error->clear();
     const QFileInfo info(m_path);
     if (!info.exists())
-        return std::nullopt;
-    if (!PrivateFiles::checkPrivateFile(m_path, error))
-        return std::nullopt;
+        return std::optional<QString>();
+    if (const Expected<void> checked = PrivateFiles::checkPrivateFile(m_path); !checked)
+        return Unexpected(checked.error());
     QFile file(m_path);
-    if (!info.isFile() || info.size() > kMaxFileBytes) {
-        *error = QStringLiteral("%1 is not an HTTP token file (a file of one line); remove it "
-                                "and a new one is made")
-                     .arg(shown(m_path));
-        return std::nullopt;
-    }
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read the HTTP token file %1: %2")
-                     .arg(shown(m_path), file.errorString());
-        return std::nullopt;
-    }
+    if (!info.isFile() || info.size() > kMaxFileBytes)
+        return Unexpected(QStringLiteral("%1 is not an HTTP token file (a file of one line); "
+                                         "remove it and a new one is made")
+                              .arg(shown(m_path)));
+    if (!file.open(QIODevice::ReadOnly))
+        return Unexpected(QStringLiteral("cannot read the HTTP token file %1: %2")
+                              .arg(shown(m_path), file.errorString()));
     const std::optional<QString> token = parse(file.readAll());
     if (!token)
-        *error = QStringLiteral("%1 holds no token (one line of visible characters); remove it "
-                                "and a new one is made")
-                     .arg(shown(m_path));
+        return Unexpected(QStringLiteral("%1 holds no token (one line of visible characters); "
+                                         "remove it and a new one is made")
+                              .arg(shown(m_path)));
     return token;
 }
 
-bool HttpTokenFile::ensureFolder(QString* error) const
+Expected<void> HttpTokenFile::ensureFolder() const
 {
     return PrivateFiles::ensurePrivateFolder(QFileInfo(m_path).absolutePath(),
-                                             PrivateFiles::FolderMode::CreateOnly, error);
+                                             PrivateFiles::FolderMode::CreateOnly);
 }
 
-std::optional<QString> HttpTokenFile::readOrCreate(QString* error) const
+Expected<QString> HttpTokenFile::readOrCreate() const
 {
-    if (std::optional<QString> token = read(error))
-        return token;
-    if (!error->isEmpty() || !ensureFolder(error))
-        return std::nullopt;
+    const Expected<std::optional<QString>> existing = read();
+    if (!existing)
+        return Unexpected(existing.error());
+    if (*existing)
+        return **existing;
+    if (const Expected<void> folder = ensureFolder(); !folder)
+        return Unexpected(folder.error());
     // Written whole under a name of its own, then renamed to the token file's name, which a
     // rename here never replaces: whoever comes second reads the first one's token.
     const QString token = generate();
@@ -118,42 +116,47 @@ std::optional<QString> HttpTokenFile::readOrCreate(QString* error) const
     if (!draft.open(QIODevice::WriteOnly | QIODevice::NewOnly,
                     QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
         draft.write(token.toLatin1() + '\n') != token.size() + 1 || !draft.flush()) {
-        *error = QStringLiteral("cannot create the HTTP token file %1: %2")
-                     .arg(shown(m_path), draft.errorString());
+        const Unexpected failure(QStringLiteral("cannot create the HTTP token file %1: %2")
+                                     .arg(shown(m_path), draft.errorString()));
         draft.remove();
-        return std::nullopt;
+        return failure;
     }
     draft.close();
     if (!placeWithoutReplacing(draft.fileName(), m_path)) {
-        if (!QFileInfo::exists(m_path)) {
-            *error = QStringLiteral("cannot create the HTTP token file %1").arg(shown(m_path));
-            return std::nullopt;
-        }
-        return read(error);
+        // Another process made it first: its token is the one.
+        const Expected<std::optional<QString>> theirs = read();
+        if (!theirs)
+            return Unexpected(theirs.error());
+        if (!*theirs)
+            return Unexpected(
+                QStringLiteral("cannot create the HTTP token file %1").arg(shown(m_path)));
+        return **theirs;
     }
     return token;
 }
 
-std::optional<QString> HttpTokenFile::rotate(QString* error) const
+Expected<QString> HttpTokenFile::rotate() const
 {
-    if (!ensureFolder(error))
-        return std::nullopt;
+    if (const Expected<void> folder = ensureFolder(); !folder)
+        return Unexpected(folder.error());
     const QString token = generate();
-    if (!PrivateFiles::writePrivateFile(m_path, token.toLatin1() + '\n', error))
-        return std::nullopt;
+    if (const Expected<void> written =
+            PrivateFiles::writePrivateFile(m_path, token.toLatin1() + '\n');
+        !written)
+        return Unexpected(written.error());
     return token;
 }
 
-bool HttpTokenFile::applyTo(HttpServerConfig& config, QString* error) const
+Expected<void> HttpTokenFile::applyTo(HttpServerConfig& config) const
 {
     if (config.noAuth || !config.authToken.isEmpty())
-        return true;
-    const std::optional<QString> token = readOrCreate(error);
+        return {};
+    const Expected<QString> token = readOrCreate();
     if (!token)
-        return false;
+        return Unexpected(token.error());
     config.authToken = *token;
     config.authTokenFile = m_path;
-    return true;
+    return {};
 }
 
 } // namespace csm::http

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "transport/http/HttpServerConfig.h"
 
 #include <QByteArray>
@@ -25,20 +26,20 @@ public:
 
     QString path() const { return m_path; }
 
-    // The token kept there. Nothing when there is no file (`error` then empty), or when it
-    // cannot be read, other users can access it or it holds no token (`error` says which).
-    std::optional<QString> read(QString* error) const;
+    // The token kept there; nothing when there is no file. Fails when it cannot be read, other
+    // users can access it or it holds no token.
+    Expected<std::optional<QString>> read() const;
     // The token kept there, after creating the file (and its folder) if there is none. Two
     // processes creating it at once agree on one token: a file is never replaced here.
-    std::optional<QString> readOrCreate(QString* error) const;
+    Expected<QString> readOrCreate() const;
     // Replaces the token by a new one and returns it. Whoever holds the old one is refused from
     // then on (servers that use this file follow it).
-    std::optional<QString> rotate(QString* error) const;
+    Expected<QString> rotate() const;
 
     // Gives `config` this file's token (creating it if needed) and sets its authTokenFile,
-    // unless it has a token of its own or asks for none (noAuth). False, with `error`, when
-    // the file cannot be used.
-    bool applyTo(HttpServerConfig& config, QString* error) const;
+    // unless it has a token of its own or asks for none (noAuth). Fails when the file cannot
+    // be used.
+    Expected<void> applyTo(HttpServerConfig& config) const;
 
     // The token in a file's content (its one line, surrounding whitespace dropped), or nothing.
     static std::optional<QString> parse(const QByteArray& content);
@@ -47,7 +48,7 @@ public:
     static QString generate();
 
 private:
-    bool ensureFolder(QString* error) const;
+    Expected<void> ensureFolder() const;
 
     QString m_path;
 };
