@@ -206,9 +206,13 @@ McpDispatcher* McpServer::openSession(const QString& transport, const QString& s
     m_sessions.append(session);
     connect(session, &QObject::destroyed, this, [this, session] {
         m_sessions.removeOne(session);
+        Q_EMIT sessionsChanged();
         stopRunnerOnceIdle();
     });
     connect(session, &McpDispatcher::idle, this, &McpServer::stopRunnerOnceIdle);
+    connect(session, &McpDispatcher::clientIdentified, this, &McpServer::sessionsChanged);
+    connect(session, &McpDispatcher::runningCallCountChanged, this, &McpServer::sessionsChanged);
+    Q_EMIT sessionsChanged();
     return session;
 }
 

@@ -65,6 +65,9 @@ public:
 
 Q_SIGNALS:
     void shutDown();
+    // What a display of the sessions shows changed: a session opened or went away, its client
+    // said who it is, or one of its calls started or ended.
+    void sessionsChanged();
     // The user's settings file changed and what it says applies from the next run on.
     void settingsApplied();
 
