@@ -6,18 +6,14 @@
 
 #include <QJsonObject>
 #include <QObject>
-#include <QTimer>
 
 #include <memory>
 
 namespace csm {
 
+class HttpServing;
 class McpServer;
-class McpSessionHost;
-class StdioTransport;
-namespace http {
-class HttpServerThread;
-}
+class StdioServing;
 
 // EmbeddedServer's half on the server thread: owns the McpServer and its transports. Every
 // public function is invoked from the GUI thread through queued calls; everything it reports
@@ -53,17 +49,18 @@ Q_SIGNALS:
     void stopped();
 
 private:
+    // Publishes the status once the events at hand are handled: a burst of changes (many calls
+    // starting at once) makes one update.
+    void schedulePublish();
     void publishStatus();
     void stopHttpTransport();
 
     ServerOptions m_options;
     std::unique_ptr<McpServer> m_server;
-    std::unique_ptr<StdioTransport> m_stdio;
-    std::unique_ptr<McpSessionHost> m_httpSessions;
-    std::unique_ptr<http::HttpServerThread> m_http;
-    QUrl m_httpUrl;
-    QTimer m_statusTimer;
+    std::unique_ptr<StdioServing> m_stdio;
+    std::unique_ptr<HttpServing> m_http;
     ServerStatus m_lastStatus;
+    bool m_publishScheduled = false;
     bool m_shuttingDown = false;
     bool m_stopped = false;
 };
