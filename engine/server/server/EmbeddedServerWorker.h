@@ -1,11 +1,9 @@
 #pragma once
 
-#include "approval/ApprovalRequest.h"
+#include "server/EmbeddedServerEvents.h"
 #include "server/ServerOptions.h"
-#include "server/ServerStatus.h"
 
 #include <QJsonObject>
-#include <QObject>
 
 #include <memory>
 
@@ -18,7 +16,7 @@ class StdioServing;
 // EmbeddedServer's half on the server thread: owns the McpServer and its transports. Every
 // public function is invoked from the GUI thread through queued calls; everything it reports
 // goes back through signals.
-class EmbeddedServerWorker final : public QObject
+class EmbeddedServerWorker final : public EmbeddedServerEvents
 {
     Q_OBJECT
 
@@ -38,15 +36,7 @@ public:
     void shutdown();
 
 Q_SIGNALS:
-    void httpListening(const QUrl& url);
-    void httpFailed(const QString& error);
-    void httpStopped();
-    void stdioClosed();
-    void statusChanged(const csm::ServerStatus& status);
-    void approvalRequested(const csm::ApprovalRequest& request);
-    void approvalSettled(quint64 id);
     void appRunFinished(quint64 ticket, const QJsonObject& callResult);
-    void stopped();
 
 private:
     // Publishes the status once the events at hand are handled: a burst of changes (many calls
