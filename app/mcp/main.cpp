@@ -4,17 +4,13 @@
 #include "cli/Subcommands.h"
 #include "core/Logging.h"
 #include "core/Version.h"
-#include "mcp/JsonRpc.h"
-#include "mcp/McpDispatcher.h"
 #include "platform/ShutdownSignals.h"
+#include "server/HttpServing.h"
 #include "server/McpServer.h"
-#include "server/McpSessionHost.h"
 #include "server/ServerOptionsParser.h"
+#include "server/StdioServing.h"
 #include "transport/http/HttpListenPolicy.h"
-#include "transport/http/HttpServerThread.h"
 #include "transport/http/HttpTokenFile.h"
-#include "transport/http/McpHttpEndpoint.h"
-#include "transport/StdioTransport.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -24,64 +20,41 @@ namespace {
 
 using namespace csm;
 
+// Where the token is, never the token itself.
+void logHowClientsAuthenticate(const http::HttpServerConfig& config)
+{
+    if (config.noAuth)
+        qCWarning(lcServer).noquote()
+            << "--no-auth: no token is asked for, so every account on this machine can connect "
+               "and run code as this user, with this user's secrets";
+    else if (!config.authTokenFile.isEmpty())
+        qCInfo(lcServer).noquote()
+            << "clients must send \"Authorization: Bearer <token>\" with the token kept in"
+            << QDir::toNativeSeparators(config.authTokenFile)
+            << "(install-client --http writes it into a client's configuration)";
+    else
+        qCInfo(lcServer).noquote()
+            << "clients must send \"Authorization: Bearer <token>\" with the token given by "
+               "--auth-token or CODE_SANDBOX_AUTH_TOKEN";
+}
+
 int serveStdio(McpServer& server, ShutdownSignals& signals)
 {
-    StdioTransport transport;
-    McpDispatcher* session = server.openSession(QStringLiteral("stdio"));
-    QObject::connect(&transport, &StdioTransport::messageReceived, session,
-                     &McpDispatcher::handleMessage);
-    QObject::connect(&transport, &StdioTransport::messageTooLarge, &transport, [&transport] {
-        transport.send(jsonrpc::error(QJsonValue::Null, jsonrpc::ErrorCode::InvalidRequest,
-                                      QStringLiteral("Message larger than %1 MiB refused")
-                                          .arg(StdioTransport::kMaxMessageBytes / (1024 * 1024))));
-    });
-    QObject::connect(session, &McpDispatcher::outgoing, &transport, &StdioTransport::send);
-    QObject::connect(&transport, &StdioTransport::closed, &server, &McpServer::shutdown);
+    StdioServing transport(server);
+    // The client that started us is gone: so is our reason to run.
+    QObject::connect(&transport, &StdioServing::closed, &server, &McpServer::shutdown);
     QObject::connect(&signals, &ShutdownSignals::shutdownRequested, &server, &McpServer::shutdown);
-
     transport.start();
-    qCInfo(lcServer) << "serving MCP on stdio";
     return QCoreApplication::exec();
 }
 
 int serveHttp(McpServer& server, ShutdownSignals& signals, const http::HttpServerConfig& config)
 {
-    McpSessionHost sessions(server);
-    http::HttpServerThread transport(config);
-    http::McpHttpEndpoint& endpoint = transport.endpoint();
-    // The endpoint lives on the transport's thread: every connection below is queued.
-    QObject::connect(&endpoint, &http::McpHttpEndpoint::sessionOpened, &sessions,
-                     &McpSessionHost::openSession);
-    QObject::connect(&endpoint, &http::McpHttpEndpoint::messageReceived, &sessions,
-                     &McpSessionHost::deliver);
-    QObject::connect(&endpoint, &http::McpHttpEndpoint::sessionClosed, &sessions,
-                     &McpSessionHost::closeSession);
-    QObject::connect(&sessions, &McpSessionHost::outgoing, &endpoint,
-                     &http::McpHttpEndpoint::deliver);
-
+    HttpServing transport(server, config);
     int exitCode = 0;
-    QObject::connect(&transport, &http::HttpServerThread::listening, &server,
-                     [&config](const QUrl& url) {
-                         qCInfo(lcServer).noquote() << "serving MCP on" << url.toString();
-                         // Where the token is, never the token itself.
-                         if (config.noAuth)
-                             qCWarning(lcServer).noquote()
-                                 << "--no-auth: no token is asked for, so every account on this "
-                                    "machine can connect and run code as this user, with this "
-                                    "user's secrets";
-                         else if (!config.authTokenFile.isEmpty())
-                             qCInfo(lcServer).noquote()
-                                 << "clients must send \"Authorization: Bearer <token>\" with "
-                                    "the token kept in"
-                                 << QDir::toNativeSeparators(config.authTokenFile)
-                                 << "(install-client --http writes it into a client's "
-                                    "configuration)";
-                         else
-                             qCInfo(lcServer).noquote()
-                                 << "clients must send \"Authorization: Bearer <token>\" with "
-                                    "the token given by --auth-token or CODE_SANDBOX_AUTH_TOKEN";
-                     });
-    QObject::connect(&transport, &http::HttpServerThread::failed, &server,
+    QObject::connect(&transport, &HttpServing::listening, &server,
+                     [&config] { logHowClientsAuthenticate(config); });
+    QObject::connect(&transport, &HttpServing::failed, &server,
                      [&server, &exitCode](const QString& error) {
                          qCCritical(lcServer).noquote() << error;
                          exitCode = 1;
@@ -155,7 +128,7 @@ int main(int argc, char* argv[])
 
     ShutdownSignals signals;
     McpServer server(options);
-    QObject::connect(&server, &McpServer::shutDown, &app, &QCoreApplication::quit);
+    QObject::connect(&server, &McpServer::shutdownFinished, &app, &QCoreApplication::quit);
     if (options.transport == ServerOptions::Transport::Http)
         return serveHttp(server, signals, httpConfig);
     return serveStdio(server, signals);

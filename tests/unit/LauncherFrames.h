@@ -18,7 +18,9 @@ inline QByteArray frameHeader(int type, quint32 size)
 
 inline QByteArray frame(int type, const QByteArray& payload = {})
 {
-    return frameHeader(type, quint32(payload.size())) + payload;
+    QByteArray bytes = frameHeader(type, quint32(payload.size()));
+    bytes.append(payload);
+    return bytes;
 }
 
 } // namespace csm::test

@@ -199,6 +199,7 @@ private Q_SLOTS:
     void cancelAllWhenIdle();
     void idleAfterLastCallFinishes();
     void finishedCallsAreDeleted();
+    void reportsClientAndRunningCalls();
     void progressOnlyWithAToken_data();
     void progressOnlyWithAToken();
 
@@ -871,6 +872,38 @@ void tst_McpDispatcher::finishedCallsAreDeleted()
     m_dispatcher->handle(request(1, QStringLiteral("ping")));
     QCOMPARE(m_out->size(), 2);
     QVERIFY(messageAt(*m_out, 1).contains(QLatin1String("result")));
+}
+
+void tst_McpDispatcher::reportsClientAndRunningCalls()
+{
+    // The desktop app's Server page follows these signals instead of asking again and again.
+    QSignalSpy identified(m_dispatcher.get(), &McpDispatcher::clientIdentified);
+    QSignalSpy counts(m_dispatcher.get(), &McpDispatcher::runningCallCountChanged);
+    m_dispatcher->handle(
+        request(1, QStringLiteral("initialize"),
+                {{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                 {QStringLiteral("clientInfo"),
+                  QJsonObject{{QStringLiteral("name"), QStringLiteral("c")},
+                              {QStringLiteral("version"), QStringLiteral("1")}}}}));
+    QCOMPARE(identified.size(), 1);
+    QCOMPARE(counts.size(), 0);
+
+    m_tool->onCancel = FakeToolCall::OnCancel::Wait;
+    m_dispatcher->handle(
+        request(2, QStringLiteral("tools/call"), callParams(QStringLiteral("fake_tool"))));
+    m_dispatcher->handle(
+        request(3, QStringLiteral("tools/call"), callParams(QStringLiteral("fake_tool"))));
+    m_tool->calls.at(0)->finish(QStringLiteral("a"));
+    // Cancelled, it still counts until it has cleaned up.
+    m_dispatcher->handle(notification(QStringLiteral("notifications/cancelled"), cancelParams(3)));
+    QCOMPARE(counts.size(), 3);
+    m_tool->calls.at(1)->confirmCancelled();
+
+    QList<int> seen;
+    for (const QList<QVariant>& signal : std::as_const(counts))
+        seen.append(signal.at(0).toInt());
+    QCOMPARE(seen, (QList<int>{1, 2, 1, 0}));
+    QCOMPARE(identified.size(), 1);
 }
 
 void tst_McpDispatcher::progressOnlyWithAToken_data()

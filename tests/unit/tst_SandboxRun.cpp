@@ -22,27 +22,35 @@ namespace {
 
 using csm::test::frame;
 
-// A container that "runs" the program by answering with `answer` from the event loop.
+// What the channels a host handed out saw: the program, and whether the run gave them back.
+struct ChannelLog
+{
+    QByteArray program;
+    int handedOver = 0;
+};
+
+// A container that "runs" the program by answering with `answer` from the event loop. The run
+// deletes it once done with it, so what it sees goes to a log that outlives it.
 class CannedChannel final : public ContainerChannel
 {
 public:
-    CannedChannel(QByteArray answer, std::shared_ptr<const SandboxSecrets> secrets, QObject* parent)
+    CannedChannel(QByteArray answer, ChannelLog& log, std::shared_ptr<const SandboxSecrets> secrets,
+                  QObject* parent)
         : ContainerChannel(QStringLiteral("canned-container"), std::move(secrets), parent)
         , m_answer(std::move(answer))
+        , m_log(log)
     {}
-
-    QByteArray program;
-    bool handedOver = false;
 
     void sendProgram(const QByteArray& code) override
     {
-        program = code;
+        m_log.program = code;
         QTimer::singleShot(0, this, [this] { Q_EMIT framesReceived(m_answer); });
     }
-    void handOver(ContainerReaper&, bool) override { handedOver = true; }
+    void handOver(ContainerReaper&, bool) override { ++m_log.handedOver; }
 
 private:
     QByteArray m_answer;
+    ChannelLog& m_log;
 };
 
 class RecordingHost final : public SandboxRunHost
@@ -63,7 +71,7 @@ public:
     std::shared_ptr<const SandboxSecrets> currentSecrets = SandboxSecrets::none();
 
     QList<Channel> acquired;
-    QPointer<CannedChannel> lastChannel;
+    ChannelLog channels;
     int started = 0;
     int ended = 0;
 
@@ -93,8 +101,7 @@ public:
         acquired.append(kind);
         if (kind == Channel::Warm && !warmReady)
             return nullptr;
-        lastChannel = new CannedChannel(answer, currentSecrets, parent);
-        return lastChannel;
+        return new CannedChannel(answer, channels, currentSecrets, parent);
     }
     bool isImageKnownPresent(const QString&) const override { return imagePresent; }
     void setImageKnownPresent(const QString&, bool present) override { imagePresent = present; }
@@ -149,9 +156,8 @@ private Q_SLOTS:
         QCOMPARE(result.exitCode, 0);
         QCOMPARE(result.stdoutBytes, QByteArray("hello\n"));
         QCOMPARE(host.acquired, QList{SandboxRunHost::Channel::Warm});
-        QVERIFY(host.lastChannel);
-        QCOMPARE(host.lastChannel->program, QByteArray("print('hello')"));
-        QVERIFY(host.lastChannel->handedOver);
+        QCOMPARE(host.channels.program, QByteArray("print('hello')"));
+        QCOMPARE(host.channels.handedOver, 1);
         QCOMPARE(run.containerName(), QStringLiteral("canned-container"));
     }
 
@@ -224,7 +230,7 @@ private Q_SLOTS:
         QCOMPARE(result.outcome, ExecutionResult::Outcome::EngineError);
         QVERIFY2(result.engineError.contains(QLatin1String("not from its launcher")),
                  qPrintable(result.engineError));
-        QVERIFY(host.lastChannel->handedOver);
+        QCOMPARE(host.channels.handedOver, 1);
     }
 };
 

@@ -1,3 +1,4 @@
+#include "mcp/ToolResult.h"
 #include "sandbox/ExecutionResult.h"
 #include "tools/ToolResultFormatter.h"
 
@@ -473,7 +474,7 @@ void tst_ToolResultFormatter::errorResult_data()
 void tst_ToolResultFormatter::errorResult()
 {
     QFETCH(QString, message);
-    const QJsonObject callResult = ToolResultFormatter::errorResult(message);
+    const QJsonObject callResult = csm::ToolResult::error(message);
     QVERIFY(callResult.value(QLatin1String("isError")).isBool());
     QCOMPARE(callResult.value(QLatin1String("isError")).toBool(), true);
     QCOMPARE(textOf(callResult), message);

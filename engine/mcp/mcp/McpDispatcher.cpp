@@ -138,6 +138,7 @@ QJsonObject McpDispatcher::initialize(const QJsonObject& params)
         << LogText::escaped(m_clientInfo.value(QLatin1String("name")).toString(QStringLiteral("?")))
         << LogText::escaped(m_clientInfo.value(QLatin1String("version")).toString()) << "protocol"
         << m_protocolVersion;
+    Q_EMIT clientIdentified();
 
     QJsonObject serverInfo{{QStringLiteral("name"), m_identity.name},
                            {QStringLiteral("version"), m_identity.version}};
@@ -188,6 +189,7 @@ void McpDispatcher::callTool(const QJsonValue& id, const QJsonObject& params)
     const QByteArray key = idKey(id);
     m_awaitingResponse.insert(key, call);
     m_alive.insert(call);
+    Q_EMIT runningCallCountChanged(runningCallCount());
     connect(call, &ToolCall::finished, this, [this, call, key, id](const QJsonObject& result) {
         if (m_awaitingResponse.value(key) == call) {
             m_awaitingResponse.remove(key);
@@ -217,6 +219,7 @@ void McpDispatcher::forget(ToolCall* call)
             ++it;
     }
     call->deleteLater();
+    Q_EMIT runningCallCountChanged(runningCallCount());
     if (m_alive.isEmpty())
         Q_EMIT idle();
 }

@@ -46,6 +46,10 @@ Q_SIGNALS:
     void outgoing(const QJsonObject& message);
     // No call is running any more (after cancelAll(), or when the last call ends).
     void idle();
+    // initialize told who the client is (clientInfo()).
+    void clientIdentified();
+    // A call started or cleaned up (runningCallCount()).
+    void runningCallCountChanged(int count);
 
 private:
     void handleRequest(const QJsonValue& id, const QString& method, const QJsonObject& params);

@@ -14,7 +14,7 @@ constexpr int kJoinBudgetMs = 15'000;
 } // namespace
 
 EmbeddedServer::EmbeddedServer(ServerOptions options, QObject* parent)
-    : QObject(parent)
+    : EmbeddedServerEvents(parent)
     , m_worker(new EmbeddedServerWorker(std::move(options)))
 {
     qRegisterMetaType<ServerStatus>();

@@ -1,11 +1,9 @@
 #pragma once
 
-#include "approval/ApprovalRequest.h"
+#include "server/EmbeddedServerEvents.h"
 #include "server/ServerOptions.h"
-#include "server/ServerStatus.h"
 
 #include <QJsonObject>
-#include <QObject>
 #include <QThread>
 
 #include <functional>
@@ -18,7 +16,7 @@ class EmbeddedServerWorker;
 // request ever waits for the GUI (or the GUI for them). It serves the process's stdin/stdout
 // (`code-sandbox-desktop --stdio`) and/or Streamable HTTP, started and stopped at will. Use it
 // from the thread that created it; it reports through signals on that thread.
-class EmbeddedServer final : public QObject
+class EmbeddedServer final : public EmbeddedServerEvents
 {
     Q_OBJECT
 
@@ -44,17 +42,6 @@ public:
     const ServerStatus& status() const { return m_status; }
     bool isServingStdio() const { return m_servingStdio; }
     bool isStopped() const { return m_stopped; }
-
-Q_SIGNALS:
-    void httpListening(const QUrl& url);
-    void httpFailed(const QString& error);
-    void httpStopped();
-    // The stdio client closed stdin: it is gone.
-    void stdioClosed();
-    void statusChanged(const csm::ServerStatus& status);
-    void approvalRequested(const csm::ApprovalRequest& request);
-    void approvalSettled(quint64 id);
-    void stopped();
 
 private:
     template <typename Function>

@@ -3,38 +3,25 @@
 #include "approval/CallApprovals.h"
 #include "core/Logging.h"
 #include "mcp/CallContext.h"
-#include "mcp/JsonRpc.h"
 #include "mcp/McpDispatcher.h"
 #include "mcp/ToolCall.h"
 #include "mcp/ToolResult.h"
+#include "server/HttpServing.h"
 #include "server/McpServer.h"
-#include "server/McpSessionHost.h"
-#include "transport/http/HttpServerThread.h"
-#include "transport/http/McpHttpEndpoint.h"
-#include "transport/StdioTransport.h"
+#include "server/StdioServing.h"
 
 #include <utility>
 
 namespace csm {
 
-namespace {
-// Often enough for a count of running calls to feel live, rarely enough to cost nothing.
-constexpr int kStatusIntervalMs = 250;
-} // namespace
-
 EmbeddedServerWorker::EmbeddedServerWorker(ServerOptions options)
     : m_options(std::move(options))
-    , m_statusTimer(this) // a child, so that it moves to the server thread with the worker
-{
-    m_statusTimer.setInterval(kStatusIntervalMs);
-    connect(&m_statusTimer, &QTimer::timeout, this, &EmbeddedServerWorker::publishStatus);
-}
+{}
 
 EmbeddedServerWorker::~EmbeddedServerWorker()
 {
     // The transports feed the server's sessions: they go first.
     m_http.reset();
-    m_httpSessions.reset();
     m_stdio.reset();
     m_server.reset();
 }
@@ -45,11 +32,14 @@ void EmbeddedServerWorker::start()
     CallApprovals& approvals = m_server->approvals();
     connect(&approvals, &CallApprovals::requested, this, &EmbeddedServerWorker::approvalRequested);
     connect(&approvals, &CallApprovals::settled, this, &EmbeddedServerWorker::approvalSettled);
-    connect(m_server.get(), &McpServer::shutDown, this, [this] {
+    connect(&approvals, &CallApprovals::requested, this, &EmbeddedServerWorker::schedulePublish);
+    connect(&approvals, &CallApprovals::settled, this, &EmbeddedServerWorker::schedulePublish);
+    connect(m_server.get(), &McpServer::sessionsChanged, this,
+            &EmbeddedServerWorker::schedulePublish);
+    connect(m_server.get(), &McpServer::shutdownFinished, this, [this] {
         m_stopped = true;
         Q_EMIT stopped();
     });
-    m_statusTimer.start();
     publishStatus();
 }
 
@@ -57,23 +47,13 @@ void EmbeddedServerWorker::serveStdio()
 {
     if (!m_server || m_stdio)
         return;
-    m_stdio = std::make_unique<StdioTransport>();
-    StdioTransport* transport = m_stdio.get();
-    McpDispatcher* session = m_server->openSession(QStringLiteral("stdio"));
-    connect(transport, &StdioTransport::messageReceived, session, &McpDispatcher::handleMessage);
-    connect(transport, &StdioTransport::messageTooLarge, transport, [transport] {
-        transport->send(jsonrpc::error(QJsonValue::Null, jsonrpc::ErrorCode::InvalidRequest,
-                                       QStringLiteral("Message larger than %1 MiB refused")
-                                           .arg(StdioTransport::kMaxMessageBytes / (1024 * 1024))));
-    });
-    connect(session, &McpDispatcher::outgoing, transport, &StdioTransport::send);
-    connect(transport, &StdioTransport::closed, this, [this, session] {
+    m_stdio = std::make_unique<StdioServing>(*m_server);
+    connect(m_stdio.get(), &StdioServing::closed, this, [this] {
         qCInfo(lcServer) << "the stdio client closed its end";
-        m_server->closeSession(session);
+        m_stdio->closeSession();
         Q_EMIT stdioClosed();
     });
-    transport->start();
-    qCInfo(lcServer) << "serving MCP on stdio";
+    m_stdio->start();
 }
 
 void EmbeddedServerWorker::startHttp(const http::HttpServerConfig& config)
@@ -81,24 +61,12 @@ void EmbeddedServerWorker::startHttp(const http::HttpServerConfig& config)
     if (!m_server || m_shuttingDown)
         return;
     stopHttpTransport();
-    m_httpSessions = std::make_unique<McpSessionHost>(*m_server);
-    m_http = std::make_unique<http::HttpServerThread>(config);
-    http::McpHttpEndpoint& endpoint = m_http->endpoint();
-    McpSessionHost* sessions = m_httpSessions.get();
-    // The endpoint lives on the transport's own thread: every connection below is queued.
-    connect(&endpoint, &http::McpHttpEndpoint::sessionOpened, sessions,
-            &McpSessionHost::openSession);
-    connect(&endpoint, &http::McpHttpEndpoint::messageReceived, sessions, &McpSessionHost::deliver);
-    connect(&endpoint, &http::McpHttpEndpoint::sessionClosed, sessions,
-            &McpSessionHost::closeSession);
-    connect(sessions, &McpSessionHost::outgoing, &endpoint, &http::McpHttpEndpoint::deliver);
-    connect(m_http.get(), &http::HttpServerThread::listening, this, [this](const QUrl& url) {
-        m_httpUrl = url;
-        qCInfo(lcServer).noquote() << "serving MCP on" << url.toString();
+    m_http = std::make_unique<HttpServing>(*m_server, config);
+    connect(m_http.get(), &HttpServing::listening, this, [this](const QUrl& url) {
         Q_EMIT httpListening(url);
         publishStatus();
     });
-    connect(m_http.get(), &http::HttpServerThread::failed, this, [this](const QString& error) {
+    connect(m_http.get(), &HttpServing::failed, this, [this](const QString& error) {
         qCWarning(lcServer).noquote() << error;
         // Queued: the transport is still inside its own signal.
         QMetaObject::invokeMethod(this, &EmbeddedServerWorker::stopHttpTransport,
@@ -119,14 +87,8 @@ void EmbeddedServerWorker::stopHttp()
 void EmbeddedServerWorker::stopHttpTransport()
 {
     if (m_http)
-        m_http->stop(); // no new request; open streams end
-    // The transport's own "session closed" messages are still queued: they would reach no one.
-    if (m_httpSessions)
-        m_httpSessions->closeAll();
-    // Each HTTP session's running calls are cancelled (their containers removed).
+        m_http->stop();
     m_http.reset();
-    m_httpSessions.reset();
-    m_httpUrl.clear();
     publishStatus();
 }
 
@@ -165,7 +127,10 @@ void EmbeddedServerWorker::runFromApp(quint64 ticket, const QString& toolName, c
         call->deleteLater();
     });
     connect(call, &ToolCall::cancelled, call, &QObject::deleteLater);
-    connect(m_server.get(), &McpServer::shutDown, call, &ToolCall::cancel);
+    connect(m_server.get(), &McpServer::shutdownFinished, call, &ToolCall::cancel);
+    // Counted in the status while it is this worker's child: until deleted.
+    connect(call, &QObject::destroyed, this, &EmbeddedServerWorker::schedulePublish);
+    schedulePublish();
 }
 
 void EmbeddedServerWorker::shutdown()
@@ -177,7 +142,6 @@ void EmbeddedServerWorker::shutdown()
     if (m_shuttingDown)
         return;
     m_shuttingDown = true;
-    m_statusTimer.stop();
     if (!m_server) {
         m_stopped = true;
         Q_EMIT stopped();
@@ -192,11 +156,27 @@ void EmbeddedServerWorker::shutdown()
     m_server->shutdown();
 }
 
+void EmbeddedServerWorker::schedulePublish()
+{
+    if (m_publishScheduled || m_shuttingDown)
+        return;
+    m_publishScheduled = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_publishScheduled = false;
+            // Once shutting down the status says "not running" until stopped() clears it.
+            if (!m_shuttingDown)
+                publishStatus();
+        },
+        Qt::QueuedConnection);
+}
+
 void EmbeddedServerWorker::publishStatus()
 {
     ServerStatus status;
     status.running = m_server && !m_shuttingDown;
-    status.httpUrl = m_httpUrl;
+    status.httpUrl = m_http ? m_http->url() : QUrl();
     if (m_server) {
         for (const McpDispatcher* session : m_server->sessions()) {
             ServerStatus::Session info;

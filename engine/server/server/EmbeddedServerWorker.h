@@ -1,28 +1,22 @@
 #pragma once
 
-#include "approval/ApprovalRequest.h"
+#include "server/EmbeddedServerEvents.h"
 #include "server/ServerOptions.h"
-#include "server/ServerStatus.h"
 
 #include <QJsonObject>
-#include <QObject>
-#include <QTimer>
 
 #include <memory>
 
 namespace csm {
 
+class HttpServing;
 class McpServer;
-class McpSessionHost;
-class StdioTransport;
-namespace http {
-class HttpServerThread;
-}
+class StdioServing;
 
 // EmbeddedServer's half on the server thread: owns the McpServer and its transports. Every
 // public function is invoked from the GUI thread through queued calls; everything it reports
 // goes back through signals.
-class EmbeddedServerWorker final : public QObject
+class EmbeddedServerWorker final : public EmbeddedServerEvents
 {
     Q_OBJECT
 
@@ -42,28 +36,21 @@ public:
     void shutdown();
 
 Q_SIGNALS:
-    void httpListening(const QUrl& url);
-    void httpFailed(const QString& error);
-    void httpStopped();
-    void stdioClosed();
-    void statusChanged(const csm::ServerStatus& status);
-    void approvalRequested(const csm::ApprovalRequest& request);
-    void approvalSettled(quint64 id);
     void appRunFinished(quint64 ticket, const QJsonObject& callResult);
-    void stopped();
 
 private:
+    // Publishes the status once the events at hand are handled: a burst of changes (many calls
+    // starting at once) makes one update.
+    void schedulePublish();
     void publishStatus();
     void stopHttpTransport();
 
     ServerOptions m_options;
     std::unique_ptr<McpServer> m_server;
-    std::unique_ptr<StdioTransport> m_stdio;
-    std::unique_ptr<McpSessionHost> m_httpSessions;
-    std::unique_ptr<http::HttpServerThread> m_http;
-    QUrl m_httpUrl;
-    QTimer m_statusTimer;
+    std::unique_ptr<StdioServing> m_stdio;
+    std::unique_ptr<HttpServing> m_http;
     ServerStatus m_lastStatus;
+    bool m_publishScheduled = false;
     bool m_shuttingDown = false;
     bool m_stopped = false;
 };

@@ -204,9 +204,13 @@ McpDispatcher* McpServer::openSession(const QString& transport, const QString& s
     m_sessions.append(session);
     connect(session, &QObject::destroyed, this, [this, session] {
         m_sessions.removeOne(session);
+        Q_EMIT sessionsChanged();
         stopRunnerOnceIdle();
     });
     connect(session, &McpDispatcher::idle, this, &McpServer::stopRunnerOnceIdle);
+    connect(session, &McpDispatcher::clientIdentified, this, &McpServer::sessionsChanged);
+    connect(session, &McpDispatcher::runningCallCountChanged, this, &McpServer::sessionsChanged);
+    Q_EMIT sessionsChanged();
     return session;
 }
 
@@ -267,7 +271,7 @@ void McpServer::stopRunnerOnceIdle()
 
 void McpServer::sweepOwnContainers()
 {
-    if (m_shutDown || m_finalSweep)
+    if (m_shutdownFinished || m_finalSweep)
         return;
     // Last, ask the engine itself: anything still labelled with our pid goes. Docker, for one,
     // may answer a removal while its own --rm removal of the same container is still going on.
@@ -288,10 +292,10 @@ void McpServer::sweepOwnContainers()
 
 void McpServer::finishShutdown()
 {
-    if (m_shutDown)
+    if (m_shutdownFinished)
         return;
-    m_shutDown = true;
-    Q_EMIT shutDown();
+    m_shutdownFinished = true;
+    Q_EMIT shutdownFinished();
 }
 
 } // namespace csm

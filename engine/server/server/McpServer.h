@@ -26,7 +26,7 @@ struct CallContext;
 
 // The server's parts, wired together: engine, sandbox runner and tools, shared by any number of
 // MCP sessions (one McpDispatcher each: stdio has one, HTTP one per Mcp-Session-Id). A transport
-// feeds a session's dispatcher; shutdown() ends every run before shutDown() is emitted.
+// feeds a session's dispatcher; shutdown() ends every run before shutdownFinished() is emitted.
 class McpServer final : public QObject
 {
     Q_OBJECT
@@ -54,7 +54,7 @@ public:
     // The run history's writer; null with --no-history or when the history cannot be opened.
     RunHistoryRecorder* history() const { return m_history.get(); }
 
-    // Kills and removes every running container, then emits shutDown(). Bounded in time: a
+    // Kills and removes every running container, then emits shutdownFinished(). Bounded in time: a
     // wedged engine cannot keep the process alive.
     void shutdown();
 
@@ -64,7 +64,10 @@ public:
     const ServerOptions& options() const { return m_options; }
 
 Q_SIGNALS:
-    void shutDown();
+    void shutdownFinished();
+    // What a display of the sessions shows changed: a session opened or went away, its client
+    // said who it is, or one of its calls started or ended.
+    void sessionsChanged();
     // The user's settings file changed and what it says applies from the next run on.
     void settingsApplied();
 
@@ -94,7 +97,7 @@ private:
     QPointer<StaleContainerSweeper> m_finalSweep;
     bool m_shuttingDown = false;
     bool m_runnerStopping = false;
-    bool m_shutDown = false;
+    bool m_shutdownFinished = false;
 };
 
 } // namespace csm

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "approval/ApprovalRequest.h"
+#include "server/ServerStatus.h"
+
+#include <QObject>
+#include <QUrl>
+
+namespace csm {
+
+// What the desktop app's embedded server reports, declared once for both of its halves: the
+// worker on the server thread emits them, and EmbeddedServer passes them on to the GUI thread.
+class EmbeddedServerEvents : public QObject
+{
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+
+Q_SIGNALS:
+    void httpListening(const QUrl& url);
+    void httpFailed(const QString& error);
+    void httpStopped();
+    // The stdio client closed stdin: it is gone.
+    void stdioClosed();
+    void statusChanged(const csm::ServerStatus& status);
+    void approvalRequested(const csm::ApprovalRequest& request);
+    void approvalSettled(quint64 id);
+    void stopped();
+};
+
+} // namespace csm
