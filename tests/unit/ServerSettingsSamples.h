@@ -1,7 +1,7 @@
 #pragma once
 
-#include "server/ServerSettings.h"
 #include "core/SettingsFile.h"
+#include "server/ServerSettings.h"
 
 #include <QSettings>
 

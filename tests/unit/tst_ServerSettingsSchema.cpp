@@ -1,10 +1,10 @@
 // The one table of the server's settings (ServerSettingsSchema): each setting is named once, and
 // the parser, ServerSettings::load and ServerSettings::save all walk it.
+#include "core/SettingsFile.h"
 #include "server/ServerOptionsParser.h"
+#include "server/ServerSettings.h"
 #include "server/ServerSettingsSchema.h"
 #include "ServerSettingsSamples.h"
-#include "server/ServerSettings.h"
-#include "core/SettingsFile.h"
 
 #include <QDir>
 #include <QSet>

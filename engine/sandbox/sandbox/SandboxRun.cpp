@@ -145,7 +145,7 @@ void SandboxRun::acquireContainer()
         launch(warm);
     } else if (m_host.isImageKnownPresent(m_request.image)) {
         launch(m_host.acquireChannel(SandboxRunHost::Channel::Cold, m_request.language,
-                                    m_request.image, this));
+                                     m_request.image, this));
     } else {
         checkImage(false);
     }
@@ -185,7 +185,7 @@ void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
                                     .arg(engineDiagnostics()));
         } else {
             launch(m_host.acquireChannel(SandboxRunHost::Channel::Cold, m_request.language,
-                                    m_request.image, this));
+                                         m_request.image, this));
         }
         return;
     case ImageCheck::Status::Missing:
@@ -345,9 +345,7 @@ void SandboxRun::onChannelEnded(int engineExitCode)
     case Phase::Running: {
         const QString code =
             engineExitCode >= 0
-                ? QStringLiteral("%1 exit code %2")
-                      .arg(m_host.runtime().name())
-                      .arg(engineExitCode)
+                ? QStringLiteral("%1 exit code %2").arg(m_host.runtime().name()).arg(engineExitCode)
                 : QStringLiteral("%1: its connection closed").arg(m_host.runtime().name());
         const QString diagnostics = engineDiagnostics();
         handOverChannel(true);

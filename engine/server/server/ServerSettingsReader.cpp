@@ -1,7 +1,7 @@
 #include "server/ServerSettingsReader.h"
 
-#include "server/ServerSettingsSchema.h"
 #include "server/ServerSettings.h"
+#include "server/ServerSettingsSchema.h"
 
 #include <QCommandLineParser>
 #include <QDir>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "server/ServerSetting.h"
 #include "core/SettingsFile.h"
+#include "server/ServerSetting.h"
 
 #include <QProcessEnvironment>
 #include <QStringList>

@@ -161,10 +161,10 @@ std::vector<ServerSetting> sandboxSettings()
 {
     std::vector<ServerSetting> list;
     const auto add = [&list](const char* key, const char* valueName, const QString& description,
-                                 const char* variable, decltype(ServerSetting::read) read,
-                                 decltype(ServerSetting::write) write) {
+                             const char* variable, decltype(ServerSetting::read) read,
+                             decltype(ServerSetting::write) write) {
         list.push_back(valueSetting(Section::Sandbox, key, valueName, description, variable,
-                                        std::move(read), std::move(write)));
+                                    std::move(read), std::move(write)));
     };
     add(
         "timeout", "seconds",
