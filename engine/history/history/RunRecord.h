@@ -1,9 +1,11 @@
 #pragma once
 
+#include "history/RunFileRecord.h"
 #include "history/RunStatus.h"
 
 #include <QDateTime>
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -49,6 +51,11 @@ struct RunRecord
     // Limits the engine accepted but did not enforce ("memory", "pids", "cpus"); recordEnd()
     // adds them to `limits` as "unenforced".
     QStringList unenforcedLimits;
+
+    // Files in and out. filesKey names the run's folder in the data folder (RunFilesStore) and
+    // its resources (code-sandbox://runs/KEY/...); empty for a run that had none.
+    QString filesKey;
+    QList<RunFileRecord> files;
 };
 
 } // namespace csm

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "sandbox/OutputFile.h"
+
 #include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -35,6 +38,9 @@ struct ExecutionResult
     // For EngineError and TimedOutWaiting: what went wrong and how to fix it, for a person or a
     // model to read.
     QString engineError;
+    // What the program left in its output folder, in the order the launcher sent it: returned
+    // files and skipped ones (with their reason).
+    QList<OutputFile> outputFiles;
 
     bool timedOut() const { return outcome == Outcome::TimedOut; }
     bool truncated() const { return stdoutTruncated || stderrTruncated; }

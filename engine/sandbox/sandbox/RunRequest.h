@@ -1,8 +1,10 @@
 #pragma once
 
 #include "runtime/Language.h"
+#include "sandbox/InputFile.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 
 namespace csm {
@@ -14,6 +16,11 @@ struct RunRequest
     QString image;
     QByteArray code;
     int timeoutMs = 30'000;
+    // Placed under the working directory before the program starts.
+    QList<InputFile> inputFiles;
+    // The host folder the files the program leaves in its output folder are written to, as they
+    // arrive; empty: none are collected.
+    QString outputDirectory;
 };
 
 } // namespace csm

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "mcp/CallContext.h"
+#include "sandbox/InputFile.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 
 namespace csm {
@@ -23,6 +25,10 @@ public:
         QString image;
         QString code;
         QJsonObject limits; // memory_bytes, cpus, pids_limit, tmpfs_bytes, network, timeout_ms...
+        // The run's folder in the data folder (RunFilesStore); empty when it has no files.
+        QString filesKey;
+        // The call's `files`; their copies are in the run's folder ("in/PATH").
+        QList<InputFile> inputFiles;
     };
 
     virtual ~RunObserver() = default;
@@ -30,7 +36,8 @@ public:
     // A call started. Returns the handle its end is reported with; 0 means "not recorded", and
     // nothing more is reported for it.
     virtual qint64 runStarted(const Start& start) = 0;
-    // The call's run ended, in any way (Cancelled included), with the result the client got.
+    // The call's run ended, in any way (Cancelled included), with the result the client got
+    // (its outputFiles included).
     virtual void runEnded(qint64 handle, const ExecutionResult& result) = 0;
     // The call could not run at all (invalid arguments): `message` is what the client was told.
     virtual void runFailed(qint64 handle, const QString& message) = 0;
