@@ -29,6 +29,9 @@ qint64 bytesUnder(const QString& path)
 
 QString RunFilesStore::rootIn(const QString& dataDir)
 {
+    // Never a folder relative to wherever the server happens to run.
+    if (dataDir.isEmpty())
+        return {};
     return QDir(dataDir).filePath(QStringLiteral("run-files"));
 }
 
