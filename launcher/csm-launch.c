@@ -15,14 +15,23 @@
  * non-dumpable, and as PID 1 it ignores every signal the program may send it. The status thus
  * reaches the server as soon as the program ends, without waiting for the engine's teardown.
  *
- * With --listen PATH (a warm pool's container) it starts the interpreter at once, so that the
- * interpreter's own start-up is paid before any call, and waits for one connection on the Unix
- * socket PATH (in a folder the host bind-mounts): the request is the program, preceded by its
- * length (8 bytes, big-endian); the frames then go back over that connection.
+ * The host's request (csm/launcher_protocol.h) is the program and the files to place in the
+ * working directory before it starts. With --listen PATH (a warm pool's container) it starts the
+ * interpreter at once, so that the interpreter's own start-up is paid before any call, and waits
+ * for one connection on the Unix socket PATH (in a folder the host bind-mounts) for the request;
+ * the frames then go back over that connection. Otherwise the request comes on stdin.
+ *
+ * With --out-dir DIR it creates DIR before the program runs and, once the program has ended and
+ * every process it left behind is killed (so nothing can swap a file for a link while it reads),
+ * sends back the regular files under DIR, within --out-files and --out-bytes. Links, FIFOs and
+ * devices are reported as skipped and never opened.
  *
  * Static, with no dependency on the image: custom images keep working. Linux only.
  */
 #define _GNU_SOURCE
+#include "csm/launcher_protocol.h"
+
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -41,12 +50,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "csm/launcher_protocol.h"
-
-enum { kChunk = 64 * 1024 };
+enum
+{
+    kChunk = 64 * 1024
+};
 _Static_assert((int)kChunk <= (int)CSM_FRAME_MAX_PAYLOAD, "an output chunk must fit in one frame");
 /* After the program exits, how long its orphans may keep its output pipes open. */
-enum { kDrainAfterExitMs = 200 };
+enum
+{
+    kDrainAfterExitMs = 200
+};
 
 /* v1 reports "no memory limit" as a huge number (PAGE_COUNTER_MAX pages): anything above this. */
 static const long long kNoLimitAbove = 1LL << 60;
@@ -87,8 +100,7 @@ static void frame(int type, const void* payload, size_t size)
 {
     unsigned char header[CSM_FRAME_HEADER_SIZE];
     csm_frame_header_write(header, type, (uint32_t)size);
-    if (write_all(g_frames, header, sizeof header) != 0 ||
-        write_all(g_frames, payload, size) != 0)
+    if (write_all(g_frames, header, sizeof header) != 0 || write_all(g_frames, payload, size) != 0)
         _exit(CSM_LAUNCH_EXIT_FRAMES_UNWRITABLE);
 }
 
@@ -236,7 +248,7 @@ static int unenforced_limits(const char* asked)
     int missing = 0;
     char copy[256];
     snprintf(copy, sizeof copy, "%s", asked);
-    for (char* save = NULL, *item = strtok_r(copy, ",", &save); item;
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item;
          item = strtok_r(NULL, ",", &save)) {
         char* equals = strchr(item, '=');
         if (!equals)
@@ -270,8 +282,114 @@ static int read_exactly(int fd, void* data, size_t size)
     return 0;
 }
 
-/* --listen: waits for the host's one connection and reads the length-prefixed program from it. */
-static char* accept_program(const char* path, size_t limit, size_t* size)
+static unsigned long long big_endian(const unsigned char* bytes, size_t size)
+{
+    unsigned long long value = 0;
+    for (size_t i = 0; i < size; ++i)
+        value = (value << 8) | bytes[i];
+    return value;
+}
+
+/* Whether `path` is a relative path made of real names: not empty, not absolute, no "." or ".."
+ * component, no empty component. The server checks the same; this is the last line. */
+static int is_safe_relative_path(const char* path)
+{
+    if (path[0] == '\0' || path[0] == '/')
+        return 0;
+    for (const char* part = path; *part;) {
+        const char* slash = strchr(part, '/');
+        const size_t length = slash ? (size_t)(slash - part) : strlen(part);
+        if (length == 0 || (length == 1 && part[0] == '.') ||
+            (length == 2 && part[0] == '.' && part[1] == '.'))
+            return 0;
+        part += length;
+        if (*part == '/')
+            ++part;
+        if (slash && *part == '\0')
+            return 0;
+    }
+    return 1;
+}
+
+/* Creates the folders of `path` (relative to the working directory), not following links. */
+static void make_parent_folders(char* path)
+{
+    for (char* slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            fail("creating an input file's folder");
+        struct stat info;
+        if (lstat(path, &info) != 0 || !S_ISDIR(info.st_mode)) {
+            errno = ENOTDIR;
+            fail("creating an input file's folder");
+        }
+        *slash = '/';
+    }
+}
+
+/* Reads the request's files from `fd` and writes each under the working directory, streaming
+ * its content: an input file is never held in memory whole. */
+static void place_input_files(int fd)
+{
+    static char chunk[kChunk];
+    for (;;) {
+        unsigned char length_bytes[CSM_REQUEST_PATH_LENGTH_SIZE];
+        if (read_exactly(fd, length_bytes, sizeof length_bytes) != 0)
+            fail("reading the input files");
+        const unsigned long long path_length = big_endian(length_bytes, sizeof length_bytes);
+        if (path_length == 0)
+            return;
+        if (path_length > CSM_MAX_PATH) {
+            errno = ENAMETOOLONG;
+            fail("reading an input file's path");
+        }
+        char path[CSM_MAX_PATH + 1];
+        unsigned char size_bytes[CSM_REQUEST_LENGTH_SIZE];
+        if (read_exactly(fd, path, (size_t)path_length) != 0 ||
+            read_exactly(fd, size_bytes, sizeof size_bytes) != 0)
+            fail("reading an input file");
+        path[path_length] = '\0';
+        if (memchr(path, '\0', (size_t)path_length) || !is_safe_relative_path(path)) {
+            errno = EINVAL;
+            fail("an input file's path");
+        }
+        make_parent_folders(path);
+        const int file = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (file < 0)
+            fail("creating an input file");
+        for (unsigned long long left = big_endian(size_bytes, sizeof size_bytes); left > 0;) {
+            const size_t want = left < sizeof chunk ? (size_t)left : sizeof chunk;
+            if (read_exactly(fd, chunk, want) != 0)
+                fail("reading an input file");
+            if (write_all(file, chunk, want) != 0)
+                fail("writing an input file (is the working directory full?)");
+            left -= want;
+        }
+        close(file);
+    }
+}
+
+/* Reads a request (csm/launcher_protocol.h) from `fd`: places its files, returns its program. */
+static char* read_request(int fd, size_t limit, size_t* size)
+{
+    unsigned char header[CSM_REQUEST_LENGTH_SIZE];
+    if (read_exactly(fd, header, sizeof header) != 0)
+        fail("reading the program's length");
+    const unsigned long long length = big_endian(header, sizeof header);
+    if (length > limit) {
+        errno = EFBIG;
+        fail("reading the program");
+    }
+    *size = (size_t)length;
+    char* buffer = malloc(*size ? *size : 1);
+    if (!buffer || read_exactly(fd, buffer, *size) != 0)
+        fail("reading the program");
+    place_input_files(fd);
+    return buffer;
+}
+
+/* --listen: waits for the host's one connection and reads the request from it. */
+static char* accept_request(const char* path, size_t limit, size_t* size)
 {
     struct sockaddr_un address;
     memset(&address, 0, sizeof address);
@@ -297,50 +415,141 @@ static char* accept_program(const char* path, size_t limit, size_t* size)
     close(listener);
     unlink(path);
     g_frames = connection;
-
-    unsigned char header[CSM_REQUEST_LENGTH_SIZE];
-    if (read_exactly(connection, header, sizeof header) != 0)
-        fail("reading the program's length");
-    unsigned long long length = 0;
-    for (size_t i = 0; i < sizeof header; ++i)
-        length = (length << 8) | header[i];
-    if (length > limit) {
-        errno = EFBIG;
-        fail("reading the program");
-    }
-    *size = (size_t)length;
-    char* buffer = malloc(*size ? *size : 1);
-    if (!buffer || read_exactly(connection, buffer, *size) != 0)
-        fail("reading the program");
-    return buffer;
+    return read_request(connection, limit, size);
 }
 
-static char* read_program(size_t limit, size_t* size)
+/* The output folder's files, sent back after the program: within a count and a total size. */
+struct output_budget
 {
-    size_t capacity = kChunk;
-    char* buffer = malloc(capacity);
-    *size = 0;
-    for (;;) {
-        if (!buffer)
-            fail("reading the program");
-        if (*size == capacity) {
-            capacity *= 2;
-            buffer = realloc(buffer, capacity);
-            continue;
-        }
-        const ssize_t count = read(STDIN_FILENO, buffer + *size, capacity - *size);
-        if (count < 0 && errno == EINTR)
-            continue;
-        if (count < 0)
-            fail("reading the program");
-        if (count == 0)
-            return buffer;
-        *size += (size_t)count;
-        if (*size > limit) {
-            errno = EFBIG;
-            fail("reading the program");
-        }
+    long long files_left;
+    long long bytes_left;
+};
+
+enum
+{
+    kMaxOutputDepth = 16
+};
+
+static void frame_skipped(int reason, const char* path)
+{
+    const size_t length = strlen(path);
+    char* payload = malloc(length + 1);
+    if (!payload)
+        return;
+    payload[0] = (char)reason;
+    memcpy(payload + 1, path, length);
+    frame(CSM_FRAME_FILE_SKIPPED, payload, length + 1);
+    free(payload);
+}
+
+/* Sends one regular file, opened through `folder` without following a link: its header, then
+ * at most the size it had when it was opened (nothing can grow it now: every other process in
+ * the container is dead). */
+static void send_output_file(int folder, const char* name, const char* path,
+                             struct output_budget* budget)
+{
+    const int file = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat info;
+    if (file < 0 || fstat(file, &info) != 0) {
+        if (file >= 0)
+            close(file);
+        frame_skipped(CSM_SKIP_UNREADABLE, path);
+        return;
     }
+    if (!S_ISREG(info.st_mode)) {
+        close(file);
+        frame_skipped(CSM_SKIP_NOT_REGULAR, path);
+        return;
+    }
+    if (budget->files_left <= 0) {
+        close(file);
+        frame_skipped(CSM_SKIP_TOO_MANY, path);
+        return;
+    }
+    if (info.st_size > budget->bytes_left) {
+        close(file);
+        frame_skipped(CSM_SKIP_TOO_LARGE, path);
+        return;
+    }
+    --budget->files_left;
+    budget->bytes_left -= info.st_size;
+    const size_t path_length = strlen(path);
+    char header[CSM_REQUEST_LENGTH_SIZE + CSM_MAX_PATH];
+    unsigned long long size = (unsigned long long)info.st_size;
+    for (int i = CSM_REQUEST_LENGTH_SIZE - 1; i >= 0; --i, size >>= 8)
+        header[i] = (char)(size & 0xff);
+    memcpy(header + CSM_REQUEST_LENGTH_SIZE, path, path_length);
+    frame(CSM_FRAME_FILE, header, CSM_REQUEST_LENGTH_SIZE + path_length);
+    static char chunk[kChunk];
+    for (long long left = info.st_size; left > 0;) {
+        const ssize_t got = read(file, chunk, left < kChunk ? (size_t)left : sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break; /* shrunk: the server sees fewer bytes than announced */
+        frame(CSM_FRAME_FILE_DATA, chunk, (size_t)got);
+        left -= got;
+    }
+    close(file);
+}
+
+static int by_name(const struct dirent** a, const struct dirent** b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Sends the files under `folder` (an open directory), whose path relative to the output folder
+ * is `prefix` ("" at the top), in name order, folders depth first. */
+static void send_output_folder(int folder, const char* prefix, int depth,
+                               struct output_budget* budget)
+{
+    struct dirent** entries = NULL;
+    char self[32];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", folder);
+    const int count = scandir(self, &entries, NULL, by_name);
+    for (int i = 0; i < count; ++i) {
+        const char* name = entries[i]->d_name;
+        char path[CSM_MAX_PATH];
+        const int written = snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "/" : "", name);
+        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || written < 0 ||
+            written >= (int)sizeof path) {
+            free(entries[i]);
+            continue;
+        }
+        struct stat info;
+        if (fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) != 0) {
+            frame_skipped(CSM_SKIP_UNREADABLE, path);
+        } else if (S_ISLNK(info.st_mode)) {
+            frame_skipped(CSM_SKIP_SYMLINK, path);
+        } else if (S_ISDIR(info.st_mode)) {
+            const int child =
+                depth + 1 >= kMaxOutputDepth
+                    ? -1
+                    : openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (child < 0) {
+                frame_skipped(
+                    depth + 1 >= kMaxOutputDepth ? CSM_SKIP_TOO_DEEP : CSM_SKIP_UNREADABLE, path);
+            } else {
+                send_output_folder(child, path, depth + 1, budget);
+                close(child);
+            }
+        } else if (S_ISREG(info.st_mode)) {
+            send_output_file(folder, name, path, budget);
+        } else {
+            frame_skipped(CSM_SKIP_NOT_REGULAR, path);
+        }
+        free(entries[i]);
+    }
+    free(entries);
+}
+
+static void send_output_files(const char* out_dir, struct output_budget budget)
+{
+    const int folder = open(out_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (folder < 0)
+        return; /* the program removed it, or made it a link: nothing to send */
+    send_output_folder(folder, "", 0, &budget);
+    close(folder);
 }
 
 static long long now_ms(void)
@@ -359,7 +568,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] [--listen SOCKET] "
                     "[--limits memory=BYTES,pids=N,millicpus=N] [--unenforced refuse|allow] "
-                    "[--cgroup-root DIR] -- PROGRAM [ARG...]\n");
+                    "[--cgroup-root DIR] [--out-dir DIR] [--out-files N] [--out-bytes BYTES] "
+                    "-- PROGRAM [ARG...]\n");
     exit(CSM_LAUNCH_EXIT_USAGE);
 }
 
@@ -369,6 +579,8 @@ int main(int argc, char** argv)
     long long code_limit = 64LL * 1024 * 1024;
     const char* listen_path = NULL;
     const char* limits = NULL;
+    const char* out_dir = NULL;
+    struct output_budget out_budget = {100, 32LL * 1024 * 1024};
     int allow_unenforced = 0;
     int first = 1;
     for (; first < argc; ++first) {
@@ -390,6 +602,12 @@ int main(int argc, char** argv)
             allow_unenforced = strcmp(argv[++first], "allow") == 0;
         else if (strcmp(argv[first], "--cgroup-root") == 0)
             g_cgroup_root = argv[++first];
+        else if (strcmp(argv[first], "--out-dir") == 0)
+            out_dir = argv[++first];
+        else if (strcmp(argv[first], "--out-files") == 0)
+            out_budget.files_left = atoll(argv[++first]);
+        else if (strcmp(argv[first], "--out-bytes") == 0)
+            out_budget.bytes_left = atoll(argv[++first]);
         else
             usage();
     }
@@ -412,7 +630,10 @@ int main(int argc, char** argv)
     snprintf(unenforced_text, sizeof unenforced_text, "unenforced=%d", unenforced);
 
     size_t code_size = 0;
-    char* code = listen_path ? NULL : read_program((size_t)code_limit, &code_size);
+    /* The program's output folder, before the interpreter (a warm one starts now) can run. */
+    if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST)
+        fail("creating the output folder");
+    char* code = listen_path ? NULL : read_request(STDIN_FILENO, (size_t)code_limit, &code_size);
     if (unenforced && !allow_unenforced && !listen_path) {
         frame_text(CSM_FRAME_LIMITS_UNENFORCED, unenforced_text);
         return CSM_LAUNCH_EXIT_LIMITS_UNENFORCED;
@@ -459,7 +680,7 @@ int main(int argc, char** argv)
     close(exec_error[0]);
     if (listen_path) {
         /* The interpreter now waits for its program, and we for the host's call. */
-        code = accept_program(listen_path, (size_t)code_limit, &code_size);
+        code = accept_request(listen_path, (size_t)code_limit, &code_size);
         if (unenforced && !allow_unenforced) {
             frame_text(CSM_FRAME_LIMITS_UNENFORCED, unenforced_text);
             kill(child, SIGKILL);
@@ -562,6 +783,17 @@ int main(int argc, char** argv)
 
     const long oom_after = oom_kills();
     const int oom = oom_before >= 0 && oom_after > oom_before;
+    if (out_dir) {
+        /* Whatever the program left running goes now (the container ends with us anyway), so
+         * the output folder holds still while it is read. Only as the container's PID 1: run
+         * anywhere else (a test), kill(-1) would reach every process of the account. */
+        if (getpid() == 1) {
+            kill(-1, SIGKILL);
+            while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {
+            }
+        }
+        send_output_files(out_dir, out_budget);
+    }
     char status[256];
     if (WIFSIGNALED(child_status))
         snprintf(status, sizeof status, "signal=%d", WTERMSIG(child_status));

@@ -42,13 +42,16 @@ std::unique_ptr<ContainerRuntime> makeRuntime(const QString& engine)
 }
 
 // What the launcher is told of the sample spec's policy: the limits to check, refused when the
-// engine does not enforce them, and the output cap.
+// engine does not enforce them, the output cap, and the output folder it carries back.
 QStringList launcherOptions(const ContainerSpec& spec)
 {
     return {
         QStringLiteral("--limits"),     QStringLiteral("memory=268435456,pids=64,millicpus=500"),
         QStringLiteral("--unenforced"), QStringLiteral("refuse"),
-        QStringLiteral("--output-cap"), QString::number(spec.policy.outputCapBytes)};
+        QStringLiteral("--output-cap"), QString::number(spec.policy.outputCapBytes),
+        QStringLiteral("--out-dir"),    spec.policy.workdir + QStringLiteral("/out"),
+        QStringLiteral("--out-files"),  QStringLiteral("100"),
+        QStringLiteral("--out-bytes"),  QString::number(32 * 1024 * 1024)};
 }
 
 ContainerSpec sampleSpec()

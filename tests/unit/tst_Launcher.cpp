@@ -2,7 +2,9 @@
 // server decodes. (Inside real containers it is exercised by the integration tests.)
 #include "csm/launcher_protocol.h"
 #include "sandbox/LauncherExitStatus.h"
+#include "sandbox/LauncherRequest.h"
 #include "sandbox/LauncherStreamDecoder.h"
+#include "sandbox/OutputFileCollector.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -34,13 +36,16 @@ struct LaunchResult
 };
 
 LaunchResult launch(const QByteArray& program, const QStringList& options = {},
-                    const QStringList& interpreter = {QStringLiteral("/bin/sh")})
+                    const QStringList& interpreter = {QStringLiteral("/bin/sh")},
+                    const QList<InputFile>& files = {}, const QString& workdir = {})
 {
     QProcess process;
+    if (!workdir.isEmpty())
+        process.setWorkingDirectory(workdir);
     process.start(QStringLiteral(CSM_LAUNCHER_BINARY),
                   options + QStringList{QStringLiteral("--")} + interpreter);
     process.waitForStarted();
-    process.write(program);
+    process.write(LauncherRequest::encode(program, files));
     process.closeWriteChannel();
     process.waitForFinished(30'000);
     LaunchResult result;
@@ -253,6 +258,67 @@ private Q_SLOTS:
     {
         const LaunchResult result = launch("exec 1>&- 2>&-; sleep 0.2; exit 5\n");
         QCOMPARE(result.exit()->exitCode, 5);
+    }
+
+    void placesInputFilesBeforeTheProgram()
+    {
+        QTemporaryDir workdir;
+        const LaunchResult result =
+            launch("cat data/in.txt; wc -c < blob\n", {}, {QStringLiteral("/bin/sh")},
+                   {{QStringLiteral("data/in.txt"), "hello\n"},
+                    {QStringLiteral("blob"), QByteArray(200'000, 'x')}},
+                   workdir.path());
+        QVERIFY(!result.corrupt);
+        QCOMPARE(result.stdoutBytes, QByteArray("hello\n200000\n"));
+        QCOMPARE(result.exit()->exitCode, 0);
+    }
+
+    void refusesAnInputPathOutsideTheWorkingDirectory()
+    {
+        QTemporaryDir workdir;
+        const LaunchResult result = launch("echo ran\n", {}, {QStringLiteral("/bin/sh")},
+                                           {{QStringLiteral("../escaped"), "x"}}, workdir.path());
+        QCOMPARE(result.frames.constLast().type, Type::Failure);
+        QVERIFY(result.stdoutBytes.isEmpty());
+        QVERIFY(!QFileInfo::exists(QDir(workdir.path()).filePath(QStringLiteral("../escaped"))));
+    }
+
+    void sendsTheOutputFolderBackAfterTheProgram()
+    {
+        QTemporaryDir workdir;
+        const LaunchResult result = launch(
+            "printf png > out/a.png; mkdir out/sub; printf 12345 > out/sub/b.txt; "
+            "ln -s /etc/passwd out/link; mkfifo out/fifo; head -c 5000 /dev/zero > out/zz-big\n",
+            {QStringLiteral("--out-dir"), QStringLiteral("out"), QStringLiteral("--out-files"),
+             QStringLiteral("10"), QStringLiteral("--out-bytes"), QStringLiteral("100")},
+            {QStringLiteral("/bin/sh")}, {}, workdir.path());
+        QVERIFY(!result.corrupt);
+        QCOMPARE(result.frames.constLast().type, Type::Exit);
+        QTemporaryDir host;
+        OutputFileCollector collector(host.path(), {10, 100});
+        for (const auto& frame : result.frames) {
+            if (frame.type == Type::File)
+                collector.beginFile(frame.payload);
+            else if (frame.type == Type::FileData)
+                collector.appendData(frame.payload);
+            else if (frame.type == Type::FileSkipped)
+                collector.skipFile(frame.payload);
+        }
+        const QList<OutputFile> files = collector.finish();
+        QStringList seen;
+        for (const OutputFile& file : files)
+            seen.append(file.path + QLatin1Char(':') +
+                        (file.isReturned() ? QString::number(file.sizeBytes) : file.skipReason));
+        QCOMPARE(seen, (QStringList{
+                           QStringLiteral("a.png:3"),
+                           QStringLiteral("fifo:not a regular file (a FIFO, device or socket)"),
+                           QStringLiteral("link:a symbolic link: not followed"),
+                           QStringLiteral("sub/b.txt:5"),
+                           QStringLiteral("zz-big:over the cap on the total size of output files"),
+                       }));
+        QFile stored(files.at(3).storedPath);
+        QVERIFY(stored.open(QIODevice::ReadOnly));
+        QCOMPARE(stored.readAll(), QByteArray("12345"));
     }
 
     void emptyProgram()

@@ -6,6 +6,7 @@
 #include "runtime/SandboxPolicy.h"
 #include "sandbox/ContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/LauncherRequest.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/SandboxRun.h"
 #include "sandbox/SandboxRunHost.h"
@@ -22,10 +23,10 @@ namespace {
 
 using csm::test::frame;
 
-// What the channels a host handed out saw: the program, and whether the run gave them back.
+// What the channels a host handed out saw: the request, and whether the run gave them back.
 struct ChannelLog
 {
-    QByteArray program;
+    QByteArray request;
     int handedOver = 0;
 };
 
@@ -41,9 +42,9 @@ public:
         , m_log(log)
     {}
 
-    void sendProgram(const QByteArray& code) override
+    void sendRequest(const QByteArray& request) override
     {
-        m_log.program = code;
+        m_log.request = request;
         QTimer::singleShot(0, this, [this] { Q_EMIT framesReceived(m_answer); });
     }
     void handOver(ContainerReaper&, bool) override { ++m_log.handedOver; }
@@ -156,7 +157,7 @@ private Q_SLOTS:
         QCOMPARE(result.exitCode, 0);
         QCOMPARE(result.stdoutBytes, QByteArray("hello\n"));
         QCOMPARE(host.acquired, QList{SandboxRunHost::Channel::Warm});
-        QCOMPARE(host.channels.program, QByteArray("print('hello')"));
+        QCOMPARE(host.channels.request, LauncherRequest::encode("print('hello')", {}));
         QCOMPARE(host.channels.handedOver, 1);
         QCOMPARE(run.containerName(), QStringLiteral("canned-container"));
     }

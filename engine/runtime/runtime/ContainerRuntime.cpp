@@ -119,8 +119,12 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
                 .arg(qRound64(policy.cpus * 1000))
          << QStringLiteral("--unenforced")
          << (policy.allowUnenforcedLimits ? QStringLiteral("allow") : QStringLiteral("refuse"));
-    args << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes)
-         << QStringLiteral("--") << spec.command;
+    args << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes);
+    // The launcher makes the output folder and carries its files back after the program.
+    args << QStringLiteral("--out-dir") << policy.outputDirectory() << QStringLiteral("--out-files")
+         << QString::number(policy.outputFilesMax) << QStringLiteral("--out-bytes")
+         << QString::number(policy.outputFilesBytes);
+    args << QStringLiteral("--") << spec.command;
     return args;
 }
 

@@ -16,9 +16,16 @@ struct SandboxPolicy
     QString user = QStringLiteral("65534:65534"); // nobody:nogroup
     QString workdir = QStringLiteral("/sandbox");
     qint64 outputCapBytes = 1024LL * 1024; // each of stdout and stderr
+    // The files a program leaves in its output folder (workdir/out) that come back: how many,
+    // and how many bytes in all.
+    int outputFilesMax = 100;
+    qint64 outputFilesBytes = 32LL * 1024 * 1024;
     // Run even when the engine ignores the memory, process or CPU limit (rootless Podman on
     // cgroup v1 does): the launcher otherwise refuses to run the program.
     bool allowUnenforcedLimits = false;
+
+    // Where a program leaves the files that come back (named in the tool description).
+    QString outputDirectory() const { return workdir + QStringLiteral("/out"); }
 
     friend bool operator==(const SandboxPolicy&, const SandboxPolicy&) = default;
 };

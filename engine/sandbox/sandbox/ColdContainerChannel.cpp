@@ -45,10 +45,10 @@ ColdContainerChannel::~ColdContainerChannel()
     }
 }
 
-void ColdContainerChannel::sendProgram(const QByteArray& code)
+void ColdContainerChannel::sendRequest(const QByteArray& request)
 {
-    connect(m_client, &QProcess::started, this, [this, code] {
-        m_client->write(code);
+    connect(m_client, &QProcess::started, this, [this, request] {
+        m_client->write(request);
         m_client->closeWriteChannel();
     });
     m_client->start();

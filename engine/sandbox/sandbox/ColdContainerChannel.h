@@ -22,7 +22,7 @@ public:
                          std::shared_ptr<const SandboxSecrets> secrets, QObject* parent = nullptr);
     ~ColdContainerChannel() override;
 
-    void sendProgram(const QByteArray& code) override;
+    void sendRequest(const QByteArray& request) override;
     QByteArray engineDiagnostics() const override { return m_engineStderr.data(); }
     void handOver(ContainerReaper& reaper, bool removeContainer) override;
 

@@ -29,8 +29,9 @@ public:
     // Never null.
     const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
 
-    // Delivers the program; the launcher answers with frames through framesReceived().
-    virtual void sendProgram(const QByteArray& code) = 0;
+    // Delivers the request (LauncherRequest: the program and its input files); the launcher answers
+    // with frames through framesReceived().
+    virtual void sendRequest(const QByteArray& request) = 0;
     // What the engine itself said on stderr (for error messages); may be empty.
     virtual QByteArray engineDiagnostics() const { return {}; }
     // Gives the container (and any process still attached to it) to the reaper, to remove it or

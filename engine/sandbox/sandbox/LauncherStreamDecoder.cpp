@@ -44,6 +44,15 @@ std::optional<LauncherStreamDecoder::Frame> LauncherStreamDecoder::next()
     case CSM_FRAME_LIMITS_UNENFORCED:
         type = Frame::Type::LimitsUnenforced;
         break;
+    case CSM_FRAME_FILE:
+        type = Frame::Type::File;
+        break;
+    case CSM_FRAME_FILE_DATA:
+        type = Frame::Type::FileData;
+        break;
+    case CSM_FRAME_FILE_SKIPPED:
+        type = Frame::Type::FileSkipped;
+        break;
     default:
         m_error = QStringLiteral("unknown frame type 0x%1").arg(header[0], 2, 16, QLatin1Char('0'));
         return std::nullopt;

@@ -25,6 +25,11 @@ public:
             Failure,
             // The program was not run: limits it was given are not enforced ("unenforced=N").
             LimitsUnenforced,
+            // A file of the output folder: its size and path, then its content in FileData
+            // frames; or a file that is not sent, with the reason.
+            File,
+            FileData,
+            FileSkipped,
         };
         Type type;
         QByteArray payload;

@@ -5,6 +5,7 @@
 #include "sandbox/ContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/LauncherExitStatus.h"
+#include "sandbox/LauncherRequest.h"
 #include "sandbox/SandboxRunHost.h"
 
 namespace csm {
@@ -23,6 +24,8 @@ SandboxRun::SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent
     , m_secrets(host.secrets())
     , m_stdout(host.policy().outputCapBytes)
     , m_stderr(host.policy().outputCapBytes)
+    , m_outputFiles(m_request.outputDirectory,
+                    {host.policy().outputFilesMax, host.policy().outputFilesBytes})
 {
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this,
@@ -227,8 +230,10 @@ void SandboxRun::launch(ContainerChannel* channel)
     qCDebug(lcSandbox).noquote() << "running" << m_containerName << "from" << m_request.image
                                  << (m_warm ? "(warm)" : "(cold)");
     m_startDeadline.start(kStartTimeoutMs);
-    channel->sendProgram(m_request.code);
-    m_request.code = {}; // the channel keeps its own copy until it is delivered
+    channel->sendRequest(LauncherRequest::encode(m_request.code, m_request.inputFiles));
+    // The channel keeps its own copy until it is delivered.
+    m_request.code = {};
+    m_request.inputFiles = {};
 }
 
 void SandboxRun::onFrames(const QByteArray& bytes)
@@ -269,6 +274,15 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
     case Type::Stderr:
         m_stderr.append(frame.payload);
         m_latestLine.append(frame.payload);
+        return;
+    case Type::File:
+        m_outputFiles.beginFile(frame.payload);
+        return;
+    case Type::FileData:
+        m_outputFiles.appendData(frame.payload);
+        return;
+    case Type::FileSkipped:
+        m_outputFiles.skipFile(frame.payload);
         return;
     case Type::Exit:
         if (m_phase != Phase::Running)
@@ -314,6 +328,7 @@ void SandboxRun::onProgramExited(const LauncherExitStatus& status)
     result.stderrTruncated = result.stderrTruncated || status.stderrDropped > 0;
     result.unenforcedLimits = LauncherExitStatus::limitNames(status.unenforcedLimits);
     result.engineWarnings = m_host.runtime().engineWarnings(rawEngineDiagnostics());
+    result.outputFiles = m_outputFiles.finish();
     for (const QString& warning : std::as_const(result.engineWarnings))
         m_host.reportEngineWarning(warning);
     // The engine still tears the container down (--rm): off the call's path. Handed over before

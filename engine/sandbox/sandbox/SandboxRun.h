@@ -4,6 +4,7 @@
 #include "sandbox/ExecutionResult.h"
 #include "sandbox/LatestOutputLine.h"
 #include "sandbox/LauncherStreamDecoder.h"
+#include "sandbox/OutputFileCollector.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxSecrets.h"
@@ -115,6 +116,7 @@ private:
     CappedBuffer m_stdout;
     CappedBuffer m_stderr;
     LatestOutputLine m_latestLine;
+    OutputFileCollector m_outputFiles;
 };
 
 } // namespace csm

@@ -106,13 +106,10 @@ void WarmContainerChannel::fail(const QString& reason)
     Q_EMIT startFailed(reason);
 }
 
-void WarmContainerChannel::sendProgram(const QByteArray& code)
+void WarmContainerChannel::sendRequest(const QByteArray& request)
 {
     m_inUse = true;
-    static_assert(CSM_REQUEST_LENGTH_SIZE == sizeof(quint64));
-    QByteArray request(CSM_REQUEST_LENGTH_SIZE, '\0');
-    qToBigEndian<quint64>(quint64(code.size()), request.data());
-    m_socket->write(request + code);
+    m_socket->write(request);
 }
 
 void WarmContainerChannel::handOver(ContainerReaper& reaper, bool removeContainer)

@@ -32,7 +32,7 @@ public:
     // Starts the container; ready() or startFailed() follows.
     void start();
 
-    void sendProgram(const QByteArray& code) override;
+    void sendRequest(const QByteArray& request) override;
     // What the engine said while starting the container (warnings, on success).
     QByteArray engineDiagnostics() const override { return m_engineStderr; }
     void handOver(ContainerReaper& reaper, bool removeContainer) override;

@@ -8,8 +8,17 @@
  *
  *     frame = type (1 byte) | payload length (4 bytes, big-endian) | payload
  *
- * In --listen mode the host's request is the program, preceded by its length (8 bytes,
- * big-endian).
+ * The host's request (on stdin, or on the connection in --listen mode) is the program and the
+ * files to place in the working directory before it starts:
+ *
+ *     request = program length (8 bytes) | program | file* | 0 (4 bytes)
+ *     file    = path length (4 bytes, > 0) | path | size (8 bytes) | content
+ *
+ * all lengths big-endian; a path is relative to the working directory ('/'-separated, no "..").
+ *
+ * After the program ends (and its output is forwarded), the launcher sends the files it left in
+ * the output folder (--out-dir), before the exit frame: for each, a file frame and its content in
+ * data frames, or a skip frame saying why it was not sent.
  */
 #pragma once
 
@@ -29,7 +38,26 @@ enum
     /* A failure before the program ran: a message. */
     CSM_FRAME_FAILURE = 'F',
     /* The program was not run because limits it was given are not enforced: "unenforced=N". */
-    CSM_FRAME_LIMITS_UNENFORCED = 'L'
+    CSM_FRAME_LIMITS_UNENFORCED = 'L',
+    /* A file from the output folder begins: its size (8 bytes, big-endian), then its path
+     * relative to the output folder (raw bytes, as the program named it). */
+    CSM_FRAME_FILE = 'P',
+    /* A chunk of the current file's content; the file ends at the next file, skip or exit
+     * frame. */
+    CSM_FRAME_FILE_DATA = 'D',
+    /* A file of the output folder that is not sent: a reason (one byte, below), then its path. */
+    CSM_FRAME_FILE_SKIPPED = 'K'
+};
+
+/* Why a file of the output folder was not sent (the first byte of a skip frame). */
+enum
+{
+    CSM_SKIP_SYMLINK = 'l',     /* a symbolic link: never followed */
+    CSM_SKIP_NOT_REGULAR = 't', /* a FIFO, device or socket */
+    CSM_SKIP_TOO_MANY = 'n',    /* over the count cap (--out-files) */
+    CSM_SKIP_TOO_LARGE = 'b',   /* over the total size cap (--out-bytes) */
+    CSM_SKIP_UNREADABLE = 'e',  /* could not be opened or read */
+    CSM_SKIP_TOO_DEEP = 'd'     /* a folder nested deeper than the launcher looks */
 };
 
 enum
@@ -38,8 +66,12 @@ enum
     /* No frame is larger: the launcher forwards output in smaller chunks, and a reader may take
      * a larger length for a stream that is not the launcher's. */
     CSM_FRAME_MAX_PAYLOAD = 1024 * 1024,
-    /* The length before the program in a --listen request. */
-    CSM_REQUEST_LENGTH_SIZE = 8
+    /* The length before the program in a request, and before a file's content. */
+    CSM_REQUEST_LENGTH_SIZE = 8,
+    /* The length before a file's path in a request. */
+    CSM_REQUEST_PATH_LENGTH_SIZE = 4,
+    /* No path in a request or a file frame is longer. */
+    CSM_MAX_PATH = 4096
 };
 
 /* The bits of "unenforced=N": limits given with --limits that the container's cgroup does not
