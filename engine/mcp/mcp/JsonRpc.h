@@ -14,6 +14,8 @@ enum class ErrorCode
     MethodNotFound = -32601,
     InvalidParams = -32602,
     InternalError = -32603,
+    // MCP's own: resources/read of a URI the server does not serve.
+    ResourceNotFound = -32002,
     ServerError = -32000, // implementation-defined: refusals of the transport (HTTP 4xx)
 };
 

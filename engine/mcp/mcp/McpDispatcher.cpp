@@ -2,8 +2,10 @@
 
 #include "core/Logging.h"
 #include "core/LogText.h"
+#include "mcp/ClientResultShape.h"
 #include "mcp/JsonRpc.h"
 #include "mcp/ProtocolVersion.h"
+#include "mcp/ResourceProvider.h"
 #include "mcp/Tool.h"
 #include "mcp/ToolCall.h"
 #include "mcp/ToolRegistry.h"
@@ -104,9 +106,18 @@ void McpDispatcher::handleRequest(const QJsonValue& id, const QString& method,
     } else if (method == QLatin1String("ping")) {
         Q_EMIT outgoing(jsonrpc::result(id, {}));
     } else if (method == QLatin1String("tools/list")) {
-        Q_EMIT outgoing(jsonrpc::result(id, {{QStringLiteral("tools"), m_tools.definitions()}}));
+        Q_EMIT outgoing(jsonrpc::result(
+            id, {{QStringLiteral("tools"), resultShape().toolDefinitions(m_tools.definitions())}}));
     } else if (method == QLatin1String("tools/call")) {
         callTool(id, params);
+    } else if (m_resources && method == QLatin1String("resources/read")) {
+        readResource(id, params);
+    } else if (m_resources && method == QLatin1String("resources/list")) {
+        // Not listed: a run's files are announced to the client that ran it, as resource_link
+        // blocks in its result. Listing them would show every client the URIs of the others'.
+        Q_EMIT outgoing(jsonrpc::result(id, {{QStringLiteral("resources"), QJsonArray{}}}));
+    } else if (m_resources && method == QLatin1String("resources/templates/list")) {
+        Q_EMIT outgoing(jsonrpc::result(id, {{QStringLiteral("resourceTemplates"), QJsonArray{}}}));
     } else {
         Q_EMIT outgoing(jsonrpc::error(id, ErrorCode::MethodNotFound,
                                        QStringLiteral("Method not found: %1").arg(method)));
@@ -144,11 +155,16 @@ QJsonObject McpDispatcher::initialize(const QJsonObject& params)
                            {QStringLiteral("version"), m_identity.version}};
     if (!m_identity.title.isEmpty())
         serverInfo.insert(QStringLiteral("title"), m_identity.title);
+    QJsonObject capabilities{
+        {QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), false}}}};
+    if (m_resources) {
+        capabilities.insert(QStringLiteral("resources"),
+                            QJsonObject{{QStringLiteral("listChanged"), false},
+                                        {QStringLiteral("subscribe"), false}});
+    }
     QJsonObject result{
         {QStringLiteral("protocolVersion"), m_protocolVersion},
-        {QStringLiteral("capabilities"),
-         QJsonObject{
-             {QStringLiteral("tools"), QJsonObject{{QStringLiteral("listChanged"), false}}}}},
+        {QStringLiteral("capabilities"), capabilities},
         {QStringLiteral("serverInfo"), serverInfo},
     };
     if (!m_identity.instructions.isEmpty())
@@ -193,7 +209,7 @@ void McpDispatcher::callTool(const QJsonValue& id, const QJsonObject& params)
     connect(call, &ToolCall::finished, this, [this, call, key, id](const QJsonObject& result) {
         if (m_awaitingResponse.value(key) == call) {
             m_awaitingResponse.remove(key);
-            Q_EMIT outgoing(jsonrpc::result(id, result));
+            Q_EMIT outgoing(jsonrpc::result(id, resultShape().callResult(result)));
         }
         forget(call);
     });
@@ -205,6 +221,28 @@ void McpDispatcher::callTool(const QJsonValue& id, const QJsonObject& params)
         auto* progress = new ProgressNotifier(*call, progressToken, m_progressTiming, call);
         connect(progress, &ProgressNotifier::notification, this, &McpDispatcher::outgoing);
     }
+}
+
+void McpDispatcher::readResource(const QJsonValue& id, const QJsonObject& params)
+{
+    const QJsonValue uri = params.value(QLatin1String("uri"));
+    if (!uri.isString()) {
+        Q_EMIT outgoing(jsonrpc::error(id, ErrorCode::InvalidParams,
+                                       QStringLiteral("Invalid params: \"uri\" must be a string")));
+        return;
+    }
+    Expected<QJsonObject> contents = m_resources->read(uri.toString());
+    if (!contents) {
+        Q_EMIT outgoing(jsonrpc::error(id, ErrorCode::ResourceNotFound, contents.error()));
+        return;
+    }
+    Q_EMIT outgoing(jsonrpc::result(id, *contents));
+}
+
+ClientResultShape McpDispatcher::resultShape() const
+{
+    return ClientResultShape(m_clientInfo.value(QLatin1String("name")).toString(),
+                             m_protocolVersion);
 }
 
 void McpDispatcher::forget(ToolCall* call)

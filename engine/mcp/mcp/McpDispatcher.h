@@ -1,5 +1,6 @@
 #pragma once
 
+#include "mcp/ClientResultShape.h"
 #include "mcp/ProgressNotifier.h"
 #include "mcp/ServerIdentity.h"
 
@@ -15,6 +16,8 @@ class ToolRegistry;
 
 // The transport-free MCP core: JSON-RPC messages in (handleMessage), messages out (outgoing).
 // Tool calls run concurrently; a running call never delays ping or another request.
+class ResourceProvider;
+
 class McpDispatcher final : public QObject
 {
     Q_OBJECT
@@ -33,6 +36,10 @@ public:
     // Cancels every running call without answering it; idle() follows once all have cleaned up.
     void cancelAll();
     int runningCallCount() const { return static_cast<int>(m_alive.size()); }
+
+    // What resources/read serves (may be null: no resources capability). Not owned; must
+    // outlive the dispatcher.
+    void setResources(const ResourceProvider* resources) { m_resources = resources; }
 
     // How often a call with a progressToken reports progress (tests make it faster).
     void setProgressTiming(ProgressNotifier::Timing timing) { m_progressTiming = timing; }
@@ -56,9 +63,12 @@ private:
     void handleNotification(const QString& method, const QJsonObject& params);
     QJsonObject initialize(const QJsonObject& params);
     void callTool(const QJsonValue& id, const QJsonObject& params);
+    void readResource(const QJsonValue& id, const QJsonObject& params);
+    ClientResultShape resultShape() const;
     void forget(ToolCall* call);
 
     const ToolRegistry& m_tools;
+    const ResourceProvider* m_resources = nullptr;
     ServerIdentity m_identity;
     QString m_transport;
     QString m_sessionId;
