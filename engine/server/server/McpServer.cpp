@@ -21,6 +21,7 @@
 #include "server/RunHistoryRecorder.h"
 #include "server/ServerOptionsParser.h"
 #include "tools/RunCodeTool.h"
+#include "tools/RunFilesResources.h"
 
 #include <QCoreApplication>
 #include <QSysInfo>
@@ -43,6 +44,7 @@ RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
     config.defaultTimeoutSeconds = options.defaultTimeoutSeconds;
     config.maxTimeoutSeconds = options.maxTimeoutSeconds;
     config.redactOutput = options.redactOutput;
+    config.runFilesRoot = RunFilesStore::rootIn(options.dataDir);
     return config;
 }
 
@@ -113,6 +115,8 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     } else {
         qCInfo(lcServer) << "run history off (--no-history)";
     }
+    m_runFiles =
+        std::make_unique<RunFilesResources>(RunFilesStore(RunFilesStore::rootIn(options.dataDir)));
     auto pythonTool = std::make_unique<RunCodeTool>(*m_runner, python, m_history.get());
     auto jsTool = std::make_unique<RunCodeTool>(*m_runner, js, m_history.get());
     m_pythonTool = pythonTool.get();
@@ -201,6 +205,7 @@ void McpServer::applySettings(const ServerOptions& options)
 McpDispatcher* McpServer::openSession(const QString& transport, const QString& sessionId)
 {
     auto* session = new McpDispatcher(*m_tools, m_identity, transport, sessionId, this);
+    session->setResources(m_runFiles.get());
     m_sessions.append(session);
     connect(session, &QObject::destroyed, this, [this, session] {
         m_sessions.removeOne(session);

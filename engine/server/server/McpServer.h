@@ -21,6 +21,7 @@ class RunHistoryRecorder;
 class SandboxRunner;
 class StaleContainerSweeper;
 class ToolCall;
+class RunFilesResources;
 class ToolRegistry;
 struct CallContext;
 
@@ -86,7 +87,8 @@ private:
     std::unique_ptr<RunHistoryRecorder> m_history;
     std::unique_ptr<CallApprovals> m_approvals; // before the tools, which ask it
     std::unique_ptr<ToolRegistry> m_tools;
-    RunCodeTool* m_pythonTool = nullptr; // in m_tools
+    std::unique_ptr<RunFilesResources> m_runFiles; // resources/read of runs' files
+    RunCodeTool* m_pythonTool = nullptr;           // in m_tools
     RunCodeTool* m_jsTool = nullptr;
     ServerOptions m_options;
     FileContentWatcher* m_settingsFile = nullptr;

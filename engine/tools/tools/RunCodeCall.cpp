@@ -7,6 +7,8 @@
 #include "tools/RunObserver.h"
 #include "tools/ToolResultFormatter.h"
 
+#include <QDir>
+
 #include <utility>
 
 namespace csm {
@@ -79,8 +81,25 @@ QString RunCodeCall::progressMessage() const
     return m_redactOutput ? m_run->secrets()->redactor().redact(message) : message;
 }
 
+void RunCodeCall::tidyFiles(const ExecutionResult& result) const
+{
+    if (!m_files)
+        return;
+    const QDir folder(m_files->store.folder(m_files->key));
+    if (result.outcome != ExecutionResult::Outcome::Exited) {
+        QDir(folder.filePath(QStringLiteral("out"))).removeRecursively();
+        folder.mkdir(QStringLiteral("out"));
+    }
+    const bool empty = QDir(folder.filePath(QStringLiteral("in")))
+                           .isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden) &&
+                       result.outputFiles.isEmpty();
+    if (empty)
+        m_files->store.remove(m_files->key);
+}
+
 void RunCodeCall::onRunFinished(const ExecutionResult& result)
 {
+    tidyFiles(result);
     const ExecutionResult safe = m_run->secrets()->redacted(result);
     // Recorded before the client hears of it, so a client that reads the history after its
     // answer finds the run ended.
@@ -95,7 +114,9 @@ void RunCodeCall::onRunFinished(const ExecutionResult& result)
         Q_EMIT finished(ToolResult::error(answer.engineError));
         return;
     }
-    Q_EMIT finished(ToolResultFormatter::format(answer));
+    Q_EMIT finished(
+        m_files ? ToolResultFormatter::format(answer, m_files->key, m_files->sandboxOutputDirectory)
+                : ToolResultFormatter::format(answer));
 }
 
 void RunCodeCall::reportEnd(const ExecutionResult& result)

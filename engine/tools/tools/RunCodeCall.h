@@ -1,8 +1,11 @@
 #pragma once
 
+#include "core/RunFilesStore.h"
 #include "mcp/ToolCall.h"
 
 #include <QPointer>
+
+#include <optional>
 
 namespace csm {
 
@@ -31,12 +34,24 @@ public:
     // budget) is reported as cancelled, so that no record stays "running".
     ~RunCodeCall() override;
 
+    // The run's folder in the store (its key names the files' URIs) and where the program
+    // leaves its files in the sandbox. Without it the result lists no files.
+    struct Files
+    {
+        RunFilesStore store;
+        QString key;
+        QString sandboxOutputDirectory;
+    };
+    void setFiles(Files files) { m_files = std::move(files); }
+
     void cancel() override;
     QString progressMessage() const override;
 
 private:
     RunCodeCall(QObject* parent, RunObserver* observer, qint64 handle);
     void onRunFinished(const ExecutionResult& result);
+    // Drops what a run that did not end normally left half-written, and a folder with nothing.
+    void tidyFiles(const ExecutionResult& result) const;
     void reportEnd(const ExecutionResult& result);
     void reportFailure(const QString& message);
 
@@ -45,6 +60,7 @@ private:
     qint64 m_handle = 0; // 0 once the end has been reported (or when nothing is recorded)
     bool m_cancelled = false;
     bool m_redactOutput = true;
+    std::optional<Files> m_files;
 };
 
 } // namespace csm

@@ -1,5 +1,6 @@
 #include "tools/RunCodeTool.h"
 
+#include "core/Logging.h"
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
@@ -9,6 +10,9 @@
 #include "tools/RunObserver.h"
 #include "tools/ToolResultFormatter.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 
 #include <cmath>
@@ -60,7 +64,7 @@ QString RunCodeTool::description() const
                "the program prints is returned: use %3. It runs as an unprivileged user with a "
                "read-only root filesystem; %4 and /tmp are writable (%5 MiB each). Limits: %6 MiB "
                "of memory, %7 CPU, a timeout of %8 s by default (timeout_seconds, at most %9 s). "
-               "Network access: %10.")
+               "Network access: %10. %11")
         .arg(LanguageTraits::displayName(m_config.language), installed, printHint, policy.workdir)
         .arg(policy.tmpfsBytes / (1024 * 1024))
         .arg(policy.memoryBytes / (1024 * 1024))
@@ -68,7 +72,21 @@ QString RunCodeTool::description() const
         .arg(m_config.defaultTimeoutSeconds)
         .arg(m_config.maxTimeoutSeconds)
         .arg(policy.network == QLatin1String("none") ? QStringLiteral("none")
-                                                     : QStringLiteral("yes"));
+                                                     : QStringLiteral("yes"))
+        .arg(filesSentence());
+}
+
+QString RunCodeTool::filesSentence() const
+{
+    const SandboxPolicy& policy = m_runner.policy();
+    return QStringLiteral(
+               "Files: pass input files with \"files\" (placed under %1 before the program "
+               "starts). Files the program writes under %2 come back after the run (up to %3 "
+               "files, %4 MiB): images are shown to you, and every file is linked as a resource "
+               "you can read.")
+        .arg(policy.workdir, policy.outputDirectory())
+        .arg(policy.outputFilesMax)
+        .arg(policy.outputFilesBytes / (1024 * 1024));
 }
 
 QString RunCodeTool::reviewText(const QJsonObject& arguments) const
@@ -94,6 +112,8 @@ QJsonObject RunCodeTool::definition() const
                           {QStringLiteral("description"),
                            QStringLiteral("Kill the program after this many seconds (default %1)")
                                .arg(m_config.defaultTimeoutSeconds)}}},
+             {QStringLiteral("files"),
+              InputFileList::schema(m_config.inputLimits, m_runner.policy().workdir)},
          }},
         {QStringLiteral("required"), QJsonArray{QStringLiteral("code")}},
     };
@@ -115,8 +135,33 @@ QJsonObject RunCodeTool::definition() const
     };
 }
 
-qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& code,
-                                int timeoutMs) const
+std::optional<RunCodeCall::Files> RunCodeTool::prepareFiles(const QList<InputFile>& inputs) const
+{
+    if (m_config.runFilesRoot.isEmpty())
+        return std::nullopt;
+    RunFilesStore store(m_config.runFilesRoot);
+    Expected<QString> key = store.create();
+    if (!key) {
+        // The call still runs: only its output files are lost, and the log says why.
+        qCWarning(lcSandbox).noquote() << "output files will not be kept:" << key.error();
+        return std::nullopt;
+    }
+    // The history's copy of what the call sent: kept beside what the program makes.
+    const QDir in(QDir(store.folder(*key)).filePath(QStringLiteral("in")));
+    for (const InputFile& input : inputs) {
+        const QString path = in.filePath(input.path);
+        QDir().mkpath(QFileInfo(path).path());
+        QFile copy(path);
+        if (!copy.open(QIODevice::WriteOnly | QIODevice::NewOnly) ||
+            copy.write(input.content) != input.content.size())
+            qCWarning(lcSandbox).noquote()
+                << "cannot keep a copy of an input file:" << copy.errorString();
+    }
+    return RunCodeCall::Files{store, *key, m_runner.policy().outputDirectory()};
+}
+
+qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& code, int timeoutMs,
+                                const QString& filesKey, const QList<InputFile>& inputFiles) const
 {
     if (!m_observer)
         return 0;
@@ -139,6 +184,8 @@ qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& co
     };
     if (policy.allowUnenforcedLimits)
         start.limits.insert(QStringLiteral("allow_unlimited"), true);
+    start.filesKey = filesKey;
+    start.inputFiles = inputFiles;
     return m_observer->runStarted(start);
 }
 
@@ -168,6 +215,13 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
         timeoutSeconds = std::min(timeout.toDouble(), m_config.maxTimeoutSeconds);
     }
 
+    Expected<QList<InputFile>> inputFiles =
+        InputFileList::parse(arguments.value(QLatin1String("files")), m_config.inputLimits);
+    if (!inputFiles) {
+        return RunCodeCall::failed(inputFiles.error(), parent, m_observer,
+                                   reportStart(context, code, defaultTimeoutMs));
+    }
+
     const RunQueue& queue = m_runner.queue();
     if (queue.isFull()) {
         // Refused at once rather than queued without bound: the client hears why now.
@@ -185,9 +239,18 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
     request.image = m_config.image;
     request.code = code.toString().toUtf8();
     request.timeoutMs = static_cast<int>(std::lround(timeoutSeconds * 1000));
-    const qint64 handle = reportStart(context, code, request.timeoutMs);
-    return new RunCodeCall(m_runner.start(request, nullptr), m_config.redactOutput, parent,
-                           m_observer, handle);
+    request.inputFiles = *inputFiles;
+    const std::optional<RunCodeCall::Files> files = prepareFiles(request.inputFiles);
+    if (files)
+        request.outputDirectory =
+            QDir(files->store.folder(files->key)).filePath(QStringLiteral("out"));
+    const qint64 handle = reportStart(context, code, request.timeoutMs,
+                                      files ? files->key : QString(), request.inputFiles);
+    auto* call = new RunCodeCall(m_runner.start(request, nullptr), m_config.redactOutput, parent,
+                                 m_observer, handle);
+    if (files)
+        call->setFiles(*files);
+    return call;
 }
 
 } // namespace csm

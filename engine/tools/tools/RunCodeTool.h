@@ -2,6 +2,8 @@
 
 #include "mcp/Tool.h"
 #include "runtime/Language.h"
+#include "tools/InputFileList.h"
+#include "tools/RunCodeCall.h"
 
 #include <utility>
 
@@ -24,6 +26,10 @@ public:
         // Secret values in what the program prints reach the client as [secret:NAME]. Off only
         // when the user asks: the model's provider would see them.
         bool redactOutput = true;
+        // Where runs' files are kept (RunFilesStore::rootIn of the data folder); empty: the
+        // program's output files are not collected.
+        QString runFilesRoot;
+        InputFileList::Limits inputLimits;
     };
 
     // `observer` (may be null) is told of every call's start and end (the run history).
@@ -43,7 +49,12 @@ public:
 
 private:
     QString description() const;
-    qint64 reportStart(const CallContext& context, const QJsonValue& code, int timeoutMs) const;
+    // What the description says about files in and out.
+    QString filesSentence() const;
+    // A folder for the call's files, with a copy of its inputs; none without a store.
+    std::optional<RunCodeCall::Files> prepareFiles(const QList<InputFile>& inputs) const;
+    qint64 reportStart(const CallContext& context, const QJsonValue& code, int timeoutMs,
+                       const QString& filesKey = {}, const QList<InputFile>& inputFiles = {}) const;
 
     SandboxRunner& m_runner;
     Config m_config;

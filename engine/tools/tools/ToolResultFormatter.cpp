@@ -1,9 +1,14 @@
 #include "tools/ToolResultFormatter.h"
 
+#include "core/MediaType.h"
 #include "mcp/ToolResult.h"
 #include "sandbox/ExecutionResult.h"
+#include "tools/RunFileUri.h"
 
+#include <QFile>
 #include <QJsonArray>
+
+#include <optional>
 
 namespace csm {
 
@@ -18,6 +23,126 @@ void appendSection(QString& text, const QString& section)
     if (!text.isEmpty() && !text.endsWith(QLatin1Char('\n')))
         text += QLatin1Char('\n');
     text += section;
+}
+
+QString readableSize(qint64 bytes)
+{
+    if (bytes < 1024)
+        return QStringLiteral("%1 B").arg(bytes);
+    if (bytes < 1024 * 1024)
+        return QStringLiteral("%1 KiB").arg(double(bytes) / 1024, 0, 'f', 1);
+    return QStringLiteral("%1 MiB").arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
+}
+
+// The bytes of a stored file, if it is no larger than `cap`.
+std::optional<QByteArray> storedBytes(const OutputFile& file, qint64 cap)
+{
+    if (file.storedPath.isEmpty() || file.sizeBytes > cap)
+        return std::nullopt;
+    QFile stored(file.storedPath);
+    if (!stored.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    QByteArray bytes = stored.read(cap + 1);
+    if (bytes.size() > cap)
+        return std::nullopt;
+    return bytes;
+}
+
+// The output files' part of a result: a text section, the content blocks to show (images, SVG
+// as text), one resource_link per file, and their structured list.
+struct FilesPart
+{
+    QString text;
+    QJsonArray shown;
+    QJsonArray links;
+    QJsonArray structured;
+};
+
+FilesPart describeFiles(const QList<OutputFile>& files, const QString& key, const QString& outDir)
+{
+    FilesPart part;
+    if (files.isEmpty())
+        return part;
+    int inlineImages = 0;
+    QStringList lines;
+    for (const OutputFile& file : files) {
+        QJsonObject entry{{QStringLiteral("path"), file.path},
+                          {QStringLiteral("size_bytes"), file.sizeBytes}};
+        if (!file.isReturned()) {
+            entry.insert(QStringLiteral("skipped"), file.skipReason);
+            part.structured.append(entry);
+            lines.append(QStringLiteral("- %1: not returned (%2)").arg(file.path, file.skipReason));
+            continue;
+        }
+        const QString relative = RunFileUri::relativeToRun(file.storedPath, key);
+        const QString uri =
+            key.isEmpty() || relative.isEmpty() ? QString() : RunFileUri::make(key, relative);
+        entry.insert(QStringLiteral("mime_type"), file.mimeType);
+        if (!uri.isEmpty())
+            entry.insert(QStringLiteral("uri"), uri);
+        part.structured.append(entry);
+        QString shownAs;
+        if (MediaType::isRasterImage(file.mimeType) &&
+            inlineImages < ToolResultFormatter::kMaxInlineImages) {
+            if (const auto bytes = storedBytes(file, ToolResultFormatter::kMaxInlineImageBytes)) {
+                part.shown.append(QJsonObject{
+                    {QStringLiteral("type"), QStringLiteral("image")},
+                    {QStringLiteral("data"), QString::fromLatin1(bytes->toBase64())},
+                    {QStringLiteral("mimeType"), file.mimeType},
+                });
+                ++inlineImages;
+                shownAs = QStringLiteral(", shown below");
+            } else {
+                shownAs = QStringLiteral(", too large to show: read it through its URI");
+            }
+        } else if (file.mimeType == QLatin1String("image/svg+xml")) {
+            if (const auto bytes = storedBytes(file, ToolResultFormatter::kMaxInlineImageBytes)) {
+                part.shown.append(ToolResult::textContent(
+                    QStringLiteral("[%1]\n%2").arg(file.path, QString::fromUtf8(*bytes))));
+                shownAs = QStringLiteral(", shown below as text");
+            }
+        }
+        lines.append(QStringLiteral("- %1 (%2, %3%4)%5")
+                         .arg(file.path, file.mimeType, readableSize(file.sizeBytes), shownAs,
+                              uri.isEmpty() ? QString() : QStringLiteral(": ") + uri));
+        if (!uri.isEmpty()) {
+            part.links.append(QJsonObject{
+                {QStringLiteral("type"), QStringLiteral("resource_link")},
+                {QStringLiteral("uri"), uri},
+                {QStringLiteral("name"), file.path},
+                {QStringLiteral("mimeType"), file.mimeType},
+                {QStringLiteral("size"), file.sizeBytes},
+            });
+        }
+    }
+    part.text = QStringLiteral("[files the program left in %1:]\n").arg(outDir) +
+                lines.join(QLatin1Char('\n'));
+    return part;
+}
+QJsonObject filesSchema()
+{
+    const QString string = QStringLiteral("string");
+    const QJsonObject file{
+        {QStringLiteral("type"), QStringLiteral("object")},
+        {QStringLiteral("properties"),
+         QJsonObject{
+             {QStringLiteral("path"),
+              schemaOf(string, QStringLiteral("Relative to the output folder"))},
+             {QStringLiteral("size_bytes"),
+              schemaOf(QStringLiteral("integer"), QStringLiteral("Size"))},
+             {QStringLiteral("mime_type"),
+              schemaOf(string, QStringLiteral("What the file holds, from its content"))},
+             {QStringLiteral("uri"),
+              schemaOf(string, QStringLiteral("Read it with resources/read"))},
+             {QStringLiteral("skipped"),
+              schemaOf(string, QStringLiteral("Why it was not returned, if it was not"))},
+         }},
+        {QStringLiteral("required"), QJsonArray{QStringLiteral("path")}},
+    };
+    return {{QStringLiteral("type"), QStringLiteral("array")},
+            {QStringLiteral("items"), file},
+            {QStringLiteral("description"),
+             QStringLiteral("Files the program left in its output folder")}};
 }
 } // namespace
 
@@ -49,7 +174,8 @@ QString ToolResultFormatter::decodeOutput(const QByteArray& bytes)
     return QString::fromUtf8(bytes);
 }
 
-QJsonObject ToolResultFormatter::format(const ExecutionResult& result)
+QJsonObject ToolResultFormatter::format(const ExecutionResult& result, const QString& filesKey,
+                                        const QString& outputDirectory)
 {
     const QString out = result.stdoutTruncated ? decodeTruncatedOutput(result.stdoutBytes)
                                                : decodeOutput(result.stdoutBytes);
@@ -83,10 +209,13 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result)
     }
     for (const QString& warning : result.engineWarnings)
         appendSection(text, QStringLiteral("[engine warning: %1]").arg(warning));
-    if (text.isEmpty())
+    const FilesPart files = describeFiles(result.outputFiles, filesKey, outputDirectory);
+    if (text.isEmpty() && files.text.isEmpty())
         text = QStringLiteral("[no output; exit code 0]");
+    if (!files.text.isEmpty())
+        appendSection(text, files.text);
 
-    const QJsonObject structured{
+    QJsonObject structured{
         {QStringLiteral("stdout"), out},
         {QStringLiteral("stderr"), err},
         {QStringLiteral("exit_code"), result.exitCode},
@@ -95,8 +224,15 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result)
         {QStringLiteral("truncated"), result.truncated()},
         {QStringLiteral("oom_killed"), result.oomKilled},
     };
+    QJsonArray content{ToolResult::textContent(text)};
+    for (const QJsonValue& block : files.shown)
+        content.append(block);
+    for (const QJsonValue& link : files.links)
+        content.append(link);
+    if (!files.structured.isEmpty())
+        structured.insert(QStringLiteral("files"), files.structured);
     return {
-        {QStringLiteral("content"), QJsonArray{ToolResult::textContent(text)}},
+        {QStringLiteral("content"), content},
         {QStringLiteral("structuredContent"), structured},
         {QStringLiteral("isError"), failed},
     };
@@ -123,6 +259,7 @@ QJsonObject ToolResultFormatter::outputSchema()
               schemaOf(boolean, QStringLiteral("stdout or stderr exceeded the output cap"))},
              {QStringLiteral("oom_killed"),
               schemaOf(boolean, QStringLiteral("Killed for exceeding the memory limit"))},
+             {QStringLiteral("files"), filesSchema()},
          }},
         {QStringLiteral("required"),
          QJsonArray{QStringLiteral("stdout"), QStringLiteral("stderr"), QStringLiteral("exit_code"),

@@ -9,11 +9,21 @@ namespace csm {
 struct ExecutionResult;
 
 // Turns a sandbox run into an MCP CallToolResult: a readable text in `content` (what most
-// clients show the model) and the same facts, typed, in `structuredContent`.
+// clients show the model) and the same facts, typed, in `structuredContent`. The files the
+// program left in its output folder follow: listed in the text with their URIs, small images as
+// image content (so the model sees its charts), every file as a resource_link.
 class ToolResultFormatter final
 {
 public:
-    static QJsonObject format(const ExecutionResult& result);
+    // An image larger than this is only linked, not shown.
+    static constexpr qint64 kMaxInlineImageBytes = 1024 * 1024;
+    // At most this many images are shown in one result; the others are linked.
+    static constexpr int kMaxInlineImages = 8;
+
+    // `filesKey`: the run's folder in RunFilesStore, which names the files' URIs;
+    // `outputDirectory`: where the program left them (SandboxPolicy::outputDirectory).
+    static QJsonObject format(const ExecutionResult& result, const QString& filesKey = {},
+                              const QString& outputDirectory = QStringLiteral("/sandbox/out"));
     // A failure before any program ran (bad arguments, engine or image missing).
     // Program output as text: always valid UTF-8, each invalid byte sequence becoming U+FFFD.
     static QString decodeOutput(const QByteArray& bytes);
