@@ -92,6 +92,31 @@ test('overlapping calls both complete', async () => {
   assert.equal(fast.structuredContent.stdout, 'fast\n');
 });
 
+test('a CSV in, a chart out: shown as an image, linked, and read back with resources/read', async () => {
+  assert.ok(client.getServerCapabilities().resources, 'the server declares resources');
+  const result = await client.callTool({
+    name: 'run_python_code',
+    arguments: {
+      code: 'import pandas as pd\nimport matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\n' +
+        'df = pd.read_csv("sales.csv")\nprint("total", df.amount.sum())\n' +
+        'df.plot.bar(x="region", y="amount")\nplt.savefig("/sandbox/out/sales.png")\n',
+      files: [{ path: 'sales.csv', content: 'region,amount\nnorth,3\nsouth,4\n' }],
+    },
+  });
+  assert.equal(result.isError, false, JSON.stringify(result).slice(0, 2000));
+  assert.match(text(result), /total 7/);
+  const image = result.content.find((c) => c.type === 'image');
+  assert.ok(image, 'the chart is image content');
+  assert.equal(image.mimeType, 'image/png');
+  const link = result.content.find((c) => c.type === 'resource_link');
+  assert.ok(link, 'the chart is linked as a resource');
+  assert.match(link.uri, /^code-sandbox:\/\/runs\/[0-9a-f-]{36}\/out\/sales\.png$/);
+  assert.equal(result.structuredContent.files[0].uri, link.uri);
+  const read = await client.readResource({ uri: link.uri });
+  assert.equal(read.contents[0].mimeType, 'image/png');
+  assert.equal(read.contents[0].blob, image.data);
+});
+
 test('an unknown tool is a protocol error', async () => {
   await assert.rejects(client.callTool({ name: 'run_cobol_code', arguments: {} }), /Unknown tool/);
 });
