@@ -3,7 +3,9 @@
 namespace csm {
 
 ClientResultShape::ClientResultShape(const QString& clientName, const QString& protocolVersion)
-    // Codex CLI names itself "codex-mcp-client" (measured with @openai/codex 0.17x).
+    // Codex CLI names itself "codex-mcp-client". Its releases before 0.171 dropped images beside
+    // structuredContent; 0.171.0 forwards both (tests/assistants). Leaving structuredContent
+    // out costs it nothing: the text says the same.
     : m_withoutStructuredContent(clientName.startsWith(QLatin1String("codex"), Qt::CaseInsensitive))
     // Protocol versions are dates: they compare as strings.
     , m_withoutResourceLinks(!protocolVersion.isEmpty() &&
