@@ -4,8 +4,10 @@
 #include "runtime/Language.h"
 #include "runtime/PythonBootstrap.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using csm::Language;
@@ -46,6 +48,7 @@ private Q_SLOTS:
     void commandLines();
     void behavesAsPlainStdin_data();
     void behavesAsPlainStdin();
+    void unclosedFilesAreWritten();
     void tracebackHasNoBootstrapFrame();
 };
 
@@ -87,6 +90,16 @@ void tst_PythonBootstrap::behavesAsPlainStdin_data()
         << QByteArray("import sys\nsys.excepthook = lambda *a: print('hooked', a[0].__name__)\n"
                       "1 / 0\n");
     QTest::newRow("atexit") << QByteArray("import atexit\natexit.register(print, 'bye')\n");
+    QTest::newRow("finalizers after atexit")
+        << QByteArray("import atexit\nclass A:\n    def __del__(self):\n        print('del')\n"
+                      "a = A()\natexit.register(print, 'atexit')\n");
+    QTest::newRow("threads are waited for") << QByteArray(
+        "import threading, time\n"
+        "threading.Thread(target=lambda: (time.sleep(0.2), print('thread'))).start()\n"
+        "print('main')\n");
+    QTest::newRow("sys.exit(True)") << QByteArray("import sys\nsys.exit(True)\n");
+    QTest::newRow("sys.exit(None)") << QByteArray("import sys\nprint('x', end='')\nsys.exit()\n");
+    QTest::newRow("sys.exit(256)") << QByteArray("import sys\nsys.exit(256)\n");
     QTest::newRow("UTF-8") << QByteArray("# -*- coding: utf-8 -*-\nprint('\xc3\xa9')\n");
     QTest::newRow("no matplotlib needed") << QByteArray("import json\nprint(json.dumps([1]))\n");
 }
@@ -107,6 +120,21 @@ void tst_PythonBootstrap::behavesAsPlainStdin()
         QCOMPARE(bootstrapped.status, plain.status);
         QCOMPARE(bootstrapped.code, plain.code);
     }
+}
+
+void tst_PythonBootstrap::unclosedFilesAreWritten()
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+        QSKIP("no python3 on this machine");
+    // The bootstrap ends the interpreter itself, after the program's objects are gone.
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("left-open"));
+    const Outcome outcome = run(PythonBootstrap::command(PythonBootstrap::Imports::OnDemand),
+                                "f = open('" + path.toUtf8() + "', 'w')\nf.write('kept')\n");
+    QCOMPARE(outcome.code, 0);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("kept"));
 }
 
 void tst_PythonBootstrap::tracebackHasNoBootstrapFrame()

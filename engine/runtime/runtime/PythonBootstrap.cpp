@@ -141,6 +141,11 @@ def _csm_bootstrap():
                 except Exception:
                     pass
                 pyplot.close("all")
+        # What the preload made lives as long as the interpreter: keep it out of the collector's
+        # way, so that collections during the program and at its end look at its objects only.
+        import gc
+
+        gc.freeze()
 
     source = sys.stdin.buffer.read()
     main = type(sys)("__main__")
@@ -156,13 +161,43 @@ def _csm_bootstrap():
             hook(kind, value.with_traceback(traceback), traceback)
         return strip
 
+    def quick_exit(status):
+        # What Python's own exit does that a program can notice (it waits for its threads, runs
+        # its atexit functions and its objects' finalizers, flushes the output), without then
+        # tearing down every module one by one: after numpy, pandas and matplotlib that alone
+        # takes longer than most programs.
+        threading = sys.modules.get("threading")
+        if threading is not None and hasattr(threading, "_shutdown"):
+            threading._shutdown()
+        import atexit
+        import gc
+
+        atexit._run_exitfuncs()
+        main.__dict__.clear()
+        gc.collect()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        os._exit(status)
+
     try:
         exec(compile(source, "<stdin>", "exec", dont_inherit=True), main.__dict__)
+        status = 0
+    except SystemExit as stop:
+        # sys.exit() with a number or nothing; with a message, Python prints it.
+        if stop.code is not None and not isinstance(stop.code, int):
+            raise
+        status = int(stop.code or 0)
+        if not -(2**31) <= status < 2**31:
+            raise
     except BaseException:
         sys.excepthook = strip_own_frames(sys.excepthook)
         raise
     finally:
         save_figures()
+    quick_exit(status)
 
 
 _csm_bootstrap()
