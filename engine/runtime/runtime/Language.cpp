@@ -1,5 +1,7 @@
 #include "runtime/Language.h"
 
+#include "runtime/PythonBootstrap.h"
+
 namespace csm {
 
 QString LanguageTraits::id(Language language)
@@ -28,10 +30,20 @@ QStringList LanguageTraits::interpreterCommand(Language language)
 {
     switch (language) {
     case Language::Python:
-        // -u: unbuffered, so output written before a timeout or crash is not lost.
-        return {QStringLiteral("python3"), QStringLiteral("-u"), QStringLiteral("-")};
+        return PythonBootstrap::command(PythonBootstrap::Imports::OnDemand);
     case Language::JavaScript:
         return {QStringLiteral("node"), QStringLiteral("-")};
+    }
+    Q_UNREACHABLE();
+}
+
+QStringList LanguageTraits::pooledInterpreterCommand(Language language)
+{
+    switch (language) {
+    case Language::Python:
+        return PythonBootstrap::command(PythonBootstrap::Imports::Preload);
+    case Language::JavaScript:
+        return interpreterCommand(language);
     }
     Q_UNREACHABLE();
 }

@@ -20,8 +20,12 @@ public:
     // "python" / "javascript": the names CONTAINER_LANGUAGE and the history use.
     static QString id(Language language);
     static QString displayName(Language language);
-    // The interpreter reading the whole program from stdin, e.g. `python3 -u -`.
+    // The interpreter reading the whole program from stdin: `node -`, or for Python
+    // `python3 -u -c BOOTSTRAP` (see PythonBootstrap).
     static QStringList interpreterCommand(Language language);
+    // The same for a pooled container, whose interpreter waits for its program: it may spend
+    // that time importing the modules programs usually need (Python: numpy, pandas, pyplot).
+    static QStringList pooledInterpreterCommand(Language language);
     // The locally built default image's name, without a registry.
     static QString defaultImageName(Language language);
     // Accepts python|py|javascript|js|node (any case).

@@ -130,6 +130,8 @@ void WarmPool::refill()
 void WarmPool::startOne(Slot& slot)
 {
     ContainerSpec spec = m_runner.makeSpec(slot.language, slot.image);
+    // It waits for its program anyway: its interpreter imports the usual modules meanwhile.
+    spec.command = LanguageTraits::pooledInterpreterCommand(slot.language);
     spec.ioDirectory = m_ioRoot.filePath(spec.name);
     QDir().mkpath(spec.ioDirectory);
     // The launcher runs as the sandbox user, not as us: it must be able to create its socket.

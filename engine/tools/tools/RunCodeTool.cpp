@@ -48,8 +48,10 @@ QString RunCodeTool::description() const
                                    "depends on that image.")
                         .arg(m_config.image);
     } else if (python) {
-        installed = QStringLiteral("Python 3.11 (Debian 12) with numpy, pandas, matplotlib "
-                                   "(Agg backend: save figures to files) and requests installed.");
+        installed = QStringLiteral(
+            "Python 3.11 (Debian 12) with numpy, pandas, matplotlib "
+            "(plt.show() saves each figure as a PNG in /sandbox/out, and figures still open at the "
+            "end are saved too; they come back with the result) and requests installed.");
     } else {
         installed = QStringLiteral("Node.js 18 (Debian 12), built-in modules only (fetch "
                                    "included); no npm packages installed. Use CommonJS "

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace csm {
+
+// The small Python program every Python sandbox starts with (`python3 -u -c SOURCE`), ours rather
+// than the image's, so custom images get it too. It reads the program from stdin and runs it as
+// `python3 -` would (as __main__, file "<stdin>", sys.argv ['-'], the same exit status, tracebacks
+// without its own frames), and saves matplotlib figures as /sandbox/out/figure-N.png: on
+// plt.show() and for those still open when the program ends.
+class PythonBootstrap final
+{
+public:
+    enum class Imports
+    {
+        // A cold container: the program imports what it needs, when it needs it.
+        OnDemand,
+        // A pooled container, waiting for its program: numpy, pandas and matplotlib.pyplot (those
+        // the image has) are imported, and one chart drawn, before the program arrives.
+        Preload,
+    };
+
+    // The interpreter's command line, e.g. {python3, -u, -c, SOURCE}.
+    static QStringList command(Imports imports);
+    // The bootstrap's Python source.
+    static QString source();
+};
+
+} // namespace csm
