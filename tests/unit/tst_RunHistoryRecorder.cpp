@@ -74,6 +74,7 @@ private Q_SLOTS:
     void statusMapping();
     void failedCallIsAnError();
     void unknownHandleIsIgnored();
+    void filesInAndOutAreRecorded();
 
     void toolPathInvalidArguments();
     void toolPathEngineError();
@@ -255,6 +256,54 @@ void tst_RunHistoryRecorder::unknownHandleIsIgnored()
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("run 4242")));
     recorder->runEnded(4242, ExecutionResult{});
     QCOMPARE(recorder->store().count({}), 0);
+}
+
+void tst_RunHistoryRecorder::filesInAndOutAreRecorded()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    RunObserver::Start started = start();
+    started.filesKey = QStringLiteral("0f6e5a3c-1b2d-4e5f-8a9b-0c1d2e3f4a5b");
+    started.inputFiles = {{QStringLiteral("data/in.csv"), QByteArrayLiteral("a,b\n1,2\n")}};
+    const qint64 handle = recorder->runStarted(started);
+    QVERIFY(handle > 0);
+
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::Exited;
+    result.exitCode = 0;
+    OutputFile chart{QStringLiteral("chart.png"),
+                     2048,
+                     QStringLiteral("image/png"),
+                     QStringLiteral("/data/run-files/k/out/chart.png"),
+                     {}};
+    OutputFile link{QStringLiteral("link"),
+                    0,
+                    QStringLiteral("application/octet-stream"),
+                    {},
+                    QStringLiteral("a symbolic link: not followed")};
+    result.outputFiles = {chart, link};
+    recorder->runEnded(handle, result);
+
+    const auto run = recorder->store().get(handle);
+    QVERIFY(run);
+    QCOMPARE(run->filesKey, started.filesKey);
+    QCOMPARE(run->outputFileCount, 1);
+    QCOMPARE(run->files.size(), 3);
+    const RunFileRecord& input = run->files.at(0);
+    QCOMPARE(input.direction, RunFileRecord::Direction::Input);
+    QCOMPARE(input.path, QStringLiteral("data/in.csv"));
+    QCOMPARE(input.sizeBytes, 8);
+    QCOMPARE(input.mimeType, QStringLiteral("text/plain"));
+    QCOMPARE(input.storedPath, m_dir->filePath(QStringLiteral("run-files/") + started.filesKey +
+                                               QStringLiteral("/in/data/in.csv")));
+    QCOMPARE(run->files.at(1), (RunFileRecord{RunFileRecord::Direction::Output,
+                                              chart.path,
+                                              chart.sizeBytes,
+                                              chart.mimeType,
+                                              chart.storedPath,
+                                              {}}));
+    QCOMPARE(run->files.at(2).skipReason, link.skipReason);
+    QVERIFY(run->files.at(2).storedPath.isEmpty());
 }
 
 void tst_RunHistoryRecorder::toolPathInvalidArguments()
