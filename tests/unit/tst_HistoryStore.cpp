@@ -703,6 +703,28 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(files.folder(keys.at(3))));
     }
 
+    void filesArePrunedToTheirBudget()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const RunFilesStore files(store->filesRoot());
+        // Four runs of 400 KiB of files each, the first one oldest and still running.
+        const QStringList keys = addRunsWithFolders(*store, 4, 400 * 1024);
+        QCOMPARE(keys.size(), 4);
+        QCOMPARE(store->pruneFiles(0), 0); // no limit
+        QCOMPARE(store->pruneFiles(1024 * 1024), 2);
+        QVERIFY(store->lastError().isEmpty());
+        QVERIFY(QFileInfo::exists(files.folder(keys.at(0)))); // running: kept
+        QVERIFY(!QFileInfo::exists(files.folder(keys.at(1))));
+        QVERIFY(!QFileInfo::exists(files.folder(keys.at(2))));
+        QVERIFY(QFileInfo::exists(files.folder(keys.at(3))));
+        QVERIFY(files.totalBytes() <= 1024 * 1024);
+        // The runs stay in the history.
+        QCOMPARE(store->count({}), 4);
+    }
+
     void list_data()
     {
         QTest::addColumn<HistoryQuery>("query");

@@ -1061,6 +1061,28 @@ bool HistoryStore::pruneBySize(qint64 maxBytes, int* total)
     }
 }
 
+int HistoryStore::pruneFiles(qint64 maxBytes)
+{
+    if (!onOwnerThread() || maxBytes <= 0)
+        return 0;
+    QSqlQuery running(m_db);
+    running.setForwardOnly(true);
+    running.prepare(
+        QStringLiteral("SELECT files_key FROM runs WHERE status = ? AND files_key != ''"));
+    running.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+    if (!execute(running, "pruning the runs' files"))
+        return 0;
+    QStringList keep;
+    while (running.next())
+        keep.append(running.value(0).toString());
+    setError({});
+    const QStringList removed = RunFilesStore(filesRoot()).pruneTo(maxBytes, keep);
+    if (!removed.isEmpty())
+        qCInfo(lcHistory) << "removed the files of" << removed.size() << "runs to keep them within"
+                          << maxBytes / RetentionPolicy::kMiB << "MiB";
+    return static_cast<int>(removed.size());
+}
+
 int HistoryStore::vacuumIfWorthIt()
 {
     if (!onOwnerThread())
