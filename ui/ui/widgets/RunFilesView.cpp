@@ -141,7 +141,7 @@ void RunFilesView::showFiles(const QList<RunFileRecord>& files)
     int thumbnails = 0;
     for (qsizetype i = 0; i < files.size(); ++i) {
         const RunFileRecord& file = files.at(i);
-        if (isImage(file) && isKept(file)) {
+        if (thumbnails < kMaxThumbnails && isImage(file) && isKept(file)) {
             const QImage thumbnail = loadImage(file.storedPath, kThumbnailBound);
             if (!thumbnail.isNull()) {
                 m_thumbnailGrid->addWidget(addThumbnail(file, thumbnail),

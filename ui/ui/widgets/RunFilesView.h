@@ -31,6 +31,9 @@ public:
     static constexpr QSize kThumbnailBound{160, 160};
     static constexpr qint64 kMaxImageFileBytes = 32LL * 1024 * 1024;
     static constexpr qint64 kMaxImagePixels = 64LL * 1024 * 1024;
+    // Thumbnails are read on the GUI thread when a run is selected: a run with hundreds of
+    // images shows the first ones and lists the rest.
+    static constexpr int kMaxThumbnails = 24;
 
     explicit RunFilesView(QWidget* parent = nullptr);
 
