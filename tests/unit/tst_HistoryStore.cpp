@@ -1,3 +1,4 @@
+#include "core/RunFilesStore.h"
 #include "history/HistorySchema.h"
 #include "history/HistoryStore.h"
 
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 using namespace csm;
@@ -167,6 +169,76 @@ RunRecord ended(RunStatus status, const QString& stdoutText = {}, std::optional<
     end.durationMs = 12;
     end.endedAt = QDateTime::currentDateTimeUtc();
     return end;
+}
+
+// A run's folder in the RunFilesStore beside `store`, with one file in it; returns its key.
+QString makeRunFolder(const HistoryStore& store)
+{
+    const RunFilesStore files(store.filesRoot());
+    const auto key = files.create();
+    if (!key)
+        return {};
+    QFile file(files.folder(*key) + QStringLiteral("/out/chart.png"));
+    if (!file.open(QIODevice::WriteOnly) || file.write("not really a png") < 0)
+        return {};
+    return *key;
+}
+
+// A run with a files key, an input and two outputs (one skipped).
+RunRecord runWithFiles(const QString& key)
+{
+    RunRecord run = newRun(QStringLiteral("print('files')"));
+    run.filesKey = key;
+    run.files = {{RunFileRecord::Direction::Input,
+                  QStringLiteral("data/in.csv"),
+                  12,
+                  QStringLiteral("text/plain"),
+                  QStringLiteral("/x/") + key + QStringLiteral("/in/data/in.csv"),
+                  {}}};
+    return run;
+}
+
+RunRecord endWithFiles(const QString& key)
+{
+    RunRecord end = ended(RunStatus::Ok);
+    end.files = {{RunFileRecord::Direction::Output,
+                  QStringLiteral("chart.png"),
+                  16,
+                  QStringLiteral("image/png"),
+                  QStringLiteral("/x/") + key + QStringLiteral("/out/chart.png"),
+                  {}},
+                 {RunFileRecord::Direction::Output,
+                  QStringLiteral("big.bin"),
+                  1LL << 30,
+                  QStringLiteral("application/octet-stream"),
+                  {},
+                  QStringLiteral("over the 32 MiB total")}};
+    return end;
+}
+
+// `count` runs, each with a folder holding `bytes` more of output, their folders a second apart
+// (RunFilesStore prunes the oldest first); the oldest run is still running, the others ended.
+// Returns their keys, oldest first; fewer when something failed.
+QStringList addRunsWithFolders(HistoryStore& store, int count, qint64 bytes = 0)
+{
+    const RunFilesStore files(store.filesRoot());
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    QStringList keys;
+    for (int i = 0; i < count; ++i) {
+        const QString key = makeRunFolder(store);
+        QFile data(files.folder(key) + QStringLiteral("/out/data.bin"));
+        if (key.isEmpty() || !data.open(QIODevice::WriteOnly) ||
+            data.write(QByteArray(bytes, 'x')) != bytes)
+            return keys;
+        data.close();
+        const struct timeval times[2] = {{now - 1000 + i, 0}, {now - 1000 + i, 0}};
+        const auto id = store.recordStart(runWithFiles(key));
+        if (::utimes(QFile::encodeName(files.folder(key)).constData(), times) != 0 || !id ||
+            (i != 0 && !store.recordEnd(*id, endWithFiles(key))))
+            return keys;
+        keys += key;
+    }
+    return keys;
 }
 
 QList<qint64> idsOf(const QList<RunRecord>& runs)
@@ -524,6 +596,133 @@ private Q_SLOTS:
         QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok)));
         QVERIFY(store->lastError().isEmpty());
         QVERIFY(!store->get(*id + 100));
+    }
+
+    void filesAreRecordedAndReloaded()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const QString key = QStringLiteral("0f6e5a3c-1b2d-4e5f-8a9b-0c1d2e3f4a5b");
+        const RunRecord start = runWithFiles(key);
+        const auto id = store->recordStart(start);
+        QVERIFY(id);
+        const auto running = store->get(*id);
+        QVERIFY(running);
+        QCOMPARE(running->filesKey, key);
+        QCOMPARE(running->files, start.files);
+        QCOMPARE(running->outputFileCount, 0);
+
+        const RunRecord end = endWithFiles(key);
+        QVERIFY(store->recordEnd(*id, end));
+        const auto plain = store->recordStart(newRun(QStringLiteral("no files")));
+        QVERIFY(plain);
+        QVERIFY(store->recordEnd(*plain, ended(RunStatus::Ok)));
+
+        store.reset();
+        store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const auto run = store->get(*id);
+        QVERIFY(run);
+        QCOMPARE(run->files, start.files + end.files); // inputs first, in order
+        QCOMPARE(run->outputFileCount, 1);             // the skipped one is not counted
+        QVERIFY(store->get(*plain)->files.isEmpty());
+        QVERIFY(store->get(*plain)->filesKey.isEmpty());
+
+        // A list of full runs has their files; a list for a table has the count and the key only.
+        QCOMPARE(store->list({}).at(1).files, start.files + end.files);
+        HistoryQuery slim;
+        slim.includeContent = false;
+        const QList<RunRecord> listed = store->list(slim);
+        QCOMPARE(listed.size(), 2);
+        QCOMPARE(listed.at(1).outputFileCount, 1);
+        QCOMPARE(listed.at(1).filesKey, key);
+        QVERIFY(listed.at(1).files.isEmpty());
+        QCOMPARE(listed.at(0).outputFileCount, 0);
+        // Oldest change first: the run with files ended before the other one.
+        QCOMPARE(store->changedSince(0).constFirst().outputFileCount, 1);
+        QCOMPARE(store->changedSince(0).constLast().outputFileCount, 0);
+    }
+
+    void deletingARunDeletesItsFiles()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const QString key = makeRunFolder(*store);
+        QVERIFY(!key.isEmpty());
+        const QString keptKey = makeRunFolder(*store);
+        QVERIFY(!keptKey.isEmpty());
+        const auto id = store->recordStart(runWithFiles(key));
+        QVERIFY(id);
+        QVERIFY(store->recordEnd(*id, endWithFiles(key)));
+        const auto kept = store->recordStart(runWithFiles(keptKey));
+        QVERIFY(kept);
+        const RunFilesStore files(store->filesRoot());
+        QCOMPARE(files.root(), dir.filePath(QStringLiteral("run-files")));
+        QVERIFY(QFileInfo::exists(files.folder(key)));
+
+        QVERIFY(store->remove({*id}));
+        QVERIFY(!QFileInfo::exists(files.folder(key)));
+        QVERIFY(QFileInfo::exists(files.folder(keptKey)));
+        RawDatabase raw(historyPath(dir));
+        QCOMPARE(raw.value(QStringLiteral("SELECT count(*) FROM run_files WHERE run_id = ?"), {*id})
+                     .toInt(),
+                 0);
+        QCOMPARE(
+            raw.value(QStringLiteral("SELECT count(*) FROM run_files WHERE run_id = ?"), {*kept})
+                .toInt(),
+            1);
+    }
+
+    void pruningDeletesTheRunsFolders()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const RunFilesStore files(store->filesRoot());
+        // The oldest is still running: it stays, and so do its files.
+        const QStringList keys = addRunsWithFolders(*store, 4);
+        QCOMPARE(keys.size(), 4);
+        RetentionPolicy policy;
+        policy.maxRuns = 2;
+        policy.maxAgeDays = 0;
+        QCOMPARE(store->prune(policy), 1);
+        QVERIFY(QFileInfo::exists(files.folder(keys.at(0))));
+        QVERIFY(!QFileInfo::exists(files.folder(keys.at(1))));
+        QVERIFY(QFileInfo::exists(files.folder(keys.at(2))));
+        QVERIFY(QFileInfo::exists(files.folder(keys.at(3))));
+
+        // The size limit as well (a budget of one byte: every ended run goes).
+        QCOMPARE(store->pruneToSize(1), 2);
+        QVERIFY(QFileInfo::exists(files.folder(keys.at(0))));
+        QVERIFY(!QFileInfo::exists(files.folder(keys.at(2))));
+        QVERIFY(!QFileInfo::exists(files.folder(keys.at(3))));
+    }
+
+    void filesArePrunedToTheirBudget()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const RunFilesStore files(store->filesRoot());
+        // Four runs of 400 KiB of files each, the first one oldest and still running.
+        const QStringList keys = addRunsWithFolders(*store, 4, 400 * 1024);
+        QCOMPARE(keys.size(), 4);
+        QCOMPARE(store->pruneFiles(0), 0); // no limit
+        QCOMPARE(store->pruneFiles(1024 * 1024), 2);
+        QVERIFY(store->lastError().isEmpty());
+        QVERIFY(QFileInfo::exists(files.folder(keys.at(0)))); // running: kept
+        QVERIFY(!QFileInfo::exists(files.folder(keys.at(1))));
+        QVERIFY(!QFileInfo::exists(files.folder(keys.at(2))));
+        QVERIFY(QFileInfo::exists(files.folder(keys.at(3))));
+        QVERIFY(files.totalBytes() <= 1024 * 1024);
+        // The runs stay in the history.
+        QCOMPARE(store->count({}), 4);
     }
 
     void list_data()
@@ -1205,6 +1404,21 @@ private Q_SLOTS:
         const auto third = store->recordStart(newRun(QStringLiteral("new")));
         QCOMPARE(third, std::optional<qint64>(3));
         QCOMPARE(store->get(3)->changeSeq, 4); // after the interruption's 3
+
+        // Version 2: the old runs have no files; new ones keep theirs, and lose them with the run.
+        QVERIFY(first->filesKey.isEmpty());
+        QVERIFY(first->files.isEmpty());
+        QCOMPARE(first->outputFileCount, 0);
+        const QString key = QStringLiteral("0f6e5a3c-1b2d-4e5f-8a9b-0c1d2e3f4a5b");
+        const auto withFiles = store->recordStart(runWithFiles(key));
+        QVERIFY(withFiles);
+        QVERIFY(store->recordEnd(*withFiles, endWithFiles(key)));
+        QCOMPARE(store->get(*withFiles)->files.size(), 3);
+        QCOMPARE(store->get(*withFiles)->outputFileCount, 1);
+        QVERIFY(store->remove({*withFiles}));
+        RawDatabase raw(path);
+        QCOMPARE(raw.value(QStringLiteral("SELECT count(*) FROM run_files")).toInt(), 0);
+        QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), 2);
     }
 
     void appendedMigrationUpgradesAndKeepsRows()

@@ -1,6 +1,7 @@
 // RunHistoryRecorder against a real HistoryStore in a temporary folder: what each way a call can
 // end leaves in the history, driven both directly (as RunCodeCall reports) and through the real
 // RunCodeTool with an engine that does not exist (so no container ever runs).
+#include "core/RunFilesStore.h"
 #include "history/HistoryFieldCap.h"
 #include "history/HistoryPruner.h"
 #include "history/HistoryStore.h"
@@ -13,6 +14,8 @@
 #include "tools/RunCodeTool.h"
 
 #include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSysInfo>
@@ -20,6 +23,7 @@
 #include <QTest>
 
 #include <memory>
+#include <sys/time.h>
 
 using namespace csm;
 
@@ -74,6 +78,7 @@ private Q_SLOTS:
     void statusMapping();
     void failedCallIsAnError();
     void unknownHandleIsIgnored();
+    void filesInAndOutAreRecorded();
 
     void toolPathInvalidArguments();
     void toolPathEngineError();
@@ -87,6 +92,7 @@ private Q_SLOTS:
     void eachTextIsKeptUpToItsCap();
     void toolPathInvalidArgumentsKeepACappedCode();
     void theSizeLimitHoldsAfterEachRun();
+    void theFilesLimitHoldsAfterEachRun();
     void prunesOnATimer();
     void newConfigAppliesToTheNextRuns();
 
@@ -255,6 +261,54 @@ void tst_RunHistoryRecorder::unknownHandleIsIgnored()
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("run 4242")));
     recorder->runEnded(4242, ExecutionResult{});
     QCOMPARE(recorder->store().count({}), 0);
+}
+
+void tst_RunHistoryRecorder::filesInAndOutAreRecorded()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    RunObserver::Start started = start();
+    started.filesKey = QStringLiteral("0f6e5a3c-1b2d-4e5f-8a9b-0c1d2e3f4a5b");
+    started.inputFiles = {{QStringLiteral("data/in.csv"), QByteArrayLiteral("a,b\n1,2\n")}};
+    const qint64 handle = recorder->runStarted(started);
+    QVERIFY(handle > 0);
+
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::Exited;
+    result.exitCode = 0;
+    OutputFile chart{QStringLiteral("chart.png"),
+                     2048,
+                     QStringLiteral("image/png"),
+                     QStringLiteral("/data/run-files/k/out/chart.png"),
+                     {}};
+    OutputFile link{QStringLiteral("link"),
+                    0,
+                    QStringLiteral("application/octet-stream"),
+                    {},
+                    QStringLiteral("a symbolic link: not followed")};
+    result.outputFiles = {chart, link};
+    recorder->runEnded(handle, result);
+
+    const auto run = recorder->store().get(handle);
+    QVERIFY(run);
+    QCOMPARE(run->filesKey, started.filesKey);
+    QCOMPARE(run->outputFileCount, 1);
+    QCOMPARE(run->files.size(), 3);
+    const RunFileRecord& input = run->files.at(0);
+    QCOMPARE(input.direction, RunFileRecord::Direction::Input);
+    QCOMPARE(input.path, QStringLiteral("data/in.csv"));
+    QCOMPARE(input.sizeBytes, 8);
+    QCOMPARE(input.mimeType, QStringLiteral("text/plain"));
+    QCOMPARE(input.storedPath, m_dir->filePath(QStringLiteral("run-files/") + started.filesKey +
+                                               QStringLiteral("/in/data/in.csv")));
+    QCOMPARE(run->files.at(1), (RunFileRecord{RunFileRecord::Direction::Output,
+                                              chart.path,
+                                              chart.sizeBytes,
+                                              chart.mimeType,
+                                              chart.storedPath,
+                                              {}}));
+    QCOMPARE(run->files.at(2).skipReason, link.skipReason);
+    QVERIFY(run->files.at(2).storedPath.isEmpty());
 }
 
 void tst_RunHistoryRecorder::toolPathInvalidArguments()
@@ -483,6 +537,42 @@ void tst_RunHistoryRecorder::theSizeLimitHoldsAfterEachRun()
     QVERIFY(recorder->store().get(last));
     QVERIFY(!recorder->store().get(1));
     QVERIFY(recorder->store().count({}) >= 4);
+}
+
+void tst_RunHistoryRecorder::theFilesLimitHoldsAfterEachRun()
+{
+    RunHistoryRecorder::Config config;
+    config.retention.maxFilesBytes = 1024 * 1024;
+    const auto recorder = makeRecorder(config);
+    QVERIFY(recorder);
+    const RunFilesStore files(recorder->store().filesRoot());
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::Exited;
+    QStringList keys;
+    for (int i = 0; i < 5; ++i) {
+        // Each run leaves 300 KiB of output, as the server would have streamed it.
+        const auto key = files.create();
+        QVERIFY(key);
+        QFile output(files.folder(*key) + QStringLiteral("/out/data.bin"));
+        QVERIFY(output.open(QIODevice::WriteOnly));
+        QVERIFY(output.write(QByteArray(300 * 1024, 'x')) > 0);
+        output.close();
+        // Folders are pruned oldest first (by modification time): a second apart.
+        const qint64 at = QDateTime::currentSecsSinceEpoch() - 100 + i;
+        const struct timeval times[2] = {{at, 0}, {at, 0}};
+        QCOMPARE(::utimes(QFile::encodeName(files.folder(*key)).constData(), times), 0);
+        RunObserver::Start started = start();
+        started.filesKey = *key;
+        const qint64 handle = recorder->runStarted(started);
+        QVERIFY(handle > 0);
+        recorder->runEnded(handle, result);
+        QVERIFY2(files.totalBytes() <= config.retention.maxFilesBytes,
+                 qPrintable(QString::number(files.totalBytes())));
+        keys += *key;
+    }
+    QVERIFY(!QFileInfo::exists(files.folder(keys.at(0))));
+    QVERIFY(QFileInfo::exists(files.folder(keys.at(4))));
+    QCOMPARE(recorder->store().count({}), 5); // the runs stay
 }
 
 void tst_RunHistoryRecorder::prunesOnATimer()

@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 
 #include <functional>
 #include <memory>
@@ -58,6 +59,7 @@ private Q_SLOTS:
     void statusFilterDropsRunsThatEndOutsideIt();
     void deletionsReload();
     void columns();
+    void runsWithFilesAreMarked();
     void filtersByLanguageClientAndTime();
     void quietTicksAskForNoRows();
     void aRunThatEndsIntoTheFilterJoins();
@@ -199,14 +201,59 @@ void tst_RunsModel::columns()
     QStringList headers;
     for (int column = 0; column < model.columnCount(); ++column)
         headers << model.headerData(column, Qt::Horizontal).toString();
-    QCOMPARE(headers, QStringList({QStringLiteral("Started"), QStringLiteral("Client"),
-                                   QStringLiteral("Tool"), QStringLiteral("Status"),
-                                   QStringLiteral("Exit"), QStringLiteral("Duration")}));
+    QCOMPARE(headers,
+             QStringList({QStringLiteral("Started"), QStringLiteral("Client"),
+                          QStringLiteral("Tool"), QStringLiteral("Status"), QStringLiteral("Exit"),
+                          QStringLiteral("Duration"), QStringLiteral("Files")}));
     const qint64 id = *m_writer->recordStart(newRun());
     model.refresh();
     QCOMPARE(model.index(0, 0).data(RunsModel::RunIdRole).toLongLong(), id);
     QCOMPARE(model.index(0, RunsModel::Duration).data().toString(), QStringLiteral("…"));
     QCOMPARE(model.index(0, RunsModel::ExitCode).data().toString(), QString());
+}
+
+void tst_RunsModel::runsWithFilesAreMarked()
+{
+    RunsModel model(*m_store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const qint64 plain = *m_writer->recordStart(newRun());
+    QVERIFY(m_writer->recordEnd(plain, endedOk()));
+    RunRecord start = newRun();
+    start.filesKey = QStringLiteral("0f6e5a3c-1b2d-4e5f-8a9b-0c1d2e3f4a5b");
+    const qint64 withFiles = *m_writer->recordStart(start);
+    model.refresh();
+    QCOMPARE(model.rowCount(), 2);
+    // Running: no outputs yet.
+    QCOMPARE(model.index(0, RunsModel::Files).data().toString(), QString());
+
+    RunRecord end = endedOk();
+    for (const QString& name : {QStringLiteral("a.png"), QStringLiteral("b.csv")})
+        end.files.append(RunFileRecord{RunFileRecord::Direction::Output,
+                                       name,
+                                       10,
+                                       QStringLiteral("image/png"),
+                                       QStringLiteral("/x/") + name,
+                                       {}});
+    end.files.append(RunFileRecord{RunFileRecord::Direction::Output,
+                                   QStringLiteral("link"),
+                                   0,
+                                   {},
+                                   {},
+                                   QStringLiteral("a symbolic link: not followed")});
+    QVERIFY(m_writer->recordEnd(withFiles, end));
+    model.refresh(); // the end, seen live
+    QCOMPARE(model.index(0, 0).data(RunsModel::RunIdRole).toLongLong(), withFiles);
+    QCOMPARE(model.index(0, RunsModel::Files).data().toString(), QStringLiteral("2"));
+    QCOMPARE(model.index(0, RunsModel::Files).data(RunsModel::OutputFileCountRole).toInt(), 2);
+    // Shown as rich text (spaces that do not break), like the table's other tooltips.
+    QCOMPARE(model.index(0, RunsModel::Files).data(Qt::ToolTipRole).toString(),
+             Qt::convertFromPlainText(QStringLiteral("2 output files: see the Files tab")));
+    QCOMPARE(model.index(1, RunsModel::Files).data().toString(), QString());
+    QCOMPARE(model.index(1, RunsModel::Files).data(RunsModel::OutputFileCountRole).toInt(), 0);
+
+    // And when the table is read afresh.
+    RunsModel reloaded(*m_store);
+    QCOMPARE(reloaded.index(0, RunsModel::Files).data().toString(), QStringLiteral("2"));
 }
 
 void tst_RunsModel::filtersByLanguageClientAndTime()

@@ -28,6 +28,7 @@ ServerSettings changedSettings()
 {
     ServerSettings settings = ServerSettingsSamples::changed();
     settings.maxQueued = 7; // not saved by the app, but read from the file
+    settings.historyRetention.maxFilesBytes = 300LL << 20; // the same
     return settings;
 }
 

@@ -190,7 +190,8 @@ Command::Syntax HistoryCommand::syntax() const
                 1};
     }
     return {
-        QStringLiteral("prune [--history-max-runs N] [--history-max-days N] [--history-max-mb N]"),
+        QStringLiteral("prune [--history-max-runs N] [--history-max-days N] [--history-max-mb N] "
+                       "[--history-files-max-mb N]"),
         QStringLiteral(
             "Deletes ended runs beyond the retention limits: those of the flags, else those of "
             "settings.ini in the data folder (as the servers use them), else the defaults."),
@@ -395,6 +396,7 @@ void HistoryCommand::prune()
         // this command is run on purpose, unlike a server's pruning.
         history->enableIncrementalVacuum();
         history->vacuumIfWorthIt();
+        history->pruneFiles(policy.maxFilesBytes);
     }
     out() << "Deleted " << deleted << " run(s).\n";
     finish(Ok);

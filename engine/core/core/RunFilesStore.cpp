@@ -100,7 +100,7 @@ qint64 RunFilesStore::totalBytes() const
     return bytesUnder(m_root);
 }
 
-QStringList RunFilesStore::pruneTo(qint64 maxBytes) const
+QStringList RunFilesStore::pruneTo(qint64 maxBytes, const QStringList& keep) const
 {
     struct Run
     {
@@ -125,6 +125,8 @@ QStringList RunFilesStore::pruneTo(qint64 maxBytes) const
     for (const Run& run : runs) {
         if (total <= maxBytes)
             break;
+        if (keep.contains(run.key))
+            continue;
         remove(run.key);
         total -= run.bytes;
         removed.append(run.key);

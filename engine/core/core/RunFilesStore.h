@@ -3,6 +3,7 @@
 #include "core/Expected.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -35,8 +36,8 @@ public:
     // Total bytes of every run's files.
     qint64 totalBytes() const;
     // Removes the oldest runs' folders (by modification time) until the total is at most
-    // `maxBytes`; returns the removed keys.
-    QStringList pruneTo(qint64 maxBytes) const;
+    // `maxBytes`, never those of `keep` (runs still running); returns the removed keys.
+    QStringList pruneTo(qint64 maxBytes, const QStringList& keep = {}) const;
 
     static bool isKey(const QString& key);
 

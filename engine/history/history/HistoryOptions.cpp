@@ -28,6 +28,12 @@ HistoryOptions::HistoryOptions()
                              "after each run and every 10 minutes (default %1; 0: no limit).")
                   .arg(RetentionPolicy{}.maxTotalBytes / RetentionPolicy::kMiB),
               QStringLiteral("N"))
+    , m_filesMaxMb(QStringLiteral("history-files-max-mb"),
+                   QStringLiteral("Keep the files of runs (inputs and outputs, beside the history) "
+                                  "within N MiB, deleting the oldest runs' files beyond it "
+                                  "(default %1; 0: no limit).")
+                       .arg(RetentionPolicy{}.maxFilesBytes / RetentionPolicy::kMiB),
+                   QStringLiteral("N"))
 {}
 
 std::optional<QString> HistoryOptions::applyLimit(const QString& key, const QString& text,
@@ -41,6 +47,8 @@ std::optional<QString> HistoryOptions::applyLimit(const QString& key, const QStr
         policy.maxRuns = value;
     } else if (key == m_maxDays.names().constFirst()) {
         policy.maxAgeDays = value;
+    } else if (key == m_filesMaxMb.names().constFirst()) {
+        policy.maxFilesBytes = value * RetentionPolicy::kMiB;
     } else {
         policy.maxTotalBytes = value * RetentionPolicy::kMiB;
     }

@@ -34,8 +34,12 @@ public:
     const QCommandLineOption& maxRuns() const { return m_maxRuns; }
     const QCommandLineOption& maxDays() const { return m_maxDays; }
     const QCommandLineOption& maxMb() const { return m_maxMb; }
-    // The three above, in the order --help lists them.
-    QList<QCommandLineOption> retentionOptions() const { return {m_maxRuns, m_maxDays, m_maxMb}; }
+    const QCommandLineOption& filesMaxMb() const { return m_filesMaxMb; }
+    // The four above, in the order --help lists them.
+    QList<QCommandLineOption> retentionOptions() const
+    {
+        return {m_maxRuns, m_maxDays, m_maxMb, m_filesMaxMb};
+    }
 
     // The retention the flags ask for, with the values of `stored` (settings.ini, the same keys
     // as the flags) for the flags not given and RetentionPolicy's defaults for the rest. Fails
@@ -55,6 +59,7 @@ private:
     QCommandLineOption m_maxRuns;
     QCommandLineOption m_maxDays;
     QCommandLineOption m_maxMb;
+    QCommandLineOption m_filesMaxMb;
 };
 
 } // namespace csm

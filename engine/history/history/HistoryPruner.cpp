@@ -33,6 +33,7 @@ int HistoryPruner::pruneNow()
     if (!m_store.lastError().isEmpty())
         qCWarning(lcHistory).noquote()
             << "pruning the history stopped early:" << m_store.lastError();
+    m_store.pruneFiles(m_policy.maxFilesBytes);
     // Whoever deleted runs (this process, another one, a person), the space is given back here.
     m_store.vacuumIfWorthIt();
     return deleted;
@@ -44,6 +45,8 @@ int HistoryPruner::pruneIfTooBig()
     if (!m_store.lastError().isEmpty())
         qCWarning(lcHistory).noquote()
             << "pruning the history to its size limit stopped early:" << m_store.lastError();
+    // A run's outputs can be large: the files' budget is checked after every run as well.
+    m_store.pruneFiles(m_policy.maxFilesBytes);
     // Free pages are filled again by the next runs anyway; only many of them are worth giving
     // back (vacuumIfWorthIt decides).
     if (deleted > 0)

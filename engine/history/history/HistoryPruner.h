@@ -12,9 +12,9 @@ namespace csm {
 class HistoryStore;
 
 // Keeps the run history within its RetentionPolicy for as long as a server runs, not only when it
-// starts: a full pass (count, age, size) now and then every interval(), and a look at the size
-// alone after each recorded run, so that a burst of big runs cannot outgrow the budget between
-// two passes. Deleted space goes back to the file system when there is a lot of it.
+// starts: a full pass (count, age, size, the runs' files) now and then every interval(), and a
+// look at the sizes alone after each recorded run, so that a burst of big runs cannot outgrow the
+// budget between two passes. Deleted space goes back to the file system when there is a lot of it.
 //
 // Several processes prune the same file, each with its own policy: every deletion is a short
 // transaction that measures again inside it, so together they never delete more than the

@@ -37,8 +37,8 @@ struct HistoryQuery
     std::optional<QString> exactClientName;
 
     // For table views: false leaves code, stdoutText and stderrText holding at most their first
-    // previewChars characters, so a page of runs does not load megabytes of output. get() loads
-    // one run in full.
+    // previewChars characters, so a page of runs does not load megabytes of output, and leaves
+    // `files` empty (outputFileCount is always there). get() loads one run in full.
     bool includeContent = true;
     int previewChars = 0;
 };

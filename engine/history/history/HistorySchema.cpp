@@ -58,12 +58,39 @@ HistoryMigration version1()
     return migration;
 }
 
+// Version 2: the files that went into a run and came out of it (issue 16). files_key names the
+// run's folder of RunFilesStore; output_file_count (the outputs that came back) lets the Runs
+// table mark runs with files without reading run_files. A run's files go with it (ON DELETE
+// CASCADE: HistoryStore turns foreign keys on for every connection).
+HistoryMigration version2()
+{
+    HistoryMigration migration;
+    migration.version = 2;
+    migration.description = QStringLiteral("run files");
+    migration.statements = {
+        QStringLiteral("ALTER TABLE runs ADD COLUMN files_key TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("ALTER TABLE runs ADD COLUMN output_file_count INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral(R"(CREATE TABLE run_files (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    direction TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+    path TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL DEFAULT 0,
+    mime_type TEXT NOT NULL DEFAULT '',
+    stored_path TEXT NOT NULL DEFAULT '',
+    skip_reason TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (run_id, ordinal)
+))"),
+    };
+    return migration;
+}
+
 } // namespace
 
 const QList<HistoryMigration>& HistorySchema::migrations()
 {
-    // Append version 2 here.
-    static const QList<HistoryMigration> all{version1()};
+    // Append version 3 here.
+    static const QList<HistoryMigration> all{version1(), version2()};
     return all;
 }
 

@@ -1,6 +1,7 @@
 #include "history/HistoryStore.h"
 
 #include "core/Logging.h"
+#include "core/RunFilesStore.h"
 #include "history/HistorySchema.h"
 
 #include <QDir>
@@ -64,6 +65,8 @@ enum Column
     ColStartedAt,
     ColEndedAt,
     ColErrorMessage,
+    ColFilesKey,
+    ColOutputFileCount,
 };
 
 QString contentColumn(const QString& name, bool includeContent, int previewChars)
@@ -85,8 +88,9 @@ QString selectColumns(bool includeContent, int previewChars)
            contentColumn(QStringLiteral("stdout_text"), includeContent, previewChars) +
            QStringLiteral(", ") +
            contentColumn(QStringLiteral("stderr_text"), includeContent, previewChars) +
-           QStringLiteral(", stdout_truncated, stderr_truncated, exit_code, duration_ms, status, "
-                          "started_at, ended_at, error_message FROM runs");
+           QStringLiteral(
+               ", stdout_truncated, stderr_truncated, exit_code, duration_ms, status, "
+               "started_at, ended_at, error_message, files_key, output_file_count FROM runs");
 }
 
 QDateTime fromMs(const QVariant& value)
@@ -105,6 +109,20 @@ QVariant text(const QString& value)
 QVariant exitCodeValue(const std::optional<int>& exitCode)
 {
     return exitCode ? QVariant(*exitCode) : QVariant(QMetaType::fromType<int>());
+}
+
+QString directionText(RunFileRecord::Direction direction)
+{
+    return direction == RunFileRecord::Direction::Input ? QStringLiteral("in")
+                                                        : QStringLiteral("out");
+}
+
+// runs.output_file_count: the outputs that came back, which the Runs table marks.
+int returnedOutputs(const QList<RunFileRecord>& files)
+{
+    return static_cast<int>(std::count_if(files.cbegin(), files.cend(), [](const auto& file) {
+        return file.direction == RunFileRecord::Direction::Output && file.skipReason.isEmpty();
+    }));
 }
 
 QString limitsText(const QJsonObject& limits)
@@ -144,6 +162,8 @@ RunRecord readRun(const QSqlQuery& query)
     run.startedAt = fromMs(query.value(ColStartedAt));
     run.endedAt = fromMs(query.value(ColEndedAt));
     run.errorMessage = query.value(ColErrorMessage).toString();
+    run.filesKey = query.value(ColFilesKey).toString();
+    run.outputFileCount = query.value(ColOutputFileCount).toInt();
     return run;
 }
 
@@ -584,8 +604,8 @@ std::optional<qint64> HistoryStore::recordStart(const RunRecord& run)
             "INSERT INTO runs (change_seq, server_instance, server_pid, host_name, transport, "
             "session_id, client_name, client_version, tool, language, image, code, limits, "
             "stdout_text, stderr_text, stdout_truncated, stderr_truncated, exit_code, "
-            "duration_ms, status, started_at, ended_at, error_message) VALUES (?, ?, ?, ?, ?, "
-            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)"));
+            "duration_ms, status, started_at, ended_at, error_message, files_key) VALUES (?, ?, ?, "
+            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)"));
         insert.addBindValue(*seq);
         insert.addBindValue(text(run.serverInstance));
         insert.addBindValue(run.serverPid);
@@ -609,10 +629,11 @@ std::optional<qint64> HistoryStore::recordStart(const RunRecord& run)
         insert.addBindValue(run.startedAt.isValid() ? run.startedAt.toMSecsSinceEpoch()
                                                     : QDateTime::currentMSecsSinceEpoch());
         insert.addBindValue(text(run.errorMessage));
+        insert.addBindValue(text(run.filesKey));
         if (!execute(insert, "recording the start of a run"))
             return false;
         id = insert.lastInsertId().toLongLong();
-        return true;
+        return insertFiles(*id, run.files, RunFileRecord::Direction::Input);
     });
     if (!ok)
         return std::nullopt;
@@ -637,7 +658,7 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
         update.prepare(QStringLiteral(
             "UPDATE runs SET change_seq = ?, status = ?, stdout_text = ?, stderr_text = ?, "
             "stdout_truncated = ?, stderr_truncated = ?, exit_code = ?, duration_ms = ?, "
-            "ended_at = ?, error_message = ?, "
+            "ended_at = ?, error_message = ?, output_file_count = ?, "
             // Limits the engine did not enforce join the limits the run started with.
             "limits = CASE WHEN ? = '[]' THEN limits "
             "ELSE json_set(limits, '$.unenforced', json(?)) END WHERE id = ?"));
@@ -652,6 +673,7 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
         update.addBindValue(finished.endedAt.isValid() ? finished.endedAt.toMSecsSinceEpoch()
                                                        : QDateTime::currentMSecsSinceEpoch());
         update.addBindValue(text(finished.errorMessage));
+        update.addBindValue(returnedOutputs(finished.files));
         const QString unenforced =
             QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(finished.unenforcedLimits))
                                   .toJson(QJsonDocument::Compact));
@@ -666,8 +688,102 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
             qCInfo(lcHistory).noquote() << m_lastError;
             return false;
         }
-        return true;
+        return insertFiles(id, finished.files, RunFileRecord::Direction::Output);
     });
+}
+
+bool HistoryStore::insertFiles(qint64 runId, const QList<RunFileRecord>& files,
+                               RunFileRecord::Direction direction)
+{
+    // Numbered after the run's files already there: the inputs come at the start, the outputs
+    // at the end.
+    const auto next = readInteger(
+        QStringLiteral("SELECT coalesce(max(ordinal) + 1, 0) FROM run_files WHERE run_id = %1")
+            .arg(runId),
+        "recording a run's files");
+    if (!next)
+        return false;
+    qint64 ordinal = *next;
+    QSqlQuery insert(m_db);
+    insert.prepare(QStringLiteral("INSERT INTO run_files (run_id, ordinal, direction, path, "
+                                  "size_bytes, mime_type, stored_path, skip_reason) VALUES (?, "
+                                  "?, ?, ?, ?, ?, ?, ?)"));
+    for (const RunFileRecord& file : files) {
+        if (file.direction != direction)
+            continue;
+        insert.addBindValue(runId);
+        insert.addBindValue(ordinal++);
+        insert.addBindValue(directionText(file.direction));
+        insert.addBindValue(text(file.path));
+        insert.addBindValue(file.sizeBytes);
+        insert.addBindValue(text(file.mimeType));
+        insert.addBindValue(text(file.storedPath));
+        insert.addBindValue(text(file.skipReason));
+        if (!execute(insert, "recording a run's files"))
+            return false;
+    }
+    return true;
+}
+
+void HistoryStore::addFiles(QList<RunRecord>& runs) const
+{
+    // Only a run with a folder can have files: the others cost nothing.
+    for (RunRecord& run : runs) {
+        if (!run.filesKey.isEmpty())
+            run.files = filesOf(run.id);
+    }
+}
+
+QList<RunFileRecord> HistoryStore::filesOf(qint64 runId) const
+{
+    QSqlQuery query(m_db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT direction, path, size_bytes, mime_type, stored_path, "
+                                 "skip_reason FROM run_files WHERE run_id = ? ORDER BY ordinal"));
+    query.addBindValue(runId);
+    QList<RunFileRecord> files;
+    if (!execute(query, "reading a run's files"))
+        return files;
+    while (query.next()) {
+        RunFileRecord file;
+        file.direction = query.value(0).toString() == QLatin1String("in")
+                             ? RunFileRecord::Direction::Input
+                             : RunFileRecord::Direction::Output;
+        file.path = query.value(1).toString();
+        file.sizeBytes = query.value(2).toLongLong();
+        file.mimeType = query.value(3).toString();
+        file.storedPath = query.value(4).toString();
+        file.skipReason = query.value(5).toString();
+        files.append(file);
+    }
+    return files;
+}
+
+bool HistoryStore::collectFilesKeys(const QString& condition, const QVariantList& values)
+{
+    QSqlQuery query(m_db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT files_key FROM runs WHERE files_key != '' AND (") +
+                  condition + u')');
+    for (const QVariant& value : values)
+        query.addBindValue(value);
+    if (!execute(query, "finding the files of deleted runs"))
+        return false;
+    while (query.next())
+        m_deletedFilesKeys.append(query.value(0).toString());
+    return true;
+}
+
+void HistoryStore::removeDeletedRunsFiles()
+{
+    const RunFilesStore files(filesRoot());
+    for (const QString& key : std::as_const(m_deletedFilesKeys))
+        files.remove(key);
+}
+
+QString HistoryStore::filesRoot() const
+{
+    return RunFilesStore::rootIn(QFileInfo(m_path).absolutePath());
 }
 
 int HistoryStore::markInterrupted(const QString& hostName,
@@ -761,25 +877,40 @@ bool HistoryStore::remove(const QList<qint64>& ids)
         setError({});
         return true;
     }
-    return write("deleting runs", [&] {
+    const bool ok = write("deleting runs", [&] {
         qint64 deleted = 0;
         for (qsizetype first = 0; first < ids.size(); first += kDeleteBatch) {
             const QList<qint64> batch = ids.mid(first, kDeleteBatch);
             QStringList marks;
             marks.reserve(batch.size());
-            for (qsizetype i = 0; i < batch.size(); ++i)
+            QVariantList values;
+            for (const qint64 id : batch) {
                 marks += QStringLiteral("?");
+                values += id;
+            }
+            const QString condition = QStringLiteral("id IN (") + marks.join(u',') + u')';
+            if (!collectFilesKeys(condition, values))
+                return false;
             QSqlQuery query(m_db);
-            query.prepare(QStringLiteral("DELETE FROM runs WHERE id IN (") + marks.join(u',') +
-                          u')');
-            for (const qint64 id : batch)
-                query.addBindValue(id);
+            query.prepare(QStringLiteral("DELETE FROM runs WHERE ") + condition);
+            for (const QVariant& value : std::as_const(values))
+                query.addBindValue(value);
             if (!execute(query, "deleting runs"))
                 return false;
             deleted += query.numRowsAffected();
         }
         return deleted == 0 || bumpDeletionSeq();
     });
+    finishDeletion(ok);
+    return ok;
+}
+
+void HistoryStore::finishDeletion(bool committed)
+{
+    // The folders go only once their runs are gone for good: a rolled back deletion keeps both.
+    if (committed)
+        removeDeletedRunsFiles();
+    m_deletedFilesKeys.clear();
 }
 
 int HistoryStore::prune(const RetentionPolicy& policy)
@@ -840,12 +971,15 @@ bool HistoryStore::pruneByCountAndAge(const RetentionPolicy& policy, int* total)
             }
             if (conditions.isEmpty())
                 return true;
+            const QString condition = QStringLiteral("id IN (SELECT id FROM runs WHERE status "
+                                                     "!= ? AND (") +
+                                      conditions.join(QStringLiteral(" OR ")) +
+                                      QStringLiteral(") ORDER BY id LIMIT %1)").arg(kDeleteBatch);
+            values.prepend(RunStatusTraits::toString(RunStatus::Running));
+            if (!collectFilesKeys(condition, values))
+                return false;
             QSqlQuery query(m_db);
-            query.prepare(QStringLiteral("DELETE FROM runs WHERE id IN (SELECT id FROM runs "
-                                         "WHERE status != ? AND (") +
-                          conditions.join(QStringLiteral(" OR ")) +
-                          QStringLiteral(") ORDER BY id LIMIT %1)").arg(kDeleteBatch));
-            query.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+            query.prepare(QStringLiteral("DELETE FROM runs WHERE ") + condition);
             for (const QVariant& value : std::as_const(values))
                 query.addBindValue(value);
             if (!execute(query, "pruning the history"))
@@ -853,6 +987,7 @@ bool HistoryStore::pruneByCountAndAge(const RetentionPolicy& policy, int* total)
             deleted = query.numRowsAffected();
             return deleted == 0 || bumpDeletionSeq();
         });
+        finishDeletion(ok);
         if (!ok)
             return false;
         *total += deleted;
@@ -904,21 +1039,48 @@ bool HistoryStore::pruneBySize(qint64 maxBytes, int* total)
             oldest.finish();
             if (lastId == 0)
                 return true; // nothing but running runs: they stay, whatever their size
+            const QString condition = QStringLiteral("id <= ? AND status != ?");
+            const QVariantList values{lastId, RunStatusTraits::toString(RunStatus::Running)};
+            if (!collectFilesKeys(condition, values))
+                return false;
             QSqlQuery remove(m_db);
-            remove.prepare(QStringLiteral("DELETE FROM runs WHERE id <= ? AND status != ?"));
-            remove.addBindValue(lastId);
-            remove.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+            remove.prepare(QStringLiteral("DELETE FROM runs WHERE ") + condition);
+            for (const QVariant& value : values)
+                remove.addBindValue(value);
             if (!execute(remove, "pruning the history to its size limit"))
                 return false;
             deleted = remove.numRowsAffected();
             return deleted == 0 || bumpDeletionSeq();
         });
+        finishDeletion(ok);
         if (!ok)
             return false;
         *total += deleted;
         if (!over || deleted == 0)
             return true;
     }
+}
+
+int HistoryStore::pruneFiles(qint64 maxBytes)
+{
+    if (!onOwnerThread() || maxBytes <= 0)
+        return 0;
+    QSqlQuery running(m_db);
+    running.setForwardOnly(true);
+    running.prepare(
+        QStringLiteral("SELECT files_key FROM runs WHERE status = ? AND files_key != ''"));
+    running.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+    if (!execute(running, "pruning the runs' files"))
+        return 0;
+    QStringList keep;
+    while (running.next())
+        keep.append(running.value(0).toString());
+    setError({});
+    const QStringList removed = RunFilesStore(filesRoot()).pruneTo(maxBytes, keep);
+    if (!removed.isEmpty())
+        qCInfo(lcHistory) << "removed the files of" << removed.size() << "runs to keep them within"
+                          << maxBytes / RetentionPolicy::kMiB << "MiB";
+    return static_cast<int>(removed.size());
 }
 
 int HistoryStore::vacuumIfWorthIt()
@@ -1048,7 +1210,10 @@ QList<RunRecord> HistoryStore::list(const HistoryQuery& query) const
         sql += QStringLiteral(" LIMIT ? OFFSET ?");
         values << (query.limit > 0 ? query.limit : -1) << qMax(query.offset, 0);
     }
-    return select(sql, values);
+    QList<RunRecord> runs = select(sql, values);
+    if (query.includeContent)
+        addFiles(runs);
+    return runs;
 }
 
 qint64 HistoryStore::count(const HistoryQuery& query) const
@@ -1069,10 +1234,10 @@ qint64 HistoryStore::count(const HistoryQuery& query) const
 
 std::optional<RunRecord> HistoryStore::get(qint64 id) const
 {
-    const QList<RunRecord> runs =
-        select(selectColumns(true, 0) + QStringLiteral(" WHERE id = ?"), {id});
+    QList<RunRecord> runs = select(selectColumns(true, 0) + QStringLiteral(" WHERE id = ?"), {id});
     if (runs.isEmpty())
         return std::nullopt;
+    addFiles(runs);
     return runs.constFirst();
 }
 

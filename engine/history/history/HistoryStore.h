@@ -59,6 +59,9 @@ public:
     Q_DISABLE_COPY_MOVE(HistoryStore)
 
     QString path() const { return m_path; }
+    // The folder of the runs' files (RunFilesStore) beside the history file: deleting a run
+    // (remove, prune) removes its folder there too.
+    QString filesRoot() const;
     // The schema version of the file (PRAGMA user_version), once open() has upgraded it.
     int schemaVersion() const { return m_schemaVersion; }
     QString lastError() const { return m_lastError; }
@@ -68,10 +71,12 @@ public:
     // --- Writes: each is one transaction, applied entirely or not at all.
 
     // Inserts a run as `running` (status, endedAt, id and changeSeq of `run` are ignored; a null
-    // startedAt means now). Returns the new run's id.
+    // startedAt means now), with its filesKey and its input files (those of `files`). Returns
+    // the new run's id.
     std::optional<qint64> recordStart(const RunRecord& run);
     // Ends run `id`: stores status (which must be final), stdout/stderr and their truncation
-    // flags, exitCode, durationMs, endedAt (null means now) and errorMessage of `finished`.
+    // flags, exitCode, durationMs, endedAt (null means now), errorMessage and the output files
+    // (those of `files`; outputFileCount counts the ones without a skip reason) of `finished`.
     // A run already marked interrupted is ended all the same: its real end wins. False when
     // the run does not exist (any more) or the write failed.
     bool recordEnd(qint64 id, const RunRecord& finished);
@@ -93,6 +98,10 @@ public:
     // Only the size part of prune(): cheap (three small reads) while the database is within
     // `maxBytes`, which it is nearly always; for a check after every recorded run.
     int pruneToSize(qint64 maxBytes);
+    // Removes the oldest runs' folders from filesRoot() while the runs' files add up to more
+    // than `maxBytes` (<= 0: no limit), never those of running runs. The runs stay; their
+    // files' storedPath then names a file that is gone. Returns how many folders went.
+    int pruneFiles(qint64 maxBytes);
     // Gives the space of deleted runs back to the file system when there is a lot of it, a
     // chunk at a time. Returns how many pages (of 4 KiB) were released.
     int vacuumIfWorthIt();
@@ -104,7 +113,7 @@ public:
 
     // --- Reads: each sees one consistent snapshot of the database.
 
-    // Runs matching `query`, newest first.
+    // Runs matching `query`, newest first; with their files when query.includeContent.
     QList<RunRecord> list(const HistoryQuery& query) const;
     // How many runs match `query` (its limit and offset are ignored), or -1 on failure.
     qint64 count(const HistoryQuery& query) const;
@@ -112,7 +121,7 @@ public:
     // RetentionPolicy::maxTotalBytes limits. The file itself is about that big, plus its free
     // pages, which new runs fill first. -1 on failure.
     qint64 contentBytes() const;
-    // One run, in full.
+    // One run, in full, its files included (the only read that loads them).
     std::optional<RunRecord> get(qint64 id) const;
     // The distinct client names of the runs, sorted (byte order), the empty name included when
     // some run has none. Cheap whatever the number of runs: one index seek per name.
@@ -152,6 +161,16 @@ private:
     bool pruneBySize(qint64 maxBytes, int* total);
     std::optional<qint64> nextChangeSeq();
     bool bumpDeletionSeq();
+    bool insertFiles(qint64 runId, const QList<RunFileRecord>& files,
+                     RunFileRecord::Direction direction);
+    QList<RunFileRecord> filesOf(qint64 runId) const;
+    void addFiles(QList<RunRecord>& runs) const;
+    // Notes the files keys of the runs matching `condition` (an SQL condition on runs with `?`
+    // for `values`), which are about to be deleted in the current transaction.
+    bool collectFilesKeys(const QString& condition, const QVariantList& values);
+    // After a deleting transaction: removes the noted runs' folders if it committed.
+    void finishDeletion(bool committed);
+    void removeDeletedRunsFiles();
     QList<RunRecord> select(const QString& sql, const QVariantList& values) const;
     void setError(const QString& message) const;
 
@@ -161,6 +180,7 @@ private:
     QThread* m_thread = nullptr;
     int m_schemaVersion = 0;
     mutable QString m_lastError;
+    QStringList m_deletedFilesKeys;
 };
 
 } // namespace csm

@@ -14,6 +14,9 @@ struct RetentionPolicy
     // Drop the oldest runs while the database holds more than this (its pages in use, indexes
     // included); <= 0: no limit by size.
     qint64 maxTotalBytes = 512 * kMiB;
+    // Remove the oldest runs' files (RunFilesStore, beside the database) while they add up to more
+    // than this; the runs stay in the history, their files marked gone. <= 0: no limit.
+    qint64 maxFilesBytes = 1024 * kMiB;
 
     friend bool operator==(const RetentionPolicy&, const RetentionPolicy&) = default;
 };

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringList>
 #include <QTextStream>
@@ -28,6 +29,25 @@ QJsonValue isoTimeOrNull(const QDateTime& time)
 QString limitsText(const RunRecord& run)
 {
     return QString::fromUtf8(QJsonDocument(run.limits).toJson(QJsonDocument::Compact));
+}
+
+// A run's files, inputs first, as the history keeps them.
+QJsonArray filesJson(const QList<RunFileRecord>& files)
+{
+    QJsonArray array;
+    for (const RunFileRecord& file : files) {
+        array.append(QJsonObject{
+            {QStringLiteral("path"), file.path},
+            {QStringLiteral("direction"), file.direction == RunFileRecord::Direction::Input
+                                              ? QStringLiteral("in")
+                                              : QStringLiteral("out")},
+            {QStringLiteral("size_bytes"), file.sizeBytes},
+            {QStringLiteral("mime_type"), file.mimeType},
+            {QStringLiteral("stored_path"), file.storedPath},
+            {QStringLiteral("skip_reason"), file.skipReason},
+        });
+    }
+    return array;
 }
 
 // The CSV columns, in order, and how each is read from a run.
@@ -187,6 +207,9 @@ QJsonObject RunExporter::toJson(const RunRecord& run)
         {QStringLiteral("server_pid"), run.serverPid},
         {QStringLiteral("host_name"), run.hostName},
         {QStringLiteral("change_seq"), run.changeSeq},
+        {QStringLiteral("files_key"), run.filesKey},
+        {QStringLiteral("output_file_count"), run.outputFileCount},
+        {QStringLiteral("files"), filesJson(run.files)},
     };
 }
 

@@ -31,7 +31,9 @@ public:
     // "json" or "csv", in any case.
     static std::optional<Format> parseFormat(const QString& name);
     // Every field of a run, under the names of the history's columns (stdout, stderr without
-    // "_text"); times in ISO 8601 UTC, null when unset.
+    // "_text"); times in ISO 8601 UTC, null when unset; `files` lists the run's files (path,
+    // direction "in" or "out", size_bytes, mime_type, stored_path, skip_reason), empty when the
+    // run was read without its content.
     static QJsonObject toJson(const RunRecord& run);
 
     // Writes the start of the document (the CSV header, or the JSON array's opening bracket).

@@ -56,6 +56,9 @@ struct RunRecord
     // its resources (code-sandbox://runs/KEY/...); empty for a run that had none.
     QString filesKey;
     QList<RunFileRecord> files;
+    // How many output files came back (skipped ones not counted): kept with the run, so that a
+    // list shows it without loading `files` (which only get() does).
+    int outputFileCount = 0;
 };
 
 } // namespace csm

@@ -1,11 +1,13 @@
 #include "server/RunHistoryRecorder.h"
 
 #include "core/Logging.h"
+#include "core/RunFilesStore.h"
 #include "history/HistoryStore.h"
 #include "platform/ProcessProbe.h"
 #include "sandbox/ExecutionResult.h"
 
 #include <QDir>
+#include <QMimeDatabase>
 
 #include <utility>
 
@@ -57,6 +59,8 @@ qint64 RunHistoryRecorder::runStarted(const Start& start)
     run.image = start.image;
     run.code = HistoryFieldCap::apply(start.code, m_config.maxFieldBytes);
     run.limits = start.limits;
+    run.filesKey = start.filesKey;
+    run.files = inputRecords(start, m_store->filesRoot());
     const std::optional<qint64> id = m_store->recordStart(run);
     if (!id) {
         qCWarning(lcHistory).noquote()
@@ -64,6 +68,42 @@ qint64 RunHistoryRecorder::runStarted(const Start& start)
         return 0;
     }
     return *id;
+}
+
+QList<RunFileRecord> RunHistoryRecorder::inputRecords(const Start& start, const QString& filesRoot)
+{
+    QList<RunFileRecord> records;
+    const QString runFolder = RunFilesStore(filesRoot).folder(start.filesKey);
+    const QMimeDatabase mimeTypes;
+    for (const InputFile& input : start.inputFiles) {
+        RunFileRecord record;
+        record.direction = RunFileRecord::Direction::Input;
+        record.path = input.path;
+        record.sizeBytes = input.content.size();
+        // From the bytes, as for outputs: a name says what the caller hoped, not what it is.
+        record.mimeType = mimeTypes.mimeTypeForData(input.content).name();
+        if (!runFolder.isEmpty())
+            record.storedPath = runFolder + QStringLiteral("/in/") + input.path;
+        records.append(record);
+    }
+    return records;
+}
+
+QList<RunFileRecord> RunHistoryRecorder::outputRecords(const QList<OutputFile>& outputs)
+{
+    QList<RunFileRecord> records;
+    records.reserve(outputs.size());
+    for (const OutputFile& output : outputs) {
+        RunFileRecord record;
+        record.direction = RunFileRecord::Direction::Output;
+        record.path = output.path;
+        record.sizeBytes = output.sizeBytes;
+        record.mimeType = output.mimeType;
+        record.storedPath = output.storedPath;
+        record.skipReason = output.skipReason;
+        records.append(record);
+    }
+    return records;
 }
 
 RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result, qint64 maxFieldBytes)
@@ -75,6 +115,7 @@ RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result, qint64 ma
     run.stderrTruncated = result.stderrTruncated;
     run.durationMs = result.durationMs;
     run.unenforcedLimits = result.unenforcedLimits;
+    run.files = outputRecords(result.outputFiles);
     switch (result.outcome) {
     case ExecutionResult::Outcome::Exited:
         run.exitCode = result.exitCode;

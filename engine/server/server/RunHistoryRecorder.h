@@ -5,6 +5,7 @@
 #include "history/HistoryPruner.h"
 #include "history/RetentionPolicy.h"
 #include "history/RunRecord.h"
+#include "sandbox/OutputFile.h"
 #include "tools/RunObserver.h"
 
 #include <QString>
@@ -55,6 +56,11 @@ public:
     // How a run's result is recorded: status, outputs (each cut to `maxFieldBytes`), exit code,
     // duration, error message.
     static RunRecord endRecord(const ExecutionResult& result, qint64 maxFieldBytes);
+    // How a call's input files are recorded: their copies are in the run's folder of the
+    // RunFilesStore at `filesRoot`, under "in/".
+    static QList<RunFileRecord> inputRecords(const Start& start, const QString& filesRoot);
+    // How a run's output files are recorded: as the client was told about them.
+    static QList<RunFileRecord> outputRecords(const QList<OutputFile>& outputs);
 
     // For the runs that start from now on, and the pruner's next pass.
     void setConfig(const Config& config);

@@ -348,6 +348,11 @@ std::vector<ServerSetting> historySettings()
     list.push_back(retention(history->maxMb(), [](const ServerSettings& settings) {
         return QString::number(settings.historyRetention.maxTotalBytes / RetentionPolicy::kMiB);
     }));
+    // Only settings.ini and the flag set it: the Settings page has no field for it yet.
+    list.push_back(retention(history->filesMaxMb(), [](const ServerSettings& settings) {
+        return QString::number(settings.historyRetention.maxFilesBytes / RetentionPolicy::kMiB);
+    }));
+    list.back().saved = false;
     list.push_back(valueSetting(
         Section::History, "history-max-field-size", "size",
         QStringLiteral("Most bytes of each of a run's code, stdout and stderr kept in the "

@@ -3,6 +3,7 @@
 #include "history/HistoryStore.h"
 
 #include <QElapsedTimer>
+#include <QIcon>
 #include <QSet>
 #include <QTextDocument>
 
@@ -101,6 +102,8 @@ void RunsModel::slim(RunRecord& run)
     run.stdoutText.clear();
     run.stderrText.clear();
     run.errorMessage.clear();
+    run.filesKey.clear();
+    run.files.clear();
     intern(run.transport);
     intern(run.clientName);
     intern(run.clientVersion);
@@ -375,7 +378,12 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
         return run.id;
     if (role == StatusRole)
         return int(run.status);
-    if (role == Qt::TextAlignmentRole && (index.column() == ExitCode || index.column() == Duration))
+    if (role == OutputFileCountRole)
+        return run.outputFileCount;
+    if (role == Qt::DecorationRole && index.column() == Files && run.outputFileCount > 0)
+        return QIcon::fromTheme(QStringLiteral("mail-attachment"));
+    if (role == Qt::TextAlignmentRole &&
+        (index.column() == ExitCode || index.column() == Duration || index.column() == Files))
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         // A tooltip that looks like HTML is shown as HTML, and clients name themselves: escaped,
@@ -405,6 +413,14 @@ QString RunsModel::text(const RunRecord& run, Column column, bool toolTip)
         return run.exitCode ? QString::number(*run.exitCode) : QString();
     case Duration:
         return durationText(run);
+    case Files:
+        if (run.outputFileCount <= 0)
+            return {};
+        if (!toolTip)
+            return QString::number(run.outputFileCount);
+        return run.outputFileCount == 1
+                   ? tr("1 output file: see the Files tab")
+                   : tr("%1 output files: see the Files tab").arg(run.outputFileCount);
     case ColumnCount:
         break;
     }
@@ -428,6 +444,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Exit");
     case Duration:
         return tr("Duration");
+    case Files:
+        return tr("Files");
     case ColumnCount:
         break;
     }

@@ -33,6 +33,7 @@ public:
         Status,
         ExitCode,
         Duration,
+        Files, // the output files that came back: a count, empty for a run without any
         ColumnCount,
     };
 
@@ -40,6 +41,7 @@ public:
     {
         RunIdRole = Qt::UserRole + 1, // qint64
         StatusRole,                   // RunStatus as int
+        OutputFileCountRole,          // int
     };
 
     static constexpr int kPageSize = 200;
@@ -84,8 +86,8 @@ public:
 
     qint64 runId(int row) const;
     // What the table holds of a row's run: its id, change, client, transport, tool, language,
-    // status, exit code, duration and times (HistoryStore::get() has the rest); nothing for a
-    // row out of range.
+    // status, exit code, duration, times and output file count (HistoryStore::get() has the rest);
+    // nothing for a row out of range.
     std::optional<RunRecord> run(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;

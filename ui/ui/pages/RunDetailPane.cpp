@@ -1,6 +1,7 @@
 #include "ui/pages/RunDetailPane.h"
 
 #include "ui/widgets/CodeView.h"
+#include "ui/widgets/RunFilesView.h"
 
 #include <QFontDatabase>
 #include <QJsonDocument>
@@ -53,6 +54,7 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     , m_stdout(monospaceView(this))
     , m_stderr(monospaceView(this))
     , m_limits(monospaceView(this))
+    , m_files(new RunFilesView(this))
 {
     m_summary->setWordWrap(true);
     // The client's name and version are the client's own words: text, never HTML.
@@ -61,6 +63,7 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     m_tabs->addTab(m_code, tr("Code"));
     m_tabs->addTab(m_stdout, tr("Stdout"));
     m_tabs->addTab(m_stderr, tr("Stderr"));
+    m_tabs->addTab(m_files, tr("Files"));
     m_tabs->addTab(m_limits, tr("Limits"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -73,6 +76,8 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     m_stdout->setObjectName(QStringLiteral("stdout"));
     m_stderr->setObjectName(QStringLiteral("stderr"));
     m_limits->setObjectName(QStringLiteral("limits"));
+    m_files->setObjectName(QStringLiteral("files"));
+    m_tabs->setObjectName(QStringLiteral("detailTabs"));
 }
 
 void RunDetailPane::showRun(const std::optional<RunRecord>& run)
@@ -84,6 +89,11 @@ void RunDetailPane::showRun(const std::optional<RunRecord>& run)
     m_stderr->setPlainText(run ? run->stderrText : QString());
     m_limits->setPlainText(run ? QString::fromUtf8(QJsonDocument(run->limits).toJson())
                                : QString());
+    const QList<RunFileRecord> files = run ? run->files : QList<RunFileRecord>();
+    m_files->showFiles(files);
+    // The tab says at a glance whether there is anything in it.
+    m_tabs->setTabText(m_tabs->indexOf(m_files),
+                       files.isEmpty() ? tr("Files") : tr("Files (%1)").arg(files.size()));
 }
 
 } // namespace csm

@@ -11,9 +11,10 @@ class QTabWidget;
 namespace csm {
 
 class CodeView;
+class RunFilesView;
 
-// One run in full: what ran (code), what it printed (stdout, stderr), how it ended and the limits
-// it ran under. Read-only.
+// One run in full: what ran (code), what it printed (stdout, stderr), the files that went in and
+// came out, how it ended and the limits it ran under. Read-only.
 class RunDetailPane final : public QWidget
 {
     Q_OBJECT
@@ -32,6 +33,7 @@ private:
     QPlainTextEdit* m_stdout = nullptr;
     QPlainTextEdit* m_stderr = nullptr;
     QPlainTextEdit* m_limits = nullptr;
+    RunFilesView* m_files = nullptr;
     qint64 m_runId = 0;
 };
 

@@ -1,0 +1,256 @@
+// The Files tab of the real main window under the offscreen platform, over a real SQLite history
+// and real files in its RunFilesStore folder, as a server leaves them: the run is marked in the
+// Runs table, its PNG is shown as a thumbnail that opens full size, and its CSV can be saved.
+#include "core/RunFilesStore.h"
+#include "FindNamed.h"
+#include "history/HistoryStore.h"
+#include "RunFilesTab.h"
+#include "ServerCli.h"
+#include "ui/dialogs/ImageViewerDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/models/RunsModel.h"
+#include "ui/pages/RunDetailPane.h"
+#include "ui/pages/RunsPage.h"
+#include "ui/settings/DesktopSettings.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <memory>
+
+using csm::RunFileRecord;
+using csm::RunsModel;
+
+namespace {
+
+const QByteArray kCsv = QByteArrayLiteral("x,y\n1,2\n3,4\n");
+
+bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class tst_RunFilesTab final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_data.isValid());
+        // A run as a server records it: its files in its folder, their records in the history.
+        auto opened = csm::HistoryStore::open(m_data.filePath(QStringLiteral("history.sqlite")));
+        QVERIFY2(opened, qPrintable(opened.error()));
+        std::unique_ptr<csm::HistoryStore> store = *std::move(opened);
+        const csm::RunFilesStore files(store->filesRoot());
+        const auto key = files.create();
+        QVERIFY(key);
+        const QString out = files.folder(*key) + QStringLiteral("/out/");
+        QImage chart(400, 300, QImage::Format_RGB32);
+        chart.fill(Qt::white);
+        {
+            QPainter painter(&chart);
+            painter.fillRect(QRect(50, 100, 60, 200), Qt::blue);
+        }
+        QVERIFY(chart.save(out + QStringLiteral("chart.png"), "PNG"));
+        QVERIFY(writeFile(out + QStringLiteral("table.csv"), kCsv));
+        m_pngPath = out + QStringLiteral("chart.png");
+        m_csvPath = out + QStringLiteral("table.csv");
+
+        csm::RunRecord run;
+        run.tool = QStringLiteral("run_python_code");
+        run.language = QStringLiteral("python");
+        run.code = QStringLiteral("import matplotlib");
+        run.filesKey = *key;
+        const auto id = store->recordStart(run);
+        QVERIFY(id);
+        csm::RunRecord end;
+        end.status = csm::RunStatus::Ok;
+        end.exitCode = 0;
+        end.files = {
+            {RunFileRecord::Direction::Output,
+             QStringLiteral("chart.png"),
+             QFileInfo(m_pngPath).size(),
+             QStringLiteral("image/png"),
+             m_pngPath,
+             {}},
+            {RunFileRecord::Direction::Output,
+             QStringLiteral("table.csv"),
+             kCsv.size(),
+             QStringLiteral("text/csv"),
+             m_csvPath,
+             {}},
+            {RunFileRecord::Direction::Output,
+             QStringLiteral("escape"),
+             0,
+             {},
+             {},
+             QStringLiteral("a symbolic link: not followed")},
+        };
+        QVERIFY(store->recordEnd(*id, end));
+        m_runId = *id;
+        store.reset();
+
+        // No first-run setup dialog over the window (it would take the clicks).
+        csm::DesktopSettings desktop;
+        desktop.setupDone = true;
+        QVERIFY(desktop.save(m_data.path()));
+        m_window = std::make_unique<csm::MainWindow>(m_data.path());
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+
+    void theRunIsMarkedInTheTable()
+    {
+        auto& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const auto& model = findNamed<RunsModel>(page, "model");
+        QTRY_COMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, RunsModel::Files).data().toString(), QStringLiteral("2"));
+    }
+
+    void theFilesTabShowsTheImageAndListsTheFiles()
+    {
+        auto& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        auto& table = findNamed<QTableView>(page, "table");
+        const QRect row = table.visualRect(table.model()->index(0, RunsModel::Tool));
+        QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, row.center());
+        QTRY_COMPARE(findNamed<csm::RunDetailPane>(page, "detail").shownRunId(), m_runId);
+
+        const QList<QToolButton*> thumbnails = filesTabThumbnails(*m_window);
+        QCOMPARE(thumbnails.size(), 1);
+        const QPixmap thumbnail = thumbnailPixmap(*thumbnails.constFirst());
+        QVERIFY(!thumbnail.isNull());
+        QCOMPARE(thumbnail.size(), QSize(160, 120)); // 400x300 within 160x160
+        QVERIFY(thumbnails.constFirst()->isVisible());
+        QCOMPARE(findNamed<QTabWidget>(*m_window, "detailTabs")
+                     .tabText(findNamed<QTabWidget>(*m_window, "detailTabs").currentIndex()),
+                 QStringLiteral("Files (3)"));
+
+        // Full size, in a dialog of its own.
+        QTest::mouseClick(thumbnails.constFirst(), Qt::LeftButton);
+        csm::ImageViewerDialog* viewer = nullptr;
+        QTRY_VERIFY((viewer = findOptional<csm::ImageViewerDialog>(*m_window, "imageViewer")));
+        QCOMPARE(findNamed<QLabel>(*viewer, "image").pixmap().size(), QSize(400, 300));
+        viewer->close();
+
+        // Every file is listed; the skipped one with its reason.
+        auto& list = findNamed<QTreeWidget>(*m_window, "fileList");
+        QCOMPARE(list.topLevelItemCount(), 3);
+        QCOMPARE(list.topLevelItem(1)->text(0), QStringLiteral("table.csv"));
+        QCOMPARE(list.topLevelItem(2)->text(0), QStringLiteral("escape"));
+        QVERIFY(list.topLevelItem(2)->text(4).contains(QLatin1String("a symbolic link")));
+    }
+
+    void aListedFileCanBeOpenedOrSaved()
+    {
+        auto& list = findNamed<QTreeWidget>(*m_window, "fileList");
+        auto& open = findNamed<QPushButton>(*m_window, "openFile");
+        auto& saveAs = findNamed<QPushButton>(*m_window, "saveFileAs");
+        list.setCurrentItem(list.topLevelItem(2)); // skipped: nothing to open
+        QVERIFY(!open.isEnabled());
+        QVERIFY(!saveAs.isEnabled());
+        list.setCurrentItem(list.topLevelItem(1));
+        QVERIFY(open.isEnabled());
+        QVERIFY(saveAs.isEnabled());
+
+        QTemporaryDir target;
+        QVERIFY(target.isValid());
+        const QString saved = target.filePath(QStringLiteral("copy.csv"));
+        QTest::mouseClick(&saveAs, Qt::LeftButton);
+        QFileDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = findOptional<QFileDialog>(*m_window, "saveFileDialog")));
+        dialog->selectFile(saved);
+        static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept, as its Save button does
+        QTRY_COMPARE(readFile(saved), kCsv);
+        QVERIFY(
+            findNamed<QLabel>(*m_window, "fileMessage").text().startsWith(QLatin1String("Saved")));
+        // The kept copy is untouched.
+        QCOMPARE(readFile(m_csvPath), kCsv);
+    }
+
+    // The desktop app's export and the command line's export and show list the files alike.
+    void exportsListTheFiles()
+    {
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        const QString jsonPath = out.filePath(QStringLiteral("runs.json"));
+        QVERIFY(findNamed<csm::RunsPage>(*m_window, "runsPage").exportRuns({m_runId}, jsonPath));
+        checkFiles(QJsonDocument::fromJson(readFile(jsonPath)).array().at(0).toObject());
+
+        const QStringList dataDir{QStringLiteral("--data-dir"), m_data.path()};
+        const servercli::Result exported =
+            servercli::run(QStringList{QStringLiteral("history"), QStringLiteral("export"),
+                                       QStringLiteral("--format"), QStringLiteral("json")} +
+                           dataDir);
+        QCOMPARE(exported.exitCode, 0);
+        checkFiles(QJsonDocument::fromJson(exported.out).array().at(0).toObject());
+        const servercli::Result shown =
+            servercli::run(QStringList{QStringLiteral("history"), QStringLiteral("show"),
+                                       QString::number(m_runId), QStringLiteral("--json")} +
+                           dataDir);
+        QCOMPARE(shown.exitCode, 0);
+        checkFiles(QJsonDocument::fromJson(shown.out).object());
+    }
+
+    void aFileGoneFromTheStoreIsSaidSo()
+    {
+        auto& view = findNamed<csm::RunFilesView>(*m_window, "files");
+        QTemporaryDir target;
+        QVERIFY(QFile::remove(m_csvPath));
+        QVERIFY(!view.saveFileAs(1, target.filePath(QStringLiteral("x.csv"))));
+        QVERIFY(findNamed<QLabel>(*m_window, "fileMessage")
+                    .text()
+                    .contains(QLatin1String("not kept any more")));
+        QVERIFY(!QFile::exists(target.filePath(QStringLiteral("x.csv"))));
+    }
+
+private:
+    void checkFiles(const QJsonObject& run)
+    {
+        QCOMPARE(run.value(QLatin1String("id")).toInteger(), m_runId);
+        QVERIFY2(run.value(QLatin1String("output_file_count")).toInt() == 2,
+                 QJsonDocument(run).toJson().constData());
+        const QJsonArray files = run.value(QLatin1String("files")).toArray();
+        QCOMPARE(files.size(), 3);
+        const QJsonObject png = files.at(0).toObject();
+        QCOMPARE(png.value(QLatin1String("path")).toString(), QStringLiteral("chart.png"));
+        QCOMPARE(png.value(QLatin1String("direction")).toString(), QStringLiteral("out"));
+        QCOMPARE(png.value(QLatin1String("size_bytes")).toInteger(), QFileInfo(m_pngPath).size());
+        QCOMPARE(png.value(QLatin1String("mime_type")).toString(), QStringLiteral("image/png"));
+        QCOMPARE(png.value(QLatin1String("stored_path")).toString(), m_pngPath);
+        QCOMPARE(png.value(QLatin1String("skip_reason")).toString(), QString());
+        QCOMPARE(files.at(2).toObject().value(QLatin1String("skip_reason")).toString(),
+                 QStringLiteral("a symbolic link: not followed"));
+    }
+
+    QTemporaryDir m_data;
+    std::unique_ptr<csm::MainWindow> m_window;
+    QString m_pngPath;
+    QString m_csvPath;
+    qint64 m_runId = 0;
+};
+
+QTEST_MAIN(tst_RunFilesTab)
+#include "tst_RunFilesTab.moc"
