@@ -31,7 +31,11 @@ def _csm_bootstrap():
         managers = pylab.Gcf.get_all_fig_managers()
         if not managers:
             return
-        os.makedirs(out_dir, exist_ok=True)
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+        except OSError as error:
+            print("could not save the figures: %s" % error, file=sys.stderr)
+            return
         for manager in managers:
             while os.path.exists("%s/figure-%d.png" % (out_dir, state["next"])):
                 state["next"] += 1
@@ -41,7 +45,7 @@ def _csm_bootstrap():
                 manager.canvas.figure.savefig(path, format="png")
             except Exception as error:
                 print("could not save a figure to %s: %r" % (path, error), file=sys.stderr)
-        sys.modules["matplotlib.pyplot"].close("all")
+        pylab.Gcf.destroy_all()
 
     def show(*args, **kwargs):
         save_figures()
