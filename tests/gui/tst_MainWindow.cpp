@@ -5,6 +5,7 @@
 #include "FindNamed.h"
 #include "history/HistoryStore.h"
 #include "McpStdioClient.h"
+#include "RunFilesTab.h"
 #include "ShownText.h"
 #include "TestEngine.h"
 #include "ui/MainWindow.h"
@@ -357,6 +358,35 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
         QCOMPARE(model.runId(0), id);
         client.setCurrentIndex(0);
+    }
+
+    void aRealRunsPlotIsShownInTheFilesTab()
+    {
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const RunsModel& model = findNamed<RunsModel>(page, "model");
+        const int before = model.rowCount();
+        const QJsonObject result =
+            m_server->callTool(QStringLiteral("run_python_code"),
+                               code(QStringLiteral("import matplotlib.pyplot as plt\n"
+                                                   "plt.plot([1, 3, 2])\n"
+                                                   "plt.show()\n"
+                                                   "print('plotted')\n")),
+                               120'000);
+        QCOMPARE(stdoutOf(result), QStringLiteral("plotted\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), before + 1, 5000);
+        qint64 plotRun = 0;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            if (model.index(row, RunsModel::Files).data().toString() == QLatin1String("1"))
+                plotRun = model.runId(row);
+        }
+        QVERIFY2(plotRun > 0, "the Runs table marks the run that made a file");
+        selectRuns(page, {plotRun});
+        QTRY_COMPARE(findNamed<csm::RunDetailPane>(page, "detail").shownRunId(), plotRun);
+        QList<QToolButton*> thumbnails;
+        QTRY_VERIFY((thumbnails = filesTabThumbnails(*m_window)).size() == 1);
+        const QPixmap shown = thumbnailPixmap(*thumbnails.constFirst());
+        QVERIFY(!shown.isNull());
+        QVERIFY(shown.width() > 100);
     }
 
 private:
