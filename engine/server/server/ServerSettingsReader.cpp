@@ -92,7 +92,9 @@ std::optional<QString> ServerSettingsReader::readOne(const ServerSetting& settin
                                                      QStringList& warnings, Source& source) const
 {
     if (m_flags && m_flags->isSet(setting.flag)) {
-        const QString text = setting.isSwitch() ? setting.switchText : m_flags->value(setting.flag);
+        const QString text = setting.isSwitch()   ? setting.switchText
+                             : setting.repeatable ? m_flags->values(setting.flag).join(u'\n')
+                                                  : m_flags->value(setting.flag);
         if (const auto problem = setting.read(text, settings)) {
             return setting.commandLineError
                        ? setting.commandLineError(text)
