@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -84,14 +85,31 @@ private:
 
     QString hostPath(const QString& name) const { return m_host.filePath(name); }
 
-    std::unique_ptr<McpStdioClient> startServer(int poolSize)
+    std::unique_ptr<McpStdioClient> startServer(int poolSize, const QStringList& arguments = {})
     {
         return McpStdioClient::startOnTestEngine(
             TestEngine::serverArguments() +
             QStringList{QStringLiteral("--verbose"), QStringLiteral("--pool"),
-                        QString::number(poolSize), QStringLiteral("--share"),
-                        hostPath(QStringLiteral("sales")), QStringLiteral("--share"),
-                        hostPath(QStringLiteral("out")) + QStringLiteral(":results:rw")});
+                        QString::number(poolSize)} +
+            (arguments.isEmpty() ? sharesArguments() : arguments));
+    }
+
+    QStringList sharesArguments() const
+    {
+        return {QStringLiteral("--share"), hostPath(QStringLiteral("sales")),
+                QStringLiteral("--share"),
+                hostPath(QStringLiteral("out")) + QStringLiteral(":results:rw")};
+    }
+
+    static QString pythonDescription(McpStdioClient& server)
+    {
+        return server.request(QStringLiteral("tools/list"))
+            .value(QLatin1String("tools"))
+            .toArray()
+            .at(0)
+            .toObject()
+            .value(QLatin1String("description"))
+            .toString();
     }
 
     // Until the server's log says `count` pooled containers have become ready.
@@ -191,6 +209,29 @@ private Q_SLOTS:
         QCOMPARE(written.readAll(), QByteArray("from the sandbox"));
         if (poolSize > 0)
             QCOMPARE(server->standardError().count(QStringLiteral("(warm)")), 1);
+    }
+
+    // What the desktop app's Settings page saves reaches a running server: its next call, even
+    // one in a container the pool started before the change, sees the share.
+    void aShareSavedInTheSettingsReachesARunningServer()
+    {
+        QTemporaryDir data;
+        auto server = startServer(1, {QStringLiteral("--data-dir"), data.path()});
+        QVERIFY(server);
+        QVERIFY2(waitForReady(*server, 2), qPrintable(server->standardError()));
+        QVERIFY(!pythonDescription(*server).contains(QLatin1String("/data/")));
+        {
+            QSettings file(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            file.setValue(QStringLiteral("server/share"),
+                          QString(hostPath(QStringLiteral("sales")) + QStringLiteral(":sales:ro")));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(pythonDescription(*server).contains(QLatin1String(
+                                     "Folders shared by the user: /data/sales (read-only)")),
+                                 5000);
+        const QJsonObject result = server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral("print(open('/data/sales/sales.csv').read(), end='')")));
+        QCOMPARE(callresult::stdoutOf(result), QString::fromUtf8(kCsv));
     }
 };
 
