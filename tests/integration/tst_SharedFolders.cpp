@@ -103,13 +103,7 @@ private:
 
     static QString pythonDescription(McpStdioClient& server)
     {
-        return server.request(QStringLiteral("tools/list"))
-            .value(QLatin1String("tools"))
-            .toArray()
-            .at(0)
-            .toObject()
-            .value(QLatin1String("description"))
-            .toString();
+        return callresult::toolDescription(server.request(QStringLiteral("tools/list")));
     }
 
     // Until the server's log says `count` pooled containers have become ready.
