@@ -14,13 +14,17 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -370,6 +374,72 @@ private Q_SLOTS:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         QCOMPARE(saved.policy.memoryBytes, 512 * MiB);
         QCOMPARE(saved.policy.pidsLimit, 300);
+    }
+
+    // Folders picked through Add are shared read-only under their own name (made valid and
+    // unique), can be renamed, made writable and removed, and reach settings.ini and a server.
+    void sharedFoldersAreAddedNamedAndSaved()
+    {
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
+        QTemporaryDir host;
+        const QString root = QFileInfo(host.path()).canonicalFilePath();
+        for (const QString& folder :
+             {QStringLiteral("sales"), QStringLiteral("archive/sales"), QStringLiteral("my data")})
+            QVERIFY(QDir(root).mkpath(folder));
+        auto& table = findNamed<QTableWidget>(page, "sharedFoldersTable");
+        QCOMPARE(table.rowCount(), 0);
+        for (const QString& folder : {QStringLiteral("sales"), QStringLiteral("archive/sales"),
+                                      QStringLiteral("my data")}) {
+            QTest::mouseClick(&findNamed<QPushButton>(page, "addSharedFolderButton"),
+                              Qt::LeftButton);
+            auto* dialog = page.findChild<QFileDialog*>(QStringLiteral("shareFolderDialog"));
+            QVERIFY(dialog);
+            QVERIFY(dialog->isVisible());
+            dialog->setDirectory(root + QLatin1Char('/') + folder);
+            // What Choose does (QFileDialog makes accept() protected).
+            static_cast<QDialog*>(dialog)->accept();
+            QTRY_VERIFY_WITH_TIMEOUT(
+                !page.findChild<QFileDialog*>(QStringLiteral("shareFolderDialog")), kWaitMs);
+        }
+        QCOMPARE(table.rowCount(), 3);
+        QCOMPARE(table.item(0, 1)->text(), QStringLiteral("sales"));
+        QCOMPARE(table.item(1, 1)->text(), QStringLiteral("sales-2"));
+        QCOMPARE(table.item(2, 1)->text(), QStringLiteral("my-data"));
+        QVERIFY(page.hasChanges());
+        QVERIFY(findNamed<QPushButton>(page, "applyButton").isEnabled());
+
+        // A name a server would refuse is not applied.
+        table.item(1, 1)->setText(QStringLiteral("old sales"));
+        QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QVERIFY2(findNamed<QLabel>(page, "errorLabel").text().contains(QStringLiteral("not valid")),
+                 qPrintable(findNamed<QLabel>(page, "errorLabel").text()));
+        table.item(1, 1)->setText(QStringLiteral("old-sales"));
+        table.item(2, 2)->setCheckState(Qt::Checked);
+        QVERIFY(findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QTest::mouseClick(&findNamed<QPushButton>(page, "applyButton"), Qt::LeftButton);
+        QVERIFY(!page.hasChanges());
+
+        const QList<csm::SharedFolder> expected{
+            {root + QStringLiteral("/sales"), QStringLiteral("sales"), false},
+            {root + QStringLiteral("/archive/sales"), QStringLiteral("old-sales"), false},
+            {root + QStringLiteral("/my data"), QStringLiteral("my-data"), true}};
+        QStringList problems;
+        QCOMPARE(ServerSettings::load(m_data.path(), &problems).policy.sharedFolders, expected);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        const auto parsed = csm::ServerOptionsParser::parse(
+            {QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), m_data.path()},
+            QProcessEnvironment());
+        QVERIFY(std::holds_alternative<csm::ServerOptions>(parsed));
+        QCOMPARE(std::get<csm::ServerOptions>(parsed).policy.sharedFolders, expected);
+
+        // Remove drops the selected folder only.
+        QVERIFY(!findNamed<QPushButton>(page, "removeSharedFolderButton").isEnabled());
+        table.selectRow(0);
+        QTest::mouseClick(&findNamed<QPushButton>(page, "removeSharedFolderButton"),
+                          Qt::LeftButton);
+        QCOMPARE(table.rowCount(), 2);
+        QTest::mouseClick(&findNamed<QPushButton>(page, "applyButton"), Qt::LeftButton);
+        QCOMPARE(ServerSettings::load(m_data.path()).policy.sharedFolders, expected.mid(1));
     }
 
     void restoreDefaultsKeepsWhatOtherPagesStore()

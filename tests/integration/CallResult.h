@@ -30,6 +30,17 @@ inline bool isError(const QJsonObject& result)
     return result.value(QLatin1String("isError")).toBool();
 }
 
+// The description of the `index`th tool of a tools/list result.
+inline QString toolDescription(const QJsonObject& toolsList, int index = 0)
+{
+    return toolsList.value(QLatin1String("tools"))
+        .toArray()
+        .at(index)
+        .toObject()
+        .value(QLatin1String("description"))
+        .toString();
+}
+
 inline QString stdoutOf(const QJsonObject& result)
 {
     return structured(result).value(QLatin1String("stdout")).toString();

@@ -445,13 +445,7 @@ private Q_SLOTS:
         auto server = startServer({QStringLiteral("--data-dir"), data.path()});
         QVERIFY(server);
         const auto description = [&server] {
-            return server->request(QStringLiteral("tools/list"))
-                .value(QLatin1String("tools"))
-                .toArray()
-                .at(0)
-                .toObject()
-                .value(QLatin1String("description"))
-                .toString();
+            return callresult::toolDescription(server->request(QStringLiteral("tools/list")));
         };
         QVERIFY(description().contains(QLatin1String("Network access: yes")));
 

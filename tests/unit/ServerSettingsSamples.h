@@ -3,6 +3,8 @@
 #include "core/SettingsFile.h"
 #include "server/ServerSettings.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 
 // Settings for the tests of ServerSettings and its schema.
@@ -22,6 +24,9 @@ inline csm::ServerSettings changed()
     settings.policy.network = QStringLiteral("none");
     settings.policy.outputCapBytes = 64LL << 10;
     settings.policy.allowUnenforcedLimits = true;
+    // A folder that exists wherever the tests run, as the server resolves it.
+    settings.policy.sharedFolders = {
+        {QFileInfo(QDir::tempPath()).canonicalFilePath(), QStringLiteral("scratch"), true}};
     settings.defaultTimeoutSeconds = 12.5;
     settings.maxTimeoutSeconds = 120;
     settings.poolSize = 0;

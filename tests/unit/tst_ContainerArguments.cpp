@@ -134,6 +134,8 @@ private Q_SLOTS:
     void pooledContainerRunsDetachedAndListens_data();
     void pooledContainerRunsDetachedAndListens();
     void launcherIsTheReadOnlyEntrypoint();
+    void sharedFoldersAreBindMounts_data() { addEngineRows(); }
+    void sharedFoldersAreBindMounts();
 
     void names_data();
     void names();
@@ -412,6 +414,31 @@ void tst_ContainerArguments::launcherIsTheReadOnlyEntrypoint()
     QVERIFY(args.indexOf(QStringLiteral("--entrypoint")) < args.indexOf(spec.image));
     // The engine's own init would take PID 1 from the launcher.
     QVERIFY(!args.contains(QStringLiteral("--init")));
+}
+
+void tst_ContainerArguments::sharedFoldersAreBindMounts()
+{
+    QFETCH(QString, engine);
+    ContainerSpec spec = sampleSpec();
+    QVERIFY(!makeRuntime(engine)->runArguments(spec).join(u' ').contains(QLatin1String("/data")));
+    spec.policy.sharedFolders = {
+        {QStringLiteral("/home/me/sales data"), QStringLiteral("sales"), false},
+        {QStringLiteral("/home/me/out"), QStringLiteral("out"), true}};
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    const QStringList mounts = valuesOf(args, QStringLiteral("--mount"));
+    // Read-only unless the user said writable; one argument each, so a space stays in the path.
+    QVERIFY2(mounts.contains(
+                 QStringLiteral("type=bind,source=/home/me/sales data,target=/data/sales,ro=true")),
+             qPrintable(mounts.join(u'\n')));
+    QVERIFY2(mounts.contains(QStringLiteral("type=bind,source=/home/me/out,target=/data/out")),
+             qPrintable(mounts.join(u'\n')));
+    QVERIFY(args.lastIndexOf(QStringLiteral("--mount")) < args.indexOf(spec.image));
+    // A pooled container is started from the same policy: the same mounts.
+    spec.ioDirectory = QStringLiteral("/run/io");
+    const QStringList pooled =
+        valuesOf(makeRuntime(engine)->runArguments(spec), QStringLiteral("--mount"));
+    for (const QString& mount : mounts)
+        QVERIFY2(pooled.contains(mount), qPrintable(mount));
 }
 
 void tst_ContainerArguments::specHasNoCodeToLeak()

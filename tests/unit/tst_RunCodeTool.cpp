@@ -78,6 +78,7 @@ private Q_SLOTS:
     void openWorldHintFollowsNetwork_data();
     void openWorldHintFollowsNetwork();
     void definitionReflectsLimits();
+    void descriptionListsSharedFolders();
     void invalidArguments_data();
     void invalidArguments();
     void engineCannotBeStarted_data();
@@ -247,6 +248,33 @@ void tst_RunCodeTool::definitionReflectsLimits()
                                     .toObject();
     QCOMPARE(timeout.value(QLatin1String("maximum")).toDouble(), 120.0);
     QVERIFY(timeout.value(QLatin1String("description")).toString().contains(QLatin1String("10")));
+}
+
+void tst_RunCodeTool::descriptionListsSharedFolders()
+{
+    SandboxPolicy policy;
+    const auto unshared = makeRunner(policy);
+    const QString none = RunCodeTool(*unshared, makeConfig(Language::Python))
+                             .definition()
+                             .value(QLatin1String("description"))
+                             .toString();
+    QVERIFY2(!none.contains(QLatin1String("/data")), qPrintable(none));
+    policy.sharedFolders = {{QStringLiteral("/home/me/sales"), QStringLiteral("sales"), false},
+                            {QStringLiteral("/home/me/out"), QStringLiteral("results"), true}};
+    const auto runner = makeRunner(policy);
+    for (const Language language : {Language::Python, Language::JavaScript}) {
+        const QString description = RunCodeTool(*runner, makeConfig(language))
+                                        .definition()
+                                        .value(QLatin1String("description"))
+                                        .toString();
+        QVERIFY2(description.endsWith(QLatin1String(
+                     " Folders shared by the user: /data/sales (read-only), /data/results "
+                     "(writable); read them directly: they are not copied through this "
+                     "conversation.")),
+                 qPrintable(description));
+        // Where they are on the host is none of the model's business.
+        QVERIFY2(!description.contains(QLatin1String("/home/me")), qPrintable(description));
+    }
 }
 
 void tst_RunCodeTool::invalidArguments_data()

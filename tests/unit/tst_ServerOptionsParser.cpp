@@ -1,5 +1,10 @@
+#include "runtime/SharedFolderText.h"
 #include "server/ServerOptionsParser.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -26,6 +31,40 @@ Parsed parse(const QStringList& arguments, const QStringList& environment = {})
         env.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), noSettings.path());
     return ServerOptionsParser::parse(QStringList{QStringLiteral("code-sandbox-mcp")} + arguments,
                                       env);
+}
+
+// A folder holding what the --share rows name: folders "sales", "out" and "a,b", a symlink
+// "link" to sales, and a file "notes.txt".
+const QString& sharesFolder()
+{
+    static const QTemporaryDir folder;
+    static const bool made = [] {
+        QDir dir(folder.path());
+        QFile file(dir.filePath(QStringLiteral("notes.txt")));
+        return dir.mkdir(QStringLiteral("sales")) && dir.mkdir(QStringLiteral("out")) &&
+               dir.mkdir(QStringLiteral("a,b")) &&
+               QFile::link(dir.filePath(QStringLiteral("sales")),
+                           dir.filePath(QStringLiteral("link"))) &&
+               file.open(QIODevice::WriteOnly);
+    }();
+    Q_ASSERT(made);
+    static const QString path = QFileInfo(folder.path()).canonicalFilePath();
+    return path;
+}
+
+// `text` with each "D/" at the start of a line or after "=" or a quote made the shares folder.
+QString inShares(QString text)
+{
+    static const QRegularExpression place(QStringLiteral("(^|[\\n=\"])D/"));
+    return text.replace(place, QStringLiteral("\\1") + sharesFolder() + QLatin1Char('/'));
+}
+
+QStringList inShares(const QStringList& list)
+{
+    QStringList result;
+    for (const QString& item : list)
+        result << inShares(item);
+    return result;
 }
 
 QString describe(const Parsed& parsed)
@@ -71,6 +110,8 @@ private Q_SLOTS:
     void historySize();
     void secrets_data();
     void secrets();
+    void shares_data();
+    void shares();
 };
 
 void tst_ServerOptionsParser::noArgumentsServesWithDefaults()
@@ -822,6 +863,91 @@ void tst_ServerOptionsParser::secrets()
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->secretsFile, secretsFile);
     QCOMPARE(options->redactOutput, redactOutput);
+}
+
+void tst_ServerOptionsParser::shares_data()
+{
+    // "D/" stands for a folder holding folders sales, out and "a,b", a symlink link -> sales and
+    // a file notes.txt. `expected`: the shares as settings.ini stores them, or "error: " and
+    // words the error must hold.
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("environment");
+    QTest::addColumn<QString>("expected");
+    const QString share = QStringLiteral("--share");
+
+    QTest::newRow("none") << QStringList() << QStringList() << QString();
+    QTest::newRow("read-only by default, named after the folder")
+        << QStringList{share, QStringLiteral("D/sales")} << QStringList()
+        << QStringLiteral("D/sales:sales:ro");
+    QTest::newRow("named and writable") << QStringList{share, QStringLiteral("D/sales:data:rw")}
+                                        << QStringList() << QStringLiteral("D/sales:data:rw");
+    QTest::newRow("explicitly read-only") << QStringList{share, QStringLiteral("D/sales:ro")}
+                                          << QStringList() << QStringLiteral("D/sales:sales:ro");
+    QTest::newRow("trailing slash") << QStringList{share, QStringLiteral("D/out/:rw")}
+                                    << QStringList() << QStringLiteral("D/out:out:rw");
+    QTest::newRow("repeated") << QStringList{share, QStringLiteral("D/sales"), share,
+                                             QStringLiteral("D/out:rw")}
+                              << QStringList() << QStringLiteral("D/sales:sales:ro\nD/out:out:rw");
+    QTest::newRow("a symlink means its target")
+        << QStringList{share, QStringLiteral("D/link:linked")} << QStringList()
+        << QStringLiteral("D/sales:linked:ro");
+    QTest::newRow("variable") << QStringList()
+                              << QStringList{QStringLiteral("CODE_SANDBOX_SHARE=D/sales:s")}
+                              << QStringLiteral("D/sales:s:ro");
+    QTest::newRow("variable, one a line")
+        << QStringList() << QStringList{QStringLiteral("CODE_SANDBOX_SHARE=D/sales\nD/out:rw\n")}
+        << QStringLiteral("D/sales:sales:ro\nD/out:out:rw");
+    QTest::newRow("flag beats variable")
+        << QStringList{share, QStringLiteral("D/out")}
+        << QStringList{QStringLiteral("CODE_SANDBOX_SHARE=D/sales")}
+        << QStringLiteral("D/out:out:ro");
+
+    QTest::newRow("missing folder") << QStringList{share, QStringLiteral("D/nope")} << QStringList()
+                                    << QStringLiteral("error: does not exist");
+    QTest::newRow("a file") << QStringList{share, QStringLiteral("D/notes.txt")} << QStringList()
+                            << QStringLiteral("error: is not a folder");
+    QTest::newRow("name with a space")
+        << QStringList{share, QStringLiteral("D/sales:my data")} << QStringList()
+        << QStringLiteral("error: the name \"my data\" is not valid");
+    QTest::newRow("name ..") << QStringList{share, QStringLiteral("D/sales:..")} << QStringList()
+                             << QStringLiteral("error: the name \"..\" is not valid");
+    QTest::newRow("empty name") << QStringList{share, QStringLiteral("D/sales::rw")}
+                                << QStringList() << QStringLiteral("error: is not valid");
+    QTest::newRow("no folder") << QStringList{share, QStringLiteral(":rw")} << QStringList()
+                               << QStringLiteral("error: give a folder");
+    QTest::newRow("a name twice") << QStringList{share, QStringLiteral("D/sales"), share,
+                                                 QStringLiteral("D/link")}
+                                  << QStringList()
+                                  << QStringLiteral("error: --share: \"D/link\": another shared "
+                                                    "folder is already named \"sales\"");
+    QTest::newRow("a comma in the path") << QStringList{share, QStringLiteral("D/a,b")}
+                                         << QStringList() << QStringLiteral("error: holds a comma");
+    QTest::newRow("bad variable") << QStringList()
+                                  << QStringList{QStringLiteral("CODE_SANDBOX_SHARE=D/nope")}
+                                  << QStringLiteral("error: does not exist");
+}
+
+void tst_ServerOptionsParser::shares()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, environment);
+    QFETCH(QString, expected);
+    const Parsed parsed = parse(inShares(arguments), inShares(environment));
+    if (expected.startsWith(QLatin1String("error: "))) {
+        const auto* error = std::get_if<QString>(&parsed);
+        QVERIFY2(error, "expected an error");
+        QVERIFY2(error->contains(inShares(expected.mid(7))), qPrintable(*error));
+        // One line, naming the entry that is wrong when there are several.
+        QVERIFY2(!error->contains(u'\n'), qPrintable(*error));
+        // It names where the bad value came from.
+        QVERIFY2(error->contains(arguments.isEmpty() ? QStringLiteral("CODE_SANDBOX_SHARE")
+                                                     : QStringLiteral("--share")),
+                 qPrintable(*error));
+        return;
+    }
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    QCOMPARE(csm::SharedFolderText::formatList(options->policy.sharedFolders), inShares(expected));
 }
 
 QTEST_GUILESS_MAIN(tst_ServerOptionsParser)

@@ -81,6 +81,34 @@ private Q_SLOTS:
         QCOMPARE(options.historyMaxFieldBytes, 32LL << 10);
     }
 
+    // Shares as a person writes them in settings.ini: one a line, NAME and mode optional; a
+    // symlinked folder means its target.
+    void sharesAreReadFromTheFile()
+    {
+        QTemporaryDir data;
+        QTemporaryDir host;
+        const QString root = QFileInfo(host.path()).canonicalFilePath();
+        QVERIFY(QDir(root).mkdir(QStringLiteral("sales")));
+        QVERIFY(QDir(root).mkdir(QStringLiteral("out")));
+        QVERIFY(QFile::link(root + QStringLiteral("/sales"), root + QStringLiteral("/link")));
+        writeServerValue(data.path(), QStringLiteral("share"),
+                         QStringLiteral("%1/link\n%1/out:results:rw\n").arg(root));
+        QStringList problems;
+        const ServerSettings loaded = ServerSettings::load(data.path(), &problems);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        const QList<csm::SharedFolder> expected{
+            {root + QStringLiteral("/sales"), QStringLiteral("sales"), false},
+            {root + QStringLiteral("/out"), QStringLiteral("results"), true}};
+        QCOMPARE(loaded.policy.sharedFolders, expected);
+        QCOMPARE(parseIn(data.path()).policy.sharedFolders, expected);
+        // A flag replaces the file's list rather than adding to it.
+        const ServerOptions flagged =
+            parseIn(data.path(), {QStringLiteral("--share"), root + QStringLiteral("/out")});
+        QCOMPARE(flagged.policy.sharedFolders,
+                 QList<csm::SharedFolder>(
+                     {{root + QStringLiteral("/out"), QStringLiteral("out"), false}}));
+    }
+
     void flagsAndVariablesWinOverTheFile()
     {
         QTemporaryDir data;
@@ -121,6 +149,10 @@ private Q_SLOTS:
         QTest::newRow("history size") << QStringLiteral("history-max-mb") << QStringLiteral("-5");
         QTest::newRow("history field size")
             << QStringLiteral("history-max-field-size") << QStringLiteral("1");
+        QTest::newRow("share of a missing folder")
+            << QStringLiteral("share") << QStringLiteral("/no/such/folder:data");
+        QTest::newRow("share with a bad name")
+            << QStringLiteral("share") << QStringLiteral("/:bad name");
     }
 
     void badStoredValuesAreIgnoredWithAWarning()

@@ -137,6 +137,7 @@ private Q_SLOTS:
             QStringLiteral("pids-limit"),
             QStringLiteral("tmpfs-size"),
             QStringLiteral("network"),
+            QStringLiteral("share"),
             QStringLiteral("output-cap"),
             QStringLiteral("pool"),
             QStringLiteral("pool-idle"),

@@ -96,6 +96,12 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
          << QStringLiteral("type=bind,source=%1,target=%2,ro=true")
                 .arg(spec.files.launcher, QLatin1String(ContainerSpec::kLauncherMountPoint))
          << QStringLiteral("--entrypoint") << QLatin1String(ContainerSpec::kLauncherMountPoint);
+    for (const SharedFolder& folder : policy.sharedFolders) {
+        args << QStringLiteral("--mount")
+             << QStringLiteral("type=bind,source=%1,target=%2%3")
+                    .arg(folder.hostPath, folder.mountPoint(),
+                         folder.writable ? QString() : QStringLiteral(",ro=true"));
+    }
     for (auto it = spec.environment.cbegin(); it != spec.environment.cend(); ++it)
         args << QStringLiteral("-e") << it.key() + QLatin1Char('=') + it.value();
     // By name only: the engine reads the value from its own environment, so it is never in argv.

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "runtime/SharedFolder.h"
+
+#include <QList>
 #include <QString>
 
 namespace csm {
@@ -23,6 +26,8 @@ struct SandboxPolicy
     // Run even when the engine ignores the memory, process or CPU limit (rootless Podman on
     // cgroup v1 does): the launcher otherwise refuses to run the program.
     bool allowUnenforcedLimits = false;
+    // Host folders the user shares with every sandbox, read-only unless marked writable.
+    QList<SharedFolder> sharedFolders;
 
     // Where a program leaves the files that come back (named in the tool description).
     QString outputDirectory() const { return workdir + QStringLiteral("/out"); }

@@ -40,6 +40,9 @@ struct ServerSetting
     // False for a value the desktop app offers no field for: the file may set it, but save()
     // does not write it.
     bool saved = true;
+    // A flag that may be given more than once (--share): its values, one a line, are the text,
+    // as the variable and settings.ini hold several.
+    bool repeatable = false;
 
     bool isSwitch() const { return !switchText.isEmpty(); }
 };

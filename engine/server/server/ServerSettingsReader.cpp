@@ -32,6 +32,15 @@ QString normalized(const ServerSetting& setting, const QString& text)
     return setting.isSwitch() ? text.trimmed().toLower() : text;
 }
 
+// `where` (a flag or variable) "text": problem; for several values, one a line (a repeated
+// --share), the problem names the one that is wrong.
+QString commandLineProblem(const QString& where, const QString& text, const QString& problem)
+{
+    if (text.contains(u'\n'))
+        return QStringLiteral("%1: %2").arg(where, problem);
+    return QStringLiteral("%1 \"%2\": %3").arg(where, text, problem);
+}
+
 // Reads `setting` from its variable, which is set; or says what is wrong with it.
 std::optional<QString> readFromVariable(const ServerSetting& setting,
                                         const QProcessEnvironment& environment,
@@ -47,9 +56,8 @@ std::optional<QString> readFromVariable(const ServerSetting& setting,
         problem = QStringLiteral("must be 1 or 0");
     if (!problem)
         return std::nullopt;
-    return setting.commandLineError
-               ? setting.commandLineError(text)
-               : QStringLiteral("%1 \"%2\": %3").arg(setting.variable, text, *problem);
+    return setting.commandLineError ? setting.commandLineError(text)
+                                    : commandLineProblem(setting.variable, text, *problem);
 }
 } // namespace
 
@@ -92,12 +100,15 @@ std::optional<QString> ServerSettingsReader::readOne(const ServerSetting& settin
                                                      QStringList& warnings, Source& source) const
 {
     if (m_flags && m_flags->isSet(setting.flag)) {
-        const QString text = setting.isSwitch() ? setting.switchText : m_flags->value(setting.flag);
+        const QString text = setting.isSwitch()   ? setting.switchText
+                             : setting.repeatable ? m_flags->values(setting.flag).join(u'\n')
+                                                  : m_flags->value(setting.flag);
         if (const auto problem = setting.read(text, settings)) {
             return setting.commandLineError
                        ? setting.commandLineError(text)
-                       : QStringLiteral("--%1 \"%2\": %3")
-                             .arg(setting.flag.names().constFirst(), text, *problem);
+                       : commandLineProblem(QStringLiteral("--") +
+                                                setting.flag.names().constFirst(),
+                                            text, *problem);
         }
         source = Source::CommandLine;
         return std::nullopt;

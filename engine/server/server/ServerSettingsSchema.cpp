@@ -3,6 +3,7 @@
 #include "core/ByteSize.h"
 #include "history/HistoryOptions.h"
 #include "runtime/RuntimeFactory.h"
+#include "runtime/SharedFolderText.h"
 #include "server/ServerSettings.h"
 
 #include <QCommandLineParser>
@@ -252,6 +253,23 @@ std::vector<ServerSetting> sandboxSettings()
             return std::nullopt;
         },
         [](const ServerSettings& settings) { return settings.policy.network; });
+    add(
+        "share", "dir[:name][:ro|rw]",
+        QStringLiteral("Share a host folder with every sandbox at /data/NAME (NAME defaults to "
+                       "the folder's name), read-only unless :rw is given; the tool description "
+                       "lists it. May be repeated. Env: CODE_SANDBOX_SHARE (one a line)."),
+        "CODE_SANDBOX_SHARE",
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            auto folders = SharedFolderText::parseList(text);
+            if (!folders)
+                return folders.error();
+            settings.policy.sharedFolders = *folders;
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) {
+            return SharedFolderText::formatList(settings.policy.sharedFolders);
+        });
+    list.back().repeatable = true;
     add(
         "output-cap", "size",
         QStringLiteral("Most bytes kept of each of stdout and stderr; the rest is "

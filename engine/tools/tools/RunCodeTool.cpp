@@ -19,6 +19,24 @@
 
 namespace csm {
 
+namespace {
+// The folders the user shares, for the model: where they are and whether it may write there.
+QString sharedFoldersText(const SandboxPolicy& policy)
+{
+    if (policy.sharedFolders.isEmpty())
+        return {};
+    QStringList folders;
+    for (const SharedFolder& folder : policy.sharedFolders) {
+        folders << QStringLiteral("%1 (%2)").arg(folder.mountPoint(),
+                                                 folder.writable ? QStringLiteral("writable")
+                                                                 : QStringLiteral("read-only"));
+    }
+    return QStringLiteral(" Folders shared by the user: %1; read them directly: they are not "
+                          "copied through this conversation.")
+        .arg(folders.join(QStringLiteral(", ")));
+}
+} // namespace
+
 RunCodeTool::RunCodeTool(SandboxRunner& runner, Config config, RunObserver* observer)
     : m_runner(runner)
     , m_config(std::move(config))
@@ -66,7 +84,7 @@ QString RunCodeTool::description() const
                "the program prints is returned: use %3. It runs as an unprivileged user with a "
                "read-only root filesystem; %4 and /tmp are writable (%5 MiB each). Limits: %6 MiB "
                "of memory, %7 CPU, a timeout of %8 s by default (timeout_seconds, at most %9 s). "
-               "Network access: %10. %11")
+               "Network access: %10.%11 %12")
         .arg(LanguageTraits::displayName(m_config.language), installed, printHint, policy.workdir)
         .arg(policy.tmpfsBytes / (1024 * 1024))
         .arg(policy.memoryBytes / (1024 * 1024))
@@ -75,6 +93,7 @@ QString RunCodeTool::description() const
         .arg(m_config.maxTimeoutSeconds)
         .arg(policy.network == QLatin1String("none") ? QStringLiteral("none")
                                                      : QStringLiteral("yes"))
+        .arg(sharedFoldersText(policy))
         .arg(filesSentence());
 }
 

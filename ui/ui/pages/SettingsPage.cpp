@@ -1,7 +1,9 @@
 #include "ui/pages/SettingsPage.h"
 
 #include "core/FileContentWatcher.h"
+#include "runtime/SharedFolderText.h"
 #include "sandbox/RunQueue.h"
+#include "ui/widgets/SharedFoldersEditor.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,6 +16,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QSet>
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
@@ -158,6 +161,19 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
                                      "when the code you run needs none."),
                                   network));
 
+    // Shared folders.
+    auto* shared = new QGroupBox(tr("Shared folders"), form);
+    m_sharedFolders = new SharedFoldersEditor(shared);
+    auto* sharedLayout = new QVBoxLayout(shared);
+    sharedLayout->addWidget(
+        note(tr("Programs in every sandbox find these folders at /data/NAME, read-only unless "
+                "marked writable; the assistant is told their names, so it can read a large file "
+                "without it passing through the conversation. It can never choose a folder of "
+                "this computer itself. The sandbox user (uid 65534) needs permission to read "
+                "them, or to write to a writable one."),
+             shared));
+    sharedLayout->addWidget(m_sharedFolders);
+
     // Timeouts.
     auto* timeouts = new QGroupBox(tr("Timeouts"), form);
     m_timeout = spinBox(1, kMaxTimeoutSeconds, tr(" s"), timeouts);
@@ -245,9 +261,10 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
 
     auto* formLayout = new QVBoxLayout(form);
     for (QWidget* group : {static_cast<QWidget*>(limits), static_cast<QWidget*>(network),
-                           static_cast<QWidget*>(timeouts), static_cast<QWidget*>(pool),
-                           static_cast<QWidget*>(privacy), static_cast<QWidget*>(history),
-                           static_cast<QWidget*>(engine), static_cast<QWidget*>(approval)})
+                           static_cast<QWidget*>(shared), static_cast<QWidget*>(timeouts),
+                           static_cast<QWidget*>(pool), static_cast<QWidget*>(privacy),
+                           static_cast<QWidget*>(history), static_cast<QWidget*>(engine),
+                           static_cast<QWidget*>(approval)})
         formLayout->addWidget(group);
     formLayout->addStretch();
     auto* scroll = new QScrollArea(this);
@@ -306,6 +323,7 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
           static_cast<QAbstractButton*>(m_allowUnlimited)})
         connect(button, &QAbstractButton::toggled, this, &SettingsPage::updateState);
     connect(m_engine, &QComboBox::currentIndexChanged, this, &SettingsPage::updateState);
+    connect(m_sharedFolders, &SharedFoldersEditor::changed, this, &SettingsPage::updateState);
     connect(m_outputCapUnit, &QComboBox::currentIndexChanged, this,
             &SettingsPage::onOutputCapUnitChanged);
     connect(m_apply, &QPushButton::clicked, this, &SettingsPage::apply);
@@ -440,6 +458,7 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     setOutputCap(server.policy.outputCapBytes);
     (server.policy.network == QLatin1String("none") ? m_networkNone : m_networkBridge)
         ->setChecked(true);
+    m_sharedFolders->setFolders(server.policy.sharedFolders);
     m_timeout->setValue(shown(m_timeout, server.defaultTimeoutSeconds));
     m_maxTimeout->setValue(shown(m_maxTimeout, server.maxTimeoutSeconds));
     m_poolSize->setValue(server.poolSize);
@@ -469,6 +488,7 @@ SettingsPage::FormValues SettingsPage::formValues() const
     values.tmpfsMiB = m_tmpfs->value();
     values.outputCapBytes = m_outputCap->value() * m_outputCapFactor;
     values.network = m_networkNone->isChecked() ? QStringLiteral("none") : QStringLiteral("bridge");
+    values.sharedFolders = m_sharedFolders->folders();
     values.timeoutSeconds = m_timeout->value();
     values.maxTimeoutSeconds = m_maxTimeout->value();
     values.poolSize = m_poolSize->value();
@@ -502,6 +522,8 @@ ServerSettings SettingsPage::changedServer(ServerSettings onto) const
         onto.policy.outputCapBytes = std::clamp(now.outputCapBytes, kMinOutputCap, kMaxOutputCap);
     if (now.network != was.network)
         onto.policy.network = now.network;
+    if (now.sharedFolders != was.sharedFolders)
+        onto.policy.sharedFolders = now.sharedFolders;
     if (now.timeoutSeconds != was.timeoutSeconds)
         onto.defaultTimeoutSeconds = now.timeoutSeconds;
     if (now.maxTimeoutSeconds != was.maxTimeoutSeconds)
@@ -547,6 +569,17 @@ QString SettingsPage::invalidReason(const ServerSettings& settings) const
         return tr("the default timeout (%1 s) is longer than the maximum (%2 s).")
             .arg(settings.defaultTimeoutSeconds)
             .arg(settings.maxTimeoutSeconds);
+    // A server would skip every share of a list it cannot read.
+    QSet<QString> names;
+    for (const SharedFolder& folder : settings.policy.sharedFolders) {
+        if (!SharedFolderText::isValidName(folder.name))
+            return tr("the shared folder name \"%1\" is not valid: use letters, digits, '.', "
+                      "'_' and '-'.")
+                .arg(folder.name);
+        if (names.contains(folder.name))
+            return tr("two shared folders are named \"%1\".").arg(folder.name);
+        names.insert(folder.name);
+    }
     return {};
 }
 

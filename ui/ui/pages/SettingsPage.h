@@ -17,11 +17,12 @@ class QSpinBox;
 namespace csm {
 
 class FileContentWatcher;
+class SharedFoldersEditor;
 
 // The settings every Code Sandbox server of the user reads (the [server] group of settings.ini:
-// sandbox limits, network, timeouts, warm pool, redaction, history retention, engine) and the
-// app's approval mode (the [desktop] group), as one form. Apply saves them; each running server
-// watches the file and uses them from its next run on.
+// sandbox limits, network, shared folders, timeouts, warm pool, redaction, history retention,
+// engine) and the app's approval mode (the [desktop] group), as one form. Apply saves them; each
+// running server watches the file and uses them from its next run on.
 //
 // Only what the person changed is written: Apply rereads the file and puts the changed fields
 // over it, so values shown elsewhere (the images, the HTTP server) or changed by another program
@@ -59,6 +60,7 @@ private:
         int tmpfsMiB = 0;
         qint64 outputCapBytes = 0;
         QString network;
+        QList<SharedFolder> sharedFolders;
         int timeoutSeconds = 0;
         int maxTimeoutSeconds = 0;
         int poolSize = 0;
@@ -109,6 +111,7 @@ private:
     QComboBox* m_outputCapUnit = nullptr;
     QRadioButton* m_networkBridge = nullptr;
     QRadioButton* m_networkNone = nullptr;
+    SharedFoldersEditor* m_sharedFolders = nullptr;
     QSpinBox* m_timeout = nullptr;
     QSpinBox* m_maxTimeout = nullptr;
     QSpinBox* m_poolSize = nullptr;

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "core/Expected.h"
+#include "runtime/SharedFolder.h"
+
+#include <QList>
+#include <QString>
+
+namespace csm {
+
+// Shared folders as the user writes them: HOST_DIR[:NAME][:ro|rw], one a line where several are
+// (a repeated --share, CODE_SANDBOX_SHARE, settings.ini). NAME defaults to the folder's base
+// name; the mode to ro. The folder must exist and is resolved to its canonical path, so a share
+// made through a symlink means the folder the symlink points at today.
+class SharedFolderText final
+{
+public:
+    static Expected<SharedFolder> parse(const QString& entry);
+    // Every line that is not blank; names must be unique.
+    static Expected<QList<SharedFolder>> parseList(const QString& text);
+
+    // HOST_DIR:NAME:ro|rw, which parse() reads back.
+    static QString format(const SharedFolder& folder);
+    static QString formatList(const QList<SharedFolder>& folders);
+
+    static bool isValidName(const QString& name);
+};
+
+} // namespace csm

@@ -1,0 +1,233 @@
+// Folders the user shares with the sandboxes (--share), through the real code-sandbox-mcp binary
+// against a real engine (CSM_TEST_ENGINE), cold and pooled: a program reads a shared file, is
+// refused writing to a read-only share, writes to a writable one, and cannot reach a host file
+// through a symlink that leads out of a share; the tool description lists what is shared.
+#include "CallResult.h"
+#include "McpStdioClient.h"
+#include "TestEngine.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using callresult::code;
+using callresult::describe;
+using callresult::printedJson;
+
+namespace {
+constexpr int kErrnoEnoent = 2;
+constexpr int kErrnoErofs = 30;
+
+const QByteArray kCsv = "region,amount\nnorth,3\nsouth,4\n";
+const QByteArray kSecret = "HOST SECRET outside every share";
+
+bool writeFile(const QString& path, const QByteArray& content)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+// What the sandbox user (uid 65534, "other" on the host) needs: a folder it may enter and read,
+// or write too.
+bool openUp(const QString& path, bool writable)
+{
+    QFileDevice::Permissions permissions = QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                           QFileDevice::ExeOwner | QFileDevice::ReadGroup |
+                                           QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                           QFileDevice::ExeOther;
+    if (writable)
+        permissions |= QFileDevice::WriteGroup | QFileDevice::WriteOther;
+    return QFile::setPermissions(path, permissions);
+}
+
+// Every way the program tries, as one JSON line.
+const QString kProbe = QStringLiteral("import json, os\n"
+                                      "def read(path):\n"
+                                      "    try:\n"
+                                      "        with open(path) as f:\n"
+                                      "            return f.read()\n"
+                                      "    except OSError as error:\n"
+                                      "        return error.errno\n"
+                                      "def write(path):\n"
+                                      "    try:\n"
+                                      "        with open(path, 'w') as f:\n"
+                                      "            f.write('from the sandbox')\n"
+                                      "        return 'written'\n"
+                                      "    except OSError as error:\n"
+                                      "        return error.errno\n"
+                                      "def listing(path):\n"
+                                      "    try:\n"
+                                      "        return sorted(os.listdir(path))\n"
+                                      "    except OSError as error:\n"
+                                      "        return error.errno\n"
+                                      "print(json.dumps({\n"
+                                      "    'csv': read('/data/sales/sales.csv'),\n"
+                                      "    'absolute': read('/data/sales/absolute-link'),\n"
+                                      "    'relative': read('/data/sales/relative-link'),\n"
+                                      "    'folder': listing('/data/sales/folder-link'),\n"
+                                      "    'readOnlyWrite': write('/data/sales/new.txt'),\n"
+                                      "    'writableWrite': write('/data/results/out.txt'),\n"
+                                      "}))\n");
+} // namespace
+
+class tst_SharedFolders final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_host;
+
+    QString hostPath(const QString& name) const { return m_host.filePath(name); }
+
+    std::unique_ptr<McpStdioClient> startServer(int poolSize, const QStringList& arguments = {})
+    {
+        return McpStdioClient::startOnTestEngine(
+            TestEngine::serverArguments() +
+            QStringList{QStringLiteral("--verbose"), QStringLiteral("--pool"),
+                        QString::number(poolSize)} +
+            (arguments.isEmpty() ? sharesArguments() : arguments));
+    }
+
+    QStringList sharesArguments() const
+    {
+        return {QStringLiteral("--share"), hostPath(QStringLiteral("sales")),
+                QStringLiteral("--share"),
+                hostPath(QStringLiteral("out")) + QStringLiteral(":results:rw")};
+    }
+
+    static QString pythonDescription(McpStdioClient& server)
+    {
+        return callresult::toolDescription(server.request(QStringLiteral("tools/list")));
+    }
+
+    // Until the server's log says `count` pooled containers have become ready.
+    static bool waitForReady(McpStdioClient& server, int count)
+    {
+        QDeadlineTimer deadline(60'000);
+        while (!deadline.hasExpired()) {
+            if (server.standardError().count(QStringLiteral(" ready in all")) >= count)
+                return true;
+            QTest::qWait(100);
+        }
+        return false;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_host.isValid());
+        QVERIFY(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-python:latest")));
+        // host/secret.txt and host/private/secret.txt are outside every share, readable by
+        // anyone on the host: only the mount can keep a program from them.
+        QVERIFY(openUp(m_host.path(), false));
+        QVERIFY(writeFile(hostPath(QStringLiteral("secret.txt")), kSecret));
+        QVERIFY(QDir(m_host.path()).mkdir(QStringLiteral("private")));
+        QVERIFY(openUp(hostPath(QStringLiteral("private")), false));
+        QVERIFY(writeFile(hostPath(QStringLiteral("private/secret.txt")), kSecret));
+        // host/sales: shared read-only, with three ways out: absolute and relative symlinks to
+        // the secret file, and one to the private folder.
+        // Writable by anyone on the host: only the read-only mount refuses a write.
+        QVERIFY(QDir(m_host.path()).mkdir(QStringLiteral("sales")));
+        QVERIFY(openUp(hostPath(QStringLiteral("sales")), true));
+        QVERIFY(writeFile(hostPath(QStringLiteral("sales/sales.csv")), kCsv));
+        QVERIFY(QFile::link(hostPath(QStringLiteral("secret.txt")),
+                            hostPath(QStringLiteral("sales/absolute-link"))));
+        QVERIFY(QFile::link(QStringLiteral("../secret.txt"),
+                            hostPath(QStringLiteral("sales/relative-link"))));
+        QVERIFY(QFile::link(hostPath(QStringLiteral("private")),
+                            hostPath(QStringLiteral("sales/folder-link"))));
+        // On the host, the links do lead to the secret: the sandbox is what stops them.
+        QFile viaLink(hostPath(QStringLiteral("sales/relative-link")));
+        QVERIFY(viaLink.open(QIODevice::ReadOnly));
+        QCOMPARE(viaLink.readAll(), kSecret);
+        // host/out: shared writable, as /data/results.
+        QVERIFY(QDir(m_host.path()).mkdir(QStringLiteral("out")));
+        QVERIFY(openUp(hostPath(QStringLiteral("out")), true));
+    }
+
+    void toolDescriptionListsTheShares()
+    {
+        auto server = startServer(0);
+        QVERIFY(server);
+        const QJsonArray tools =
+            server->request(QStringLiteral("tools/list")).value(QLatin1String("tools")).toArray();
+        QCOMPARE(tools.size(), 2);
+        for (const QJsonValue& tool : tools) {
+            const QString description =
+                tool.toObject().value(QLatin1String("description")).toString();
+            QVERIFY2(description.contains(QLatin1String(
+                         "Folders shared by the user: /data/sales (read-only), /data/results "
+                         "(writable)")),
+                     qPrintable(description));
+            QVERIFY2(!description.contains(m_host.path()), qPrintable(description));
+        }
+    }
+
+    void programsUseTheSharesAndNothingBeyond_data()
+    {
+        QTest::addColumn<int>("poolSize");
+        QTest::newRow("cold") << 0;
+        QTest::newRow("pooled") << 1;
+    }
+
+    void programsUseTheSharesAndNothingBeyond()
+    {
+        QFETCH(int, poolSize);
+        QFile::remove(hostPath(QStringLiteral("out/out.txt")));
+        auto server = startServer(poolSize);
+        QVERIFY(server);
+        if (poolSize > 0)
+            QVERIFY2(waitForReady(*server, 2), qPrintable(server->standardError()));
+        const QJsonObject result =
+            server->callTool(QStringLiteral("run_python_code"), code(kProbe));
+        const QJsonObject seen = printedJson(result);
+        QVERIFY2(!seen.isEmpty(), describe(result).constData());
+        // The shared file, read where it lies.
+        QCOMPARE(seen.value(QLatin1String("csv")).toString(), QString::fromUtf8(kCsv));
+        // A symlink out of the share resolves inside the container, where there is no such file.
+        QCOMPARE(seen.value(QLatin1String("absolute")).toInt(), kErrnoEnoent);
+        QCOMPARE(seen.value(QLatin1String("relative")).toInt(), kErrnoEnoent);
+        QCOMPARE(seen.value(QLatin1String("folder")).toInt(), kErrnoEnoent);
+        // Read-only unless the user said otherwise; the program sees why.
+        QCOMPARE(seen.value(QLatin1String("readOnlyWrite")).toInt(), kErrnoErofs);
+        QVERIFY(!QFile::exists(hostPath(QStringLiteral("sales/new.txt"))));
+        QCOMPARE(seen.value(QLatin1String("writableWrite")).toString(), QStringLiteral("written"));
+        QFile written(hostPath(QStringLiteral("out/out.txt")));
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), QByteArray("from the sandbox"));
+        if (poolSize > 0)
+            QCOMPARE(server->standardError().count(QStringLiteral("(warm)")), 1);
+    }
+
+    // What the desktop app's Settings page saves reaches a running server: its next call, even
+    // one in a container the pool started before the change, sees the share.
+    void aShareSavedInTheSettingsReachesARunningServer()
+    {
+        QTemporaryDir data;
+        auto server = startServer(1, {QStringLiteral("--data-dir"), data.path()});
+        QVERIFY(server);
+        QVERIFY2(waitForReady(*server, 2), qPrintable(server->standardError()));
+        QVERIFY(!pythonDescription(*server).contains(QLatin1String("/data/")));
+        {
+            QSettings file(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            file.setValue(QStringLiteral("server/share"),
+                          QString(hostPath(QStringLiteral("sales")) + QStringLiteral(":sales:ro")));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(pythonDescription(*server).contains(QLatin1String(
+                                     "Folders shared by the user: /data/sales (read-only)")),
+                                 5000);
+        const QJsonObject result = server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral("print(open('/data/sales/sales.csv').read(), end='')")));
+        QCOMPARE(callresult::stdoutOf(result), QString::fromUtf8(kCsv));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_SharedFolders)
+#include "tst_SharedFolders.moc"
