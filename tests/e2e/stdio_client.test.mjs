@@ -99,7 +99,7 @@ test('a CSV in, a chart out: shown as an image, linked, and read back with resou
     arguments: {
       code: 'import pandas as pd\nimport matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\n' +
         'df = pd.read_csv("sales.csv")\nprint("total", df.amount.sum())\n' +
-        'df.plot.bar(x="region", y="amount")\nplt.savefig("/sandbox/out/sales.png")\n',
+        'df.plot.bar(x="region", y="amount")\nplt.savefig("/sandbox/out/sales.png")\nplt.close()\n',
       files: [{ path: 'sales.csv', content: 'region,amount\nnorth,3\nsouth,4\n' }],
     },
   });

@@ -134,10 +134,12 @@ private Q_SLOTS:
                                "print('north', by['north'], 'south', by['south'])\n"
                                "by.to_csv('/sandbox/out/summary.csv')\n"
                                "by.plot.bar()\n"
-                               "plt.savefig('/sandbox/out/chart.png')\n"),
+                               "plt.savefig('/sandbox/out/chart.png')\n"
+                               "plt.close()\n"),
                 files);
         QVERIFY2(!isError(result), describe(result).constData());
-        QVERIFY2(stdoutOf(result).contains(QStringLiteral("north 15 south 20")), describe(result).constData());
+        QVERIFY2(stdoutOf(result).contains(QStringLiteral("north 15 south 20")),
+                 describe(result).constData());
 
         // The chart is shown as an image, and both files are linked and listed.
         const QList<QJsonObject> images = blocksOfType(result, QStringLiteral("image"));
@@ -300,7 +302,8 @@ private Q_SLOTS:
                  QStringLiteral("text/plain"));
         QVERIFY(blocksOfType(result, QStringLiteral("image")).isEmpty());
         // Strange names are shown escaped, and still come back.
-        QVERIFY2(!fileNamed(result, QStringLiteral("new\\nline.txt")).isEmpty(), describe(result).constData());
+        QVERIFY2(!fileNamed(result, QStringLiteral("new\\nline.txt")).isEmpty(),
+                 describe(result).constData());
         QVERIFY2(!fileNamed(result, QStringLiteral("bad-\uFFFD-utf8.txt")).isEmpty(),
                  describe(result).constData());
         // 10,000 files: at most the cap come back, and the result says the rest did not.
