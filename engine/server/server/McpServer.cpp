@@ -25,6 +25,7 @@
 
 #include <QCoreApplication>
 #include <QSysInfo>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <utility>
@@ -35,7 +36,8 @@ namespace {
 constexpr int kShutdownBudgetMs = 10'000;
 
 RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
-                               const ContainerRuntime& runtime, const ServerOptions& options)
+                               const ContainerRuntime& runtime, const ServerOptions& options,
+                               const QString& runFilesRoot)
 {
     RunCodeTool::Config config;
     config.language = language;
@@ -44,7 +46,7 @@ RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
     config.defaultTimeoutSeconds = options.defaultTimeoutSeconds;
     config.maxTimeoutSeconds = options.maxTimeoutSeconds;
     config.redactOutput = options.redactOutput;
-    config.runFilesRoot = RunFilesStore::rootIn(options.dataDir);
+    config.runFilesRoot = runFilesRoot;
     return config;
 }
 
@@ -97,8 +99,19 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     if (!options.redactOutput)
         qCWarning(lcServer) << "--no-redact: secret values that programs print are returned to "
                                "the client as they are";
-    const auto python = toolConfig(Language::Python, options.pythonImage, engine, options);
-    const auto js = toolConfig(Language::JavaScript, options.jsImage, engine, options);
+    // Runs' files live with the history; with --no-history nothing is written to the data
+    // folder, so they go to a private temporary folder that ends with the server.
+    if (options.historyEnabled) {
+        m_runFilesRoot = RunFilesStore::rootIn(options.dataDir);
+    } else {
+        m_privateRunFiles = std::make_unique<QTemporaryDir>();
+        if (m_privateRunFiles->isValid())
+            m_runFilesRoot = m_privateRunFiles->filePath(QStringLiteral("run-files"));
+    }
+    const auto python =
+        toolConfig(Language::Python, options.pythonImage, engine, options, m_runFilesRoot);
+    const auto js =
+        toolConfig(Language::JavaScript, options.jsImage, engine, options, m_runFilesRoot);
     qCInfo(lcServer).noquote() << "engine" << engine.name() << "| python image" << python.image
                                << "| javascript image" << js.image << "| at most"
                                << m_runner->queue().limits().maxRunning << "sandboxes at once";
@@ -115,8 +128,7 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     } else {
         qCInfo(lcServer) << "run history off (--no-history)";
     }
-    m_runFiles =
-        std::make_unique<RunFilesResources>(RunFilesStore(RunFilesStore::rootIn(options.dataDir)));
+    m_runFiles = std::make_unique<RunFilesResources>(RunFilesStore(m_runFilesRoot));
     auto pythonTool = std::make_unique<RunCodeTool>(*m_runner, python, m_history.get());
     auto jsTool = std::make_unique<RunCodeTool>(*m_runner, js, m_history.get());
     m_pythonTool = pythonTool.get();
@@ -180,8 +192,10 @@ void McpServer::applySettings(const ServerOptions& options)
             << "settings: the engine choice changed; it applies when the server starts again";
     }
     const ContainerRuntime& engine = m_runner->runtime();
-    const auto python = toolConfig(Language::Python, options.pythonImage, engine, options);
-    const auto js = toolConfig(Language::JavaScript, options.jsImage, engine, options);
+    const auto python =
+        toolConfig(Language::Python, options.pythonImage, engine, options, m_runFilesRoot);
+    const auto js =
+        toolConfig(Language::JavaScript, options.jsImage, engine, options, m_runFilesRoot);
     m_pythonTool->setConfig(python);
     m_jsTool->setConfig(js);
     m_runner->setPolicy(options.policy);

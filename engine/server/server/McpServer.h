@@ -7,6 +7,7 @@
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <QTemporaryDir>
 
 #include <memory>
 
@@ -88,7 +89,10 @@ private:
     std::unique_ptr<CallApprovals> m_approvals; // before the tools, which ask it
     std::unique_ptr<ToolRegistry> m_tools;
     std::unique_ptr<RunFilesResources> m_runFiles; // resources/read of runs' files
-    RunCodeTool* m_pythonTool = nullptr;           // in m_tools
+    // Where runs' files are kept: beside the history, or (--no-history) in m_privateRunFiles.
+    QString m_runFilesRoot;
+    std::unique_ptr<QTemporaryDir> m_privateRunFiles;
+    RunCodeTool* m_pythonTool = nullptr; // in m_tools
     RunCodeTool* m_jsTool = nullptr;
     ServerOptions m_options;
     FileContentWatcher* m_settingsFile = nullptr;
