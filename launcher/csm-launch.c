@@ -19,7 +19,12 @@
  * working directory before it starts. With --listen PATH (a warm pool's container) it starts the
  * interpreter at once, so that the interpreter's own start-up is paid before any call, and waits
  * for one connection on the Unix socket PATH (in a folder the host bind-mounts) for the request;
- * the frames then go back over that connection. Otherwise the request comes on stdin.
+ * the frames then go back over that connection. Otherwise the request comes on stdin. Once
+ * connected, it sends a ready frame when the interpreter is ready for its program: with
+ * --ready-fd N the interpreter gets the write end of a pipe as its fd N (and CSM_READY_FD=N) and
+ * writes a byte there, or closes it, once it has paid for its start-up (a Python interpreter
+ * importing the usual modules); without it, at once. A request that arrives first is served as
+ * it is: the interpreter stops its start-up work when its program arrives.
  *
  * With --out-dir DIR it creates DIR before the program runs and, once the program has ended and
  * every process it left behind is killed (so nothing can swap a file for a link while it reads),
@@ -68,6 +73,8 @@ static int g_wake[2] = {-1, -1};
 static const char* g_cgroup_root = "/sys/fs/cgroup";
 /* Where frames go: stdout, or the host's connection in --listen mode. */
 static int g_frames = STDOUT_FILENO;
+/* --ready-fd: the read end of the pipe the interpreter says it is ready on; -1 without. */
+static int g_ready = -1;
 
 static void on_sigchld(int signal_number)
 {
@@ -388,6 +395,25 @@ static char* read_request(int fd, size_t limit, size_t* size)
     return buffer;
 }
 
+/* Sends the ready frame once the interpreter is ready (or has given up: the call that takes this
+ * container learns why from its exit), unless the host's request comes first. */
+static void announce_ready(int connection)
+{
+    if (g_ready >= 0) {
+        struct pollfd fds[2] = {{.fd = connection, .events = POLLIN}, {.fd = g_ready, .events = POLLIN}};
+        for (;;) {
+            if (poll(fds, 2, -1) >= 0)
+                break;
+            if (errno != EINTR)
+                fail("waiting for the interpreter");
+        }
+        /* The pipe stays open: an interpreter that writes later must not get EPIPE. */
+        if (!(fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+            return;
+    }
+    frame(CSM_FRAME_READY, "", 0);
+}
+
 /* --listen: waits for the host's one connection and reads the request from it. */
 static char* accept_request(const char* path, size_t limit, size_t* size)
 {
@@ -415,6 +441,7 @@ static char* accept_request(const char* path, size_t limit, size_t* size)
     close(listener);
     unlink(path);
     g_frames = connection;
+    announce_ready(connection);
     return read_request(connection, limit, size);
 }
 
@@ -569,7 +596,7 @@ static void usage(void)
     fprintf(stderr, "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] [--listen SOCKET] "
                     "[--limits memory=BYTES,pids=N,millicpus=N] [--unenforced refuse|allow] "
                     "[--cgroup-root DIR] [--out-dir DIR] [--out-files N] [--out-bytes BYTES] "
-                    "-- PROGRAM [ARG...]\n");
+                    "[--ready-fd N] -- PROGRAM [ARG...]\n");
     exit(CSM_LAUNCH_EXIT_USAGE);
 }
 
@@ -582,6 +609,7 @@ int main(int argc, char** argv)
     const char* out_dir = NULL;
     struct output_budget out_budget = {100, 32LL * 1024 * 1024};
     int allow_unenforced = 0;
+    int ready_fd = -1;
     int first = 1;
     for (; first < argc; ++first) {
         if (strcmp(argv[first], "--") == 0) {
@@ -608,10 +636,13 @@ int main(int argc, char** argv)
             out_budget.files_left = atoll(argv[++first]);
         else if (strcmp(argv[first], "--out-bytes") == 0)
             out_budget.bytes_left = atoll(argv[++first]);
+        else if (strcmp(argv[first], "--ready-fd") == 0)
+            ready_fd = atoi(argv[++first]);
         else
             usage();
     }
-    if (first >= argc)
+    /* Not 0-2 (the interpreter's standard streams); only with --listen (nothing waits otherwise). */
+    if (first >= argc || (ready_fd != -1 && (ready_fd < 3 || ready_fd > 255 || !listen_path)))
         usage();
 
     /* Non-dumpable: the program, though it runs as the same user, cannot open /proc/1/fd/1. */
@@ -644,6 +675,9 @@ int main(int argc, char** argv)
         pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
         pipe2(exec_error, O_CLOEXEC) != 0)
         fail("creating pipes");
+    int ready[2] = {-1, -1};
+    if (ready_fd >= 0 && pipe2(ready, O_CLOEXEC) != 0)
+        fail("creating pipes");
 
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -662,6 +696,18 @@ int main(int argc, char** argv)
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
         dup2(err[1], STDERR_FILENO);
+        if (ready_fd >= 0) {
+            /* The exec error pipe must survive the dup2 below. */
+            if (exec_error[1] == ready_fd)
+                exec_error[1] = fcntl(exec_error[1], F_DUPFD_CLOEXEC, ready_fd + 1);
+            if (ready[1] == ready_fd)
+                fcntl(ready_fd, F_SETFD, 0);
+            else
+                dup2(ready[1], ready_fd);
+            char number[16];
+            snprintf(number, sizeof number, "%d", ready_fd);
+            setenv("CSM_READY_FD", number, 1);
+        }
         execvp(argv[first], argv + first);
         const int error = errno;
         if (write(exec_error[1], &error, sizeof error) < 0) {
@@ -673,6 +719,10 @@ int main(int argc, char** argv)
     close(out[1]);
     close(err[1]);
     close(exec_error[1]);
+    if (ready_fd >= 0) {
+        close(ready[1]);
+        g_ready = ready[0];
+    }
 
     int exec_errno = 0;
     const int exec_failed =

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocalSocket>
 #include <QMap>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -62,6 +63,74 @@ LaunchResult launch(const QByteArray& program, const QStringList& options = {},
     result.corrupt = decoder.isCorrupt() || decoder.pendingBytes() != 0;
     return result;
 }
+// csm-launch in --listen mode, as a warm pool's container runs it, and the host's connection.
+class ListeningLauncher
+{
+public:
+    ListeningLauncher(const QStringList& options, const QStringList& interpreter)
+        : m_socketPath(m_folder.filePath(QStringLiteral("sock")))
+    {
+        m_process.start(QStringLiteral(CSM_LAUNCHER_BINARY),
+                        QStringList{QStringLiteral("--listen"), m_socketPath} + options +
+                            QStringList{QStringLiteral("--")} + interpreter);
+    }
+    ~ListeningLauncher()
+    {
+        m_process.kill();
+        m_process.waitForFinished(5'000);
+    }
+
+    // Connects once the launcher listens.
+    bool connectToLauncher()
+    {
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 10'000) {
+            m_socket.connectToServer(m_socketPath);
+            if (m_socket.waitForConnected(1'000))
+                return true;
+            QTest::qWait(10);
+        }
+        return false;
+    }
+    // The frames that arrive within `ms`, up to the first of type `last`.
+    QList<LauncherStreamDecoder::Frame> framesWithin(int ms, Type last = Type::Exit)
+    {
+        QElapsedTimer clock;
+        clock.start();
+        QList<LauncherStreamDecoder::Frame> frames;
+        while (clock.elapsed() < ms && m_socket.state() == QLocalSocket::ConnectedState) {
+            m_socket.waitForReadyRead(int(std::max<qint64>(1, ms - clock.elapsed())));
+            m_decoder.append(m_socket.readAll());
+            while (const auto frame = m_decoder.next())
+                frames.append(*frame);
+            if (!frames.isEmpty() && frames.constLast().type == last)
+                break;
+        }
+        return frames;
+    }
+    void send(const QByteArray& program)
+    {
+        m_socket.write(LauncherRequest::encode(program, {}));
+        m_socket.flush();
+    }
+
+private:
+    QTemporaryDir m_folder;
+    QString m_socketPath;
+    QProcess m_process;
+    QLocalSocket m_socket;
+    LauncherStreamDecoder m_decoder;
+};
+
+QList<Type> typesOf(const QList<LauncherStreamDecoder::Frame>& frames)
+{
+    QList<Type> types;
+    for (const auto& frame : frames)
+        types.append(frame.type);
+    return types;
+}
+
 // A cgroup tree as a container sees it, with these files (path relative to the root: content).
 bool writeCgroupTree(const QTemporaryDir& root, const QMap<QString, QByteArray>& files)
 {
@@ -328,10 +397,77 @@ private Q_SLOTS:
         QVERIFY(result.stdoutBytes.isEmpty());
     }
 
+    void listeningLauncherIsReadyAtOnceWithoutReadyFd()
+    {
+        ListeningLauncher launcher({}, {QStringLiteral("/bin/sh")});
+        QVERIFY(launcher.connectToLauncher());
+        QCOMPARE(typesOf(launcher.framesWithin(5'000, Type::Ready)), QList{Type::Ready});
+        launcher.send("echo hi");
+        const auto frames = launcher.framesWithin(10'000);
+        QCOMPARE(typesOf(frames), (QList{Type::Started, Type::Stdout, Type::Exit}));
+        QCOMPARE(frames.at(1).payload, QByteArray("hi\n"));
+    }
+
+    void readyFrameWaitsForTheInterpreterToSayItIsReady()
+    {
+        // The interpreter takes 600 ms to "import", then says so on its ready fd.
+        ListeningLauncher launcher(
+            {QStringLiteral("--ready-fd"), QStringLiteral("3")},
+            {QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+             QStringLiteral("sleep 0.6; printf r >&3; exec 3>&-; exec /bin/sh")});
+        QVERIFY(launcher.connectToLauncher());
+        QElapsedTimer sinceConnected;
+        sinceConnected.start();
+        QVERIFY(launcher.framesWithin(300).isEmpty()); // still "importing"
+        QCOMPARE(typesOf(launcher.framesWithin(5'000, Type::Ready)), QList{Type::Ready});
+        QVERIFY2(sinceConnected.elapsed() >= 400,
+                 qPrintable(QString::number(sinceConnected.elapsed())));
+        launcher.send("echo ready-fd=$CSM_READY_FD");
+        const auto frames = launcher.framesWithin(10'000);
+        QCOMPARE(typesOf(frames), (QList{Type::Started, Type::Stdout, Type::Exit}));
+        QCOMPARE(frames.at(1).payload, QByteArray("ready-fd=3\n"));
+    }
+
+    void interpreterThatEndsWithoutSayingSoStillEndsTheWait()
+    {
+        // Closing the ready fd (or dying) ends the wait: the call learns the rest from its exit.
+        ListeningLauncher launcher({QStringLiteral("--ready-fd"), QStringLiteral("3")},
+                                   {QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                    QStringLiteral("exec 3>&-; exec /bin/sh")});
+        QVERIFY(launcher.connectToLauncher());
+        QCOMPARE(typesOf(launcher.framesWithin(5'000, Type::Ready)), QList{Type::Ready});
+    }
+
+    void requestBeforeReadinessIsServedAtOnce()
+    {
+        // This interpreter never says it is ready: a call that took the container anyway runs.
+        ListeningLauncher launcher({QStringLiteral("--ready-fd"), QStringLiteral("3")},
+                                   {QStringLiteral("/bin/sh")});
+        QVERIFY(launcher.connectToLauncher());
+        launcher.send("echo early");
+        const auto frames = launcher.framesWithin(10'000);
+        QCOMPARE(typesOf(frames), (QList{Type::Started, Type::Stdout, Type::Exit}));
+        QCOMPARE(frames.at(1).payload, QByteArray("early\n"));
+        QCOMPARE(LauncherExitStatus::parse(frames.at(2).payload)->exitCode, 0);
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("no --") << QStringList{QStringLiteral("/bin/sh")};
+        QTest::newRow("ready fd of a standard stream") << QStringList{
+            QStringLiteral("--listen"), QStringLiteral("/tmp/x"), QStringLiteral("--ready-fd"),
+            QStringLiteral("2"),        QStringLiteral("--"),     QStringLiteral("/bin/sh")};
+        QTest::newRow("ready fd without --listen")
+            << QStringList{QStringLiteral("--ready-fd"), QStringLiteral("3"), QStringLiteral("--"),
+                           QStringLiteral("/bin/sh")};
+    }
+
     void usageErrors()
     {
+        QFETCH(QStringList, arguments);
         QProcess process;
-        process.start(QStringLiteral(CSM_LAUNCHER_BINARY), {QStringLiteral("/bin/sh")});
+        process.start(QStringLiteral(CSM_LAUNCHER_BINARY), arguments);
         process.closeWriteChannel();
         QVERIFY(process.waitForFinished(10'000));
         QCOMPARE(process.exitCode(), 2);

@@ -116,6 +116,8 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     if (pooled) {
         args << QStringLiteral("--listen")
              << QLatin1String(ContainerSpec::kIoMountPoint) + QStringLiteral("/sock");
+        if (spec.interpreterSignalsReady)
+            args << QStringLiteral("--ready-fd") << QStringLiteral("3");
     }
     // The launcher checks that the engine enforces them before the program runs.
     args << QStringLiteral("--limits")

@@ -36,6 +36,9 @@ struct ContainerSpec
     // launcher listens for the server's one connection. Empty: a call's own container, attached
     // through stdin/stdout.
     QString ioDirectory;
+    // A warm pool's container whose interpreter says when it is ready for its program (it
+    // imports modules first): the launcher waits for that before it reports the container ready.
+    bool interpreterSignalsReady = false;
 };
 
 } // namespace csm

@@ -48,6 +48,11 @@ QStringList LanguageTraits::pooledInterpreterCommand(Language language)
     Q_UNREACHABLE();
 }
 
+bool LanguageTraits::pooledInterpreterSignalsReady(Language language)
+{
+    return language == Language::Python; // PythonBootstrap's preload
+}
+
 QString LanguageTraits::defaultImageName(Language language)
 {
     switch (language) {

@@ -26,6 +26,9 @@ public:
     // The same for a pooled container, whose interpreter waits for its program: it may spend
     // that time importing the modules programs usually need (Python: numpy, pandas, pyplot).
     static QStringList pooledInterpreterCommand(Language language);
+    // Whether that interpreter says when its imports are done (ContainerSpec::
+    // interpreterSignalsReady); otherwise it is ready as soon as it runs.
+    static bool pooledInterpreterSignalsReady(Language language);
     // The locally built default image's name, without a registry.
     static QString defaultImageName(Language language);
     // Accepts python|py|javascript|js|node (any case).

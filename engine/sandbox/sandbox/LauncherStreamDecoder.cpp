@@ -18,6 +18,14 @@ void LauncherStreamDecoder::append(const QByteArray& bytes)
     m_buffer.append(bytes);
 }
 
+QByteArray LauncherStreamDecoder::takePending()
+{
+    QByteArray pending = m_buffer.mid(m_offset);
+    m_buffer.clear();
+    m_offset = 0;
+    return pending;
+}
+
 std::optional<LauncherStreamDecoder::Frame> LauncherStreamDecoder::next()
 {
     if (isCorrupt() || pendingBytes() < kHeaderSize)
@@ -52,6 +60,9 @@ std::optional<LauncherStreamDecoder::Frame> LauncherStreamDecoder::next()
         break;
     case CSM_FRAME_FILE_SKIPPED:
         type = Frame::Type::FileSkipped;
+        break;
+    case CSM_FRAME_READY:
+        type = Frame::Type::Ready;
         break;
     default:
         m_error = QStringLiteral("unknown frame type 0x%1").arg(header[0], 2, 16, QLatin1Char('0'));

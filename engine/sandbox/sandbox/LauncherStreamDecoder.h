@@ -30,6 +30,8 @@ public:
             File,
             FileData,
             FileSkipped,
+            // A pooled container's interpreter is ready for its program (before any request).
+            Ready,
         };
         Type type;
         QByteArray payload;
@@ -45,6 +47,8 @@ public:
     bool isCorrupt() const { return !m_error.isEmpty(); }
     QString error() const { return m_error; }
     qsizetype pendingBytes() const { return m_buffer.size() - m_offset; }
+    // The bytes received but not yet part of a frame; the decoder is empty afterwards.
+    QByteArray takePending();
 
 private:
     QByteArray m_buffer;

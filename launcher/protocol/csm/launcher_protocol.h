@@ -46,7 +46,11 @@ enum
      * frame. */
     CSM_FRAME_FILE_DATA = 'D',
     /* A file of the output folder that is not sent: a reason (one byte, below), then its path. */
-    CSM_FRAME_FILE_SKIPPED = 'K'
+    CSM_FRAME_FILE_SKIPPED = 'K',
+    /* --listen only, before any request: the interpreter is ready for its program (with
+     * --ready-fd, it said so; otherwise at once); no payload. A host that has already sent its
+     * request may still receive it, and ignores it. */
+    CSM_FRAME_READY = 'R'
 };
 
 /* Why a file of the output folder was not sent (the first byte of a skip frame). */
