@@ -1,12 +1,14 @@
 // The warm pool against a real engine (CSM_TEST_ENGINE): pooled calls are as isolated as cold
-// ones, a burst larger than the pool is answered in full, and no pooled container outlives its
-// server, however it ends.
+// ones, a ready container has its modules imported, a call that finds the pool dry takes the
+// start under way, the pool grows under load and shrinks when calls quieten, a burst larger than
+// the pool is answered in full, and no pooled container outlives its server, however it ends.
 #include "CallResult.h"
 #include "McpStdioClient.h"
 #include "TestEngine.h"
 
 #include <QDeadlineTimer>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QTest>
 
@@ -56,9 +58,50 @@ private:
         QCOMPARE(left, QStringList());
     }
 
+    static void expectNoContainerLeftAfterClose(McpStdioClient& server)
+    {
+        const qint64 pid = server.pid();
+        server.closeStdin();
+        QVERIFY(server.waitForExit(30'000));
+        expectNoContainerLeft(server, pid);
+    }
+
     static int countOf(const QString& text, const QString& needle)
     {
         return int(text.count(needle));
+    }
+
+    // The Python containers of the server `pid` that exist now, ready or starting.
+    static int pythonContainersOf(qint64 pid)
+    {
+        const QByteArray names =
+            TestEngine::run({QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("--filter"),
+                             QStringLiteral("label=") + pidLabel(pid), QStringLiteral("--filter"),
+                             QStringLiteral("label=code-sandbox.language=python"),
+                             QStringLiteral("--format"), QStringLiteral("{{.Names}}")});
+        return int(QString::fromUtf8(names).split(u'\n', Qt::SkipEmptyParts).size());
+    }
+
+    // Sends `count` Python calls at once; each must print its own number.
+    static bool burstOfCalls(McpStdioClient& server, int count)
+    {
+        QList<int> ids;
+        for (int i = 0; i < count; ++i) {
+            ids << server.sendRequest(
+                QStringLiteral("tools/call"),
+                {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+                 {QStringLiteral("arguments"), code(QStringLiteral("print(%1 * 7)").arg(i))}});
+        }
+        for (int i = 0; i < ids.size(); ++i) {
+            const auto response = server.waitForResponse(ids.at(i), 60'000);
+            if (!response)
+                return false;
+            const QJsonObject result = response->value(QLatin1String("result")).toObject();
+            if (stdoutOf(result) != QStringLiteral("%1\n").arg(i * 7) ||
+                result.value(QLatin1String("isError")).toBool(true))
+                return false;
+        }
+        return true;
     }
 
 private Q_SLOTS:
@@ -106,30 +149,77 @@ private Q_SLOTS:
         QCOMPARE(countOf(server->standardError(), QStringLiteral("(warm)")), 2);
     }
 
+    void readyContainerHasImportedItsModules()
+    {
+        // "Ready" is the interpreter's word, after its imports: a call that takes a ready
+        // container finds numpy, pandas and pyplot loaded, not interrupted half way.
+        auto server = startServer({QStringLiteral("--pool"), QStringLiteral("1")});
+        QVERIFY(server);
+        QVERIFY(waitForReady(*server, 2));
+        const QJsonObject result = server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral("import sys\n"
+                                "print(sorted(m for m in ('numpy', 'pandas', 'matplotlib.pyplot') "
+                                "if m in sys.modules))\n")));
+        QCOMPARE(stdoutOf(result), QStringLiteral("['matplotlib.pyplot', 'numpy', 'pandas']\n"));
+        QCOMPARE(countOf(server->standardError(), QStringLiteral("(warm)")), 1);
+    }
+
+    void callFindingThePoolDryTakesTheStartUnderWay()
+    {
+        // Two calls at once on a pool of one: the second takes the refill the first one set off
+        // (it is ahead of any new start), so neither starts cold.
+        auto server = startServer({QStringLiteral("--pool"), QStringLiteral("1")});
+        QVERIFY(server);
+        QVERIFY(waitForReady(*server, 2));
+        QVERIFY(burstOfCalls(*server, 2));
+        const QString log = server->standardError();
+        QCOMPARE(countOf(log, QStringLiteral("(warm)")), 2);
+        QCOMPARE(countOf(log, QStringLiteral("(cold)")), 0);
+        QCOMPARE(countOf(log, QStringLiteral("rather than a cold start")), 1);
+        expectNoContainerLeftAfterClose(*server);
+    }
+
+    void poolGrowsUnderLoadAndShrinksWhenCallsQuieten()
+    {
+        auto server = startServer({QStringLiteral("--pool"), QStringLiteral("1")});
+        QVERIFY(server);
+        QVERIFY(waitForReady(*server, 2));
+        const qint64 pid = server->pid();
+        QVERIFY(burstOfCalls(*server, 4));
+        QVERIFY2(server->standardError().contains(QStringLiteral("ready; keeping 2 from now on")),
+                 qPrintable(server->standardError().right(4000)));
+        // The grown pool fills up: more Python containers wait than the one configured.
+        QDeadlineTimer filled(60'000);
+        while (pythonContainersOf(pid) < 2 && !filled.hasExpired())
+            QTest::qWait(250);
+        QVERIFY(pythonContainersOf(pid) >= 2);
+        // Quiet for 30 s: one container goes back.
+        static const QRegularExpression shrunk(QStringLiteral("for 30 s; keeping (\\d+)"));
+        QDeadlineTimer quiet(60'000);
+        QRegularExpressionMatch match;
+        while (!(match = shrunk.match(server->standardError())).hasMatch() && !quiet.hasExpired())
+            QTest::qWait(500);
+        QVERIFY2(match.hasMatch(), qPrintable(server->standardError().right(4000)));
+        const int kept = match.captured(1).toInt();
+        QDeadlineTimer trimmed(20'000);
+        while (pythonContainersOf(pid) > kept && !trimmed.hasExpired())
+            QTest::qWait(250);
+        QCOMPARE(pythonContainersOf(pid), kept);
+        expectNoContainerLeftAfterClose(*server);
+    }
+
     void burstLargerThanThePoolIsAnsweredInFull()
     {
         auto server = startServer({QStringLiteral("--pool"), QStringLiteral("1")});
         QVERIFY(server);
         QVERIFY(waitForReady(*server, 2));
-        QList<int> ids;
-        for (int i = 0; i < 6; ++i) {
-            ids << server->sendRequest(
-                QStringLiteral("tools/call"),
-                {{QStringLiteral("name"), QStringLiteral("run_python_code")},
-                 {QStringLiteral("arguments"), code(QStringLiteral("print(%1 * 7)").arg(i))}});
-        }
-        for (int i = 0; i < ids.size(); ++i) {
-            const auto response = server->waitForResponse(ids.at(i), 60'000);
-            QVERIFY(response);
-            const QJsonObject result = response->value(QLatin1String("result")).toObject();
-            QCOMPARE(stdoutOf(result), QStringLiteral("%1\n").arg(i * 7));
-            QCOMPARE(result.value(QLatin1String("isError")).toBool(true), false);
-        }
-        // One warm container for Python; the rest did not wait for refills but started cold.
+        QVERIFY(burstOfCalls(*server, 6));
+        // Each call ran once, warm (ready, or started for it by the pool) or cold.
         const QString log = server->standardError();
         QCOMPARE(countOf(log, QStringLiteral("(warm)")) + countOf(log, QStringLiteral("(cold)")),
                  6);
-        QVERIFY(countOf(log, QStringLiteral("(cold)")) >= 4);
+        expectNoContainerLeftAfterClose(*server);
     }
 
     void timeoutOfAPooledCallRemovesItsContainer()

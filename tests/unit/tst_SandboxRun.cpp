@@ -30,27 +30,41 @@ struct ChannelLog
     int handedOver = 0;
 };
 
+// How a canned channel answers a request.
+enum class Answer
+{
+    Frames,       // with the host's canned frames
+    FailsToStart, // its container never starts (failedToStart)
+};
+
 // A container that "runs" the program by answering with `answer` from the event loop. The run
 // deletes it once done with it, so what it sees goes to a log that outlives it.
 class CannedChannel final : public ContainerChannel
 {
 public:
-    CannedChannel(QByteArray answer, ChannelLog& log, std::shared_ptr<const SandboxSecrets> secrets,
-                  QObject* parent)
+    CannedChannel(QByteArray answer, Answer how, ChannelLog& log,
+                  std::shared_ptr<const SandboxSecrets> secrets, QObject* parent)
         : ContainerChannel(QStringLiteral("canned-container"), std::move(secrets), parent)
         , m_answer(std::move(answer))
+        , m_how(how)
         , m_log(log)
     {}
 
     void sendRequest(const QByteArray& request) override
     {
         m_log.request = request;
-        QTimer::singleShot(0, this, [this] { Q_EMIT framesReceived(m_answer); });
+        QTimer::singleShot(0, this, [this] {
+            if (m_how == Answer::FailsToStart)
+                Q_EMIT failedToStart(QStringLiteral("the engine lost it"));
+            else
+                Q_EMIT framesReceived(m_answer);
+        });
     }
     void handOver(ContainerReaper&, bool) override { ++m_log.handedOver; }
 
 private:
     QByteArray m_answer;
+    Answer m_how;
     ChannelLog& m_log;
 };
 
@@ -66,6 +80,7 @@ public:
     QByteArray answer = frame(CSM_FRAME_STARTED) + frame(CSM_FRAME_STDOUT, "hello\n") +
                         frame(CSM_FRAME_EXIT, "exit=0");
     bool warmReady = false;
+    Answer warmAnswer = Answer::Frames;
     bool imagePresent = false;
     QString cannotStart;
     bool heldForSecrets = false;
@@ -75,6 +90,7 @@ public:
     ChannelLog channels;
     int started = 0;
     int ended = 0;
+    QList<qint64> coldStarts;
 
     const ContainerRuntime& runtime() const override { return m_runtime; }
     const SandboxPolicy& policy() const override { return m_policy; }
@@ -102,10 +118,12 @@ public:
         acquired.append(kind);
         if (kind == Channel::Warm && !warmReady)
             return nullptr;
-        return new CannedChannel(answer, channels, currentSecrets, parent);
+        return new CannedChannel(answer, kind == Channel::Warm ? warmAnswer : Answer::Frames,
+                                 channels, currentSecrets, parent);
     }
     bool isImageKnownPresent(const QString&) const override { return imagePresent; }
     void setImageKnownPresent(const QString&, bool present) override { imagePresent = present; }
+    void reportColdStart(Language, const QString&, qint64 ms) override { coldStarts.append(ms); }
     void runStarted() override { ++started; }
     void runEnded() override { ++ended; }
     void reportEngineWarning(const QString&) override {}
@@ -172,6 +190,51 @@ private Q_SLOTS:
         QCOMPARE(result.exitCode, 0);
         QCOMPARE(host.acquired,
                  (QList{SandboxRunHost::Channel::Warm, SandboxRunHost::Channel::Cold}));
+        // What the pool weighs its starting containers against.
+        QCOMPARE(host.coldStarts.size(), 1);
+        QVERIFY(host.coldStarts.constFirst() >= 0);
+    }
+
+    void warmRunReportsNoColdStart()
+    {
+        RecordingHost host;
+        host.warmReady = true;
+        SandboxRun run(host, pythonRequest());
+        QCOMPARE(resultOf(run).exitCode, 0);
+        QVERIFY(host.coldStarts.isEmpty());
+    }
+
+    void pooledContainerThatFailsToStartFallsBackToACold()
+    {
+        // The pool handed over a container still starting, and the engine then failed it.
+        RecordingHost host;
+        host.warmReady = true;
+        host.warmAnswer = Answer::FailsToStart;
+        host.imagePresent = true;
+        SandboxRun run(host, pythonRequest());
+        const ExecutionResult result = resultOf(run);
+
+        QCOMPARE(result.outcome, ExecutionResult::Outcome::Exited);
+        QCOMPARE(result.stdoutBytes, QByteArray("hello\n"));
+        QCOMPARE(host.acquired,
+                 (QList{SandboxRunHost::Channel::Warm, SandboxRunHost::Channel::Cold}));
+        // The cold container got the whole request, though the first one had it already.
+        QCOMPARE(host.channels.request, LauncherRequest::encode("print('hello')", {}));
+        QCOMPARE(host.channels.handedOver, 2);
+    }
+
+    void readyFrameOfATakenContainerIsIgnored()
+    {
+        // Taken as its interpreter became ready: the ready frame may arrive after the request.
+        RecordingHost host;
+        host.warmReady = true;
+        host.answer = frame(CSM_FRAME_READY) + frame(CSM_FRAME_STARTED) +
+                      frame(CSM_FRAME_STDOUT, "hello\n") + frame(CSM_FRAME_EXIT, "exit=0");
+        SandboxRun run(host, pythonRequest());
+        const ExecutionResult result = resultOf(run);
+
+        QCOMPARE(result.outcome, ExecutionResult::Outcome::Exited);
+        QCOMPARE(result.stdoutBytes, QByteArray("hello\n"));
     }
 
     void reportsItsStartAndEndOnce()

@@ -146,12 +146,23 @@ void SandboxRun::acquireContainer()
                                                        m_request.language, m_request.image, this)) {
         m_warm = true;
         launch(warm);
-    } else if (m_host.isImageKnownPresent(m_request.image)) {
-        launch(m_host.acquireChannel(SandboxRunHost::Channel::Cold, m_request.language,
-                                     m_request.image, this));
     } else {
-        checkImage(false);
+        startCold();
     }
+}
+
+void SandboxRun::startCold()
+{
+    if (m_host.isImageKnownPresent(m_request.image))
+        launchCold();
+    else
+        checkImage(false);
+}
+
+void SandboxRun::launchCold()
+{
+    launch(m_host.acquireChannel(SandboxRunHost::Channel::Cold, m_request.language, m_request.image,
+                                 this));
 }
 
 void SandboxRun::checkImage(bool afterEngineFailure)
@@ -187,8 +198,7 @@ void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
                                     .arg(kEngineFailureExitCode)
                                     .arg(engineDiagnostics()));
         } else {
-            launch(m_host.acquireChannel(SandboxRunHost::Channel::Cold, m_request.language,
-                                         m_request.image, this));
+            launchCold();
         }
         return;
     case ImageCheck::Status::Missing:
@@ -224,16 +234,37 @@ void SandboxRun::launch(ContainerChannel* channel)
     connect(channel, &ContainerChannel::failedToStart, this, [this](const QString& reason) {
         if (m_phase != Phase::Starting)
             return;
+        if (m_warm) {
+            fallBackToCold(reason);
+            return;
+        }
         m_host.setImageKnownPresent(m_request.image, false);
         failWithEngineError(engineMissingMessage(reason));
     });
     qCDebug(lcSandbox).noquote() << "running" << m_containerName << "from" << m_request.image
                                  << (m_warm ? "(warm)" : "(cold)");
     m_startDeadline.start(kStartTimeoutMs);
-    channel->sendRequest(LauncherRequest::encode(m_request.code, m_request.inputFiles));
-    // The channel keeps its own copy until it is delivered.
-    m_request.code = {};
-    m_request.inputFiles = {};
+    m_sinceLaunch.start();
+    if (m_requestBytes.isEmpty()) {
+        m_requestBytes = LauncherRequest::encode(m_request.code, m_request.inputFiles);
+        m_request.code = {};
+        m_request.inputFiles = {};
+    }
+    channel->sendRequest(m_requestBytes);
+    // The channel keeps its own copy until it is delivered; a cold start cannot fall back.
+    if (!m_warm)
+        m_requestBytes = {};
+}
+
+void SandboxRun::fallBackToCold(const QString& reason)
+{
+    qCInfo(lcSandbox).noquote() << "the pooled container" << m_containerName << "failed to start ("
+                                << reason << "); starting a cold one";
+    m_startDeadline.stop();
+    handOverChannel(true);
+    m_warm = false;
+    m_phase = Phase::CheckingImage;
+    startCold();
 }
 
 void SandboxRun::onFrames(const QByteArray& bytes)
@@ -260,6 +291,11 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
     switch (frame.type) {
     case Type::Started:
         if (m_phase == Phase::Starting) {
+            if (!m_warm) {
+                m_host.reportColdStart(m_request.language, m_request.image,
+                                       m_sinceLaunch.elapsed());
+            }
+            m_requestBytes = {};
             // The program is in the interpreter's hands: from here its timeout runs.
             m_phase = Phase::Running;
             m_startDeadline.stop();
@@ -284,6 +320,8 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
     case Type::FileSkipped:
         m_outputFiles.skipFile(frame.payload);
         return;
+    case Type::Ready:
+        return; // a pooled container taken as its interpreter became ready: nothing to do
     case Type::Exit:
         if (m_phase != Phase::Running)
             return; // already being killed: the deadline's verdict stands

@@ -74,7 +74,12 @@ private:
     void acquireContainer();
     void checkImage(bool afterEngineFailure);
     void onImageChecked(int exitCode, bool afterEngineFailure);
+    // A cold container: checks the image first, unless it is known present.
+    void startCold();
+    void launchCold();
     void launch(ContainerChannel* channel);
+    // A pooled container taken while it was still starting failed to: the run starts cold.
+    void fallBackToCold(const QString& reason);
     void onFrames(const QByteArray& bytes);
     void onFrame(const LauncherStreamDecoder::Frame& frame);
     void onProgramExited(const LauncherExitStatus& status);
@@ -112,6 +117,10 @@ private:
     QTimer m_queueDeadline; // the run's timeout also bounds its wait for a sandbox
     QTimer m_startDeadline;
     QElapsedTimer m_clock;
+    QElapsedTimer m_sinceLaunch;
+    // The request as sent (LauncherRequest), kept while a pooled container might still
+    // fail to start and the run fall back to a cold one.
+    QByteArray m_requestBytes;
     qint64 m_durationMs = 0;
     CappedBuffer m_stdout;
     CappedBuffer m_stderr;

@@ -53,6 +53,9 @@ public:
     virtual bool isImageKnownPresent(const QString& image) const = 0;
     virtual void setImageKnownPresent(const QString& image, bool present) = 0;
 
+    // A cold start of `image` took `ms` until its program started (the warm pool weighs its
+    // starting containers against it).
+    virtual void reportColdStart(Language language, const QString& image, qint64 ms) = 0;
     // A run got its turn, and ended (the warm pool times its refills by them).
     virtual void runStarted() = 0;
     virtual void runEnded() = 0;

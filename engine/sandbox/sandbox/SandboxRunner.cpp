@@ -152,6 +152,12 @@ QString SandboxRunner::cannotStartReason() const
     return m_files.isComplete() ? QString() : SandboxFilesLocator::missingMessage(m_files);
 }
 
+void SandboxRunner::reportColdStart(Language language, const QString& image, qint64 ms)
+{
+    if (m_pool)
+        m_pool->noteColdStart(language, image, ms);
+}
+
 void SandboxRunner::runStarted()
 {
     if (m_pool)

@@ -52,6 +52,7 @@ public:
                                      QObject* parent) override;
     // A fresh container's spec: a unique name, the policy, the labels that tie it to us.
     ContainerSpec makeSpec(Language language, const QString& image);
+    void reportColdStart(Language language, const QString& image, qint64 ms) override;
     void runStarted() override;
     void runEnded() override;
     // Stops the pool and removes every container left; reaper().drained() follows.

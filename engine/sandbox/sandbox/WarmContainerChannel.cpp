@@ -11,6 +11,8 @@
 #include <QtEndian>
 #include <QTimer>
 
+#include <utility>
+
 namespace csm {
 
 namespace {
@@ -25,28 +27,26 @@ WarmContainerChannel::WarmContainerChannel(const ContainerRuntime& runtime, Cont
     , m_spec(std::move(spec))
     , m_socket(new QLocalSocket(this))
 {
-    connect(m_socket, &QLocalSocket::connected, this, [this] {
-        // The socket has served its purpose (the launcher unlinks it once it accepts). Close the
-        // folder to the sandbox before any program runs: it is on the host's disk, and a program
-        // could otherwise fill it.
-        QFile::setPermissions(m_spec.ioDirectory, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
-        m_ready = true;
-        Q_EMIT ready();
+    m_readyDeadline.setSingleShot(true);
+    connect(&m_readyDeadline, &QTimer::timeout, this, [this] {
+        // A call that took it has its own deadline: only a waiting container is given up here.
+        if (!m_inUse)
+            fail(QStringLiteral("it was not ready after %1 s").arg(kReadyTimeoutMs / 1000));
     });
-    connect(m_socket, &QLocalSocket::readyRead, this,
-            [this] { Q_EMIT framesReceived(m_socket->readAll()); });
+    connect(m_socket, &QLocalSocket::connected, this, &WarmContainerChannel::onConnected);
+    connect(m_socket, &QLocalSocket::readyRead, this, [this] { onBytes(m_socket->readAll()); });
     connect(m_socket, &QLocalSocket::disconnected, this, [this] {
         const QByteArray rest = m_socket->readAll();
         if (!rest.isEmpty())
-            Q_EMIT framesReceived(rest);
+            onBytes(rest);
         if (m_inUse)
             Q_EMIT ended(-1);
-        else if (m_ready)
+        else
             Q_EMIT lostWhileIdle();
     });
     connect(
         m_socket, &QLocalSocket::errorOccurred, this, [this](QLocalSocket::LocalSocketError error) {
-            if (m_ready || m_handedOver)
+            if (m_connected || m_handedOver)
                 return;
             // Not listening yet: the launcher is still starting.
             if ((error == QLocalSocket::ServerNotFoundError ||
@@ -59,6 +59,42 @@ WarmContainerChannel::WarmContainerChannel(const ContainerRuntime& runtime, Cont
         });
 }
 
+void WarmContainerChannel::onConnected()
+{
+    // The socket has served its purpose (the launcher unlinks it once it accepts). Close the
+    // folder to the sandbox before any program runs: it is on the host's disk, and a program
+    // could otherwise fill it.
+    QFile::setPermissions(m_spec.ioDirectory, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+    m_connected = true;
+    Q_EMIT up(m_sinceStart.elapsed());
+    if (!m_pendingRequest.isEmpty())
+        m_socket->write(std::exchange(m_pendingRequest, {}));
+}
+
+void WarmContainerChannel::onBytes(const QByteArray& bytes)
+{
+    if (m_inUse) {
+        Q_EMIT framesReceived(bytes);
+        return;
+    }
+    m_beforeUse.append(bytes);
+    while (const auto frame = m_beforeUse.next()) {
+        if (frame->type == LauncherStreamDecoder::Frame::Type::Ready) {
+            m_ready = true;
+            m_readyDeadline.stop();
+            Q_EMIT ready();
+            continue;
+        }
+        // Anything else before a request is a launcher that failed (or is not ours).
+        fail(frame->type == LauncherStreamDecoder::Frame::Type::Failure
+                 ? QStringLiteral("its launcher failed: %1").arg(QString::fromUtf8(frame->payload))
+                 : QStringLiteral("its launcher sent an unexpected frame before any request"));
+        return;
+    }
+    if (m_beforeUse.isCorrupt())
+        fail(QStringLiteral("its launcher sent a corrupt stream (%1)").arg(m_beforeUse.error()));
+}
+
 WarmContainerChannel::~WarmContainerChannel()
 {
     QFile::setPermissions(m_spec.ioDirectory,
@@ -69,6 +105,7 @@ WarmContainerChannel::~WarmContainerChannel()
 void WarmContainerChannel::start()
 {
     m_sinceStart.start();
+    m_readyDeadline.start(kReadyTimeoutMs);
     m_starter = m_runtime.newRunProcess(m_spec, this);
     connect(m_starter, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
@@ -103,13 +140,21 @@ void WarmContainerChannel::fail(const QString& reason)
 {
     if (m_handedOver)
         return;
-    Q_EMIT startFailed(reason);
+    m_readyDeadline.stop();
+    Q_EMIT failedToStart(reason);
 }
 
 void WarmContainerChannel::sendRequest(const QByteArray& request)
 {
     m_inUse = true;
-    m_socket->write(request);
+    m_readyDeadline.stop();
+    if (m_connected)
+        m_socket->write(request);
+    else
+        m_pendingRequest = request;
+    // Part of a frame that came before the request belongs to the run's stream now.
+    if (const QByteArray early = m_beforeUse.takePending(); !early.isEmpty())
+        Q_EMIT framesReceived(early);
 }
 
 void WarmContainerChannel::handOver(ContainerReaper& reaper, bool removeContainer)
@@ -117,6 +162,7 @@ void WarmContainerChannel::handOver(ContainerReaper& reaper, bool removeContaine
     if (m_handedOver)
         return;
     m_handedOver = true;
+    m_readyDeadline.stop();
     m_socket->disconnect(this);
     m_socket->abort();
     if (m_starter && m_starter->state() != QProcess::NotRunning) {

@@ -2,7 +2,9 @@
 
 #include "core/Logging.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/RunQueue.h"
 #include "sandbox/SandboxRunner.h"
+#include "sandbox/StartingContainerChoice.h"
 #include "sandbox/WarmContainerChannel.h"
 
 #include <QDateTime>
@@ -10,6 +12,7 @@
 #include <QFile>
 
 #include <algorithm>
+#include <utility>
 
 namespace csm {
 
@@ -28,6 +31,8 @@ WarmPool::WarmPool(SandboxRunner& runner, int sizePerImage, int idleTimeoutMs, Q
         refill();
         m_deferralExpired = false;
     });
+    m_shrinkCheck.setInterval(kShrinkCheckMs);
+    connect(&m_shrinkCheck, &QTimer::timeout, this, &WarmPool::shrinkQuietSlots);
 }
 
 void WarmPool::callStarted()
@@ -51,6 +56,11 @@ WarmPool::~WarmPool()
 
 WarmPool::Slot* WarmPool::slotFor(Language language, const QString& image)
 {
+    return const_cast<Slot*>(std::as_const(*this).slotFor(language, image));
+}
+
+const WarmPool::Slot* WarmPool::slotFor(Language language, const QString& image) const
+{
     for (const auto& slot : m_slots) {
         if (slot->language == language && slot->image == image)
             return slot.get();
@@ -58,11 +68,17 @@ WarmPool::Slot* WarmPool::slotFor(Language language, const QString& image)
     return nullptr;
 }
 
+int WarmPool::targetSize(Language language, const QString& image) const
+{
+    const Slot* slot = slotFor(language, image);
+    return slot && slot->active && !m_shutDown ? slot->demand.target() : 0;
+}
+
 void WarmPool::warm(Language language, const QString& image)
 {
     if (m_size <= 0 || !m_ioRoot.isValid() || slotFor(language, image))
         return;
-    auto slot = std::make_unique<Slot>();
+    auto slot = std::make_unique<Slot>(m_size);
     slot->language = language;
     slot->image = image;
     slot->idleTimer = std::make_unique<QTimer>();
@@ -88,39 +104,104 @@ WarmContainerChannel* WarmPool::take(Language language, const QString& image, QO
         slot->active = true; // used again after an idle spell: fill up for the next calls
         refill();
     }
-    if (slot->ready.isEmpty())
-        return nullptr;
-    WarmContainerChannel* channel = slot->ready.takeFirst();
-    channel->disconnect(this);
-    channel->setParent(newParent);
-    Q_EMIT readyCountChanged(readyCount());
+    WarmContainerChannel* channel = nullptr;
+    if (!slot->ready.isEmpty()) {
+        channel = slot->ready.takeFirst();
+    } else {
+        // The pool ran dry: keep one more from now on.
+        const int before = slot->demand.target();
+        slot->demand.recordMiss(QDateTime::currentMSecsSinceEpoch(),
+                                m_runner.queue().limits().maxRunning);
+        if (slot->demand.target() > before) {
+            qCInfo(lcSandbox).noquote()
+                << "warm pool: a call found no container of" << slot->image << "ready; keeping"
+                << slot->demand.target() << "from now on";
+            m_shrinkCheck.start();
+        }
+        channel = takeSoonestStarting(*slot);
+    }
+    if (channel) {
+        channel->disconnect(this);
+        channel->setParent(newParent);
+        Q_EMIT readyCountChanged(readyCount());
+    }
     refill();
     return channel;
+}
+
+WarmContainerChannel* WarmPool::takeSoonestStarting(Slot& slot)
+{
+    QList<StartingContainerChoice::Candidate> candidates;
+    for (const WarmContainerChannel* channel : std::as_const(slot.starting))
+        candidates.append({channel->isUp(), channel->elapsedMs()});
+    const auto index =
+        StartingContainerChoice::pick(candidates, slot.upTime.value(), slot.coldStart.value());
+    if (!index)
+        return nullptr;
+    WarmContainerChannel* channel = slot.starting.takeAt(*index);
+    qCDebug(lcSandbox).noquote() << "warm pool: taking" << channel->containerName()
+                                 << (channel->isUp() ? "(up, still importing)" : "(still starting)")
+                                 << "rather than a cold start";
+    return channel;
+}
+
+void WarmPool::noteColdStart(Language language, const QString& image, qint64 ms)
+{
+    if (Slot* slot = slotFor(language, image))
+        slot->coldStart.add(ms);
+}
+
+void WarmPool::shrinkQuietSlots()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    bool grown = false;
+    for (const auto& slot : m_slots) {
+        if (slot->demand.shrinkIfQuiet(now)) {
+            qCInfo(lcSandbox).noquote()
+                << "warm pool: no call missed a container of" << slot->image << "for"
+                << PoolDemand::kQuietMs / 1000 << "s; keeping" << slot->demand.target();
+            // The surplus goes: ready ones first, the newest (its memory is the least settled).
+            while (slot->ready.size() + slot->starting.size() > slot->demand.target() &&
+                   !slot->ready.isEmpty())
+                discard(slot->ready.takeLast(), true);
+            Q_EMIT readyCountChanged(readyCount());
+        }
+        grown = grown || slot->demand.target() > slot->demand.baseSize();
+    }
+    if (!grown)
+        m_shrinkCheck.stop();
 }
 
 void WarmPool::refill()
 {
     if (m_shutDown || m_runner.isHeldForSecrets())
         return;
-    if (m_callsRunning > 0 && !m_deferralExpired) {
-        if (!m_refillDeferral.isActive())
-            m_refillDeferral.start(kRefillDeferralMs);
-        return;
-    }
+    const bool deferring = m_callsRunning > 0 && !m_deferralExpired;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (;;) {
-        if (startingCount() >= kMaxParallelStarts)
+        if (beingCreatedCount() >= kMaxParallelStarts)
             return;
-        // The slot that lacks the most containers goes first.
+        // A dry slot goes first, then the one that lacks the most containers.
         Slot* neediest = nullptr;
-        qsizetype largestGap = 0;
+        std::pair<bool, qsizetype> highestNeed{false, 0};
+        bool deferred = false;
         for (const auto& slot : m_slots) {
-            const qsizetype gap = m_size - slot->ready.size() - slot->starting.size();
-            if (slot->active && slot->retryAfter <= now && gap > largestGap) {
+            const qsizetype gap =
+                slot->demand.target() - slot->ready.size() - slot->starting.size();
+            if (!slot->active || slot->retryAfter > now || gap <= 0)
+                continue;
+            const bool dry = slot->ready.isEmpty();
+            if (deferring && !dry) {
+                deferred = true;
+                continue;
+            }
+            if (const std::pair need{dry, gap}; need > highestNeed) {
                 neediest = slot.get();
-                largestGap = gap;
+                highestNeed = need;
             }
         }
+        if (deferred && !m_refillDeferral.isActive())
+            m_refillDeferral.start(kRefillDeferralMs);
         if (!neediest)
             return;
         startOne(*neediest);
@@ -132,6 +213,7 @@ void WarmPool::startOne(Slot& slot)
     ContainerSpec spec = m_runner.makeSpec(slot.language, slot.image);
     // It waits for its program anyway: its interpreter imports the usual modules meanwhile.
     spec.command = LanguageTraits::pooledInterpreterCommand(slot.language);
+    spec.interpreterSignalsReady = LanguageTraits::pooledInterpreterSignalsReady(slot.language);
     spec.ioDirectory = m_ioRoot.filePath(spec.name);
     QDir().mkpath(spec.ioDirectory);
     // The launcher runs as the sandbox user, not as us: it must be able to create its socket.
@@ -144,6 +226,11 @@ void WarmPool::startOne(Slot& slot)
     auto* channel = new WarmContainerChannel(m_runner.runtime(), spec, m_runner.secrets(), this);
     slot.starting.append(channel);
     Slot* slotPointer = &slot;
+    connect(channel, &WarmContainerChannel::up, this, [this, slotPointer](qint64 afterMs) {
+        slotPointer->upTime.add(afterMs);
+        // The engine is done with it (its interpreter may still import): the next may start.
+        refill();
+    });
     connect(channel, &WarmContainerChannel::ready, this, [this, channel, slotPointer] {
         slotPointer->starting.removeOne(channel);
         slotPointer->ready.append(channel);
@@ -152,7 +239,7 @@ void WarmPool::startOne(Slot& slot)
         Q_EMIT readyCountChanged(readyCount());
         refill();
     });
-    connect(channel, &WarmContainerChannel::startFailed, this,
+    connect(channel, &ContainerChannel::failedToStart, this,
             [this, channel, slotPointer](const QString& reason) {
                 qCWarning(lcSandbox).noquote()
                     << "warm pool: could not start a container of" << slotPointer->image << "("
@@ -167,6 +254,7 @@ void WarmPool::startOne(Slot& slot)
     connect(channel, &WarmContainerChannel::lostWhileIdle, this, [this, channel, slotPointer] {
         qCInfo(lcSandbox).noquote() << "warm pool: lost idle container" << channel->containerName();
         slotPointer->ready.removeOne(channel);
+        slotPointer->starting.removeOne(channel);
         discard(channel, true);
         refill();
     });
@@ -234,6 +322,16 @@ int WarmPool::startingCount() const
     int count = 0;
     for (const auto& slot : m_slots)
         count += int(slot->starting.size());
+    return count;
+}
+
+int WarmPool::beingCreatedCount() const
+{
+    int count = 0;
+    for (const auto& slot : m_slots) {
+        count += int(std::count_if(slot->starting.cbegin(), slot->starting.cend(),
+                                   [](const WarmContainerChannel* c) { return !c->isUp(); }));
+    }
     return count;
 }
 

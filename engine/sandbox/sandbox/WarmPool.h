@@ -1,6 +1,8 @@
 #pragma once
 
 #include "runtime/Language.h"
+#include "sandbox/PoolDemand.h"
+#include "sandbox/StartTimeEstimate.h"
 
 #include <QList>
 #include <QObject>
@@ -17,20 +19,26 @@ class SandboxRunner;
 class WarmContainerChannel;
 
 // Keeps, for each image in use, a few single-use containers started ahead of time with the
-// interpreter waiting for its program. A call takes one (and a replacement starts at once) or,
-// when none is ready, falls back to a cold start without waiting. Isolation is the same as
-// without the pool: each container runs exactly one program and is then removed.
+// interpreter waiting for its program. A call takes a ready one (and a replacement starts at
+// once); when none is ready, it takes whichever will be ready first: a container still starting,
+// or a cold start of its own (StartingContainerChoice, from measured start times). A pool that
+// runs dry grows, and gives the extra containers back when calls quieten (PoolDemand). Isolation
+// is the same as without the pool: each container runs exactly one program and is then removed.
 class WarmPool final : public QObject
 {
     Q_OBJECT
 
 public:
-    // At most this many containers are being started at once, so that refills never crowd out
-    // the runs that are going on.
+    // At most this many containers are being created by the engine at once, so that refills
+    // never crowd out the runs that are going on.
     static constexpr int kMaxParallelStarts = 1;
-    // While calls run, refills wait for them to end (starting a container takes the engine a few
-    // hundred milliseconds of CPU, which a running call would feel), but no longer than this.
+    // While calls run, refills of an image that still has a ready container wait for them to
+    // end (starting a container takes the engine a few hundred milliseconds of CPU, which a
+    // running call would feel), but no longer than this. An image with none ready refills at
+    // once: its next call would otherwise start cold.
     static constexpr int kRefillDeferralMs = 1'000;
+    // How often a grown pool checks whether it may shrink.
+    static constexpr int kShrinkCheckMs = 5'000;
     // After a failed start, how long before trying that image again.
     static constexpr int kRetryAfterFailureMs = 30'000;
 
@@ -39,8 +47,12 @@ public:
 
     // Keeps containers of `image` for `language` ready from now on.
     void warm(Language language, const QString& image);
-    // A ready container (the caller owns it), or null when none is ready.
+    // A ready container, or one still starting that will be ready before a cold start would (the
+    // caller owns it and may send its request at once), or null: start cold.
     WarmContainerChannel* take(Language language, const QString& image, QObject* newParent);
+    // How long a cold start of `image` took until its program started: what take() weighs a
+    // starting container against.
+    void noteColdStart(Language language, const QString& image, qint64 ms);
     // Replaces every container, ready or starting, with a new one (the secrets changed: what
     // waits was started with the old values).
     void renew();
@@ -54,6 +66,8 @@ public:
 
     int readyCount() const;
     int startingCount() const;
+    // How many containers of `image` the pool aims to keep now (0 when it keeps none).
+    int targetSize(Language language, const QString& image) const;
 
 Q_SIGNALS:
     // A container became ready (tests and benchmarks wait for a full pool).
@@ -62,6 +76,9 @@ Q_SIGNALS:
 private:
     struct Slot
     {
+        explicit Slot(int size)
+            : demand(size)
+        {}
         Language language;
         QString image;
         QList<WarmContainerChannel*> ready;
@@ -69,9 +86,17 @@ private:
         bool active = true;
         qint64 retryAfter = 0; // msecs since epoch
         std::unique_ptr<QTimer> idleTimer;
+        PoolDemand demand;
+        StartTimeEstimate upTime;    // a pooled container, from its start until it is up
+        StartTimeEstimate coldStart; // a cold start, until its program started
     };
 
     Slot* slotFor(Language language, const QString& image);
+    const Slot* slotFor(Language language, const QString& image) const;
+    WarmContainerChannel* takeSoonestStarting(Slot& slot);
+    void shrinkQuietSlots();
+    // Starting containers the engine has not brought up yet.
+    int beingCreatedCount() const;
     void startOne(Slot& slot);
     void retire(Slot& slot);
     void discard(WarmContainerChannel* channel, bool removeContainer);
@@ -82,6 +107,7 @@ private:
     bool m_shutDown = false;
     int m_callsRunning = 0;
     QTimer m_refillDeferral;
+    QTimer m_shrinkCheck;
     bool m_deferralExpired = false;
     // Holds each pooled container's folder; private (0700) so no other user reaches a socket.
     QTemporaryDir m_ioRoot;
