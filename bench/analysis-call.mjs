@@ -13,28 +13,22 @@
 //        [--settle-ms MS] [--json FILE]
 
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { call, intOption, loadSdk, parseOptions, progress, sleep, startServer, summarize, waitReadyLines } from './lib/mcp-bench.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const { values: opts } = parseArgs({
-  options: {
-    server: { type: 'string', default: path.join(here, '..', 'build', 'bin', 'code-sandbox-mcp') },
-    engine: { type: 'string', default: 'podman' },
+const script = 'analysis-call.mjs';
+const opts = parseOptions(
+  script,
+  {
     calls: { type: 'string', default: '7' },
     'settle-ms': { type: 'string', default: '3000' },
-    json: { type: 'string' },
   },
-});
-const calls = Number(opts.calls);
-const settleMs = Number(opts['settle-ms']);
-
-const require = createRequire(pathToFileURL(path.join(here, '..', 'tests', 'e2e', 'package.json')));
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
+  'Usage: node analysis-call.mjs [--server PATH] [--engine podman|docker] [--calls N]\n' +
+    '       [--settle-ms MS] [--json FILE]',
+);
+const calls = intOption(script, opts, 'calls');
+const settleMs = intOption(script, opts, 'settle-ms', 0);
 
 const timed = (imports, work) => `import time
 _t0 = time.perf_counter()
@@ -44,6 +38,7 @@ ${work}
 _t2 = time.perf_counter()
 print(f"imports_ms={(_t1 - _t0) * 1000:.1f} work_ms={(_t2 - _t1) * 1000:.1f}")
 `;
+const TIMES = /imports_ms=([\d.]+) work_ms=([\d.]+)/;
 const PROGRAMS = {
   plot: timed('import pandas as pd\nimport matplotlib.pyplot as plt', `df = pd.DataFrame({"region": ["north", "south", "east", "west"] * 25, "sales": range(100)})
 totals = df.groupby("region")["sales"].sum()
@@ -60,8 +55,7 @@ print(len(df), "rows")`),
   print1: timed('', 'print(1)'),
 };
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const p50 = (values) => [...values].sort((a, b) => a - b)[Math.ceil(values.length / 2) - 1];
+const p50 = (values) => summarize(values).p50;
 
 function makeSalesCsv(folder) {
   const regions = ['north', 'south', 'east', 'west'];
@@ -78,24 +72,14 @@ function makeSalesCsv(folder) {
   return size;
 }
 
-async function startServer(pool, share, dataDir) {
-  const transport = new StdioClientTransport({
-    command: path.resolve(opts.server),
+async function startAnalysisServer(pool, share, dataDir) {
+  const server = await startServer({
+    server: opts.server,
+    engine: opts.engine,
     args: ['--verbose', '--pool', String(pool), '--share', `${share}:sales`, '--data-dir', dataDir],
-    env: { ...getDefaultEnvironment(), CODE_SANDBOX_ENGINE: opts.engine },
-    stderr: 'pipe',
   });
-  const server = { ready: 0, callsMade: 0 };
-  transport.stderr.on('data', (chunk) => {
-    server.ready += (chunk.toString().match(/ ready in all/g) ?? []).length;
-  });
-  server.client = new Client({ name: 'code-sandbox-bench', version: '1.0.0' });
-  await server.client.connect(transport);
+  server.callsMade = 0;
   return server;
-}
-
-async function untilReady(server, count) {
-  while (server.ready < count) await sleep(50);
 }
 
 async function measure(server, pooled, name) {
@@ -103,16 +87,12 @@ async function measure(server, pooled, name) {
   for (let k = 0; k < calls; k++) {
     if (pooled) {
       // Python and JavaScript at the start, then one refill per call made.
-      await untilReady(server, server.callsMade + 2);
+      await waitReadyLines(server, server.callsMade + 2);
       await sleep(settleMs);
     }
     server.callsMade += 1;
-    const start = performance.now();
-    const result = await server.client.callTool({ name: 'run_python_code', arguments: { code: PROGRAMS[name] } });
-    const endToEnd = performance.now() - start;
-    const stdout = result.structuredContent?.stdout ?? '';
-    const match = /imports_ms=([\d.]+) work_ms=([\d.]+)/.exec(stdout);
-    if (result.isError || !match) throw new Error(`${name} failed: ${JSON.stringify(result).slice(0, 1500)}`);
+    const { ms: endToEnd, result } = await call(server, PROGRAMS[name], TIMES, { label: name });
+    const match = TIMES.exec(result.structuredContent.stdout);
     const launcher = result.structuredContent.duration_ms;
     const imports = Number(match[1]);
     const work = Number(match[2]);
@@ -139,14 +119,15 @@ async function measure(server, pooled, name) {
 }
 
 async function main() {
+  loadSdk();
   const share = fs.mkdtempSync(path.join(os.tmpdir(), 'csm-bench-share-'));
   const bytes = makeSalesCsv(share);
   const results = { engine: opts.engine, csvBytes: bytes, calls, loadAtStart: os.loadavg() };
   for (const pooled of [false, true]) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'csm-bench-data-'));
-    const server = await startServer(pooled ? 1 : 0, share, dataDir);
+    const server = await startAnalysisServer(pooled ? 1 : 0, share, dataDir);
     for (const name of Object.keys(PROGRAMS)) {
-      process.stderr.write(`${pooled ? 'pooled' : 'cold'} ${name}...\n`);
+      progress(`${pooled ? 'pooled' : 'cold'} ${name}...`);
       results[`${name}-${pooled ? 'pooled' : 'cold'}`] = await measure(server, pooled, name);
     }
     await server.client.close();

@@ -11,24 +11,36 @@
 // Usage: node latency.mjs [--server PATH] [--engine podman|docker] [--calls N] [--json FILE]
 //        [--replay-calls N] [--throughput-calls N] [--burst N] [--starts N] [--log-dir DIR]
 
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
+import {
+  benchDir,
+  defaultPythonImage,
+  fail,
+  identifyServer,
+  intOption,
+  loadSdk,
+  loadText as load,
+  now,
+  parseOptions,
+  progress,
+  run,
+  sleep,
+  startServer as startMcpServer,
+  summarize,
+  waitPoolFull as waitPoolHolds,
+  waitReadyLines,
+} from './lib/mcp-bench.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Options
 
-const { values: opts } = parseArgs({
-  options: {
-    server: { type: 'string', default: path.join(here, '..', 'build', 'bin', 'code-sandbox-mcp') },
-    engine: { type: 'string', default: 'podman' },
+const script = 'latency.mjs';
+const opts = parseOptions(
+  script,
+  {
     calls: { type: 'string', default: '50' },
     'replay-calls': { type: 'string', default: '5' },
     'throughput-calls': { type: 'string', default: '100' },
@@ -36,14 +48,9 @@ const { values: opts } = parseArgs({
     starts: { type: 'string', default: '5' },
     pool: { type: 'string', default: '2' },
     image: { type: 'string' },
-    json: { type: 'string' },
     'log-dir': { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
   },
-});
-
-if (opts.help) {
-  console.log(`Usage: node latency.mjs [options]
+  `Usage: node latency.mjs [options]
   --server PATH           code-sandbox-mcp to launch (default: ../build/bin/code-sandbox-mcp)
   --engine podman|docker  container engine, for the server and the replay/floor (default podman)
   --calls N               calls per latency series: pooled, cold, floor (default 50)
@@ -54,19 +61,12 @@ if (opts.help) {
   --pool N                pool size per language of the pooled server (default 2)
   --image IMAGE           Python image of the replay and the floor (default: the server's)
   --json FILE             also write every figure and sample as JSON
-  --log-dir DIR           keep each server's stderr (--verbose), with ms since spawn`);
-  process.exit(0);
-}
+  --log-dir DIR           keep each server's stderr (--verbose), with ms since spawn`,
+);
 
 const engine = opts.engine;
-if (!['podman', 'docker'].includes(engine)) die(`--engine must be podman or docker, not ${engine}`);
-const serverBinary = path.resolve(opts.server);
-if (!fs.existsSync(serverBinary)) die(`no server at ${serverBinary}: build it (cmake --build build)`);
-const positive = (name) => {
-  const n = Number(opts[name]);
-  if (!Number.isInteger(n) || n < 1) die(`--${name} must be a positive integer`);
-  return n;
-};
+const serverBinary = opts.server;
+const positive = (name) => intOption(script, opts, name);
 const calls = positive('calls');
 const replayCalls = positive('replay-calls');
 const throughputCalls = positive('throughput-calls');
@@ -74,79 +74,22 @@ const burstSize = positive('burst');
 const starts = positive('starts');
 const poolSize = positive('pool');
 const fullPool = 2 * poolSize; // Python and JavaScript each
-const image =
-  opts.image ?? (engine === 'podman' ? 'localhost/code-sandbox-python:latest' : 'code-sandbox-python:latest');
+const image = opts.image ?? defaultPythonImage(engine);
 const logDir = opts['log-dir'] ? path.resolve(opts['log-dir']) : null;
 if (logDir) fs.mkdirSync(logDir, { recursive: true });
 
-function die(message) {
-  console.error(`latency.mjs: ${message}`);
-  process.exit(2);
-}
+const die = (message) => fail(script, message);
 
-// ---------------------------------------------------------------------------------------------
-// The SDK: this folder's own node_modules if someone installed it here, else the end-to-end
-// tests' copy (tests/e2e, `npm ci`), so the benchmark downloads nothing of its own. Loaded
-// through the package's exports map, never through its internal file layout.
-
-function loadSdk() {
-  const anchors = [
-    pathToFileURL(path.join(here, 'package.json')),
-    pathToFileURL(path.join(here, '..', 'tests', 'e2e', 'package.json')),
-  ];
-  for (const anchor of anchors) {
-    const require = createRequire(anchor);
-    try {
-      const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-      const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
-      const { version } = JSON.parse(
-        fs.readFileSync(path.join(path.dirname(require.resolve('@modelcontextprotocol/sdk/client/index.js')), '..', '..', '..', 'package.json'), 'utf8'),
-      );
-      return { Client, StdioClientTransport, getDefaultEnvironment, version, from: fileURLToPath(anchor) };
-    } catch (error) {
-      if (error.code !== 'MODULE_NOT_FOUND') throw error;
-    }
-  }
-  die('the MCP TypeScript SDK is not installed: run `npm ci` in tests/e2e');
+// The SDK (bench/node_modules, else tests/e2e's copy): see lib/mcp-bench.mjs.
+let sdk;
+try {
+  sdk = loadSdk();
+} catch (error) {
+  die(error.message);
 }
-const sdk = loadSdk();
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
-
-const now = () => performance.now();
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const load = () => os.loadavg().map((v) => v.toFixed(2)).join(' ');
-
-function run(program, args, { timeoutMs = 120_000 } = {}) {
-  return new Promise((resolve, reject) => {
-    execFile(program, args, { timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      if (error) {
-        error.message += `\n${stderr}`;
-        reject(error);
-      } else {
-        resolve({ stdout, stderr });
-      }
-    });
-  });
-}
-
-// Nearest-rank percentile of an ascending array.
-function percentile(sorted, p) {
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-function summarize(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    n: sorted.length,
-    min: sorted[0],
-    p50: percentile(sorted, 50),
-    p95: percentile(sorted, 95),
-    max: sorted[sorted.length - 1],
-    mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
-  };
-}
 
 function procStatus(pid) {
   try {
@@ -185,42 +128,22 @@ let serverCount = 0;
 
 async function startServer(pool) {
   const args = ['--engine', engine, '--pool', String(pool), '--verbose'];
-  const transport = new sdk.StdioClientTransport({
-    command: serverBinary,
-    args,
-    env: sdk.getDefaultEnvironment(),
-    stderr: 'pipe',
-  });
-  const server = { pool, args, transport, lines: [], readyLines: 0, warmRuns: 0, coldRuns: 0, waiters: [] };
-  let partial = '';
-  const t0 = now();
+  const lines = [];
   const logFile = logDir ? fs.createWriteStream(path.join(logDir, `server-${++serverCount}-pool${pool}.log`)) : null;
-  transport.stderr.on('data', (chunk) => {
-    const parts = (partial + chunk).split('\n');
-    partial = parts.pop();
-    for (const line of parts) {
-      const t = now() - t0;
-      server.lines.push({ t, line });
+  const server = await startMcpServer({
+    server: serverBinary,
+    engine,
+    args,
+    onLine: (line, t) => {
+      lines.push({ t, line });
       logFile?.write(`${t.toFixed(1).padStart(9)} ${line}\n`);
-      if (line.includes(' ready in all')) {
-        server.readyLines += 1;
-        server.lastReadyCount = Number(line.match(/(\d+) ready in all/)?.[1]);
-        server.takesSinceReadyLine = 0;
-      }
-      if (line.includes('(warm)')) {
-        server.warmRuns += 1;
-        server.takesSinceReadyLine = (server.takesSinceReadyLine ?? 0) + 1;
-      }
-      if (line.includes('(cold)')) server.coldRuns += 1;
-    }
-    for (const waiter of [...server.waiters]) waiter();
+    },
+    listTools: false,
   });
-  server.client = new sdk.Client({ name: 'code-sandbox-bench', version: '1.0.0' });
-  await server.client.connect(transport); // resolves on the `initialize` result
-  server.initMs = now() - t0;
-  server.t0 = t0;
-  server.pid = transport.pid;
+  server.pool = pool;
+  server.lines = lines;
   server.logFile = logFile;
+  const transport = server.transport;
   // When the tools/call request is handed to the pipe and when its response is parsed: splits a
   // call's time into the client's share and the server's (plus the pipes').
   const send = transport.send.bind(transport);
@@ -239,34 +162,7 @@ async function startServer(pool) {
   return server;
 }
 
-// Resolves when `predicate()` holds, re-checked on every line the server logs.
-function waitFor(server, predicate, what, timeoutMs = 60_000) {
-  if (predicate()) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      server.waiters.splice(server.waiters.indexOf(check), 1);
-      reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-    }, timeoutMs);
-    const check = () => {
-      if (!predicate()) return;
-      clearTimeout(timer);
-      server.waiters.splice(server.waiters.indexOf(check), 1);
-      resolve();
-    };
-    server.waiters.push(check);
-  });
-}
-
-const waitReadyLines = (server, n) =>
-  waitFor(server, () => server.readyLines >= n, `${n} "ready in all" lines (have ${server.readyLines})`);
-
-// The pool is full when the last ready line said so and no warm container was taken since.
-const waitPoolFull = (server) =>
-  waitFor(
-    server,
-    () => server.lastReadyCount === fullPool && server.takesSinceReadyLine === 0,
-    `a full pool (${fullPool} ready)`,
-  );
+const waitPoolFull = (server) => waitPoolHolds(server, fullPool);
 
 async function callOnce(server, parts = null) {
   const start = now();
@@ -389,29 +285,7 @@ const results = {
   load: {},
 };
 
-function progress(message) {
-  process.stderr.write(`[${new Date().toISOString().slice(11, 19)} load ${load()}] ${message}\n`);
-}
-
-// Which server is measured: on a shared machine someone may rebuild it in the middle of a run.
-function serverIdentity() {
-  const stat = fs.statSync(serverBinary);
-  const sha256 = createHash('sha256').update(fs.readFileSync(serverBinary)).digest('hex').slice(0, 12);
-  const cache = path.join(path.dirname(serverBinary), '..', 'CMakeCache.txt');
-  const buildType = fs.existsSync(cache)
-    ? (fs.readFileSync(cache, 'utf8').match(/^CMAKE_BUILD_TYPE:STRING=(.*)$/m)?.[1] || 'none')
-    : 'unknown';
-  let commit = 'unknown';
-  try {
-    const dir = path.dirname(serverBinary);
-    commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--', ':/engine', ':/app', ':/launcher'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    if (dirty) commit += ' + uncommitted changes';
-  } catch {
-    // Not in a git checkout.
-  }
-  return { path: serverBinary, sha256, modified: stat.mtime.toISOString(), buildType, commit };
-}
+const serverIdentity = () => identifyServer(serverBinary);
 
 async function machineDescription() {
   const cpu = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? 'unknown';
@@ -528,7 +402,7 @@ async function main() {
   results.server = serverIdentity();
   progress(`machine: ${JSON.stringify(results.machine)}`);
   progress(`server: ${JSON.stringify(results.server)}`);
-  progress(`SDK ${sdk.version} from ${path.relative(path.join(here, '..'), path.dirname(sdk.from)) || '.'}`);
+  progress(`SDK ${sdk.version} from ${path.relative(path.join(benchDir, '..'), path.dirname(sdk.from)) || '.'}`);
 
   // Nothing of ours may be running, and the images must be there.
   await run(engine, ['image', 'inspect', image]).catch(() => die(`image ${image} is missing in ${engine}`));
@@ -553,7 +427,7 @@ async function main() {
   progress(`pooled: ${calls} calls, each after the replacement is ready`);
   const pooledSamples = [];
   const pooledParts = [];
-  const warmBefore = pooled.warmRuns;
+  const warmBefore = pooled.warm;
   for (let k = 1; k <= calls; k++) {
     pooledSamples.push(await callOnce(pooled, pooledParts));
     await waitReadyLines(pooled, fullPool + k);
@@ -561,7 +435,7 @@ async function main() {
   results.series.pooled = {
     samples: pooledSamples,
     ...summarize(pooledSamples),
-    warm: pooled.warmRuns - warmBefore,
+    warm: pooled.warm - warmBefore,
     parts: pooledParts,
     ...summarizeParts(pooledParts),
   };
@@ -569,19 +443,19 @@ async function main() {
   progress(`burst: ${burstSize} concurrent calls`);
   await waitPoolFull(pooled);
   {
-    const warm0 = pooled.warmRuns;
-    const cold0 = pooled.coldRuns;
+    const warm0 = pooled.warm;
+    const cold0 = pooled.cold;
     const start = now();
     const samples = await Promise.all(Array.from({ length: burstSize }, () => callOnce(pooled)));
     const wallMs = now() - start;
-    results.series.burst = { samples, ...summarize(samples), wallMs, warm: pooled.warmRuns - warm0, cold: pooled.coldRuns - cold0 };
+    results.series.burst = { samples, ...summarize(samples), wallMs, warm: pooled.warm - warm0, cold: pooled.cold - cold0 };
   }
 
   progress(`throughput: ${throughputCalls} sequential calls, no waiting for refills`);
   await waitPoolFull(pooled);
   {
-    const warm0 = pooled.warmRuns;
-    const cold0 = pooled.coldRuns;
+    const warm0 = pooled.warm;
+    const cold0 = pooled.cold;
     const samples = [];
     const start = now();
     for (let i = 0; i < throughputCalls; i++) samples.push(await callOnce(pooled));
@@ -591,8 +465,8 @@ async function main() {
       ...summarize(samples),
       wallMs,
       callsPerSecond: (throughputCalls * 1000) / wallMs,
-      warm: pooled.warmRuns - warm0,
-      cold: pooled.coldRuns - cold0,
+      warm: pooled.warm - warm0,
+      cold: pooled.cold - cold0,
     };
   }
   results.memory.serverAfterRunsKb = procStatus(pooled.pid).rssKb;
@@ -613,7 +487,7 @@ async function main() {
   const coldSamples = [];
   const coldParts = [];
   for (let i = 0; i < calls; i++) coldSamples.push(await callOnce(cold, coldParts));
-  results.series.cold = { samples: coldSamples, ...summarize(coldSamples), cold: cold.coldRuns, parts: coldParts, ...summarizeParts(coldParts) };
+  results.series.cold = { samples: coldSamples, ...summarize(coldSamples), cold: cold.cold, parts: coldParts, ...summarizeParts(coldParts) };
   results.memory.serverAfterColdRunsKb = procStatus(cold.pid).rssKb;
   await stopServer(cold);
 

@@ -7,138 +7,55 @@
 // Usage: node plot-call.mjs [--server PATH] [--engine podman|docker] [--calls N]
 //        [--back-to-back N] [--pool N] [--settle-ms MS] [--json FILE]
 
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import {
+  PLOT_OUTPUT,
+  call,
+  idleContainerMemory,
+  intOption,
+  loadSdk,
+  now,
+  parseOptions,
+  plotProgram,
+  progress,
+  sleep,
+  startServer,
+  summarize,
+  waitReadyLines,
+} from './lib/mcp-bench.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const { values: opts } = parseArgs({
-  options: {
-    server: { type: 'string', default: path.join(here, '..', 'build', 'bin', 'code-sandbox-mcp') },
-    engine: { type: 'string', default: 'podman' },
+const script = 'plot-call.mjs';
+const opts = parseOptions(
+  script,
+  {
     calls: { type: 'string', default: '30' },
     'back-to-back': { type: 'string', default: '30' },
     pool: { type: 'string', default: '2' },
-    // After a pooled container is ready (its launcher listens), how long before the next call: a
-    // pooled interpreter may still be importing then.
+    // After a pooled container is ready (its interpreter has imported its modules), how long
+    // before the next call: the engine is still tearing down the previous call's container.
     'settle-ms': { type: 'string', default: '3000' },
-    json: { type: 'string' },
   },
-});
+  'Usage: node plot-call.mjs [--server PATH] [--engine podman|docker] [--calls N]\n' +
+    '       [--back-to-back N] [--pool N] [--settle-ms MS] [--json FILE]',
+);
 const engine = opts.engine;
-const calls = Number(opts.calls);
-const backToBack = Number(opts['back-to-back']);
-const poolSize = Number(opts.pool);
-const settleMs = Number(opts['settle-ms']);
+const calls = intOption(script, opts, 'calls');
+const backToBack = intOption(script, opts, 'back-to-back');
+const poolSize = intOption(script, opts, 'pool');
+const settleMs = intOption(script, opts, 'settle-ms', 0);
 const fullPool = 2 * poolSize; // Python and JavaScript each
 
-const PLOT = `import pandas as pd
-import matplotlib.pyplot as plt
-df = pd.DataFrame({"region": ["north", "south", "east", "west"] * 25, "sales": range(100)})
-totals = df.groupby("region")["sales"].sum()
-totals.plot.bar(title="Sales by region")
-plt.savefig("/sandbox/sales.png")
-print(totals.to_string())
-`;
-const PLOT_OUTPUT = 'region\neast     1250\nnorth    1200\nsouth    1225\nwest     1275\n';
-
-function loadSdk() {
-  for (const anchor of [path.join(here, 'package.json'), path.join(here, '..', 'tests', 'e2e', 'package.json')]) {
-    const require = createRequire(pathToFileURL(anchor));
-    try {
-      const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-      const { StdioClientTransport, getDefaultEnvironment } = require('@modelcontextprotocol/sdk/client/stdio.js');
-      return { Client, StdioClientTransport, getDefaultEnvironment };
-    } catch (error) {
-      if (error.code !== 'MODULE_NOT_FOUND') throw error;
-    }
-  }
-  throw new Error('the MCP TypeScript SDK is not installed: run `npm ci` in tests/e2e');
-}
-const sdk = loadSdk();
-const now = () => performance.now();
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const run = (program, args) =>
-  new Promise((resolve, reject) =>
-    execFile(program, args, { maxBuffer: 16 << 20 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
-  );
-const percentile = (sorted, p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-function summarize(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { n: sorted.length, min: sorted[0], p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) };
-}
-const progress = (message) =>
-  process.stderr.write(`[${new Date().toISOString().slice(11, 19)} load ${os.loadavg()[0].toFixed(2)}] ${message}\n`);
-
-async function startServer() {
-  const transport = new sdk.StdioClientTransport({
-    command: path.resolve(opts.server),
-    args: ['--verbose', '--pool', String(poolSize)],
-    env: { ...sdk.getDefaultEnvironment(), CODE_SANDBOX_ENGINE: engine },
-    stderr: 'pipe',
-  });
-  const server = { readyLines: 0, waiters: [], warm: 0, cold: 0 };
-  let partial = '';
-  transport.stderr.on('data', (chunk) => {
-    const parts = (partial + chunk.toString()).split('\n');
-    partial = parts.pop();
-    for (const line of parts) {
-      if (line.includes(' ready in all')) server.readyLines += 1;
-      if (line.includes('(warm)')) server.warm += 1;
-      if (line.includes('(cold)')) server.cold += 1;
-    }
-    for (const waiter of [...server.waiters]) waiter();
-  });
-  server.client = new sdk.Client({ name: 'code-sandbox-bench', version: '1.0.0' });
-  await server.client.connect(transport);
-  await server.client.listTools();
-  server.pid = transport.pid;
-  return server;
-}
-
-function waitReadyLines(server, n, timeoutMs = 120_000) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${n} ready lines`)), timeoutMs);
-    const check = () => {
-      if (server.readyLines < n) return;
-      clearTimeout(timer);
-      server.waiters.splice(server.waiters.indexOf(check), 1);
-      resolve();
-    };
-    server.waiters.push(check);
-    check();
-  });
-}
-
-async function call(server, code, expected) {
-  const start = now();
-  const result = await server.client.callTool({ name: 'run_python_code', arguments: { code } });
-  const ms = now() - start;
-  if (result.isError || result.structuredContent?.stdout !== expected) throw new Error(`call failed: ${JSON.stringify(result).slice(0, 2000)}`);
-  return { ms, programMs: result.structuredContent.duration_ms };
-}
-
-// Memory of each idle pooled Python container, as `ENGINE stats` reports it (its cgroup's usage).
-async function idlePythonContainerMemory(server) {
-  const names = (await run(engine, ['ps', '--filter', `label=code-sandbox.pid=${server.pid}`, '--filter', 'label=code-sandbox.language=python', '--format', '{{.Names}}']))
-    .split('\n')
-    .filter(Boolean);
-  if (names.length === 0) return [];
-  const out = await run(engine, ['stats', '--no-stream', '--format', '{{.Name}} {{.MemUsage}}', ...names]);
-  return out.split('\n').filter(Boolean);
-}
+const PLOT = plotProgram('plt.savefig("/sandbox/sales.png")');
 
 async function main() {
-  const results = { engine, server: path.resolve(opts.server), loadAtStart: os.loadavg() };
+  loadSdk();
+  const results = { engine, server: opts.server, loadAtStart: os.loadavg() };
   progress(`starting the server (--pool ${poolSize})`);
-  const server = await startServer();
+  const server = await startServer({ server: opts.server, engine, args: ['--verbose', '--pool', String(poolSize)] });
   await waitReadyLines(server, fullPool);
   await sleep(settleMs + 3000);
-  results.idlePythonMemory = await idlePythonContainerMemory(server);
+  results.idlePythonMemory = await idleContainerMemory(engine, server.pid);
   progress(`idle pooled Python containers: ${results.idlePythonMemory.join('; ')}`);
 
   for (const [label, code, expected] of [
