@@ -168,6 +168,7 @@ private Q_SLOTS:
         type(findNamed<QSpinBox>(page, "keepRuns"), QStringLiteral("500"));
         type(findNamed<QSpinBox>(page, "keepDays"), QStringLiteral("30"));
         type(findNamed<QSpinBox>(page, "keepMegabytes"), QStringLiteral("0"));
+        type(findNamed<QSpinBox>(page, "keepFilesMegabytes"), QStringLiteral("2048"));
         type(findNamed<QSpinBox>(page, "keepPerText"), QStringLiteral("64"));
         findNamed<QComboBox>(page, "engine").setFocus();
         QTest::keyClicks(&findNamed<QComboBox>(page, "engine"), QStringLiteral("P"));
@@ -205,6 +206,7 @@ private Q_SLOTS:
         QCOMPARE(saved.historyRetention.maxRuns, 500);
         QCOMPARE(saved.historyRetention.maxAgeDays, 30);
         QCOMPARE(saved.historyRetention.maxTotalBytes, 0);
+        QCOMPARE(saved.historyRetention.maxFilesBytes, 2048 * MiB);
         QCOMPARE(saved.historyMaxFieldBytes, 64 * qint64(1024));
         QCOMPARE(saved.engine, QStringLiteral("podman"));
         // Not on this page, and kept.
@@ -248,6 +250,7 @@ private Q_SLOTS:
         QCOMPARE(options->historyRetention.maxRuns, 500);
         QCOMPARE(options->historyRetention.maxAgeDays, 30);
         QCOMPARE(options->historyRetention.maxTotalBytes, 0);
+        QCOMPARE(options->historyRetention.maxFilesBytes, 2048 * MiB);
         QCOMPARE(options->historyMaxFieldBytes, 64 * qint64(1024));
         QCOMPARE(options->engine, QStringLiteral("podman"));
         QCOMPARE(options->pythonImage, kPythonImage);

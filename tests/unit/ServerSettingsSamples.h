@@ -36,6 +36,7 @@ inline csm::ServerSettings changed()
     settings.historyRetention.maxRuns = 500;
     settings.historyRetention.maxAgeDays = 0;
     settings.historyRetention.maxTotalBytes = 100LL << 20;
+    settings.historyRetention.maxFilesBytes = 300LL << 20;
     settings.historyMaxFieldBytes = 32LL << 10;
     return settings;
 }

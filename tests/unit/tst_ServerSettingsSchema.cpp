@@ -28,7 +28,6 @@ ServerSettings changedSettings()
 {
     ServerSettings settings = ServerSettingsSamples::changed();
     settings.maxQueued = 7; // not saved by the app, but read from the file
-    settings.historyRetention.maxFilesBytes = 300LL << 20; // the same
     return settings;
 }
 
@@ -148,6 +147,7 @@ private Q_SLOTS:
             QStringLiteral("history-max-days"),
             QStringLiteral("history-max-mb"),
             QStringLiteral("history-max-field-size"),
+            QStringLiteral("history-files-max-mb"),
         };
         QCOMPARE(saved, keys);
 

@@ -285,8 +285,9 @@ std::vector<ServerSetting> sandboxSettings()
     add(
         "pool", "count",
         QStringLiteral("Containers per language kept started ahead of calls, so that a "
-                       "call skips the container start (default 2; 0 disables). Each runs "
-                       "one call only. Env: CODE_SANDBOX_POOL."),
+                       "call skips the container start (default 2; 0 disables); more while "
+                       "calls find none ready, up to --max-running. Each runs one call only. "
+                       "Env: CODE_SANDBOX_POOL."),
         "CODE_SANDBOX_POOL",
         [](const QString& text, ServerSettings& settings) {
             return readCount(text, 0, 32, QStringLiteral("must be a whole number from 0 to 32"),
@@ -366,11 +367,9 @@ std::vector<ServerSetting> historySettings()
     list.push_back(retention(history->maxMb(), [](const ServerSettings& settings) {
         return QString::number(settings.historyRetention.maxTotalBytes / RetentionPolicy::kMiB);
     }));
-    // Only settings.ini and the flag set it: the Settings page has no field for it yet.
     list.push_back(retention(history->filesMaxMb(), [](const ServerSettings& settings) {
         return QString::number(settings.historyRetention.maxFilesBytes / RetentionPolicy::kMiB);
     }));
-    list.back().saved = false;
     list.push_back(valueSetting(
         Section::History, "history-max-field-size", "size",
         QStringLiteral("Most bytes of each of a run's code, stdout and stderr kept in the "

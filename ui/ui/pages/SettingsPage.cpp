@@ -223,6 +223,12 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     m_maxMb->setSpecialValueText(tr("No limit"));
     m_maxMb->setSingleStep(64);
     m_maxMb->setToolTip(tr("The oldest runs are deleted while the history holds more."));
+    m_filesMaxMb = spinBox(0, kMaxKeptMiB, tr(" MiB"), history);
+    m_filesMaxMb->setSpecialValueText(tr("No limit"));
+    m_filesMaxMb->setSingleStep(256);
+    m_filesMaxMb->setToolTip(tr("The files runs were given and made (charts, results), kept "
+                                "beside the history: the oldest runs' files are deleted while "
+                                "they take more."));
     m_maxFieldSize = spinBox(kMinFieldKiB, kMaxFieldKiB, tr(" KiB"), history);
     m_maxFieldSize->setSingleStep(64);
     m_maxFieldSize->setToolTip(tr("Most of each run's code, stdout and stderr kept in the "
@@ -233,6 +239,7 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     historyLayout->addRow(tr("Keep &the newest:"), m_maxRuns);
     historyLayout->addRow(tr("Keep runs &for:"), m_maxDays);
     historyLayout->addRow(tr("Keep the histor&y within:"), m_maxMb);
+    historyLayout->addRow(tr("Keep runs' f&iles within:"), m_filesMaxMb);
     historyLayout->addRow(tr("&Keep of each code and output:"), m_maxFieldSize);
     historyLayout->addRow(note(tr("Servers delete older runs when they start, every 10 minutes, "
                                   "and as soon as the history outgrows its size (0: no limit)."),
@@ -353,6 +360,7 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     m_maxRuns->setObjectName(QStringLiteral("keepRuns"));
     m_maxDays->setObjectName(QStringLiteral("keepDays"));
     m_maxMb->setObjectName(QStringLiteral("keepMegabytes"));
+    m_filesMaxMb->setObjectName(QStringLiteral("keepFilesMegabytes"));
     m_maxFieldSize->setObjectName(QStringLiteral("keepPerText"));
     m_engine->setObjectName(QStringLiteral("engine"));
     m_approval->setObjectName(QStringLiteral("approvalRequired"));
@@ -471,6 +479,9 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     m_maxMb->setValue(shown(
         m_maxMb,
         static_cast<double>(std::max<qint64>(0, server.historyRetention.maxTotalBytes)) / MiB));
+    m_filesMaxMb->setValue(shown(
+        m_filesMaxMb,
+        static_cast<double>(std::max<qint64>(0, server.historyRetention.maxFilesBytes)) / MiB));
     m_maxFieldSize->setValue(
         shown(m_maxFieldSize, static_cast<double>(server.historyMaxFieldBytes) / KiB));
     m_engine->setCurrentIndex(std::max(0, m_engine->findData(server.engine)));
@@ -499,6 +510,7 @@ SettingsPage::FormValues SettingsPage::formValues() const
     values.maxRuns = m_maxRuns->value();
     values.maxDays = m_maxDays->value();
     values.maxMb = m_maxMb->value();
+    values.filesMaxMb = m_filesMaxMb->value();
     values.maxFieldKiB = m_maxFieldSize->value();
     values.engine = m_engine->currentData().toString();
     values.approval = m_approval->isChecked();
@@ -544,6 +556,8 @@ ServerSettings SettingsPage::changedServer(ServerSettings onto) const
         onto.historyRetention.maxAgeDays = now.maxDays;
     if (now.maxMb != was.maxMb)
         onto.historyRetention.maxTotalBytes = now.maxMb * MiB;
+    if (now.filesMaxMb != was.filesMaxMb)
+        onto.historyRetention.maxFilesBytes = now.filesMaxMb * MiB;
     if (now.maxFieldKiB != was.maxFieldKiB)
         onto.historyMaxFieldBytes = now.maxFieldKiB * KiB;
     if (now.engine != was.engine)

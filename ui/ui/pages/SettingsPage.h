@@ -71,6 +71,7 @@ private:
         int maxRuns = 0;
         int maxDays = 0;
         int maxMb = 0;
+        int filesMaxMb = 0;
         int maxFieldKiB = 0;
         QString engine;
         bool approval = false;
@@ -123,6 +124,7 @@ private:
     QSpinBox* m_maxRuns = nullptr;
     QSpinBox* m_maxDays = nullptr;
     QSpinBox* m_maxMb = nullptr;
+    QSpinBox* m_filesMaxMb = nullptr;
     QSpinBox* m_maxFieldSize = nullptr;
     QComboBox* m_engine = nullptr;
     QCheckBox* m_approval = nullptr;
