@@ -11,6 +11,7 @@
 
 #include <QCryptographicHash>
 #include <QDirIterator>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -70,6 +71,17 @@ QStringList filesContaining(const QString& dir, const QByteArray& needle,
             found << path;
     }
     return found;
+}
+
+// The entry of structuredContent.files for `path`.
+QJsonObject outputFileEntry(const QJsonObject& result, const QString& path)
+{
+    const QJsonArray files = structured(result).value(QLatin1String("files")).toArray();
+    for (const QJsonValue& file : files) {
+        if (file.toObject().value(QLatin1String("path")).toString() == path)
+            return file.toObject();
+    }
+    return {};
 }
 
 QString lineAfter(const QString& text, const QString& prefix)
@@ -295,6 +307,70 @@ private Q_SLOTS:
         QVERIFY(log.contains(QLatin1String("--no-redact")));
         QVERIFY(!log.toUtf8().contains(value));
         QCOMPARE(filesContaining(data.path(), value), QStringList());
+    }
+
+    void secretsNeverReachTheFilesOfARun()
+    {
+        // The program writes the value into its output files, and the client sends it in an
+        // input file: what is kept (the history's copy, which resources/read serves) has the
+        // marker in text files, and a binary file with the value is not kept at all.
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        const QByteArray value = randomValue("out-");
+        QCOMPARE(servercli::run({QStringLiteral("secrets"), QStringLiteral("set"),
+                                 QStringLiteral("FILE_TOKEN"), QStringLiteral("--pass-through"),
+                                 QStringLiteral("--secrets-file"), QStringLiteral("--data-dir"),
+                                 data.path()},
+                                value)
+                     .exitCode,
+                 0);
+        auto server = startServer(serverArguments(data.path(), {QStringLiteral("--secrets-file")}));
+        QVERIFY(server);
+        QJsonObject arguments = code(QStringLiteral(
+            "import os\n"
+            "v = os.environ['FILE_TOKEN']\n"
+            "open('/sandbox/out/token.txt', 'w').write('token=' + v + '\\n')\n"
+            "open('/sandbox/out/blob.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + v.encode() + "
+            "bytes(64))\n"
+            "open('/sandbox/out/clean.txt', 'w').write('nothing\\n')\n"
+            "print(open('in.txt').read() == 'key=' + v)\n"));
+        arguments.insert(
+            QStringLiteral("files"),
+            QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("in.txt")},
+                                   {QStringLiteral("content"),
+                                    QString(QStringLiteral("key=") + QString::fromUtf8(value))}}});
+        const QJsonObject result = server->callTool(QStringLiteral("run_python_code"), arguments);
+        QCOMPARE(stdoutOf(result), QStringLiteral("True\n")); // the sandbox had the value
+
+        const QJsonObject token = outputFileEntry(result, QStringLiteral("token.txt"));
+        QVERIFY(!token.contains(QLatin1String("skipped")));
+        const QJsonObject read = server->request(
+            QStringLiteral("resources/read"),
+            {{QStringLiteral("uri"), token.value(QLatin1String("uri")).toString()}});
+        QCOMPARE(read.value(QLatin1String("contents"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QLatin1String("text"))
+                     .toString(),
+                 QStringLiteral("token=[secret:FILE_TOKEN]\n"));
+        QVERIFY2(outputFileEntry(result, QStringLiteral("blob.png"))
+                     .value(QLatin1String("skipped"))
+                     .toString()
+                     .contains(QLatin1String("secret")),
+                 qPrintable(QString::fromUtf8(QJsonDocument(result).toJson())));
+        QVERIFY(!outputFileEntry(result, QStringLiteral("clean.txt"))
+                     .contains(QLatin1String("skipped")));
+        QVERIFY(!QJsonDocument(result).toJson().contains(value));
+
+        stopServer(*server);
+        const QStringList holding =
+            filesContaining(data.path(), value, {QStringLiteral("secrets-values.json")});
+        QVERIFY2(holding.isEmpty(), qPrintable(holding.join(u' ')));
+        // The input's copy is kept, with the marker.
+        const QStringList inputCopies = filesContaining(data.path(), "key=[secret:FILE_TOKEN]");
+        QCOMPARE(inputCopies.size(), 1);
+        QVERIFY(inputCopies.at(0).endsWith(QLatin1String("/in/in.txt")));
     }
 
     void fileFallbackReachesTheSandbox()

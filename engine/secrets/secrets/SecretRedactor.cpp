@@ -53,6 +53,17 @@ QString SecretRedactor::redact(const QString& text) const
     return changed ? QString::fromUtf8(redacted) : text;
 }
 
+bool SecretRedactor::findsAnyIn(const QByteArray& bytes) const
+{
+    return std::any_of(m_entries.cbegin(), m_entries.cend(),
+                       [&bytes](const Entry& entry) { return entry.matcher.indexIn(bytes) >= 0; });
+}
+
+qsizetype SecretRedactor::longestValueLength() const
+{
+    return m_entries.isEmpty() ? 0 : m_entries.constFirst().length;
+}
+
 QByteArray SecretRedactor::redactBytes(const QByteArray& text, bool* changed) const
 {
     *changed = false;

@@ -39,6 +39,11 @@ public:
     // matched.
     QByteArray redact(const QByteArray& text) const;
     QString redact(const QString& text) const;
+    // Whether `bytes` hold any value (what redact() would replace).
+    bool findsAnyIn(const QByteArray& bytes) const;
+    // The longest value's length (0 when empty): a stream searched in chunks overlaps them by
+    // one byte less, so that no value is split unseen.
+    qsizetype longestValueLength() const;
 
     static QByteArray marker(const QString& name);
 

@@ -2,6 +2,7 @@
 
 #include "mcp/ToolResult.h"
 #include "sandbox/ExecutionResult.h"
+#include "sandbox/OutputFileRedactor.h"
 #include "sandbox/SandboxRun.h"
 #include "sandbox/SandboxSecrets.h"
 #include "tools/RunObserver.h"
@@ -97,8 +98,17 @@ void RunCodeCall::tidyFiles(const ExecutionResult& result) const
         m_files->store.remove(m_files->key);
 }
 
-void RunCodeCall::onRunFinished(const ExecutionResult& result)
+void RunCodeCall::onRunFinished(const ExecutionResult& ended)
 {
+    ExecutionResult result = ended;
+    // Whatever --no-redact says: the files on disk are the history's copy as well. The inputs'
+    // copies again too: the call may have come before the secrets were read.
+    const SecretRedactor& redactor = m_run->secrets()->redactor();
+    OutputFileRedactor::redact(result.outputFiles, redactor);
+    if (m_files) {
+        OutputFileRedactor::redactFolder(
+            QDir(m_files->store.folder(m_files->key)).filePath(QStringLiteral("in")), redactor);
+    }
     tidyFiles(result);
     const ExecutionResult safe = m_run->secrets()->redacted(result);
     // Recorded before the client hears of it, so a client that reads the history after its

@@ -1,11 +1,13 @@
 #include "tools/RunCodeTool.h"
 
 #include "core/Logging.h"
+#include "core/MediaType.h"
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/SandboxSecrets.h"
+#include "secrets/SecretRedactor.h"
 #include "tools/RunCodeCall.h"
 #include "tools/RunObserver.h"
 #include "tools/ToolResultFormatter.h"
@@ -167,14 +169,27 @@ std::optional<RunCodeCall::Files> RunCodeTool::prepareFiles(const QList<InputFil
         qCWarning(lcSandbox).noquote() << "output files will not be kept:" << key.error();
         return std::nullopt;
     }
-    // The history's copy of what the call sent: kept beside what the program makes.
+    // The history's copy of what the call sent: kept beside what the program makes, without a
+    // secret's value even where the client sent one (a text file is redacted; a binary file that
+    // holds one is not kept).
+    const SecretRedactor& redactor = m_runner.secrets()->redactor();
     const QDir in(QDir(store.folder(*key)).filePath(QStringLiteral("in")));
     for (const InputFile& input : inputs) {
+        QByteArray content = input.content;
+        if (redactor.findsAnyIn(content)) {
+            if (!MediaType::isText(
+                    MediaType::sniff(content.left(MediaType::kSniffBytes), input.path))) {
+                qCInfo(lcSandbox).noquote()
+                    << "input file" << input.path << "holds a secret's value: no copy kept";
+                continue;
+            }
+            content = redactor.redact(content);
+        }
         const QString path = in.filePath(input.path);
         QDir().mkpath(QFileInfo(path).path());
         QFile copy(path);
         if (!copy.open(QIODevice::WriteOnly | QIODevice::NewOnly) ||
-            copy.write(input.content) != input.content.size())
+            copy.write(content) != content.size())
             qCWarning(lcSandbox).noquote()
                 << "cannot keep a copy of an input file:" << copy.errorString();
     }
