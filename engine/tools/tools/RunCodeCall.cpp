@@ -2,7 +2,7 @@
 
 #include "mcp/ToolResult.h"
 #include "sandbox/ExecutionResult.h"
-#include "sandbox/OutputFileRedactor.h"
+#include "sandbox/RunFileRedactor.h"
 #include "sandbox/SandboxRun.h"
 #include "sandbox/SandboxSecrets.h"
 #include "tools/RunObserver.h"
@@ -104,9 +104,9 @@ void RunCodeCall::onRunFinished(const ExecutionResult& ended)
     // Whatever --no-redact says: the files on disk are the history's copy as well. The inputs'
     // copies again too: the call may have come before the secrets were read.
     const SecretRedactor& redactor = m_run->secrets()->redactor();
-    OutputFileRedactor::redact(result.outputFiles, redactor);
+    RunFileRedactor::redact(result.outputFiles, redactor);
     if (m_files) {
-        OutputFileRedactor::redactFolder(
+        RunFileRedactor::redactFolder(
             QDir(m_files->store.folder(m_files->key)).filePath(QStringLiteral("in")), redactor);
     }
     tidyFiles(result);

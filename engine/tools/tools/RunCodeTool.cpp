@@ -1,13 +1,12 @@
 #include "tools/RunCodeTool.h"
 
 #include "core/Logging.h"
-#include "core/MediaType.h"
 #include "runtime/ContainerRuntime.h"
+#include "sandbox/RunFileRedactor.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/SandboxSecrets.h"
-#include "secrets/SecretRedactor.h"
 #include "tools/RunCodeCall.h"
 #include "tools/RunObserver.h"
 #include "tools/ToolResultFormatter.h"
@@ -170,29 +169,20 @@ std::optional<RunCodeCall::Files> RunCodeTool::prepareFiles(const QList<InputFil
         return std::nullopt;
     }
     // The history's copy of what the call sent: kept beside what the program makes, without a
-    // secret's value even where the client sent one (a text file is redacted; a binary file that
-    // holds one is not kept).
-    const SecretRedactor& redactor = m_runner.secrets()->redactor();
+    // secret's value even where the client sent one (RunCodeCall checks it again at the end,
+    // with the run's own secrets).
     const QDir in(QDir(store.folder(*key)).filePath(QStringLiteral("in")));
     for (const InputFile& input : inputs) {
-        QByteArray content = input.content;
-        if (redactor.findsAnyIn(content)) {
-            if (!MediaType::isText(
-                    MediaType::sniff(content.left(MediaType::kSniffBytes), input.path))) {
-                qCInfo(lcSandbox).noquote()
-                    << "input file" << input.path << "holds a secret's value: no copy kept";
-                continue;
-            }
-            content = redactor.redact(content);
-        }
         const QString path = in.filePath(input.path);
         QDir().mkpath(QFileInfo(path).path());
         QFile copy(path);
         if (!copy.open(QIODevice::WriteOnly | QIODevice::NewOnly) ||
-            copy.write(content) != content.size())
+            copy.write(input.content) != input.content.size())
             qCWarning(lcSandbox).noquote()
                 << "cannot keep a copy of an input file:" << copy.errorString();
     }
+    if (!inputs.isEmpty())
+        RunFileRedactor::redactFolder(in.path(), m_runner.secrets()->redactor());
     return RunCodeCall::Files{store, *key, m_runner.policy().outputDirectory()};
 }
 

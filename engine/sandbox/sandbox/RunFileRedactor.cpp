@@ -1,4 +1,4 @@
-#include "sandbox/OutputFileRedactor.h"
+#include "sandbox/RunFileRedactor.h"
 
 #include "core/Logging.h"
 #include "core/MediaType.h"
@@ -10,7 +10,7 @@
 
 namespace csm {
 
-void OutputFileRedactor::redact(QList<OutputFile>& files, const SecretRedactor& redactor)
+void RunFileRedactor::redact(QList<OutputFile>& files, const SecretRedactor& redactor)
 {
     if (redactor.isEmpty())
         return;
@@ -33,7 +33,7 @@ void OutputFileRedactor::redact(QList<OutputFile>& files, const SecretRedactor& 
     }
 }
 
-void OutputFileRedactor::redactFolder(const QString& folder, const SecretRedactor& redactor)
+void RunFileRedactor::redactFolder(const QString& folder, const SecretRedactor& redactor)
 {
     if (redactor.isEmpty())
         return;
@@ -48,10 +48,8 @@ void OutputFileRedactor::redactFolder(const QString& folder, const SecretRedacto
     }
 }
 
-OutputFileRedactor::Outcome OutputFileRedactor::redactFile(const QString& path,
-                                                           const QString& mimeType,
-                                                           const SecretRedactor& redactor,
-                                                           qint64* size)
+RunFileRedactor::Outcome RunFileRedactor::redactFile(const QString& path, const QString& mimeType,
+                                                     const SecretRedactor& redactor, qint64* size)
 {
     if (!holdsAValue(path, redactor))
         return Outcome::Clean;
@@ -62,7 +60,7 @@ OutputFileRedactor::Outcome OutputFileRedactor::redactFile(const QString& path,
     return Outcome::Removed;
 }
 
-bool OutputFileRedactor::holdsAValue(const QString& path, const SecretRedactor& redactor)
+bool RunFileRedactor::holdsAValue(const QString& path, const SecretRedactor& redactor)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -81,8 +79,8 @@ bool OutputFileRedactor::holdsAValue(const QString& path, const SecretRedactor& 
     return false;
 }
 
-bool OutputFileRedactor::rewriteRedacted(const QString& path, const SecretRedactor& redactor,
-                                         qint64* size)
+bool RunFileRedactor::rewriteRedacted(const QString& path, const SecretRedactor& redactor,
+                                      qint64* size)
 {
     QFile original(path);
     if (!original.open(QIODevice::ReadOnly))

@@ -8,14 +8,15 @@ namespace csm {
 
 class SecretRedactor;
 
-// Keeps secrets' values out of the files a run made. The copy on disk is the history's as much as
+// Keeps secrets' values out of the files of a run: what it made, and the copies of what the call
+// sent. The copy on disk is the history's as much as
 // the client's (resources/read serves it, the desktop app shows it), and the history never holds
 // a secret's value: a text file that holds one is rewritten with each value replaced by its
 // marker, as stdout is; a binary file (an image, an archive) cannot be rewritten without breaking
 // it, so it is deleted and reported as not returned. Files are searched in chunks, so that a
 // large file without a secret is never held in memory; only a text file that holds one is read
 // whole to be rewritten (within the output folder's size cap).
-class OutputFileRedactor final
+class RunFileRedactor final
 {
 public:
     static constexpr qint64 kChunkBytes = 1 << 20;

@@ -1,7 +1,7 @@
-// OutputFileRedactor on files in a temporary folder: what a run made is kept without a secret's
+// RunFileRedactor on files in a temporary folder: what a run made is kept without a secret's
 // value, text rewritten with the marker, binary files dropped with the reason, a value split
 // across the chunks it is read in found all the same, and files without one left untouched.
-#include "sandbox/OutputFileRedactor.h"
+#include "sandbox/RunFileRedactor.h"
 #include "secrets/SecretRedactor.h"
 
 #include <QDir>
@@ -43,7 +43,7 @@ SecretRedactor redactor()
 
 } // namespace
 
-class tst_OutputFileRedactor final : public QObject
+class tst_RunFileRedactor final : public QObject
 {
     Q_OBJECT
 
@@ -53,7 +53,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QList<OutputFile> files{writeFile(dir, QStringLiteral("token.txt"),
                                           "token=" + kValue + "\n", QStringLiteral("text/plain"))};
-        OutputFileRedactor::redact(files, redactor());
+        RunFileRedactor::redact(files, redactor());
 
         const QByteArray expected = "token=[secret:API_TOKEN]\n";
         QCOMPARE(contentOf(files.at(0).storedPath), expected);
@@ -68,7 +68,7 @@ private Q_SLOTS:
         QList<OutputFile> files{
             writeFile(dir, QStringLiteral("chart.png"), png, QStringLiteral("image/png"))};
         const QString stored = files.at(0).storedPath;
-        OutputFileRedactor::redact(files, redactor());
+        RunFileRedactor::redact(files, redactor());
 
         QVERIFY(!QFile::exists(stored));
         QVERIFY(files.at(0).storedPath.isEmpty());
@@ -81,11 +81,11 @@ private Q_SLOTS:
     {
         // The value straddles the first chunk's end.
         QTemporaryDir dir;
-        QByteArray content(OutputFileRedactor::kChunkBytes - 5, 'a');
+        QByteArray content(RunFileRedactor::kChunkBytes - 5, 'a');
         content += kValue + QByteArray(100, 'b');
         QList<OutputFile> files{
             writeFile(dir, QStringLiteral("big.csv"), content, QStringLiteral("text/csv"))};
-        OutputFileRedactor::redact(files, redactor());
+        RunFileRedactor::redact(files, redactor());
 
         const QByteArray kept = contentOf(files.at(0).storedPath);
         QVERIFY(!kept.contains(kValue));
@@ -102,7 +102,7 @@ private Q_SLOTS:
                                           QByteArray(3000, '\x01'),
                                           QStringLiteral("application/octet-stream"))};
         const QDateTime before = QFileInfo(files.at(0).storedPath).lastModified();
-        OutputFileRedactor::redact(files, redactor());
+        RunFileRedactor::redact(files, redactor());
 
         QCOMPARE(contentOf(files.at(0).storedPath), QByteArray("nothing to hide\n"));
         QCOMPARE(QFileInfo(files.at(0).storedPath).lastModified(), before);
@@ -119,7 +119,7 @@ private Q_SLOTS:
         writeFile(dir, QStringLiteral("data.bin"), QByteArray("\x00\x01\x02", 3) + kValue,
                   QString());
         writeFile(dir, QStringLiteral("clean.csv"), "a,b\n1,2\n", QString());
-        OutputFileRedactor::redactFolder(dir.path(), redactor());
+        RunFileRedactor::redactFolder(dir.path(), redactor());
 
         QCOMPARE(contentOf(dir.filePath(QStringLiteral("nested/key.txt"))),
                  QByteArray("key=[secret:API_TOKEN]"));
@@ -132,10 +132,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QList<OutputFile> files{writeFile(dir, QStringLiteral("token.txt"), "token=" + kValue,
                                           QStringLiteral("text/plain"))};
-        OutputFileRedactor::redact(files, SecretRedactor());
+        RunFileRedactor::redact(files, SecretRedactor());
         QCOMPARE(contentOf(files.at(0).storedPath), "token=" + kValue);
     }
 };
 
-QTEST_GUILESS_MAIN(tst_OutputFileRedactor)
-#include "tst_OutputFileRedactor.moc"
+QTEST_GUILESS_MAIN(tst_RunFileRedactor)
+#include "tst_RunFileRedactor.moc"
