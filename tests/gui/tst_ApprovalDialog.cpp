@@ -116,6 +116,7 @@ private Q_SLOTS:
                  QStringLiteral("print('hi')\nprint(2)\n"));
         QVERIFY(findNamed<csm::CodeView>(*dialog, "codeView").extraSelections().isEmpty());
         QVERIFY(!findNamed<QLabel>(*dialog, "hiddenCharactersWarning").isVisible());
+        QVERIFY(!findNamed<QLabel>(*dialog, "filesLabel").isVisible()); // it sends none
         QCOMPARE(shownText(findNamed<QLabel>(*dialog, "requesterLabel")),
                  QStringLiteral("claude-code asks to run this code with run_python_code (over "
                                 "http):"));
@@ -123,6 +124,27 @@ private Q_SLOTS:
         QTest::mouseClick(&findNamed<QPushButton>(*dialog, "approveButton"), Qt::LeftButton);
         QCOMPARE(decided.size(), 1);
         QCOMPARE(decided.constFirst().at(1).toBool(), true);
+    }
+
+    void filesTheCallSendsAreNamedWithTheirSizes()
+    {
+        // A file name can hide characters as code can: they are shown, and counted.
+        ApprovalRequest asked = request(QStringLiteral("print(open('data.csv').read())\n"),
+                                        QStringLiteral("claude-code"));
+        asked.files = {{QStringLiteral("data.csv"), 2048},
+                       {QStringLiteral("notes\u202Etxt.exe"), 10}};
+        auto* dialog = new ApprovalDialog(asked);
+        dialog->show();
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        const QLabel& files = findNamed<QLabel>(*dialog, "filesLabel");
+        QVERIFY(files.isVisible());
+        const QString shown = shownText(files);
+        QVERIFY2(shown.startsWith(QLatin1String("With 2 file(s)")), qPrintable(shown));
+        QVERIFY2(shown.contains(QLatin1String("data.csv (2.00 KiB)")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("⟦U+202E⟧")), qPrintable(shown));
+        QVERIFY(!hasBidiControl(shown));
+        QVERIFY(findNamed<QLabel>(*dialog, "hiddenCharactersWarning").isVisible());
+        dialog->close();
     }
 
     // What hides at the end of a long line (after many spaces, say) is on screen.

@@ -79,6 +79,7 @@ private Q_SLOTS:
     void openWorldHintFollowsNetwork();
     void definitionReflectsLimits();
     void descriptionListsSharedFolders();
+    void reviewNamesTheFilesSent();
     void invalidArguments_data();
     void invalidArguments();
     void engineCannotBeStarted_data();
@@ -220,6 +221,28 @@ void tst_RunCodeTool::openWorldHintFollowsNetwork()
     QVERIFY2(description.contains(openWorld ? QLatin1String("Network access: yes")
                                             : QLatin1String("Network access: none")),
              qPrintable(description));
+}
+
+void tst_RunCodeTool::reviewNamesTheFilesSent()
+{
+    // What the approval dialog lists: each file's path and its size once decoded.
+    const auto runner = makeRunner(SandboxPolicy{});
+    const RunCodeTool tool(*runner, makeConfig(Language::Python));
+    const QJsonObject arguments{
+        {QStringLiteral("code"), QStringLiteral("print(1)")},
+        {QStringLiteral("files"),
+         QJsonArray{QJsonObject{{QStringLiteral("path"), QStringLiteral("a/data.csv")},
+                                {QStringLiteral("content"), QStringLiteral("x,y\n1,2\n")}},
+                    QJsonObject{{QStringLiteral("path"), QStringLiteral("blob.bin")},
+                                {QStringLiteral("content"), QStringLiteral("AAECAw==")},
+                                {QStringLiteral("encoding"), QStringLiteral("base64")}}}}};
+    const QList<ReviewedFile> files = tool.reviewFiles(arguments);
+    QCOMPARE(files.size(), 2);
+    QCOMPARE(files.at(0).path, QStringLiteral("a/data.csv"));
+    QCOMPARE(files.at(0).sizeBytes, 8);
+    QCOMPARE(files.at(1).path, QStringLiteral("blob.bin"));
+    QCOMPARE(files.at(1).sizeBytes, 4);
+    QVERIFY(tool.reviewFiles({{QStringLiteral("code"), QStringLiteral("1")}}).isEmpty());
 }
 
 void tst_RunCodeTool::definitionReflectsLimits()

@@ -23,6 +23,10 @@ public:
     {
         return m_tool->reviewText(arguments);
     }
+    QList<ReviewedFile> reviewFiles(const QJsonObject& arguments) const override
+    {
+        return m_tool->reviewFiles(arguments);
+    }
     ToolCall* start(const QJsonObject& arguments, const CallContext& context,
                     QObject* parent) override;
 

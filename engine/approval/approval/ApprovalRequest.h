@@ -1,6 +1,9 @@
 #pragma once
 
+#include "mcp/ReviewedFile.h"
+
 #include <QDateTime>
+#include <QList>
 #include <QMetaType>
 #include <QString>
 
@@ -10,10 +13,11 @@ namespace csm {
 struct ApprovalRequest
 {
     quint64 id = 0;
-    QString tool;       // run_python_code, run_js_code
-    QString code;       // the program, as the client sent it
-    QString clientName; // initialize's clientInfo.name
-    QString transport;  // stdio, http
+    QString tool;              // run_python_code, run_js_code
+    QString code;              // the program, as the client sent it
+    QList<ReviewedFile> files; // the files it sends along (`files`)
+    QString clientName;        // initialize's clientInfo.name
+    QString transport;         // stdio, http
     QDateTime askedAt;
     int timeoutMs = 0; // denied when nobody answers within this long
 };

@@ -19,6 +19,7 @@ AwaitingApprovalCall::AwaitingApprovalCall(Tool& tool, QJsonObject arguments, Ca
     ApprovalRequest request;
     request.tool = m_context.tool;
     request.code = m_tool.reviewText(m_arguments);
+    request.files = m_tool.reviewFiles(m_arguments);
     request.clientName = m_context.clientName;
     request.transport = m_context.transport;
     // The answer always comes later, from the event loop: the dispatcher connects to our

@@ -4,6 +4,11 @@
 
 namespace csm {
 
+QList<ReviewedFile> Tool::reviewFiles(const QJsonObject&) const
+{
+    return {};
+}
+
 QString Tool::reviewText(const QJsonObject& arguments) const
 {
     return QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Indented));

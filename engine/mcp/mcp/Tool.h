@@ -1,8 +1,10 @@
 #pragma once
 
 #include "mcp/CallContext.h"
+#include "mcp/ReviewedFile.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -23,6 +25,8 @@ public:
     virtual QJsonObject definition() const = 0;
     // What a person asked to approve a call reads: by default the arguments as JSON.
     virtual QString reviewText(const QJsonObject& arguments) const;
+    // The files the call sends along, named in the same review (by default none).
+    virtual QList<ReviewedFile> reviewFiles(const QJsonObject& arguments) const;
     // Starts a call. Invalid arguments still give a ToolCall, whose result has `isError`, so the
     // model can read what was wrong and correct itself. `context` says who called, for records.
     virtual ToolCall* start(const QJsonObject& arguments, const CallContext& context,

@@ -116,6 +116,23 @@ QString RunCodeTool::reviewText(const QJsonObject& arguments) const
     return arguments.value(QLatin1String("code")).toString();
 }
 
+QList<ReviewedFile> RunCodeTool::reviewFiles(const QJsonObject& arguments) const
+{
+    // As sent: the checks (InputFileList) come after approval, and refuse what is malformed.
+    QList<ReviewedFile> files;
+    const QJsonArray entries = arguments.value(QLatin1String("files")).toArray();
+    for (const QJsonValue& entry : entries) {
+        const QJsonObject file = entry.toObject();
+        const QString content = file.value(QLatin1String("content")).toString();
+        const bool base64 =
+            file.value(QLatin1String("encoding")).toString() == QLatin1String("base64");
+        files.append(
+            {file.value(QLatin1String("path")).toString(),
+             base64 ? QByteArray::fromBase64(content.toLatin1()).size() : content.toUtf8().size()});
+    }
+    return files;
+}
+
 QJsonObject RunCodeTool::definition() const
 {
     const QString language = LanguageTraits::displayName(m_config.language);

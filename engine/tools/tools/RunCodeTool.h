@@ -40,6 +40,7 @@ public:
     QJsonObject definition() const override;
     // The program, as the client sent it.
     QString reviewText(const QJsonObject& arguments) const override;
+    QList<ReviewedFile> reviewFiles(const QJsonObject& arguments) const override;
     ToolCall* start(const QJsonObject& arguments, const CallContext& context,
                     QObject* parent) override;
 

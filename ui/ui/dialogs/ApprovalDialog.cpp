@@ -26,6 +26,7 @@ ApprovalDialog::ApprovalDialog(const ApprovalRequest& request, QWidget* parent)
     , m_code(new CodeView(this))
     , m_who(new QLabel(this))
     , m_hiddenWarning(new QLabel(this))
+    , m_files(new QLabel(this))
     , m_countdown(new QLabel(this))
 {
     setWindowTitle(tr("Approve a call? — Code Sandbox"));
@@ -39,7 +40,21 @@ ApprovalDialog::ApprovalDialog(const ApprovalRequest& request, QWidget* parent)
                        .arg(request.clientName.isEmpty() ? tr("An MCP client") : client.toHtml(),
                             request.tool.toHtmlEscaped(), request.transport.toHtmlEscaped()));
     m_who->setWordWrap(true);
-    const qsizetype hidden = client.markers().size() + code.markers().size();
+    qsizetype hidden = client.markers().size() + code.markers().size();
+    // The files it sends go into the sandbox too: named, with their sizes.
+    QStringList files;
+    for (const ReviewedFile& file : request.files) {
+        const VisibleText path(file.path);
+        hidden += path.markers().size();
+        files << tr("%1 (%2)").arg(path.text(), locale().formattedDataSize(file.sizeBytes));
+    }
+    m_files->setTextFormat(Qt::PlainText);
+    m_files->setWordWrap(true);
+    m_files->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_files->setText(tr("With %n file(s), placed beside it before it runs: %1", nullptr,
+                        static_cast<int>(files.size()))
+                         .arg(files.join(QStringLiteral(", "))));
+    m_files->setVisible(!files.isEmpty());
     m_hiddenWarning->setTextFormat(Qt::PlainText);
     m_hiddenWarning->setWordWrap(true);
     m_hiddenWarning->setStyleSheet(QStringLiteral("color: #b3261e;"));
@@ -68,6 +83,7 @@ ApprovalDialog::ApprovalDialog(const ApprovalRequest& request, QWidget* parent)
     layout->addWidget(m_who);
     layout->addWidget(m_hiddenWarning);
     layout->addWidget(m_code, 1);
+    layout->addWidget(m_files);
     layout->addWidget(m_countdown);
     layout->addWidget(buttons);
     resize(720, 480);
@@ -84,6 +100,7 @@ ApprovalDialog::ApprovalDialog(const ApprovalRequest& request, QWidget* parent)
     m_code->setObjectName(QStringLiteral("codeView"));
     m_who->setObjectName(QStringLiteral("requesterLabel"));
     m_hiddenWarning->setObjectName(QStringLiteral("hiddenCharactersWarning"));
+    m_files->setObjectName(QStringLiteral("filesLabel"));
 }
 
 void ApprovalDialog::highlightMarkers(const VisibleText& code)

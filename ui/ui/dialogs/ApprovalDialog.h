@@ -41,6 +41,7 @@ private:
     CodeView* m_code = nullptr;
     QLabel* m_who = nullptr;
     QLabel* m_hiddenWarning = nullptr;
+    QLabel* m_files = nullptr;
     QLabel* m_countdown = nullptr;
     QPushButton* m_approve = nullptr;
     QPushButton* m_deny = nullptr;
