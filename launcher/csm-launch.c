@@ -31,6 +31,15 @@
  * sends back the regular files under DIR, within --out-files and --out-bytes. Links, FIFOs and
  * devices are reported as skipped and never opened.
  *
+ * With --session (cold only) the interpreter is a session driver that keeps its state between
+ * cells: the host sends messages on stdin, 'C' and a request for each cell, 'I' to interrupt the
+ * running one (SIGINT), and end of file to end the session. The driver reads each cell's program
+ * on its stdin (an 8-byte length, then the program) and reports on its --ready-fd: 'r' once when
+ * ready, then 'e' and a 4-byte big-endian status after each cell. Each cell gets its own started,
+ * output, file and exit frames; the exit frame says session=1 while the driver lives, and
+ * session=0 when it died (the launcher then ends). The output folder is emptied after each cell's
+ * files are sent, so that a cell returns only what it made.
+ *
  * Static, with no dependency on the image: custom images keep working. Linux only.
  */
 #define _GNU_SOURCE
@@ -75,6 +84,8 @@ static const char* g_cgroup_root = "/sys/fs/cgroup";
 static int g_frames = STDOUT_FILENO;
 /* --ready-fd: the read end of the pipe the interpreter says it is ready on; -1 without. */
 static int g_ready = -1;
+/* --session: cells share one interpreter, and a cell's input file may replace an earlier one. */
+static int g_session = 0;
 
 static void on_sigchld(int signal_number)
 {
@@ -361,7 +372,10 @@ static void place_input_files(int fd)
             fail("an input file's path");
         }
         make_parent_folders(path);
-        const int file = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        const int file = open(path,
+                              O_WRONLY | O_CREAT | (g_session ? O_TRUNC : O_EXCL) | O_NOFOLLOW |
+                                  O_CLOEXEC,
+                              0644);
         if (file < 0)
             fail("creating an input file");
         for (unsigned long long left = big_endian(size_bytes, sizeof size_bytes); left > 0;) {
@@ -596,9 +610,290 @@ static void usage(void)
     fprintf(stderr, "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] [--listen SOCKET] "
                     "[--limits memory=BYTES,pids=N,millicpus=N] [--unenforced refuse|allow] "
                     "[--cgroup-root DIR] [--out-dir DIR] [--out-files N] [--out-bytes BYTES] "
-                    "[--ready-fd N] -- PROGRAM [ARG...]\n");
+                    "[--ready-fd N] [--session] -- PROGRAM [ARG...]\n");
     exit(CSM_LAUNCH_EXIT_USAGE);
 }
+
+/* The interpreter, started with its stdin, stdout and stderr on pipes (the launcher's ends
+ * here), and with --ready-fd, the write end of the ready pipe as that fd (g_ready the read end). */
+struct interpreter
+{
+    pid_t pid;
+    int in;
+    int out;
+    int err;
+    int exec_failed;
+    int exec_errno;
+};
+
+static struct interpreter start_interpreter(char** argv, int ready_fd)
+{
+    int in[2], out[2], err[2], exec_error[2];
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
+        pipe2(exec_error, O_CLOEXEC) != 0)
+        fail("creating pipes");
+    int ready[2] = {-1, -1};
+    if (ready_fd >= 0 && pipe2(ready, O_CLOEXEC) != 0)
+        fail("creating pipes");
+
+    struct interpreter interpreter = {.pid = fork()};
+    if (interpreter.pid < 0)
+        fail("starting the program");
+    if (interpreter.pid == 0) {
+        signal(SIGPIPE, SIG_DFL);
+        dup2(in[0], STDIN_FILENO);
+        dup2(out[1], STDOUT_FILENO);
+        dup2(err[1], STDERR_FILENO);
+        if (ready_fd >= 0) {
+            /* The exec error pipe must survive the dup2 below. */
+            if (exec_error[1] == ready_fd)
+                exec_error[1] = fcntl(exec_error[1], F_DUPFD_CLOEXEC, ready_fd + 1);
+            if (ready[1] == ready_fd)
+                fcntl(ready_fd, F_SETFD, 0);
+            else
+                dup2(ready[1], ready_fd);
+            char number[16];
+            snprintf(number, sizeof number, "%d", ready_fd);
+            setenv("CSM_READY_FD", number, 1);
+        }
+        execvp(argv[0], argv);
+        const int error = errno;
+        if (write(exec_error[1], &error, sizeof error) < 0) {
+            /* the parent reports a missing status as a failure anyway */
+        }
+        _exit(CSM_LAUNCH_EXIT_CANNOT_EXECUTE);
+    }
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    close(exec_error[1]);
+    if (ready_fd >= 0) {
+        close(ready[1]);
+        g_ready = ready[0];
+    }
+    interpreter.in = in[1];
+    interpreter.out = out[0];
+    interpreter.err = err[0];
+    interpreter.exec_failed =
+        read(exec_error[0], &interpreter.exec_errno, sizeof interpreter.exec_errno) ==
+        (ssize_t)sizeof interpreter.exec_errno;
+    close(exec_error[0]);
+    return interpreter;
+}
+
+/* Forwards what is in the program's stdout (stream 0) or stderr (1) as frames, within `cap` in
+ * all; closes the stream (-1) at its end. */
+static void forward_output(int* fd, int stream, long long cap, long long* forwarded,
+                           long long* dropped)
+{
+    static char chunk[kChunk];
+    const ssize_t got = read(*fd, chunk, sizeof chunk);
+    if (got > 0) {
+        long long room = cap - *forwarded;
+        if (room < 0)
+            room = 0;
+        const long long kept = got < room ? got : room;
+        if (kept > 0)
+            frame(stream == 0 ? CSM_FRAME_STDOUT : CSM_FRAME_STDERR, chunk, (size_t)kept);
+        *forwarded += kept;
+        *dropped += got - kept;
+    } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
+/* Empties the open folder `folder` (links are removed, never followed). */
+static void clear_folder(int folder)
+{
+    DIR* listing = fdopendir(dup(folder));
+    if (!listing)
+        return;
+    for (struct dirent* entry; (entry = readdir(listing)) != NULL;) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+            continue;
+        const int child =
+            openat(folder, entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (child >= 0) {
+            clear_folder(child);
+            close(child);
+            unlinkat(folder, entry->d_name, AT_REMOVEDIR);
+        } else {
+            unlinkat(folder, entry->d_name, 0);
+        }
+    }
+    closedir(listing);
+}
+
+/* The exit frame's text: how the program (or cell) ended, and what was lost on the way. */
+static void frame_exit(int status, int oom, const long long dropped[2], const char* unenforced_text,
+                       const char* extra)
+{
+    char text[256];
+    if (WIFSIGNALED(status))
+        snprintf(text, sizeof text, "signal=%d", WTERMSIG(status));
+    else
+        snprintf(text, sizeof text, "exit=%d", WEXITSTATUS(status));
+    snprintf(text + strlen(text), sizeof text - strlen(text),
+             " oom=%d stdout_dropped=%lld stderr_dropped=%lld %s%s", oom, dropped[0], dropped[1],
+             unenforced_text, extra);
+    frame_text(CSM_FRAME_EXIT, text);
+}
+
+/* Whether the interpreter has ended; its status in `status` if so. Reaps orphans too. */
+static int reap(pid_t child, int* status)
+{
+    int ended = 0;
+    for (;;) {
+        int any = 0;
+        const pid_t pid = waitpid(-1, &any, WNOHANG);
+        if (pid <= 0)
+            return ended;
+        if (pid == child) {
+            *status = any;
+            ended = 1;
+        }
+    }
+}
+
+/* --session: one driver, many cells (see the comment at the top). Returns the launcher's exit
+ * status once the host ends the session or the driver dies. */
+static int run_session(char** argv, int ready_fd, long long output_cap, long long code_limit,
+                       const char* out_dir, struct output_budget budget,
+                       const char* unenforced_text)
+{
+    if (ready_fd < 0)
+        usage();
+    const struct interpreter driver = start_interpreter(argv, ready_fd);
+    if (driver.exec_failed) {
+        char message[512];
+        snprintf(message, sizeof message, "could not start %s: %s", argv[0],
+                 strerror(driver.exec_errno));
+        frame_text(CSM_FRAME_FAILURE, message);
+        return CSM_LAUNCH_EXIT_CANNOT_EXECUTE;
+    }
+    /* Its start-up (imports) done, the driver says so; a driver that dies first ends it all. */
+    char said = 0;
+    if (read_exactly(g_ready, &said, 1) != 0 || said != 'r') {
+        kill(driver.pid, SIGKILL);
+        frame_text(CSM_FRAME_FAILURE, "the session's interpreter did not start");
+        return CSM_LAUNCH_EXIT_FAILURE;
+    }
+    frame(CSM_FRAME_READY, "", 0);
+    set_nonblocking(driver.out);
+    set_nonblocking(driver.err);
+    int streams[2] = {driver.out, driver.err};
+    int driver_status = 0;
+    int driver_done = 0;
+
+    for (;;) {
+        /* Between cells: the host's next message. */
+        char kind = 0;
+        if (read_exactly(STDIN_FILENO, &kind, 1) != 0)
+            break; /* the host ended the session */
+        if (kind == 'I')
+            continue; /* an interrupt that came after its cell ended */
+        if (kind != 'C') {
+            errno = EPROTO;
+            fail("reading the host's message");
+        }
+        size_t code_size = 0;
+        char* code = read_request(STDIN_FILENO, (size_t)code_limit, &code_size);
+        const long oom_before = oom_kills();
+        long long forwarded[2] = {0, 0};
+        long long dropped[2] = {0, 0};
+        frame(CSM_FRAME_STARTED, "", 0);
+        unsigned char length[CSM_REQUEST_LENGTH_SIZE];
+        unsigned long long left = code_size;
+        for (int i = CSM_REQUEST_LENGTH_SIZE - 1; i >= 0; --i, left >>= 8)
+            length[i] = (unsigned char)(left & 0xff);
+        /* The driver reads the whole cell before it runs any of it: these writes cannot wait on
+         * output we are not reading yet. */
+        const int delivered = write_all(driver.in, length, sizeof length) == 0 &&
+                              write_all(driver.in, code, code_size) == 0;
+        free(code);
+
+        int cell_status = 0;
+        int cell_done = !delivered;
+        unsigned char report[5];
+        size_t reported = 0;
+        while (!cell_done && !driver_done) {
+            struct pollfd fds[5] = {
+                {.fd = g_wake[0], .events = POLLIN},   {.fd = streams[0], .events = POLLIN},
+                {.fd = streams[1], .events = POLLIN},  {.fd = g_ready, .events = POLLIN},
+                {.fd = STDIN_FILENO, .events = POLLIN},
+            };
+            if (poll(fds, 5, -1) < 0 && errno != EINTR)
+                fail("waiting for the cell");
+            if (fds[0].revents & POLLIN) {
+                static char drain[64];
+                while (read(g_wake[0], drain, sizeof drain) > 0) {
+                }
+            }
+            driver_done = reap(driver.pid, &driver_status);
+            for (int s = 0; s < 2; ++s) {
+                if (streams[s] >= 0 && (fds[1 + s].revents & (POLLIN | POLLHUP | POLLERR)))
+                    forward_output(&streams[s], s, output_cap, &forwarded[s], &dropped[s]);
+            }
+            if (fds[3].revents & (POLLIN | POLLHUP | POLLERR)) {
+                const ssize_t got = read(g_ready, report + reported, sizeof report - reported);
+                if (got > 0)
+                    reported += (size_t)got;
+                if (reported == sizeof report && report[0] == 'e') {
+                    cell_status = (int)big_endian(report + 1, 4);
+                    cell_done = 1;
+                } else if (got == 0 || reported == sizeof report) {
+                    /* The driver closed its end or said something else: it is going. */
+                    kill(driver.pid, SIGKILL);
+                }
+            }
+            if (fds[4].revents & (POLLIN | POLLHUP | POLLERR)) {
+                if (read_exactly(STDIN_FILENO, &kind, 1) != 0) {
+                    kill(driver.pid, SIGKILL); /* the host is gone */
+                } else if (kind == 'I') {
+                    kill(driver.pid, SIGINT);
+                }
+            }
+        }
+        if (driver_done) {
+            /* Whatever it printed on its way out, then how it ended; the session is over. */
+            for (int s = 0; s < 2; ++s) {
+                while (streams[s] >= 0)
+                    forward_output(&streams[s], s, output_cap, &forwarded[s], &dropped[s]);
+            }
+            const long oom_after = oom_kills();
+            frame_exit(driver_status, oom_before >= 0 && oom_after > oom_before, dropped,
+                       unenforced_text, " session=0");
+            return CSM_LAUNCH_EXIT_FAILURE;
+        }
+        /* The driver flushed before it reported: what is in the pipes belongs to this cell. */
+        for (int s = 0; s < 2; ++s) {
+            int fd = streams[s];
+            while (fd == streams[s] && fd >= 0) {
+                const long long before = forwarded[s] + dropped[s];
+                forward_output(&streams[s], s, output_cap, &forwarded[s], &dropped[s]);
+                if (forwarded[s] + dropped[s] == before)
+                    break; /* empty (EAGAIN) */
+            }
+        }
+        if (out_dir) {
+            send_output_files(out_dir, budget);
+            const int folder = open(out_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (folder >= 0) {
+                clear_folder(folder);
+                close(folder);
+            }
+        }
+        const long oom_after = oom_kills();
+        frame_exit(cell_status << 8, oom_before >= 0 && oom_after > oom_before, dropped,
+                   unenforced_text, " session=1");
+    }
+    kill(driver.pid, SIGKILL);
+    while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {
+    }
+    return 0;
+}
+
 
 int main(int argc, char** argv)
 {
@@ -615,6 +910,10 @@ int main(int argc, char** argv)
         if (strcmp(argv[first], "--") == 0) {
             ++first;
             break;
+        }
+        if (strcmp(argv[first], "--session") == 0) {
+            g_session = 1;
+            continue;
         }
         if (first + 1 >= argc)
             usage();
@@ -641,8 +940,11 @@ int main(int argc, char** argv)
         else
             usage();
     }
-    /* Not 0-2 (the interpreter's standard streams); only with --listen (nothing waits otherwise). */
-    if (first >= argc || (ready_fd != -1 && (ready_fd < 3 || ready_fd > 255 || !listen_path)))
+    /* Not 0-2 (the interpreter's standard streams); only with --listen or --session (nothing
+     * waits otherwise); a session needs it (its driver reports there), and is cold only. */
+    if (first >= argc ||
+        (ready_fd != -1 && (ready_fd < 3 || ready_fd > 255 || (!listen_path && !g_session))) ||
+        (g_session && (ready_fd == -1 || listen_path)))
         usage();
 
     /* Non-dumpable: the program, though it runs as the same user, cannot open /proc/1/fd/1. */
@@ -664,70 +966,33 @@ int main(int argc, char** argv)
     /* The program's output folder, before the interpreter (a warm one starts now) can run. */
     if (out_dir && mkdir(out_dir, 0755) != 0 && errno != EEXIST)
         fail("creating the output folder");
-    char* code = listen_path ? NULL : read_request(STDIN_FILENO, (size_t)code_limit, &code_size);
+    char* code = listen_path || g_session
+                     ? NULL
+                     : read_request(STDIN_FILENO, (size_t)code_limit, &code_size);
     if (unenforced && !allow_unenforced && !listen_path) {
         frame_text(CSM_FRAME_LIMITS_UNENFORCED, unenforced_text);
         return CSM_LAUNCH_EXIT_LIMITS_UNENFORCED;
     }
 
-    int in[2], out[2], err[2], exec_error[2];
-    if (pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) != 0 || pipe2(in, O_CLOEXEC) != 0 ||
-        pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
-        pipe2(exec_error, O_CLOEXEC) != 0)
+    if (pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) != 0)
         fail("creating pipes");
-    int ready[2] = {-1, -1};
-    if (ready_fd >= 0 && pipe2(ready, O_CLOEXEC) != 0)
-        fail("creating pipes");
-
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_sigchld;
     action.sa_flags = SA_RESTART | SA_NOCLDSTOP;
     sigaction(SIGCHLD, &action, NULL);
 
+    if (g_session)
+        return run_session(argv + first, ready_fd, output_cap, code_limit, out_dir, out_budget,
+                           unenforced_text);
+
     const long oom_before = oom_kills();
     if (!listen_path)
         frame(CSM_FRAME_STARTED, "", 0);
-    const pid_t child = fork();
-    if (child < 0)
-        fail("starting the program");
-    if (child == 0) {
-        signal(SIGPIPE, SIG_DFL);
-        dup2(in[0], STDIN_FILENO);
-        dup2(out[1], STDOUT_FILENO);
-        dup2(err[1], STDERR_FILENO);
-        if (ready_fd >= 0) {
-            /* The exec error pipe must survive the dup2 below. */
-            if (exec_error[1] == ready_fd)
-                exec_error[1] = fcntl(exec_error[1], F_DUPFD_CLOEXEC, ready_fd + 1);
-            if (ready[1] == ready_fd)
-                fcntl(ready_fd, F_SETFD, 0);
-            else
-                dup2(ready[1], ready_fd);
-            char number[16];
-            snprintf(number, sizeof number, "%d", ready_fd);
-            setenv("CSM_READY_FD", number, 1);
-        }
-        execvp(argv[first], argv + first);
-        const int error = errno;
-        if (write(exec_error[1], &error, sizeof error) < 0) {
-            /* the parent reports a missing status as a failure anyway */
-        }
-        _exit(CSM_LAUNCH_EXIT_CANNOT_EXECUTE);
-    }
-    close(in[0]);
-    close(out[1]);
-    close(err[1]);
-    close(exec_error[1]);
-    if (ready_fd >= 0) {
-        close(ready[1]);
-        g_ready = ready[0];
-    }
-
-    int exec_errno = 0;
-    const int exec_failed =
-        read(exec_error[0], &exec_errno, sizeof exec_errno) == (ssize_t)sizeof exec_errno;
-    close(exec_error[0]);
+    const struct interpreter interpreter = start_interpreter(argv + first, ready_fd);
+    const pid_t child = interpreter.pid;
+    const int exec_failed = interpreter.exec_failed;
+    const int exec_errno = interpreter.exec_errno;
     if (listen_path) {
         /* The interpreter now waits for its program, and we for the host's call. */
         code = accept_request(listen_path, (size_t)code_limit, &code_size);
@@ -749,18 +1014,17 @@ int main(int argc, char** argv)
         return CSM_LAUNCH_EXIT_CANNOT_EXECUTE;
     }
 
-    set_nonblocking(in[1]);
-    set_nonblocking(out[0]);
-    set_nonblocking(err[0]);
+    set_nonblocking(interpreter.in);
+    set_nonblocking(interpreter.out);
+    set_nonblocking(interpreter.err);
 
     size_t code_written = 0;
-    int code_fd = in[1];
+    int code_fd = interpreter.in;
     if (code_size == 0) {
         close(code_fd);
         code_fd = -1;
     }
-    int stream_fd[2] = {out[0], err[0]};
-    const int stream_type[2] = {CSM_FRAME_STDOUT, CSM_FRAME_STDERR};
+    int stream_fd[2] = {interpreter.out, interpreter.err};
     long long forwarded[2] = {0, 0};
     long long dropped[2] = {0, 0};
     int child_status = 0;
@@ -801,22 +1065,8 @@ int main(int argc, char** argv)
             }
         }
         for (int s = 0; s < 2; ++s) {
-            if (stream_fd[s] < 0 || !(fds[1 + s].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            const ssize_t got = read(stream_fd[s], chunk, sizeof chunk);
-            if (got > 0) {
-                long long room = output_cap - forwarded[s];
-                if (room < 0)
-                    room = 0;
-                const long long kept = got < room ? got : room;
-                if (kept > 0)
-                    frame(stream_type[s], chunk, (size_t)kept);
-                forwarded[s] += kept;
-                dropped[s] += got - kept;
-            } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
-                close(stream_fd[s]);
-                stream_fd[s] = -1;
-            }
+            if (stream_fd[s] >= 0 && (fds[1 + s].revents & (POLLIN | POLLHUP | POLLERR)))
+                forward_output(&stream_fd[s], s, output_cap, &forwarded[s], &dropped[s]);
         }
         if (code_fd >= 0 && (fds[3].revents & (POLLOUT | POLLERR | POLLHUP))) {
             const ssize_t written = write(code_fd, code + code_written, code_size - code_written);
@@ -844,14 +1094,6 @@ int main(int argc, char** argv)
         }
         send_output_files(out_dir, out_budget);
     }
-    char status[256];
-    if (WIFSIGNALED(child_status))
-        snprintf(status, sizeof status, "signal=%d", WTERMSIG(child_status));
-    else
-        snprintf(status, sizeof status, "exit=%d", WEXITSTATUS(child_status));
-    snprintf(status + strlen(status), sizeof status - strlen(status),
-             " oom=%d stdout_dropped=%lld stderr_dropped=%lld %s", oom, dropped[0], dropped[1],
-             unenforced_text);
-    frame_text(CSM_FRAME_EXIT, status);
+    frame_exit(child_status, oom, dropped, unenforced_text, "");
     return WIFSIGNALED(child_status) ? 128 + WTERMSIG(child_status) : WEXITSTATUS(child_status);
 }

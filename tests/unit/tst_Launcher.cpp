@@ -1,6 +1,7 @@
 // csm-launch itself, run on the host with /bin/sh as the interpreter: its frames are what the
 // server decodes. (Inside real containers it is exercised by the integration tests.)
 #include "csm/launcher_protocol.h"
+#include "runtime/PythonBootstrap.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherRequest.h"
 #include "sandbox/LauncherStreamDecoder.h"
@@ -122,6 +123,79 @@ private:
     QLocalSocket m_socket;
     LauncherStreamDecoder m_decoder;
 };
+
+// csm-launch --session with the real Python session driver (the host's python3), in a folder of
+// its own: cells go in on its stdin, frames come back on its stdout.
+class SessionLauncher
+{
+public:
+    SessionLauncher()
+    {
+        QDir(m_folder.path()).mkdir(QStringLiteral("out"));
+        m_process.setWorkingDirectory(m_folder.path());
+        m_process.start(QStringLiteral(CSM_LAUNCHER_BINARY),
+                        QStringList{QStringLiteral("--session"), QStringLiteral("--ready-fd"),
+                                    QStringLiteral("3"), QStringLiteral("--out-dir"),
+                                    m_folder.filePath(QStringLiteral("out")),
+                                    QStringLiteral("--")} +
+                            PythonBootstrap::sessionCommand());
+    }
+    ~SessionLauncher()
+    {
+        m_process.kill();
+        m_process.waitForFinished(5'000);
+    }
+
+    QString folder() const { return m_folder.path(); }
+    QProcess& process() { return m_process; }
+
+    // Frames until one of type `last` (or the launcher's end), within `ms`.
+    QList<LauncherStreamDecoder::Frame> framesUntil(Type last, int ms = 20'000)
+    {
+        QElapsedTimer clock;
+        clock.start();
+        QList<LauncherStreamDecoder::Frame> frames;
+        while (clock.elapsed() < ms) {
+            while (const auto frame = m_decoder.next()) {
+                frames.append(*frame);
+                if (frame->type == last)
+                    return frames;
+            }
+            if (m_process.state() == QProcess::NotRunning && m_process.bytesAvailable() == 0)
+                break;
+            m_process.waitForReadyRead(50);
+            m_decoder.append(m_process.readAllStandardOutput());
+        }
+        return frames;
+    }
+    void sendCell(const QByteArray& code, const QList<InputFile>& files = {})
+    {
+        m_process.write(QByteArray("C") + LauncherRequest::encode(code, files));
+    }
+    // A cell's frames, to its exit frame.
+    QList<LauncherStreamDecoder::Frame> cell(const QByteArray& code,
+                                             const QList<InputFile>& files = {})
+    {
+        sendCell(code, files);
+        return framesUntil(Type::Exit);
+    }
+    void interrupt() { m_process.write("I"); }
+
+private:
+    QTemporaryDir m_folder;
+    QProcess m_process;
+    LauncherStreamDecoder m_decoder;
+};
+
+QByteArray payloadsOf(const QList<LauncherStreamDecoder::Frame>& frames, Type type)
+{
+    QByteArray bytes;
+    for (const auto& frame : frames) {
+        if (frame.type == type)
+            bytes += frame.payload;
+    }
+    return bytes;
+}
 
 QList<Type> typesOf(const QList<LauncherStreamDecoder::Frame>& frames)
 {
@@ -451,6 +525,86 @@ private Q_SLOTS:
         QCOMPARE(LauncherExitStatus::parse(frames.at(2).payload)->exitCode, 0);
     }
 
+    void sessionKeepsStateAndShowsAFinalExpression()
+    {
+        SessionLauncher session;
+        QCOMPARE(typesOf(session.framesUntil(Type::Ready)), QList{Type::Ready});
+        auto frames =
+            session.cell("x = 41\nimport math\ndef area(r):\n    return math.pi * r * r\n");
+        QCOMPARE(typesOf(frames), (QList{Type::Started, Type::Exit}));
+        QVERIFY2(frames.last().payload.startsWith("exit=0 ") &&
+                     frames.last().payload.endsWith(" session=1"),
+                 frames.last().payload.constData());
+        frames = session.cell("x + 1");
+        QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("42\n"));
+        frames = session.cell("print('r=2'); round(area(2), 2)");
+        QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("r=2\n12.57\n"));
+        frames = session.cell("x = None\nx"); // None shows nothing, as in a notebook
+        QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray());
+    }
+
+    void anExceptionEndsTheCellNotTheSession()
+    {
+        SessionLauncher session;
+        session.framesUntil(Type::Ready);
+        session.cell("kept = 'yes'");
+        auto frames = session.cell("a = 1\n1 / 0\n");
+        QVERIFY2(frames.last().payload.startsWith("exit=1 "), frames.last().payload.constData());
+        QVERIFY(frames.last().payload.endsWith(" session=1"));
+        const QByteArray trace = payloadsOf(frames, Type::Stderr);
+        QVERIFY2(trace.contains("File \"<cell 2>\", line 2") && trace.contains("1 / 0") &&
+                     trace.contains("ZeroDivisionError"),
+                 trace.constData());
+        QVERIFY2(!trace.contains("<string>"), trace.constData()); // not the driver's own lines
+        QCOMPARE(payloadsOf(session.cell("print(kept, a)"), Type::Stdout), QByteArray("yes 1\n"));
+    }
+
+    void interruptStopsTheCellAndKeepsTheState()
+    {
+        SessionLauncher session;
+        session.framesUntil(Type::Ready);
+        session.cell("y = 5");
+        session.sendCell("import sys, time\nsys.stdout.write('looping\\n')\nwhile True:\n    "
+                         "time.sleep(0.02)\n");
+        QCOMPARE(payloadsOf(session.framesUntil(Type::Stdout), Type::Stdout),
+                 QByteArray("looping\n"));
+        session.interrupt();
+        const auto frames = session.framesUntil(Type::Exit, 10'000);
+        QVERIFY(!frames.isEmpty() && frames.last().type == Type::Exit);
+        QVERIFY2(frames.last().payload.startsWith("exit=1 "), frames.last().payload.constData());
+        QVERIFY(payloadsOf(frames, Type::Stderr).contains("KeyboardInterrupt"));
+        QCOMPARE(payloadsOf(session.cell("y"), Type::Stdout), QByteArray("5\n"));
+    }
+
+    void aDriverThatDiesEndsTheSession()
+    {
+        SessionLauncher session;
+        session.framesUntil(Type::Ready);
+        const auto frames = session.cell("import os\nprint('bye', flush=True)\nos._exit(3)\n");
+        QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("bye\n"));
+        QVERIFY2(frames.last().payload.startsWith("exit=3 ") &&
+                     frames.last().payload.endsWith(" session=0"),
+                 frames.last().payload.constData());
+        QVERIFY(session.process().waitForFinished(5'000));
+    }
+
+    void eachCellReturnsTheFilesItMadeAndGetsItsOwn()
+    {
+        SessionLauncher session;
+        session.framesUntil(Type::Ready);
+        auto frames = session.cell("print(open('data.txt').read())\n"
+                                   "n = open('" +
+                                       session.folder().toUtf8() + "/out/a.txt', 'w').write('A')\n",
+                                   {{QStringLiteral("data.txt"), "one"}});
+        QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("one\n"));
+        QCOMPARE(payloadsOf(frames, Type::FileData), QByteArray("A"));
+        // The next cell replaces the input file, and returns no file it did not make.
+        frames =
+            session.cell("print(open('data.txt').read())", {{QStringLiteral("data.txt"), "two"}});
+        QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("two\n"));
+        QVERIFY(!typesOf(frames).contains(Type::File));
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -461,6 +615,12 @@ private Q_SLOTS:
         QTest::newRow("ready fd without --listen")
             << QStringList{QStringLiteral("--ready-fd"), QStringLiteral("3"), QStringLiteral("--"),
                            QStringLiteral("/bin/sh")};
+        QTest::newRow("session without a ready fd") << QStringList{
+            QStringLiteral("--session"), QStringLiteral("--"), QStringLiteral("/bin/sh")};
+        QTest::newRow("session with --listen") << QStringList{
+            QStringLiteral("--session"), QStringLiteral("--ready-fd"), QStringLiteral("3"),
+            QStringLiteral("--listen"),  QStringLiteral("/tmp/x"),     QStringLiteral("--"),
+            QStringLiteral("/bin/sh")};
     }
 
     void usageErrors()

@@ -151,7 +151,86 @@ def _csm_bootstrap():
 
         gc.freeze()
 
+    def run_session(control):
+        # A session (the launcher's --session): cells share this interpreter and one namespace,
+        # as a notebook's do. Each cell arrives on stdin (an 8-byte length, then the code); after
+        # it, "e" and its status go to the launcher on `control`. The cells' own stdin is empty.
+        import ast
+        import linecache
+        import traceback
+
+        cells = os.fdopen(os.dup(0), "rb", buffering=0)
+        empty = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(empty, 0)
+        os.close(empty)
+        main = type(sys)("__main__")
+        main.__dict__.update(__annotations__={}, __builtins__=__builtins__, __cached__=None,
+                             __file__="<stdin>", __loader__=__loader__, __package__=None)
+        sys.modules["__main__"] = main
+        sys.argv[:] = ["-"]
+
+        def read_exactly(size):
+            data = b""
+            while len(data) < size:
+                try:
+                    chunk = cells.read(size - len(data))
+                except KeyboardInterrupt:
+                    continue  # an interrupt meant for a cell that had just ended
+                if not chunk:
+                    os._exit(0)  # the launcher ended the session
+                data += chunk
+            return data
+
+        def run_cell(source, name):
+            # Like a notebook cell: the value of a final expression is shown (and kept as _),
+            # a traceback shows the cell's own lines, and an exception ends the cell, not the
+            # session.
+            text = source.decode("utf-8", "replace")
+            linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+            try:
+                tree = ast.parse(source, name)
+                last = None
+                if tree.body and isinstance(tree.body[-1], ast.Expr):
+                    last = ast.Expression(tree.body.pop().value)
+                exec(compile(tree, name, "exec", dont_inherit=True), main.__dict__)
+                if last is not None:
+                    value = eval(compile(last, name, "eval", dont_inherit=True), main.__dict__)
+                    if value is not None:
+                        main.__dict__["_"] = value
+                        print(repr(value))
+                return 0
+            except SystemExit as stop:
+                if stop.code is None or isinstance(stop.code, int):
+                    return int(stop.code or 0) & 0xFF
+                print(stop.code, file=sys.stderr)
+                return 1
+            except BaseException:
+                kind, value, trace = sys.exc_info()
+                while trace is not None and trace.tb_frame.f_code.co_filename == "<string>":
+                    trace = trace.tb_next
+                traceback.print_exception(kind, value, trace)
+                return 1
+
+        os.write(control, b"r")
+        number = 0
+        while True:
+            source = read_exactly(int.from_bytes(read_exactly(8), "big"))
+            number += 1
+            try:
+                status = run_cell(source, "<cell %d>" % number)
+                save_figures()
+            except KeyboardInterrupt:
+                status = 130
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except Exception:
+                    pass
+            os.write(control, b"e" + status.to_bytes(4, "big"))
+
     ready_fd = os.environ.pop("CSM_READY_FD", None)
+    if sys.argv[1:] == ["session"] and ready_fd is not None:
+        run_session(int(ready_fd))
     if ready_fd is not None:
         # A pooled container's launcher counts it ready only now (its --ready-fd); the program
         # never sees the pipe.
@@ -227,6 +306,11 @@ QStringList PythonBootstrap::command(Imports imports)
     if (imports == Imports::Preload)
         arguments.append(QStringLiteral("preload"));
     return arguments;
+}
+
+QStringList PythonBootstrap::sessionCommand()
+{
+    return command(Imports::OnDemand) << QStringLiteral("session");
 }
 
 QString PythonBootstrap::source()

@@ -24,6 +24,10 @@ public:
 
     // The interpreter's command line, e.g. {python3, -u, -c, SOURCE}.
     static QStringList command(Imports imports);
+    // A session's driver (the launcher's --session, --ready-fd): cells run one after another in
+    // one namespace, like a notebook's; a final expression's value is shown, and an exception
+    // ends its cell, not the session.
+    static QStringList sessionCommand();
     // The bootstrap's Python source.
     static QString source();
 };
