@@ -127,6 +127,9 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
                 .arg(qRound64(policy.cpus * 1000))
          << QStringLiteral("--unenforced")
          << (policy.allowUnenforcedLimits ? QStringLiteral("allow") : QStringLiteral("refuse"));
+    if (spec.session && !pooled) {
+        args << QStringLiteral("--session") << QStringLiteral("--ready-fd") << QStringLiteral("3");
+    }
     args << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes);
     // The launcher makes the output folder and carries its files back after the program.
     args << QStringLiteral("--out-dir") << policy.outputDirectory() << QStringLiteral("--out-files")

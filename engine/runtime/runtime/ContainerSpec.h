@@ -39,6 +39,9 @@ struct ContainerSpec
     // A warm pool's container whose interpreter says when it is ready for its program (it
     // imports modules first): the launcher waits for that before it reports the container ready.
     bool interpreterSignalsReady = false;
+    // A session's container (the launcher's --session): `command` is a session driver that keeps
+    // its state between cells, attached like a cold container.
+    bool session = false;
 };
 
 } // namespace csm

@@ -53,6 +53,17 @@ bool LanguageTraits::pooledInterpreterSignalsReady(Language language)
     return language == Language::Python; // PythonBootstrap's preload
 }
 
+QStringList LanguageTraits::sessionCommand(Language language)
+{
+    switch (language) {
+    case Language::Python:
+        return PythonBootstrap::sessionCommand();
+    case Language::JavaScript:
+        return {};
+    }
+    Q_UNREACHABLE();
+}
+
 QString LanguageTraits::defaultImageName(Language language)
 {
     switch (language) {

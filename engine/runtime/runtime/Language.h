@@ -29,6 +29,8 @@ public:
     // Whether that interpreter says when its imports are done (ContainerSpec::
     // interpreterSignalsReady); otherwise it is ready as soon as it runs.
     static bool pooledInterpreterSignalsReady(Language language);
+    // A session's driver (ContainerSpec::session), or nothing where the language has none yet.
+    static QStringList sessionCommand(Language language);
     // The locally built default image's name, without a registry.
     static QString defaultImageName(Language language);
     // Accepts python|py|javascript|js|node (any case).

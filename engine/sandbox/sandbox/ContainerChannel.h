@@ -37,6 +37,9 @@ public:
     // Gives the container (and any process still attached to it) to the reaper, to remove it or
     // let it go away on its own. The channel is unusable afterwards.
     virtual void handOver(ContainerReaper& reaper, bool removeContainer) = 0;
+    // Asks the program to stop (a session's cell: KeyboardInterrupt) without ending the
+    // container; false where there is no such thing (a one-shot run is killed instead).
+    virtual bool interrupt() { return false; }
 
 Q_SIGNALS:
     void framesReceived(const QByteArray& bytes);

@@ -38,6 +38,9 @@ struct ExecutionResult
     // For EngineError and TimedOutWaiting: what went wrong and how to fix it, for a person or a
     // model to read.
     QString engineError;
+    // A session's cell: what became of the session, for the model to read ("interrupted at the
+    // timeout; the session keeps its state"); empty otherwise.
+    QString sessionNote;
     // What the program left in its output folder, in the order the launcher sent it: returned
     // files and skipped ones (with their reason).
     QList<OutputFile> outputFiles;

@@ -32,6 +32,8 @@ std::optional<LauncherExitStatus> LauncherExitStatus::parse(const QByteArray& pa
             status.stderrDropped = value;
         } else if (key == "unenforced" && value <= CSM_LIMIT_ALL) {
             status.unenforcedLimits = int(value);
+        } else if (key == "session") {
+            status.sessionAlive = value != 0;
         }
         // Unknown keys are ignored: a newer launcher may say more.
     }

@@ -28,6 +28,8 @@ struct LauncherExitStatus
     qint64 stdoutDropped = 0;
     qint64 stderrDropped = 0;
     int unenforcedLimits = 0; // Limit bits
+    // A session's cell: whether its interpreter lives on ("session=1") or died ("session=0").
+    std::optional<bool> sessionAlive;
 
     static std::optional<LauncherExitStatus> parse(const QByteArray& payload);
     // "unenforced=N" alone (the launcher's limits frame): the Limit bits, or none if unreadable.

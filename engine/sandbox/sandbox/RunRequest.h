@@ -5,9 +5,12 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QPointer>
 #include <QString>
 
 namespace csm {
+
+class SandboxSession;
 
 // One program to run in a fresh sandbox.
 struct RunRequest
@@ -21,6 +24,8 @@ struct RunRequest
     // The host folder the files the program leaves in its output folder are written to, as they
     // arrive; empty: none are collected.
     QString outputDirectory;
+    // A cell of this session rather than a program in a container of its own.
+    QPointer<SandboxSession> session;
 };
 
 } // namespace csm

@@ -7,6 +7,7 @@
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherRequest.h"
 #include "sandbox/SandboxRunHost.h"
+#include "sandbox/SandboxSession.h"
 
 namespace csm {
 
@@ -32,6 +33,8 @@ SandboxRun::SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent
             [this] { stop(ExecutionResult::Outcome::TimedOut); });
     m_queueDeadline.setSingleShot(true);
     connect(&m_queueDeadline, &QTimer::timeout, this, &SandboxRun::onWaitedTooLong);
+    m_interruptGrace.setSingleShot(true);
+    connect(&m_interruptGrace, &QTimer::timeout, this, &SandboxRun::onInterruptIgnored);
     m_startDeadline.setSingleShot(true);
     connect(&m_startDeadline, &QTimer::timeout, this, [this] {
         if (m_phase != Phase::Starting)
@@ -141,6 +144,22 @@ void SandboxRun::acquireContainer()
         failWithEngineError(reason);
         return;
     }
+    if (m_request.session) {
+        SandboxSession* session = m_request.session;
+        if (ContainerChannel* cell = session->openCell(this)) {
+            m_cell = true;
+            launch(cell);
+        } else if (session->state() == SandboxSession::State::Ended) {
+            failWithEngineError(QStringLiteral("The session has ended (%1); its state is gone. "
+                                               "Call again to start a new one.")
+                                    .arg(session->endReason()));
+        } else {
+            failWithEngineError(QStringLiteral("The session is running another cell; call again "
+                                               "when it has finished (cells of one session run "
+                                               "one at a time)."));
+        }
+        return;
+    }
     // A warm container proves its image exists: no check needed.
     if (ContainerChannel* warm = m_host.acquireChannel(SandboxRunHost::Channel::Warm,
                                                        m_request.language, m_request.image, this)) {
@@ -238,6 +257,12 @@ void SandboxRun::launch(ContainerChannel* channel)
             fallBackToCold(reason);
             return;
         }
+        if (m_cell) {
+            failWithEngineError(QStringLiteral("The session could not run the cell: %1; its "
+                                               "state is gone. Call again to start a new one.")
+                                    .arg(reason));
+            return;
+        }
         m_host.setImageKnownPresent(m_request.image, false);
         failWithEngineError(engineMissingMessage(reason));
     });
@@ -291,7 +316,7 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
     switch (frame.type) {
     case Type::Started:
         if (m_phase == Phase::Starting) {
-            if (!m_warm) {
+            if (!m_warm && !m_cell) {
                 m_host.reportColdStart(m_request.language, m_request.image,
                                        m_sinceLaunch.elapsed());
             }
@@ -323,6 +348,11 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
     case Type::Ready:
         return; // a pooled container taken as its interpreter became ready: nothing to do
     case Type::Exit:
+        if (m_phase == Phase::Interrupting) {
+            if (const auto status = LauncherExitStatus::parse(frame.payload))
+                onInterruptedCellExited(*status);
+            return;
+        }
         if (m_phase != Phase::Running)
             return; // already being killed: the deadline's verdict stands
         if (const auto status = LauncherExitStatus::parse(frame.payload)) {
@@ -367,11 +397,54 @@ void SandboxRun::onProgramExited(const LauncherExitStatus& status)
     result.unenforcedLimits = LauncherExitStatus::limitNames(status.unenforcedLimits);
     result.engineWarnings = m_host.runtime().engineWarnings(rawEngineDiagnostics());
     result.outputFiles = m_outputFiles.finish();
+    result.sessionNote = sessionNoteAfter(status);
     for (const QString& warning : std::as_const(result.engineWarnings))
         m_host.reportEngineWarning(warning);
     // The engine still tears the container down (--rm): off the call's path. Handed over before
     // the result goes out, so that a shutdown it triggers waits for this teardown too.
     handOverChannel(false);
+    finish(result);
+}
+
+QString SandboxRun::sessionNoteAfter(const LauncherExitStatus& status)
+{
+    if (status.sessionAlive.value_or(true))
+        return {};
+    return QStringLiteral("the session's interpreter ended with this cell (%1), and its state is "
+                          "gone; the next call with this session starts a new one")
+        .arg(status.signal ? QStringLiteral("signal %1").arg(status.signal)
+                           : QStringLiteral("exit code %1").arg(status.exitCode));
+}
+
+void SandboxRun::onInterruptedCellExited(const LauncherExitStatus& status)
+{
+    m_interruptGrace.stop();
+    ExecutionResult result = collectedResult();
+    result.outcome = m_stopReason;
+    result.exitCode = status.exitCode;
+    result.oomKilled = status.oomKilled;
+    result.outputFiles = m_outputFiles.finish();
+    result.sessionNote = status.sessionAlive.value_or(false)
+                             ? QStringLiteral("the cell was interrupted (KeyboardInterrupt), and "
+                                              "the session keeps its state")
+                             : sessionNoteAfter(status);
+    handOverChannel(false);
+    finish(result);
+}
+
+void SandboxRun::onInterruptIgnored()
+{
+    if (m_phase != Phase::Interrupting)
+        return;
+    ExecutionResult result = collectedResult();
+    result.outcome = m_stopReason;
+    result.exitCode = kKilledExitCode;
+    result.sessionNote =
+        QStringLiteral("the cell did not stop within %1 s of its interrupt, so the session was "
+                       "ended and its state is gone; the next call with this session starts a "
+                       "new one")
+            .arg(kInterruptGraceMs / 1000);
+    handOverChannel(true);
     finish(result);
 }
 
@@ -408,6 +481,17 @@ void SandboxRun::onChannelEnded(int engineExitCode)
                 .arg(code, diagnostics));
         return;
     }
+    case Phase::Interrupting: {
+        m_interruptGrace.stop();
+        ExecutionResult result = collectedResult();
+        result.outcome = m_stopReason;
+        result.exitCode = kKilledExitCode;
+        result.sessionNote = QStringLiteral("the session ended while its cell was being "
+                                            "interrupted, and its state is gone");
+        handOverChannel(false);
+        finish(result);
+        return;
+    }
     case Phase::Idle:
     case Phase::Queued:
     case Phase::CheckingImage:
@@ -437,6 +521,7 @@ void SandboxRun::cancel()
     case Phase::Running:
         stop(ExecutionResult::Outcome::Cancelled);
         return;
+    case Phase::Interrupting:
     case Phase::Stopping:
     case Phase::Done:
         return;
@@ -447,6 +532,15 @@ void SandboxRun::stop(ExecutionResult::Outcome reason)
 {
     if (m_phase != Phase::Running && m_phase != Phase::Starting)
         return;
+    // A session's cell is interrupted first: the session keeps its state if the cell stops.
+    if (m_phase == Phase::Running && m_channel && m_channel->interrupt()) {
+        m_phase = Phase::Interrupting;
+        m_stopReason = reason;
+        m_deadline.stop();
+        m_durationMs = m_clock.elapsed();
+        m_interruptGrace.start(kInterruptGraceMs);
+        return;
+    }
     m_phase = Phase::Stopping;
     m_stopReason = reason;
     m_deadline.stop();

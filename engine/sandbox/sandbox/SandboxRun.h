@@ -36,6 +36,8 @@ class SandboxRun final : public QObject
 public:
     // How long the engine may take to create and start a container before we give up on it.
     static constexpr int kStartTimeoutMs = 60'000;
+    // How long an interrupted cell of a session may take to stop before the session is ended.
+    static constexpr int kInterruptGraceMs = 3'000;
 
     SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent = nullptr);
     ~SandboxRun() override;
@@ -61,9 +63,10 @@ private:
         Idle,
         Queued, // waiting for a free sandbox (RunQueue)
         CheckingImage,
-        Starting, // the program is on its way; the launcher has not said it started
-        Running,  // the launcher said the program started: the deadline runs
-        Stopping, // killed (deadline or cancel): waiting for the engine to remove the container
+        Starting,     // the program is on its way; the launcher has not said it started
+        Running,      // the launcher said the program started: the deadline runs
+        Interrupting, // a session's cell past its deadline (or cancelled): interrupted, waiting
+        Stopping,     // killed (deadline or cancel): waiting for the engine to remove the container
         Done,
     };
 
@@ -83,6 +86,10 @@ private:
     void onFrames(const QByteArray& bytes);
     void onFrame(const LauncherStreamDecoder::Frame& frame);
     void onProgramExited(const LauncherExitStatus& status);
+    void onInterruptedCellExited(const LauncherExitStatus& status);
+    void onInterruptIgnored();
+    // What becomes of a session whose cell ended with `status` (empty: nothing to say).
+    static QString sessionNoteAfter(const LauncherExitStatus& status);
     void onChannelEnded(int engineExitCode);
     void stop(ExecutionResult::Outcome reason);
     // The run ends as one whose program never ran; `unenforcedLimits` when that is why.
@@ -102,6 +109,8 @@ private:
     Phase m_phase = Phase::Idle;
     ExecutionResult::Outcome m_stopReason = ExecutionResult::Outcome::Cancelled;
     bool m_warm = false;
+    bool m_cell = false; // a session's cell
+    QTimer m_interruptGrace;
     // The run's place in the runner's RunQueue, from start() until it ends.
     RunQueue::Ticket m_ticket = 0;
     bool m_admitted = false;

@@ -11,6 +11,7 @@
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxFilesLocator.h"
 #include "sandbox/SandboxRun.h"
+#include "sandbox/SandboxSession.h"
 #include "sandbox/WarmContainerChannel.h"
 #include "sandbox/WarmPool.h"
 
@@ -175,6 +176,19 @@ void SandboxRunner::shutdown()
     if (m_pool)
         m_pool->shutdown();
     m_reaper->drain();
+}
+
+SandboxSession* SandboxRunner::startSession(Language language, const QString& image,
+                                            QObject* parent)
+{
+    ContainerSpec spec = makeSpec(language, image);
+    spec.command = LanguageTraits::sessionCommand(language);
+    if (spec.command.isEmpty())
+        return nullptr;
+    spec.session = true;
+    auto* session = new SandboxSession(*m_runtime, spec, m_secrets, *m_reaper, parent);
+    session->start();
+    return session;
 }
 
 SandboxRun* SandboxRunner::start(const RunRequest& request, QObject* parent)

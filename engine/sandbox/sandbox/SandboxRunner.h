@@ -20,6 +20,7 @@ class ContainerReaper;
 class RunQueue;
 class ContainerRuntime;
 class SandboxRun;
+class SandboxSession;
 class ContainerChannel;
 class WarmPool;
 struct RunRequest;
@@ -40,6 +41,10 @@ public:
 
     // The run starts at once; it emits SandboxRun::finished() later, from the event loop.
     SandboxRun* start(const RunRequest& request, QObject* parent);
+
+    // A new persistent session of `language` in `image` (owned by `parent`), starting; null when
+    // the language has no session driver.
+    SandboxSession* startSession(Language language, const QString& image, QObject* parent);
 
     // Keeps `sizePerImage` containers of each warmed image started ahead of calls; 0 disables.
     void enablePool(int sizePerImage, int idleTimeoutMs);

@@ -20,8 +20,11 @@
 #include "server/PassThroughSecrets.h"
 #include "server/RunHistoryRecorder.h"
 #include "server/ServerOptionsParser.h"
+#include "tools/EndSessionTool.h"
+#include "tools/ListSessionsTool.h"
 #include "tools/RunCodeTool.h"
 #include "tools/RunFilesResources.h"
+#include "tools/SessionRegistry.h"
 
 #include <QCoreApplication>
 #include <QSysInfo>
@@ -133,8 +136,14 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     auto jsTool = std::make_unique<RunCodeTool>(*m_runner, js, m_history.get());
     m_pythonTool = pythonTool.get();
     m_jsTool = jsTool.get();
+    m_sessionRegistry = new SessionRegistry(*m_runner, {}, this);
+    m_pythonTool->setSessions(m_sessionRegistry);
+    m_jsTool->setSessions(m_sessionRegistry);
     m_tools->add(std::make_unique<ApprovalGatedTool>(std::move(pythonTool), *m_approvals));
     m_tools->add(std::make_unique<ApprovalGatedTool>(std::move(jsTool), *m_approvals));
+    // They run no code: nothing to approve.
+    m_tools->add(std::make_unique<ListSessionsTool>(*m_sessionRegistry));
+    m_tools->add(std::make_unique<EndSessionTool>(*m_sessionRegistry));
     m_runner->enablePool(options.poolSize, options.poolIdleSeconds * 1000);
     m_runner->warm(Language::Python, python.image);
     m_runner->warm(Language::JavaScript, js.image);
@@ -221,7 +230,10 @@ McpDispatcher* McpServer::openSession(const QString& transport, const QString& s
     auto* session = new McpDispatcher(*m_tools, m_identity, transport, sessionId, this);
     session->setResources(m_runFiles.get());
     m_sessions.append(session);
-    connect(session, &QObject::destroyed, this, [this, session] {
+    // The interpreter sessions of an MCP session end with it (stdio EOF, HTTP DELETE, expiry).
+    const QString client = SessionRegistry::clientKey(transport, sessionId);
+    connect(session, &QObject::destroyed, this, [this, session, client] {
+        m_sessionRegistry->endClient(client, QStringLiteral("its MCP session ended"));
         m_sessions.removeOne(session);
         Q_EMIT sessionsChanged();
         stopRunnerOnceIdle();
@@ -276,6 +288,7 @@ void McpServer::shutdown()
     });
     for (McpDispatcher* session : std::as_const(m_sessions))
         session->cancelAll();
+    m_sessionRegistry->endAll(QStringLiteral("the server is shutting down"));
     // Queued, like the sessions' idle(): with no call running anywhere nothing else would ask.
     QMetaObject::invokeMethod(this, &McpServer::stopRunnerOnceIdle, Qt::QueuedConnection);
 }

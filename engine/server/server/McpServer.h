@@ -20,6 +20,7 @@ class PassThroughSecrets;
 class RunCodeTool;
 class RunHistoryRecorder;
 class SandboxRunner;
+class SessionRegistry;
 class StaleContainerSweeper;
 class ToolCall;
 class RunFilesResources;
@@ -94,6 +95,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_privateRunFiles;
     RunCodeTool* m_pythonTool = nullptr; // in m_tools
     RunCodeTool* m_jsTool = nullptr;
+    SessionRegistry* m_sessionRegistry = nullptr; // a child
     ServerOptions m_options;
     FileContentWatcher* m_settingsFile = nullptr;
     ServerIdentity m_identity;

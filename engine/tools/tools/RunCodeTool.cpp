@@ -7,8 +7,10 @@
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/SandboxSecrets.h"
+#include "sandbox/SandboxSession.h"
 #include "tools/RunCodeCall.h"
 #include "tools/RunObserver.h"
+#include "tools/SessionRegistry.h"
 #include "tools/ToolResultFormatter.h"
 
 #include <QDir>
@@ -95,7 +97,18 @@ QString RunCodeTool::description() const
         .arg(policy.network == QLatin1String("none") ? QStringLiteral("none")
                                                      : QStringLiteral("yes"))
         .arg(sharedFoldersText(policy))
-        .arg(filesSentence());
+        .arg(filesSentence() + sessionSentence());
+}
+
+QString RunCodeTool::sessionSentence() const
+{
+    if (!m_sessions || LanguageTraits::sessionCommand(m_config.language).isEmpty())
+        return {};
+    return QStringLiteral(
+        " Sessions: to keep state between calls (variables, imports, loaded data, files), pass "
+        "the same \"session\" name each time; its calls run one after another in one "
+        "interpreter, like notebook cells, and the value of a last expression is shown. Without "
+        "\"session\", each call starts from nothing.");
 }
 
 QString RunCodeTool::filesSentence() const
@@ -156,11 +169,23 @@ QJsonObject RunCodeTool::definition() const
          }},
         {QStringLiteral("required"), QJsonArray{QStringLiteral("code")}},
     };
+    QJsonObject schema = inputSchema;
+    if (!sessionSentence().isEmpty()) {
+        QJsonObject properties = schema.value(QLatin1String("properties")).toObject();
+        properties.insert(
+            QStringLiteral("session"),
+            QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                        {QStringLiteral("pattern"), QStringLiteral("^[A-Za-z0-9_.-]{1,64}$")},
+                        {QStringLiteral("description"),
+                         QStringLiteral("A name you choose (e.g. \"analysis\"): calls with the "
+                                        "same name share one live interpreter")}});
+        schema.insert(QStringLiteral("properties"), properties);
+    }
     return {
         {QStringLiteral("name"), name()},
         {QStringLiteral("title"), QStringLiteral("Run %1 code").arg(language)},
         {QStringLiteral("description"), description()},
-        {QStringLiteral("inputSchema"), inputSchema},
+        {QStringLiteral("inputSchema"), schema},
         {QStringLiteral("outputSchema"), ToolResultFormatter::outputSchema()},
         {QStringLiteral("annotations"),
          QJsonObject{
@@ -277,7 +302,32 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
             parent, m_observer, reportStart(context, code, defaultTimeoutMs));
     }
 
+    QPointer<SandboxSession> session;
+    const QJsonValue sessionName = arguments.value(QLatin1String("session"));
+    if (!sessionName.isUndefined() && !sessionName.isNull()) {
+        if (!sessionName.isString() || !SessionRegistry::isValidName(sessionName.toString())) {
+            return RunCodeCall::failed(
+                QStringLiteral("Invalid arguments: \"session\" must be a short name: letters, "
+                               "digits, '-', '_' or '.', at most 64."),
+                parent, m_observer, reportStart(context, code, defaultTimeoutMs));
+        }
+        if (!m_sessions) {
+            return RunCodeCall::failed(QStringLiteral("This server keeps no sessions: call "
+                                                      "without \"session\"."),
+                                       parent, m_observer,
+                                       reportStart(context, code, defaultTimeoutMs));
+        }
+        Expected<SandboxSession*> found = m_sessions->sessionFor(context, sessionName.toString(),
+                                                                 m_config.language, m_config.image);
+        if (!found) {
+            return RunCodeCall::failed(found.error(), parent, m_observer,
+                                       reportStart(context, code, defaultTimeoutMs));
+        }
+        session = *found;
+    }
+
     RunRequest request;
+    request.session = session;
     request.language = m_config.language;
     request.image = m_config.image;
     request.code = code.toString().toUtf8();

@@ -11,6 +11,7 @@ namespace csm {
 
 class RunObserver;
 class SandboxRunner;
+class SessionRegistry;
 
 // run_python_code / run_js_code: runs the given program in a fresh sandbox container.
 class RunCodeTool final : public Tool
@@ -45,6 +46,8 @@ public:
                     QObject* parent) override;
 
     const Config& config() const { return m_config; }
+    // Where calls with a "session" find theirs; without it (null) the argument is not offered.
+    void setSessions(SessionRegistry* sessions) { m_sessions = sessions; }
     // For calls started from now on; running ones keep the config they started with.
     void setConfig(Config config) { m_config = std::move(config); }
 
@@ -52,11 +55,14 @@ private:
     QString description() const;
     // What the description says about files in and out.
     QString filesSentence() const;
+    // What the description says about sessions (empty when there are none).
+    QString sessionSentence() const;
     // A folder for the call's files, with a copy of its inputs; none without a store.
     std::optional<RunCodeCall::Files> prepareFiles(const QList<InputFile>& inputs) const;
     qint64 reportStart(const CallContext& context, const QJsonValue& code, int timeoutMs,
                        const QString& filesKey = {}, const QList<InputFile>& inputFiles = {}) const;
 
+    SessionRegistry* m_sessions = nullptr;
     SandboxRunner& m_runner;
     Config m_config;
     RunObserver* m_observer = nullptr;

@@ -194,6 +194,10 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result, const QSt
         appendSection(text, QStringLiteral("[killed: the program ran out of memory (it reached the "
                                            "sandbox's memory limit); exit code %1]")
                                 .arg(result.exitCode));
+    } else if (result.timedOut() && !result.sessionNote.isEmpty()) {
+        appendSection(text, QStringLiteral("[timed out after %1 s: %2]")
+                                .arg(QString::number(result.durationMs / 1000.0, 'f', 1),
+                                     result.sessionNote));
     } else if (result.timedOut()) {
         appendSection(text, QStringLiteral("[timed out after %1 s: the program was killed; the "
                                            "output above is what it printed until then]")
@@ -201,6 +205,8 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result, const QSt
     } else if (result.exitCode != 0) {
         appendSection(text, QStringLiteral("[exit code: %1]").arg(result.exitCode));
     }
+    if (!result.timedOut() && !result.sessionNote.isEmpty())
+        appendSection(text, QStringLiteral("[session: %1]").arg(result.sessionNote));
     if (!result.unenforcedLimits.isEmpty()) {
         appendSection(text, QStringLiteral("[note: this sandbox had no %1 limit: the container "
                                            "engine does not enforce it here, and the server "

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "runtime/ContainerSpec.h"
+#include "sandbox/CappedBuffer.h"
+#include "sandbox/LauncherStreamDecoder.h"
+#include "sandbox/SandboxSecrets.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+class QProcess;
+
+namespace csm {
+
+class ContainerChannel;
+class ContainerReaper;
+class ContainerRuntime;
+class SessionCellChannel;
+
+// A persistent interpreter in a container of its own (the launcher's --session): cells run one
+// after another and share its state, as a notebook's do. Attached like a cold container (`ENGINE
+// run -i`): cells go in on the engine client's stdin, frames come back on its stdout. Each cell's
+// SandboxRun gets a SessionCellChannel from openCell(); only one cell runs at a time.
+class SandboxSession final : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class State
+    {
+        Starting, // the container and its driver are starting
+        Idle,     // ready for a cell
+        Busy,     // a cell is attached
+        Ended,
+    };
+
+    SandboxSession(const ContainerRuntime& runtime, const ContainerSpec& spec,
+                   std::shared_ptr<const SandboxSecrets> secrets, ContainerReaper& reaper,
+                   QObject* parent = nullptr);
+    // Ends it: the container is removed.
+    ~SandboxSession() override;
+
+    // Starts the container; ready() or ended() follows.
+    void start();
+    State state() const { return m_state; }
+    QString containerName() const { return m_containerName; }
+    const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
+    // Cells run so far (the one running included).
+    int cellCount() const { return m_cells; }
+    qint64 ageMs() const { return m_sinceStart.elapsed(); }
+    qint64 idleMs() const { return m_sinceLastCell.elapsed(); }
+    // Why it ended; empty while it lives.
+    QString endReason() const { return m_endReason; }
+
+    // The channel for the next cell, owned by `parent`; null while another cell runs or once
+    // the session has ended.
+    ContainerChannel* openCell(QObject* parent);
+    // Ends the session (its interpreter and container go); ended() follows at once.
+    // `toldByCell`: the result of the cell it ended with says so already.
+    void end(const QString& reason, bool toldByCell = false);
+    // Whether it ended with a cell whose result said so (the model knows its state is gone).
+    bool endedWithCell() const { return m_endedWithCell; }
+
+Q_SIGNALS:
+    void ready();
+    void ended(const QString& reason);
+
+private:
+    friend class SessionCellChannel;
+    void sendCell(const QByteArray& request);
+    void interruptCell();
+    void closeCell(SessionCellChannel* cell);
+    void onOutput(const QByteArray& bytes);
+    void onClientEnded(int exitCode);
+    void finish(const QString& reason);
+
+    const ContainerRuntime& m_runtime;
+    ContainerReaper& m_reaper;
+    QString m_containerName;
+    std::shared_ptr<const SandboxSecrets> m_secrets;
+    QPointer<QProcess> m_client;
+    CappedBuffer m_engineStderr;
+    LauncherStreamDecoder m_beforeReady;
+    LauncherStreamDecoder m_afterReady;
+    QPointer<SessionCellChannel> m_cell;
+    State m_state = State::Starting;
+    QString m_endReason;
+    int m_cells = 0;
+    bool m_endedWithCell = false;
+    QElapsedTimer m_sinceStart;
+    QElapsedTimer m_sinceLastCell;
+};
+
+} // namespace csm

@@ -1,0 +1,61 @@
+#include "tools/EndSessionTool.h"
+
+#include "mcp/ImmediateToolCall.h"
+#include "mcp/ToolResult.h"
+#include "tools/SessionRegistry.h"
+
+#include <QJsonArray>
+
+namespace csm {
+
+EndSessionTool::EndSessionTool(SessionRegistry& sessions)
+    : m_sessions(sessions)
+{}
+
+QString EndSessionTool::name() const
+{
+    return QStringLiteral("end_session");
+}
+
+QJsonObject EndSessionTool::definition() const
+{
+    return QJsonObject{
+        {QStringLiteral("name"), name()},
+        {QStringLiteral("title"), QStringLiteral("End a session")},
+        {QStringLiteral("description"),
+         QStringLiteral("Ends one of your interpreter sessions: its variables, imports and files "
+                        "are gone, and its sandbox is removed.")},
+        {QStringLiteral("inputSchema"),
+         QJsonObject{
+             {QStringLiteral("type"), QStringLiteral("object")},
+             {QStringLiteral("properties"),
+              QJsonObject{
+                  {QStringLiteral("session"),
+                   QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                               {QStringLiteral("description"),
+                                QStringLiteral("The session's name, as given in \"session\"")}}}}},
+             {QStringLiteral("required"), QJsonArray{QStringLiteral("session")}}}},
+        {QStringLiteral("annotations"), QJsonObject{{QStringLiteral("destructiveHint"), true},
+                                                    {QStringLiteral("openWorldHint"), false}}},
+    };
+}
+
+ToolCall* EndSessionTool::start(const QJsonObject& arguments, const CallContext& context,
+                                QObject* parent)
+{
+    const QString session = arguments.value(QLatin1String("session")).toString();
+    if (!m_sessions.end(context, session)) {
+        return new ImmediateToolCall(
+            ToolResult::error(
+                QStringLiteral("You have no live session named \"%1\".").arg(session)),
+            parent);
+    }
+    return new ImmediateToolCall(
+        QJsonObject{
+            {QStringLiteral("content"), QJsonArray{ToolResult::textContent(
+                                            QStringLiteral("Session \"%1\" ended.").arg(session))}},
+            {QStringLiteral("isError"), false}},
+        parent);
+}
+
+} // namespace csm

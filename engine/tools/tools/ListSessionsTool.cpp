@@ -1,0 +1,64 @@
+#include "tools/ListSessionsTool.h"
+
+#include "mcp/ImmediateToolCall.h"
+#include "mcp/ToolResult.h"
+#include "tools/SessionRegistry.h"
+
+#include <QJsonArray>
+
+namespace csm {
+
+namespace {
+
+QString seconds(qint64 ms)
+{
+    return QStringLiteral("%1 s").arg(ms / 1000);
+}
+
+} // namespace
+
+ListSessionsTool::ListSessionsTool(SessionRegistry& sessions)
+    : m_sessions(sessions)
+{}
+
+QString ListSessionsTool::name() const
+{
+    return QStringLiteral("list_sessions");
+}
+
+QJsonObject ListSessionsTool::definition() const
+{
+    return QJsonObject{
+        {QStringLiteral("name"), name()},
+        {QStringLiteral("title"), QStringLiteral("List live sessions")},
+        {QStringLiteral("description"),
+         QStringLiteral("Lists your live interpreter sessions (started by passing \"session\" to "
+                        "run_python_code): name, language, age, idle time and cells run.")},
+        {QStringLiteral("inputSchema"),
+         QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
+                     {QStringLiteral("properties"), QJsonObject{}}}},
+        {QStringLiteral("annotations"), QJsonObject{{QStringLiteral("readOnlyHint"), true},
+                                                    {QStringLiteral("openWorldHint"), false}}},
+    };
+}
+
+ToolCall* ListSessionsTool::start(const QJsonObject&, const CallContext& context, QObject* parent)
+{
+    const QList<SessionRegistry::Entry> entries = m_sessions.list(context);
+    QStringList lines;
+    for (const SessionRegistry::Entry& entry : entries) {
+        lines << QStringLiteral("%1 (%2): %3 cell(s), started %4 ago, idle %5%6")
+                     .arg(entry.name, LanguageTraits::displayName(entry.language))
+                     .arg(entry.cells)
+                     .arg(seconds(entry.ageMs), seconds(entry.idleMs),
+                          entry.running ? QStringLiteral(", running a cell") : QString());
+    }
+    const QString text =
+        lines.isEmpty() ? QStringLiteral("No live sessions.") : lines.join(QLatin1Char('\n'));
+    return new ImmediateToolCall(
+        QJsonObject{{QStringLiteral("content"), QJsonArray{ToolResult::textContent(text)}},
+                    {QStringLiteral("isError"), false}},
+        parent);
+}
+
+} // namespace csm

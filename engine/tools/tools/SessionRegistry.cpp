@@ -1,0 +1,192 @@
+#include "tools/SessionRegistry.h"
+
+#include "core/Logging.h"
+#include "sandbox/SandboxRunner.h"
+#include "sandbox/SandboxSession.h"
+
+#include <QRegularExpression>
+
+namespace csm {
+
+namespace {
+constexpr int kIdleCheckMs = 15'000;
+} // namespace
+
+SessionRegistry::SessionRegistry(SandboxRunner& runner, Limits limits, QObject* parent)
+    : QObject(parent)
+    , m_runner(runner)
+    , m_limits(limits)
+{
+    m_idleCheck.setInterval(kIdleCheckMs);
+    connect(&m_idleCheck, &QTimer::timeout, this, &SessionRegistry::endIdle);
+}
+
+SessionRegistry::~SessionRegistry()
+{
+    endAll(QStringLiteral("the server stopped"));
+}
+
+bool SessionRegistry::isValidName(const QString& name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9_.-]{1,64}$"));
+    return pattern.match(name).hasMatch();
+}
+
+QString SessionRegistry::clientKey(const QString& transport, const QString& sessionId)
+{
+    return transport + QLatin1Char(':') + sessionId;
+}
+
+qsizetype SessionRegistry::indexOf(const QString& client, const QString& name) const
+{
+    for (qsizetype i = 0; i < m_slots.size(); ++i) {
+        if (m_slots.at(i).client == client && m_slots.at(i).name == name)
+            return i;
+    }
+    return -1;
+}
+
+int SessionRegistry::liveCount() const
+{
+    int live = 0;
+    for (const Slot& slot : m_slots)
+        live += slot.session ? 1 : 0;
+    return live;
+}
+
+Expected<SandboxSession*> SessionRegistry::sessionFor(const CallContext& context,
+                                                      const QString& name, Language language,
+                                                      const QString& image)
+{
+    if (context.transport == QLatin1String("http") && context.sessionId.isEmpty()) {
+        return Unexpected(QStringLiteral("Sessions need an MCP session (the Mcp-Session-Id "
+                                         "header): without one, calls cannot be told apart."));
+    }
+    const QString client = clientKey(context.transport, context.sessionId);
+    if (const qsizetype at = indexOf(client, name); at >= 0) {
+        const Slot slot = m_slots.at(at);
+        if (!slot.session) {
+            m_slots.removeAt(at);
+            return Unexpected(QStringLiteral("The session \"%1\" ended (%2), and its state is "
+                                             "gone: variables, imports and files. Call again to "
+                                             "start a new session with this name.")
+                                  .arg(name, slot.lostReason));
+        }
+        if (slot.language != language) {
+            return Unexpected(QStringLiteral("The session \"%1\" is a %2 session; use another "
+                                             "name for %3.")
+                                  .arg(name, LanguageTraits::displayName(slot.language),
+                                       LanguageTraits::displayName(language)));
+        }
+        return slot.session.data();
+    }
+    int ofClient = 0;
+    for (const Slot& slot : std::as_const(m_slots))
+        ofClient += slot.client == client && slot.session ? 1 : 0;
+    if (ofClient >= m_limits.perClient) {
+        return Unexpected(QStringLiteral("This client already has %1 live sessions, the most it "
+                                         "may keep: end one with end_session, or reuse one.")
+                              .arg(ofClient));
+    }
+    if (liveCount() >= m_limits.perServer) {
+        return Unexpected(QStringLiteral("This server already keeps %1 live sessions, the most "
+                                         "it keeps for all its clients: try again later, or "
+                                         "without a session.")
+                              .arg(liveCount()));
+    }
+    SandboxSession* session = m_runner.startSession(language, image, this);
+    if (!session) {
+        return Unexpected(QStringLiteral("Sessions are not available for %1 yet: call without "
+                                         "\"session\".")
+                              .arg(LanguageTraits::displayName(language)));
+    }
+    connect(session, &SandboxSession::ended, this,
+            [this, session](const QString& reason) { onSessionEnded(session, reason); });
+    m_slots.append(Slot{client, name, language, session, {}});
+    m_idleCheck.start();
+    qCInfo(lcSandbox).noquote() << "session" << name << "of" << client << "starts in"
+                                << session->containerName();
+    return session;
+}
+
+void SessionRegistry::onSessionEnded(SandboxSession* session, const QString& reason)
+{
+    for (qsizetype i = m_slots.size() - 1; i >= 0; --i) {
+        Slot& slot = m_slots[i];
+        if (slot.session != session)
+            continue;
+        if (session->endedWithCell()) {
+            m_slots.removeAt(i); // the cell's result said so: the next call starts a new one
+        } else {
+            // Died between cells (killed from outside, the engine): the next call hears of it.
+            slot.session = nullptr;
+            slot.lostReason = reason;
+        }
+    }
+    session->deleteLater();
+}
+
+QList<SessionRegistry::Entry> SessionRegistry::list(const CallContext& context) const
+{
+    const QString client = clientKey(context.transport, context.sessionId);
+    QList<Entry> entries;
+    for (const Slot& slot : m_slots) {
+        if (slot.client != client || !slot.session)
+            continue;
+        entries.append(Entry{slot.name, slot.language, slot.session->ageMs(),
+                             slot.session->idleMs(), slot.session->cellCount(),
+                             slot.session->state() == SandboxSession::State::Busy});
+    }
+    return entries;
+}
+
+bool SessionRegistry::end(const CallContext& context, const QString& name)
+{
+    const qsizetype at = indexOf(clientKey(context.transport, context.sessionId), name);
+    if (at < 0)
+        return false;
+    const bool live = m_slots.at(at).session;
+    endAt(at, QStringLiteral("ended on request"));
+    return live;
+}
+
+void SessionRegistry::endAt(qsizetype index, const QString& reason)
+{
+    const QPointer<SandboxSession> session = m_slots.takeAt(index).session;
+    if (session) {
+        session->disconnect(this);
+        session->end(reason);
+        session->deleteLater();
+    }
+}
+
+void SessionRegistry::endClient(const QString& clientKey, const QString& reason)
+{
+    for (qsizetype i = m_slots.size() - 1; i >= 0; --i) {
+        if (m_slots.at(i).client == clientKey)
+            endAt(i, reason);
+    }
+}
+
+void SessionRegistry::endAll(const QString& reason)
+{
+    while (!m_slots.isEmpty())
+        endAt(m_slots.size() - 1, reason);
+    m_idleCheck.stop();
+}
+
+void SessionRegistry::endIdle()
+{
+    const qint64 limitMs = qint64(m_limits.idleSeconds) * 1000;
+    for (qsizetype i = m_slots.size() - 1; i >= 0; --i) {
+        const Slot& slot = m_slots.at(i);
+        if (slot.session && slot.session->state() == SandboxSession::State::Idle &&
+            slot.session->idleMs() >= limitMs) {
+            endAt(i, QStringLiteral("idle for %1 s").arg(m_limits.idleSeconds));
+        }
+    }
+    if (m_slots.isEmpty())
+        m_idleCheck.stop();
+}
+
+} // namespace csm

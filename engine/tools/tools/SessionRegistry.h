@@ -1,0 +1,83 @@
+#pragma once
+
+#include "core/Expected.h"
+#include "mcp/CallContext.h"
+#include "runtime/Language.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+namespace csm {
+
+class SandboxRunner;
+class SandboxSession;
+
+// The persistent sessions of every client of this server, by client and name: a client's calls
+// with the same `session` name share one interpreter; another client's same name is another
+// session. Caps how many live at once (per client and in all), ends those idle too long, and
+// remembers, for one call, that a session died on its own, so that the model hears its state
+// is gone before a new one starts.
+class SessionRegistry final : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Limits
+    {
+        int perClient = 4;
+        int perServer = 16;
+        int idleSeconds = 15 * 60;
+    };
+    struct Entry
+    {
+        QString name;
+        Language language = Language::Python;
+        qint64 ageMs = 0;
+        qint64 idleMs = 0;
+        int cells = 0;
+        bool running = false; // a cell is running now
+    };
+
+    SessionRegistry(SandboxRunner& runner, Limits limits, QObject* parent = nullptr);
+    ~SessionRegistry() override;
+
+    // Letters, digits, '-', '_' and '.', at most 64.
+    static bool isValidName(const QString& name);
+    // Whose sessions a call's are: its transport and MCP session.
+    static QString clientKey(const QString& transport, const QString& sessionId);
+
+    // The caller's live session `name`, started now if it has none; or why not, for the model.
+    Expected<SandboxSession*> sessionFor(const CallContext& context, const QString& name,
+                                         Language language, const QString& image);
+    QList<Entry> list(const CallContext& context) const;
+    // Ends the caller's session `name`; false when it had none.
+    bool end(const CallContext& context, const QString& name);
+    // Ends every session of a client (its MCP session ended), or all (the server exits).
+    void endClient(const QString& clientKey, const QString& reason);
+    void endAll(const QString& reason);
+    int liveCount() const;
+
+private:
+    struct Slot
+    {
+        QString client;
+        QString name;
+        Language language = Language::Python;
+        QPointer<SandboxSession> session;
+        QString lostReason; // it died on its own: said to the next call, then forgotten
+    };
+
+    qsizetype indexOf(const QString& client, const QString& name) const;
+    void endAt(qsizetype index, const QString& reason);
+    void onSessionEnded(SandboxSession* session, const QString& reason);
+    void endIdle();
+
+    SandboxRunner& m_runner;
+    Limits m_limits;
+    QList<Slot> m_slots;
+    QTimer m_idleCheck;
+};
+
+} // namespace csm
