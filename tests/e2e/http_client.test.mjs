@@ -252,10 +252,10 @@ for (const id of ['cursor', 'vscode']) {
   });
 }
 
-test('lists run_python_code and run_js_code, each once, with schemas', async () => {
+test('lists run_python_code and run_js_code, each once, with schemas, and the session tools', async () => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['run_python_code', 'run_js_code']);
-  for (const tool of tools) {
+  assert.deepEqual(tools.map((t) => t.name), ['run_python_code', 'run_js_code', 'list_sessions', 'end_session']);
+  for (const tool of tools.slice(0, 2)) {
     assert.ok(tool.description.length > 50, `${tool.name} has a description`);
     assert.equal(tool.inputSchema.type, 'object');
     assert.equal(tool.inputSchema.properties.code.type, 'string');
@@ -410,6 +410,27 @@ test('a second client gets its own session and both call tools at the same time'
 
   const js = await second.client.callTool({ name: 'run_js_code', arguments: { code: 'console.log(1+1)' } });
   assert.equal(js.structuredContent.stdout, '2\n');
+});
+
+test('sessions: state between calls, another MCP session\'s same name is its own, DELETE ends them', async () => {
+  const second = await connectClient('code-sandbox-e2e-http-sessions');
+  extraClients.push(second.client);
+  const cell = (c, code) => c.callTool({ name: 'run_python_code', arguments: { code, session: 'work' } });
+  assert.equal((await cell(client, 'x = 1')).isError, false);
+  assert.equal((await cell(second.client, 'x = 2')).isError, false);
+  assert.equal((await cell(client, 'x + 40')).structuredContent.stdout, '41\n');
+  assert.equal((await cell(second.client, 'x + 40')).structuredContent.stdout, '42\n');
+  const listed = await second.client.callTool({ name: 'list_sessions', arguments: {} });
+  assert.match(text(listed), /^work \(Python\): 2 cell\(s\)/);
+
+  // The session's interpreter names itself, so that the test finds its container.
+  const marker = `sess${randomBytes(4).toString('hex')}`;
+  await cell(second.client, `open('/proc/self/comm', 'w').write('${marker}')`);
+  const name = await findCallContainer(marker);
+  await second.transport.terminateSession();
+  await assertContainerGone(name);
+  // The first client's session lives on.
+  assert.equal((await cell(client, 'x')).structuredContent.stdout, '1\n');
 });
 
 test('SIGTERM: the server removes its containers and exits', async () => {

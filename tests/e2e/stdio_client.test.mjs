@@ -38,10 +38,10 @@ test('the server identifies itself and negotiates the SDK\'s protocol version', 
   assert.ok(client.getServerCapabilities().tools, 'tools capability');
 });
 
-test('lists run_python_code and run_js_code, each once, with schemas', async () => {
+test('lists run_python_code and run_js_code, each once, with schemas, and the session tools', async () => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['run_python_code', 'run_js_code']);
-  for (const tool of tools) {
+  assert.deepEqual(tools.map((t) => t.name), ['run_python_code', 'run_js_code', 'list_sessions', 'end_session']);
+  for (const tool of tools.slice(0, 2)) {
     assert.ok(tool.description.length > 50, `${tool.name} has a description`);
     assert.equal(tool.inputSchema.type, 'object');
     assert.deepEqual(tool.inputSchema.required, ['code']);
@@ -115,6 +115,20 @@ test('a CSV in, a chart out: shown as an image, linked, and read back with resou
   const read = await client.readResource({ uri: link.uri });
   assert.equal(read.contents[0].mimeType, 'image/png');
   assert.equal(read.contents[0].blob, image.data);
+});
+
+test('a session keeps its state between calls, like notebook cells', async () => {
+  const cell = (code) => client.callTool({ name: 'run_python_code', arguments: { code, session: 'e2e' } });
+  assert.equal((await cell('import math\nx = 41')).isError, false, stderr);
+  const answer = await cell('x + 1');
+  assert.equal(answer.structuredContent.stdout, '42\n');
+  const failed = await cell('1 / 0');
+  assert.equal(failed.isError, true);
+  assert.match(text(failed), /File "<cell 3>", line 1/);
+  assert.equal((await cell('round(math.pi, 2)')).structuredContent.stdout, '3.14\n');
+  const ended = await client.callTool({ name: 'end_session', arguments: { session: 'e2e' } });
+  assert.equal(ended.isError, false);
+  assert.equal(text(await client.callTool({ name: 'list_sessions', arguments: {} })), 'No live sessions.');
 });
 
 test('an unknown tool is a protocol error', async () => {

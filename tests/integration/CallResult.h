@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -64,6 +65,18 @@ inline QJsonObject printedJson(const QJsonObject& result)
 inline QByteArray describe(const QJsonObject& result)
 {
     return QJsonDocument(result).toJson(QJsonDocument::Compact).left(4'000);
+}
+
+// The result's content blocks of one type ("image", "resource_link"...).
+inline QList<QJsonObject> blocksOfType(const QJsonObject& result, const QString& type)
+{
+    QList<QJsonObject> blocks;
+    const QJsonArray content = result.value(QLatin1String("content")).toArray();
+    for (const QJsonValue& block : content) {
+        if (block.toObject().value(QLatin1String("type")).toString() == type)
+            blocks.append(block.toObject());
+    }
+    return blocks;
 }
 
 // The label filter that finds the containers of the server with this pid.

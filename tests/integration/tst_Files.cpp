@@ -18,21 +18,6 @@
 using namespace callresult;
 
 namespace {
-QJsonArray contentOf(const QJsonObject& result)
-{
-    return result.value(QLatin1String("content")).toArray();
-}
-
-QList<QJsonObject> blocksOfType(const QJsonObject& result, const QString& type)
-{
-    QList<QJsonObject> blocks;
-    for (const QJsonValue& block : contentOf(result)) {
-        if (block.toObject().value(QLatin1String("type")).toString() == type)
-            blocks.append(block.toObject());
-    }
-    return blocks;
-}
-
 QJsonArray filesOf(const QJsonObject& result)
 {
     return structured(result).value(QLatin1String("files")).toArray();

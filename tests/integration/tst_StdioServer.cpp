@@ -208,7 +208,8 @@ private Q_SLOTS:
         for (const QJsonValue& tool : tools)
             names << tool.toObject().value(QLatin1String("name")).toString();
         QCOMPARE(names,
-                 QStringList({QStringLiteral("run_python_code"), QStringLiteral("run_js_code")}));
+                 QStringList({QStringLiteral("run_python_code"), QStringLiteral("run_js_code"),
+                              QStringLiteral("list_sessions"), QStringLiteral("end_session")}));
     }
 
     void runningCallNeverBlocksPingOrAnotherCall()
@@ -418,7 +419,7 @@ private Q_SLOTS:
         QVERIFY(server);
         const QJsonArray tools =
             server->request(QStringLiteral("tools/list")).value(QLatin1String("tools")).toArray();
-        QCOMPARE(tools.size(), 2);
+        QCOMPARE(tools.size(), 4); // then list_sessions and end_session
         QVERIFY(tools.at(0)
                     .toObject()
                     .value(QLatin1String("description"))

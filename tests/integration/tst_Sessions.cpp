@@ -1,0 +1,210 @@
+// Persistent sessions against a real engine (CSM_TEST_ENGINE) through the real server over
+// stdio: state across cells and a final expression's value, an exception that keeps the
+// session, a timeout that interrupts and keeps the state, a hard hang and an out-of-memory kill
+// that end it (and a new one starts), a cell's chart coming back, the caps, list_sessions and
+// end_session, and no container left after the client leaves or the server is killed.
+#include "CallResult.h"
+#include "McpStdioClient.h"
+#include "TestEngine.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+#include <csignal>
+#include <memory>
+
+using namespace callresult;
+
+class tst_Sessions final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<McpStdioClient> startServer(const QStringList& arguments = {})
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
+        auto client = std::make_unique<McpStdioClient>();
+        // No pool: the containers a test counts are its sessions'.
+        if (!client->start(QStringList{QStringLiteral("--pool"), QStringLiteral("0"),
+                                       QStringLiteral("--no-history")} +
+                               arguments,
+                           env))
+            return nullptr;
+        if (client->initialize().isEmpty())
+            return nullptr;
+        return client;
+    }
+
+    static QJsonObject cell(McpStdioClient& server, const QString& session, const QString& code,
+                            double timeoutSeconds = 0)
+    {
+        QJsonObject arguments{{QStringLiteral("code"), code}, {QStringLiteral("session"), session}};
+        if (timeoutSeconds > 0)
+            arguments.insert(QStringLiteral("timeout_seconds"), timeoutSeconds);
+        return server.callTool(QStringLiteral("run_python_code"), arguments);
+    }
+
+    static QString textOf(McpStdioClient& server, const QString& tool,
+                          const QJsonObject& arguments = {})
+    {
+        return text(server.callTool(tool, arguments));
+    }
+
+    static void expectNoContainerAfterExit(McpStdioClient& server, qint64 pid)
+    {
+        QVERIFY(server.waitForExit(30'000));
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), 10'000), QStringList());
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-python:latest")),
+                 "the python sandbox image must be built (containers/build-images)");
+    }
+
+    void stateAndFinalExpressionsAcrossCells()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        QVERIFY(!isError(cell(*server, QStringLiteral("analysis"),
+                              QStringLiteral("import pandas as pd\n"
+                                             "df = pd.DataFrame({'region': ['n', 's', 'n'], "
+                                             "'sales': [1, 2, 3]})\n"))));
+        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("analysis"),
+                               QStringLiteral("df.groupby('region')['sales'].sum().to_dict()"))),
+                 QStringLiteral("{'n': 4, 's': 2}\n"));
+        // A chart made in a cell comes back with that cell.
+        const QJsonObject chart = cell(*server, QStringLiteral("analysis"),
+                                       QStringLiteral("import matplotlib.pyplot as plt\n"
+                                                      "df.plot.bar(x='region')\nplt.show()\n"));
+        QVERIFY2(!blocksOfType(chart, QStringLiteral("image")).isEmpty(),
+                 describe(chart).constData());
+        // Another name is another interpreter.
+        QVERIFY(stdoutOf(cell(*server, QStringLiteral("other"),
+                              QStringLiteral("print('df' in globals())")))
+                    .startsWith(QLatin1String("False")));
+        const QString listed = textOf(*server, QStringLiteral("list_sessions"));
+        QVERIFY2(listed.contains(QLatin1String("analysis (Python): 3 cell(s)")) &&
+                     listed.contains(QLatin1String("other (Python): 1 cell(s)")),
+                 qPrintable(listed));
+    }
+
+    void anExceptionKeepsTheSession()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        cell(*server, QStringLiteral("s"), QStringLiteral("kept = 7"));
+        const QJsonObject failed =
+            cell(*server, QStringLiteral("s"), QStringLiteral("x = 1\nraise ValueError('bad')\n"));
+        QVERIFY(isError(failed));
+        QVERIFY2(text(failed).contains(QLatin1String("File \"<cell 2>\", line 2")) &&
+                     text(failed).contains(QLatin1String("ValueError: bad")),
+                 qPrintable(text(failed)));
+        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("s"), QStringLiteral("kept, x"))),
+                 QStringLiteral("(7, 1)\n"));
+    }
+
+    void aTimeoutInterruptsTheCellAndKeepsTheState()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        cell(*server, QStringLiteral("s"), QStringLiteral("kept = 'yes'"));
+        const QJsonObject timedOut =
+            cell(*server, QStringLiteral("s"),
+                 QStringLiteral("import time\nwhile True:\n    time.sleep(0.05)\n"), 1);
+        QCOMPARE(structured(timedOut).value(QLatin1String("timed_out")).toBool(), true);
+        QVERIFY2(text(timedOut).contains(QLatin1String("the session keeps its state")),
+                 qPrintable(text(timedOut)));
+        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("s"), QStringLiteral("kept"))),
+                 QStringLiteral("'yes'\n"));
+    }
+
+    void aHardHangEndsTheSessionAndTheNextCallStartsANewOne()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        cell(*server, QStringLiteral("s"), QStringLiteral("kept = 1"));
+        const QJsonObject hung =
+            cell(*server, QStringLiteral("s"),
+                 QStringLiteral("import signal\n"
+                                "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                                "while True:\n    pass\n"),
+                 1);
+        QCOMPARE(structured(hung).value(QLatin1String("timed_out")).toBool(), true);
+        QVERIFY2(text(hung).contains(QLatin1String("did not stop")) &&
+                     text(hung).contains(QLatin1String("state is gone")),
+                 qPrintable(text(hung)));
+        const QJsonObject fresh =
+            cell(*server, QStringLiteral("s"), QStringLiteral("print('kept' in globals())"));
+        QCOMPARE(stdoutOf(fresh), QStringLiteral("False\n"));
+    }
+
+    void runningOutOfMemoryEndsTheSessionClearly()
+    {
+        auto server = startServer({QStringLiteral("--memory"), QStringLiteral("256m")});
+        QVERIFY(server);
+        cell(*server, QStringLiteral("s"), QStringLiteral("kept = 1"));
+        const QJsonObject killed =
+            cell(*server, QStringLiteral("s"), QStringLiteral("b = b'x' * (1024 ** 3)"), 30);
+        QVERIFY(isError(killed));
+        QVERIFY2(text(killed).contains(QLatin1String("state is gone")), qPrintable(text(killed)));
+        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("s"),
+                               QStringLiteral("print('kept' in globals())"))),
+                 QStringLiteral("False\n"));
+    }
+
+    void capsRefuseClearly()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        for (int i = 0; i < 4; ++i) {
+            QVERIFY(!isError(cell(*server, QStringLiteral("s%1").arg(i), QStringLiteral("1"))));
+        }
+        const QJsonObject refused = cell(*server, QStringLiteral("s4"), QStringLiteral("1"));
+        QVERIFY(isError(refused));
+        QVERIFY2(text(refused).contains(QLatin1String("already has 4 live sessions")),
+                 qPrintable(text(refused)));
+        QVERIFY(isError(cell(*server, QStringLiteral("bad name!"), QStringLiteral("1"))));
+        // Ending one makes room.
+        QVERIFY(textOf(*server, QStringLiteral("end_session"),
+                       {{QStringLiteral("session"), QStringLiteral("s0")}})
+                    .contains(QLatin1String("ended")));
+        QVERIFY(!isError(cell(*server, QStringLiteral("s4"), QStringLiteral("1"))));
+    }
+
+    void endedAndLeftSessionsLeaveNoContainer()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        const qint64 pid = server->pid();
+        cell(*server, QStringLiteral("a"), QStringLiteral("1"));
+        cell(*server, QStringLiteral("b"), QStringLiteral("1"));
+        QCOMPARE(TestEngine::containersWithLabel(pidLabel(pid)).size(), 2);
+        textOf(*server, QStringLiteral("end_session"),
+               {{QStringLiteral("session"), QStringLiteral("a")}});
+        QCOMPARE(textOf(*server, QStringLiteral("list_sessions")).count(QLatin1String("(Python)")),
+                 1);
+        // The client leaves (end of stdin): its sessions go with it.
+        server->closeStdin();
+        expectNoContainerAfterExit(*server, pid);
+    }
+
+    void aKilledServersSessionsAreRemovedByTheNext()
+    {
+        auto killed = startServer();
+        QVERIFY(killed);
+        const qint64 pid = killed->pid();
+        cell(*killed, QStringLiteral("a"), QStringLiteral("1"));
+        QCOMPARE(TestEngine::containersWithLabel(pidLabel(pid)).size(), 1);
+        ::kill(static_cast<pid_t>(pid), SIGKILL);
+        QVERIFY(killed->waitForExit(10'000));
+        auto next = startServer();
+        QVERIFY(next);
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), 30'000), QStringList());
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Sessions)
+#include "tst_Sessions.moc"
