@@ -176,6 +176,8 @@ McpServer::~McpServer()
         disconnect(session, nullptr, this, nullptr);
         delete session;
     }
+    // Its sessions hand their containers to the runner's reaper on the way out.
+    delete std::exchange(m_sessionRegistry, nullptr);
     delete m_sweeper;
     delete m_finalSweep;
 }
