@@ -157,8 +157,23 @@ def _csm_bootstrap():
         # it, "e" and its status go to the launcher on `control`. The cells' own stdin is empty.
         import ast
         import linecache
+        import signal
         import traceback
 
+        # SIGINT (the launcher's interrupt) reaches only a running cell: between cells it is
+        # blocked, and one that comes after its cell ended is dropped before the next starts, so
+        # that it can neither break the driver nor the next cell.
+        interrupt = {signal.SIGINT}
+
+        def allow_interrupts(allowed):
+            if allowed:
+                while signal.sigtimedwait(interrupt, 0) is not None:
+                    pass
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupt)
+            else:
+                signal.pthread_sigmask(signal.SIG_BLOCK, interrupt)
+
+        allow_interrupts(False)
         cells = os.fdopen(os.dup(0), "rb", buffering=0)
         empty = os.open(os.devnull, os.O_RDONLY)
         os.dup2(empty, 0)
@@ -172,10 +187,7 @@ def _csm_bootstrap():
         def read_exactly(size):
             data = b""
             while len(data) < size:
-                try:
-                    chunk = cells.read(size - len(data))
-                except KeyboardInterrupt:
-                    continue  # an interrupt meant for a cell that had just ended
+                chunk = cells.read(size - len(data))
                 if not chunk:
                     os._exit(0)  # the launcher ended the session
                 data += chunk
@@ -188,6 +200,7 @@ def _csm_bootstrap():
             text = source.decode("utf-8", "replace")
             linecache.cache[name] = (len(text), None, text.splitlines(True), name)
             try:
+                allow_interrupts(True)
                 tree = ast.parse(source, name)
                 last = None
                 if tree.body and isinstance(tree.body[-1], ast.Expr):
@@ -218,8 +231,10 @@ def _csm_bootstrap():
             number += 1
             try:
                 status = run_cell(source, "<cell %d>" % number)
+                allow_interrupts(False)
                 save_figures()
             except KeyboardInterrupt:
+                allow_interrupts(False)
                 status = 130
             for stream in (sys.stdout, sys.stderr):
                 try:
