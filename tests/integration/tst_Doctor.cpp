@@ -39,6 +39,7 @@ private Q_SLOTS:
     void missingSeccompProfile();
     void slowStorageDriver();
     void brokenSeccompProfile();
+    void clientStartsAProgramThatIsGone();
 
 private:
     Result doctor(const QStringList& arguments, const QProcessEnvironment& environment);
@@ -121,7 +122,41 @@ void tst_Doctor::healthyJson()
                                  QStringLiteral("image python"), QStringLiteral("image javascript"),
                                  QStringLiteral("storage"), QStringLiteral("launcher"),
                                  QStringLiteral("seccomp"), QStringLiteral("sandbox"),
-                                 QStringLiteral("secrets"), QStringLiteral("data folder")}));
+                                 QStringLiteral("secrets"), QStringLiteral("data folder"),
+                                 QStringLiteral("clients")}));
+}
+
+// An assistant set up (install-client) for a code-sandbox-mcp that has since moved: named with
+// the command that sets it up again.
+void tst_Doctor::clientStartsAProgramThatIsGone()
+{
+    const QString home = m_dir->filePath(QStringLiteral("home"));
+    QVERIFY(QDir().mkpath(home + QStringLiteral("/.codex")));
+    QFile config(home + QStringLiteral("/.codex/config.toml"));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write("model = \"o3\"\n\n[mcp_servers.code-sandbox]\n"
+                 "command = \"/gone/bin/code-sandbox-mcp\"\n");
+    config.close();
+    QProcessEnvironment moved = environment();
+    moved.insert(QStringLiteral("HOME"), home);
+    moved.remove(QStringLiteral("XDG_CONFIG_HOME"));
+    const Result result = doctor({}, moved);
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(has(result.out, "problem  clients           a program that no longer exists: codex (" +
+                                 QFile::encodeName(config.fileName()) +
+                                 ") starts code-sandbox: /gone/bin/code-sandbox-mcp"),
+             result.out.constData());
+    QVERIFY2(has(result.out, "fix: code-sandbox-mcp install-client codex"), result.out.constData());
+    QVERIFY(has(result.out, "1 problem found."));
+
+    // Set up again where the program is: all is well, and it says where.
+    const Result reinstalled =
+        servercli::run({QStringLiteral("install-client"), QStringLiteral("codex")}, {}, moved);
+    QVERIFY2(reinstalled.exitCode == 0, reinstalled.err.constData());
+    const Result healthy = doctor({}, moved);
+    QVERIFY2(healthy.exitCode == 0, QByteArray(healthy.out + healthy.err).constData());
+    QVERIFY2(has(healthy.out, "ok       clients           set up in codex"),
+             healthy.out.constData());
 }
 
 void tst_Doctor::missingImage()

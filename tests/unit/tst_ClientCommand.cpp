@@ -91,6 +91,8 @@ private Q_SLOTS:
     void uninstallWithoutEntry();
     void usageErrors_data();
     void usageErrors();
+    void projectScope();
+    void listShowsInstalledAndWired();
 
 private:
     Result run(const QStringList& arguments);
@@ -129,6 +131,22 @@ QString tst_ClientCommand::configPath(const QString& client) const
         return m_home->filePath(QStringLiteral(".gemini/settings.json"));
     if (client == QLatin1String("vscode"))
         return m_xdg + QStringLiteral("/Code/User/mcp.json");
+    if (client == QLatin1String("claude-code"))
+        return m_home->filePath(QStringLiteral(".claude.json"));
+    if (client == QLatin1String("codex"))
+        return m_home->filePath(QStringLiteral(".codex/config.toml"));
+    if (client == QLatin1String("opencode"))
+        return m_xdg + QStringLiteral("/opencode/opencode.json");
+    if (client == QLatin1String("qwen"))
+        return m_home->filePath(QStringLiteral(".qwen/settings.json"));
+    if (client == QLatin1String("windsurf"))
+        return m_home->filePath(QStringLiteral(".codeium/windsurf/mcp_config.json"));
+    if (client == QLatin1String("zed"))
+        return m_xdg + QStringLiteral("/zed/settings.json");
+    if (client == QLatin1String("lmstudio"))
+        return m_home->filePath(QStringLiteral(".lmstudio/mcp.json"));
+    if (client == QLatin1String("goose"))
+        return m_xdg + QStringLiteral("/goose/config.yaml");
     return m_home->filePath(QStringLiteral(".cursor/mcp.json"));
 }
 
@@ -137,7 +155,8 @@ QStringList tst_ClientCommand::backups(const QString& path) const
     const QFileInfo info(path);
     QStringList paths;
     const QStringList names =
-        info.dir().entryList({info.fileName() + QStringLiteral(".bak-*")}, QDir::Files, QDir::Name);
+        info.dir().entryList({info.fileName() + QStringLiteral(".bak-*")},
+                             QDir::Files | QDir::Hidden, QDir::Name); // ~/.claude.json's too
     for (const QString& name : names)
         paths << info.dir().filePath(name);
     return paths;
@@ -172,6 +191,35 @@ void tst_ClientCommand::installKeepsEverythingElse_data()
                                       << QByteArray("{\"mcpServers\":{\"remote\":{\"url\":"
                                                     "\"http://example.test/mcp\"}},\"x\":true}")
                                       << true;
+    QTest::newRow("claude-code") << QStringLiteral("claude-code")
+                                 << QByteArray(
+                                        "{\n  \"mcpServers\": {},\n  \"numStartups\": 3\n}\n")
+                                 << true;
+    QTest::newRow("codex, TOML with comments")
+        << QStringLiteral("codex")
+        << QByteArray("# my Codex\nmodel = \"o3\" # fast\n\n[mcp_servers.docs]\ncommand = "
+                      "\"npx\"\nargs = [\"-y\", \"docs\"]\n")
+        << false;
+    QTest::newRow("opencode, JSONC")
+        << QStringLiteral("opencode")
+        << QByteArray("{\n  // theme\n  \"theme\": \"tokyonight\",\n}\n") << false;
+    QTest::newRow("qwen") << QStringLiteral("qwen") << QByteArray("{}\n") << false;
+    QTest::newRow("windsurf") << QStringLiteral("windsurf")
+                              << QByteArray("{\"mcpServers\": {\"gh\": {\"serverUrl\": "
+                                            "\"https://x.test/mcp\"}}}")
+                              << true;
+    QTest::newRow("zed, JSONC") << QStringLiteral("zed")
+                                << QByteArray("// Zed\n{\n  \"vim_mode\": true, // yes\n}\n")
+                                << false;
+    QTest::newRow("lmstudio") << QStringLiteral("lmstudio")
+                              << QByteArray("{\n  \"mcpServers\": {\n    \"hf\": {\"url\": "
+                                            "\"https://huggingface.co/mcp\"}\n  }\n}\n")
+                              << true;
+    QTest::newRow("goose, YAML with comments")
+        << QStringLiteral("goose")
+        << QByteArray("# goose\nGOOSE_PROVIDER: openai\nextensions:\n  developer:\n"
+                      "    enabled: true # on\n    name: developer\n    type: builtin\n")
+        << false;
 }
 
 void tst_ClientCommand::installKeepsEverythingElse()
@@ -192,7 +240,7 @@ void tst_ClientCommand::installKeepsEverythingElse()
     const QByteArray written = readFile(path);
     QByteArray inserted;
     QVERIFY2(isInsertion(original, written, &inserted), written.constData());
-    QVERIFY2(inserted.contains("\"code-sandbox\""), inserted.constData());
+    QVERIFY2(inserted.contains("code-sandbox"), inserted.constData());
     QVERIFY2(inserted.contains(CSM_SERVER_BINARY), inserted.constData());
     if (plainJson) {
         const QJsonObject before = QJsonDocument::fromJson(original).object();
@@ -494,6 +542,14 @@ void tst_ClientCommand::usageErrors_data()
                                                QStringLiteral("--token-file"),
                                                QStringLiteral("/dev/null")}
                                 << QByteArray("exclude each other");
+    QTest::newRow("--list with a client")
+        << QStringList{QStringLiteral("install-client"), QStringLiteral("codex"),
+                       QStringLiteral("--list")}
+        << QByteArray("--list takes no client");
+    QTest::newRow("--list with --http")
+        << QStringList{QStringLiteral("install-client"), QStringLiteral("--list"),
+                       QStringLiteral("--http")}
+        << QByteArray("--list does not go with --http");
     QTest::newRow("uninstall: unknown option")
         << QStringList{QStringLiteral("uninstall-client"), QStringLiteral("cursor"),
                        QStringLiteral("--http")}
@@ -508,6 +564,80 @@ void tst_ClientCommand::usageErrors()
     QCOMPARE(result.exitCode, 2);
     QVERIFY2(result.err.contains(message), result.err.constData());
     QVERIFY(QDir(m_home->path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty());
+}
+
+void tst_ClientCommand::projectScope()
+{
+    const QString project = m_home->filePath(QStringLiteral("project"));
+    QVERIFY(QDir().mkpath(project));
+    const QString path = project + QStringLiteral("/.mcp.json");
+    const QByteArray original =
+        "{\n  \"mcpServers\": {\n    \"db\": {\"command\": \"db-mcp\"}\n  }\n}\n";
+    writeFile(path, original);
+
+    const Result installed = run({QStringLiteral("install-client"), QStringLiteral("claude-code"),
+                                  QStringLiteral("--project"), project});
+    QVERIFY2(installed.exitCode == 0, installed.err.constData());
+    QVERIFY2(installed.out.contains(QFile::encodeName(path)), installed.out.constData());
+    QCOMPARE(serverEntry(path).value(QStringLiteral("type")).toString(), QStringLiteral("stdio"));
+    QCOMPARE(serverEntry(path).value(QStringLiteral("command")).toString(),
+             QStringLiteral(CSM_SERVER_BINARY));
+    // The user's own file is not touched.
+    QVERIFY(!QFileInfo::exists(m_home->filePath(QStringLiteral(".claude.json"))));
+
+    const Result removed = run({QStringLiteral("uninstall-client"), QStringLiteral("claude-code"),
+                                QStringLiteral("--project"), project});
+    QVERIFY2(removed.exitCode == 0, removed.err.constData());
+    QCOMPARE(readFile(path), original);
+
+    // A folder that is not there, a client without a project file.
+    const Result missing = run({QStringLiteral("install-client"), QStringLiteral("claude-code"),
+                                QStringLiteral("--project"), project + QStringLiteral("/nope")});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains("does not exist"), missing.err.constData());
+    const Result notForCodex = run({QStringLiteral("install-client"), QStringLiteral("codex"),
+                                    QStringLiteral("--project"), project});
+    QCOMPARE(notForCodex.exitCode, 2);
+    QVERIFY2(notForCodex.err.contains("--project is for claude-code"), notForCodex.err.constData());
+}
+
+void tst_ClientCommand::listShowsInstalledAndWired()
+{
+    // Codex is installed (its folder) and wired; Goose wired over HTTP; Zed's file is broken.
+    QVERIFY(run({QStringLiteral("install-client"), QStringLiteral("codex")}).exitCode == 0);
+    QVERIFY(run({QStringLiteral("install-client"), QStringLiteral("goose"),
+                 QStringLiteral("--http"), QStringLiteral("--token"), QStringLiteral("t0k")})
+                .exitCode == 0);
+    writeFile(configPath(QStringLiteral("zed")), "{ nope");
+    // A Claude Code entry left behind by a code-sandbox-mcp that has since moved.
+    writeFile(configPath(QStringLiteral("claude-code")),
+              "{\"mcpServers\": {\"code-sandbox\": {\"command\": \"/moved/code-sandbox-mcp\"}}}");
+
+    const Result listed = run({QStringLiteral("install-client"), QStringLiteral("--list")});
+    QVERIFY2(listed.exitCode == 0, listed.err.constData());
+    const QList<QByteArray> lines = listed.out.split('\n');
+    QVERIFY2(lines.constFirst().startsWith("CLIENT"), listed.out.constData());
+    const auto rowOf = [&lines](const QByteArray& id) {
+        for (const QByteArray& line : lines) {
+            if (line.startsWith(QByteArray(id + ' ')))
+                return line.simplified();
+        }
+        return QByteArray();
+    };
+    QCOMPARE(rowOf("codex"), QByteArray("codex yes stdio: " CSM_SERVER_BINARY " ") +
+                                 QFile::encodeName(configPath(QStringLiteral("codex"))));
+    QVERIFY2(rowOf("goose").startsWith("goose yes HTTP: http://127.0.0.1:8765/mcp "),
+             listed.out.constData());
+    QVERIFY2(rowOf("zed").startsWith("zed yes unreadable "), listed.out.constData());
+    QVERIFY2(rowOf("cursor").startsWith("cursor no no "), listed.out.constData());
+    QVERIFY2(listed.out.contains(
+                 QByteArray("zed: " + QFile::encodeName(configPath(QStringLiteral("zed"))))),
+             listed.out.constData());
+    QVERIFY2(listed.out.contains("claude-code: code-sandbox: /moved/code-sandbox-mcp no longer "
+                                 "exists"),
+             listed.out.constData());
+    // --list changes nothing.
+    QVERIFY(backups(configPath(QStringLiteral("codex"))).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_ClientCommand)

@@ -1,8 +1,10 @@
 #include "clients/ClientConfigExposure.h"
+#include "clients/ClientConfigFormat.h"
 #include "clients/ClientConfigLocation.h"
 #include "clients/ClientConfigMerger.h"
 #include "clients/ClientConfigSnippet.h"
 #include "clients/ClientServerEntry.h"
+#include "clients/ClientSurvey.h"
 #include "clients/JsonTextScanner.h"
 #include "clients/McpClient.h"
 #include "transport/http/HttpServerConfig.h"
@@ -16,6 +18,7 @@
 #include <QTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using csm::ClientConfigChange;
 using csm::ClientConfigExposure;
@@ -159,21 +162,45 @@ private Q_SLOTS:
     void tokenMakesAnExistingFilePrivate();
     void tokenInASharedPlaceIsWarnedAbout();
 
+    // Codex's TOML, Goose's YAML and the other JSON clients' dialects.
+    void tomlAndYamlSnippets();
+    void otherFormatsKeepEverythingElse_data();
+    void otherFormatsKeepEverythingElse();
+    void otherFormatsReplace_data();
+    void otherFormatsReplace();
+    void otherFormatsRefuse_data();
+    void otherFormatsRefuse();
+    void tomlKeysAndStrings();
+    void missingAndUnreadableFiles_data();
+    void missingAndUnreadableFiles();
+    void projectScope();
+    void surveyFindsInstalledWiredAndMissing();
+
 private:
     QTemporaryDir m_dir;
 };
 
 void tst_ClientConfig::clientIds()
 {
-    QCOMPARE(McpClientTraits::all().size(), 4);
+    QCOMPARE(McpClientTraits::all().size(), 12);
     for (const McpClient client : McpClientTraits::all()) {
         QCOMPARE(McpClientTraits::fromId(McpClientTraits::id(client)), client);
         QVERIFY(!McpClientTraits::displayName(client).isEmpty());
     }
     QCOMPARE(McpClientTraits::fromId(QStringLiteral(" Claude ")), McpClient::ClaudeDesktop);
-    QCOMPARE(McpClientTraits::fromId(QStringLiteral("windsurf")), std::nullopt);
+    QCOMPARE(McpClientTraits::fromId(QStringLiteral("windsurf")), McpClient::Windsurf);
+    QCOMPARE(McpClientTraits::fromId(QStringLiteral("codex")), McpClient::Codex);
+    QCOMPARE(McpClientTraits::fromId(QStringLiteral("claude-code")), McpClient::ClaudeCode);
+    QCOMPARE(McpClientTraits::fromId(QStringLiteral("nope")), std::nullopt);
     QCOMPARE(McpClientTraits::serversKey(McpClient::VsCode), QStringLiteral("servers"));
     QCOMPARE(McpClientTraits::serversKey(McpClient::Cursor), QStringLiteral("mcpServers"));
+    QCOMPARE(McpClientTraits::serversKey(McpClient::OpenCode), QStringLiteral("mcp"));
+    QCOMPARE(McpClientTraits::serversKey(McpClient::Zed), QStringLiteral("context_servers"));
+    QCOMPARE(McpClientTraits::serversKey(McpClient::Codex), QStringLiteral("mcp_servers"));
+    QCOMPARE(McpClientTraits::serversKey(McpClient::Goose), QStringLiteral("extensions"));
+    QCOMPARE(McpClientTraits::format(McpClient::Codex), McpClientTraits::Format::Toml);
+    QCOMPARE(McpClientTraits::format(McpClient::Goose), McpClientTraits::Format::Yaml);
+    QCOMPARE(McpClientTraits::format(McpClient::Zed), McpClientTraits::Format::Json);
 }
 
 void tst_ClientConfig::locations_data()
@@ -196,6 +223,24 @@ void tst_ClientConfig::locations_data()
                             << QStringLiteral("/home/u/.config/Code/User/mcp.json");
     QTest::newRow("cursor") << QString() << McpClient::Cursor
                             << QStringLiteral("/home/u/.cursor/mcp.json");
+    QTest::newRow("claude-code") << QString() << McpClient::ClaudeCode
+                                 << QStringLiteral("/home/u/.claude.json");
+    QTest::newRow("codex") << QString() << McpClient::Codex
+                           << QStringLiteral("/home/u/.codex/config.toml");
+    QTest::newRow("opencode") << QString() << McpClient::OpenCode
+                              << QStringLiteral("/home/u/.config/opencode/opencode.json");
+    QTest::newRow("opencode, XDG_CONFIG_HOME") << QStringLiteral("/xdg") << McpClient::OpenCode
+                                               << QStringLiteral("/xdg/opencode/opencode.json");
+    QTest::newRow("qwen") << QString() << McpClient::QwenCode
+                          << QStringLiteral("/home/u/.qwen/settings.json");
+    QTest::newRow("windsurf") << QString() << McpClient::Windsurf
+                              << QStringLiteral("/home/u/.codeium/windsurf/mcp_config.json");
+    QTest::newRow("zed") << QString() << McpClient::Zed
+                         << QStringLiteral("/home/u/.config/zed/settings.json");
+    QTest::newRow("lmstudio") << QString() << McpClient::LmStudio
+                              << QStringLiteral("/home/u/.lmstudio/mcp.json");
+    QTest::newRow("goose") << QStringLiteral("/xdg") << McpClient::Goose
+                           << QStringLiteral("/xdg/goose/config.yaml");
 }
 
 void tst_ClientConfig::locations()
@@ -321,6 +366,46 @@ void tst_ClientConfig::snippetShape_data()
                                   << QByteArray(R"({"command": "/opt/csm/bin/code-sandbox-mcp"})");
     QTest::newRow("cursor http, token") << McpClient::Cursor << httpEntry(kToken)
                                         << QByteArray(R"({"url": "http://127.0.0.1:8765/mcp",
+                          "headers": {"Authorization": "Bearer s3cr\"et"}})");
+    QTest::newRow("claude-code stdio")
+        << McpClient::ClaudeCode << stdioEntry()
+        << QByteArray(R"({"type": "stdio", "command": "/opt/csm/bin/code-sandbox-mcp"})");
+    QTest::newRow("claude-code http, token")
+        << McpClient::ClaudeCode << httpEntry(kToken)
+        << QByteArray(R"({"type": "http", "url": "http://127.0.0.1:8765/mcp",
+                          "headers": {"Authorization": "Bearer s3cr\"et"}})");
+    QTest::newRow("opencode stdio")
+        << McpClient::OpenCode << withEnv << QByteArray(R"({"type": "local",
+                          "command": ["/opt/csm/bin/code-sandbox-mcp", "--verbose"],
+                          "environment": {"CODE_SANDBOX_DATA_DIR": "/d"}})");
+    QTest::newRow("opencode http, token")
+        << McpClient::OpenCode << httpEntry(kToken)
+        << QByteArray(R"({"type": "remote", "url": "http://127.0.0.1:8765/mcp",
+                          "headers": {"Authorization": "Bearer s3cr\"et"}})");
+    QTest::newRow("qwen stdio") << McpClient::QwenCode << stdioEntry()
+                                << QByteArray(R"({"command": "/opt/csm/bin/code-sandbox-mcp"})");
+    QTest::newRow("qwen http, token") << McpClient::QwenCode << httpEntry(kToken)
+                                      << QByteArray(R"({"httpUrl": "http://127.0.0.1:8765/mcp",
+                          "headers": {"Authorization": "Bearer s3cr\"et"}})");
+    QTest::newRow("windsurf stdio")
+        << McpClient::Windsurf << stdioEntry()
+        << QByteArray(R"({"command": "/opt/csm/bin/code-sandbox-mcp"})");
+    QTest::newRow("windsurf http, token")
+        << McpClient::Windsurf << httpEntry(kToken)
+        << QByteArray(R"({"serverUrl": "http://127.0.0.1:8765/mcp",
+                          "headers": {"Authorization": "Bearer s3cr\"et"}})");
+    QTest::newRow("zed stdio")
+        << McpClient::Zed << stdioEntry()
+        << QByteArray(R"({"source": "custom", "command": "/opt/csm/bin/code-sandbox-mcp",
+                          "args": []})");
+    QTest::newRow("zed http, token")
+        << McpClient::Zed << httpEntry(kToken) << QByteArray(R"({"url": "http://127.0.0.1:8765/mcp",
+                          "headers": {"Authorization": "Bearer s3cr\"et"}})");
+    QTest::newRow("lmstudio stdio")
+        << McpClient::LmStudio << stdioEntry()
+        << QByteArray(R"({"command": "/opt/csm/bin/code-sandbox-mcp"})");
+    QTest::newRow("lmstudio http, token") << McpClient::LmStudio << httpEntry(kToken)
+                                          << QByteArray(R"({"url": "http://127.0.0.1:8765/mcp",
                           "headers": {"Authorization": "Bearer s3cr\"et"}})");
 }
 
@@ -987,6 +1072,449 @@ void tst_ClientConfig::tokenInASharedPlaceIsWarnedAbout()
     const QString own = m_dir.filePath(QStringLiteral("own/.cursor/mcp.json"));
     QCOMPARE(ClientConfigMerger(McpClient::Cursor).install(own, httpEntry(kToken)).warnings,
              QStringList());
+}
+
+void tst_ClientConfig::tomlAndYamlSnippets()
+{
+    QCOMPARE(ClientConfigSnippet::text(McpClient::Codex, httpEntry(QStringLiteral("tok"))),
+             QStringLiteral("[mcp_servers.code-sandbox]\n"
+                            "url = \"http://127.0.0.1:8765/mcp\"\n"
+                            "http_headers = { Authorization = \"Bearer tok\" }\n"));
+    QCOMPARE(ClientConfigSnippet::text(
+                 McpClient::Codex,
+                 ClientServerEntry::stdio(kCommand, {QStringLiteral("--stdio")},
+                                          {{QStringLiteral("A B"), QStringLiteral("x\"y")}})),
+             QStringLiteral("[mcp_servers.code-sandbox]\n"
+                            "command = \"/opt/csm/bin/code-sandbox-mcp\"\n"
+                            "args = [\"--stdio\"]\n"
+                            "env = { \"A B\" = \"x\\\"y\" }\n"));
+    QCOMPARE(ClientConfigSnippet::text(McpClient::Goose, stdioEntry()),
+             QStringLiteral("extensions:\n"
+                            "  code-sandbox:\n"
+                            "    enabled: true\n"
+                            "    type: \"stdio\"\n"
+                            "    name: \"code-sandbox\"\n"
+                            "    cmd: \"/opt/csm/bin/code-sandbox-mcp\"\n"
+                            "    args: []\n"
+                            "    timeout: 300\n"));
+    QCOMPARE(ClientConfigSnippet::text(McpClient::Goose, httpEntry(QStringLiteral("tok"))),
+             QStringLiteral("extensions:\n"
+                            "  code-sandbox:\n"
+                            "    enabled: true\n"
+                            "    type: \"streamable_http\"\n"
+                            "    name: \"code-sandbox\"\n"
+                            "    uri: \"http://127.0.0.1:8765/mcp\"\n"
+                            "    headers:\n"
+                            "      Authorization: \"Bearer tok\"\n"
+                            "    timeout: 300\n"));
+    // The programs the entries start, read back from the files' values.
+    for (const McpClient client : McpClientTraits::all()) {
+        const QString text = ClientConfigSnippet::text(client, stdioEntry());
+        QString error;
+        const auto servers =
+            csm::ClientConfigFormat::forClient(client)->servers(text.toUtf8(), &error);
+        QVERIFY2(servers.has_value(), qPrintable(McpClientTraits::id(client) + error));
+        QCOMPARE(ClientConfigSnippet::programOf(client,
+                                                servers->value(ClientServerEntry::defaultName())),
+                 kCommand);
+    }
+}
+
+void tst_ClientConfig::otherFormatsKeepEverythingElse_data()
+{
+    QTest::addColumn<McpClient>("client");
+    QTest::addColumn<QByteArray>("before");
+
+    const QByteArray codex = "# Codex settings\n"
+                             "model = \"o3\"  # the default model\n"
+                             "\n"
+                             "[mcp_servers.docs]\n"
+                             "command = \"npx\"\n"
+                             "args = [\"-y\", \"docs-mcp\"]\n"
+                             "# keep this one\n"
+                             "[mcp_servers.docs.env]\n"
+                             "TOKEN = \"x\"\n"
+                             "\n"
+                             "[profiles.fast]\n"
+                             "model = \"o4-mini\"\n";
+    QTest::newRow("codex, other servers and comments") << McpClient::Codex << codex;
+    QTest::newRow("codex, CRLF") << McpClient::Codex << QByteArray(codex).replace("\n", "\r\n");
+    QTest::newRow("codex, no final line end") << McpClient::Codex << QByteArray("model = \"o3\"");
+    QTest::newRow("codex, a header inside a multi-line string")
+        << McpClient::Codex
+        << QByteArray("instructions = \"\"\"\n[mcp_servers.code-sandbox]\nnot a table\n\"\"\"\n"
+                      "notes = '''\n[x]'''\n");
+    QTest::newRow("codex, servers table with inline entries")
+        << McpClient::Codex << QByteArray("[mcp_servers]\nother = { command = \"x\" }  # inline\n");
+    QTest::newRow("codex, array of tables last")
+        << McpClient::Codex << QByteArray("[[hooks]]\nrun = \"a\"\n\n[[hooks]]\nrun = \"b\"\n");
+
+    const QByteArray goose = "# goose settings\n"
+                             "GOOSE_PROVIDER: openai\n"
+                             "extensions:\n"
+                             "  developer:\n"
+                             "    bundled: true\n"
+                             "    enabled: true\n"
+                             "    name: developer\n"
+                             "    timeout: 300\n"
+                             "    type: builtin\n"
+                             "  # the last extension above\n"
+                             "GOOSE_MODEL: gpt-4o # the model\n";
+    QTest::newRow("goose, other extensions and comments") << McpClient::Goose << goose;
+    QTest::newRow("goose, CRLF") << McpClient::Goose << QByteArray(goose).replace("\n", "\r\n");
+    QTest::newRow("goose, extensions last, no final line end")
+        << McpClient::Goose
+        << QByteArray("GOOSE_MODEL: gpt-4o\nextensions:\n    memory:\n        enabled: false\n"
+                      "        type: builtin\n        name: memory");
+    QTest::newRow("goose, no extensions yet")
+        << McpClient::Goose << QByteArray("GOOSE_PROVIDER: ollama\n");
+    QTest::newRow("goose, empty extensions in the middle")
+        << McpClient::Goose << QByteArray("extensions: {}\nGOOSE_MODE: auto\n");
+    QTest::newRow("goose, block scalar")
+        << McpClient::Goose
+        << QByteArray("extensions:\n  notes:\n    description: |\n      line one\n\n      line "
+                      "two\n    type: builtin\n    name: notes\n    enabled: true\n");
+
+    QTest::newRow("claude-code, ~/.claude.json")
+        << McpClient::ClaudeCode
+        << QByteArray("{\n  \"numStartups\": 12,\n  \"projects\": {\n    \"/home/me/p\": {\n"
+                      "      \"mcpServers\": {}\n    }\n  },\n  \"mcpServers\": {\n"
+                      "    \"fs\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\"\n"
+                      "    }\n  }\n}\n");
+    QTest::newRow("opencode, JSONC")
+        << McpClient::OpenCode
+        << QByteArray(
+               "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n"
+               "  // my servers\n  \"mcp\": {\n    \"docs\": {\n      \"type\": \"remote\",\n"
+               "      \"url\": \"https://docs.example/mcp\",\n    },\n  },\n}\n");
+    QTest::newRow("zed, settings with comments")
+        << McpClient::Zed
+        << QByteArray("// Zed settings\n{\n  \"theme\": \"One Dark\", // dark\n"
+                      "  /* fonts */ \"buffer_font_size\": 15,\n}\n");
+    QTest::newRow("qwen, comment")
+        << McpClient::QwenCode << QByteArray("{\n  // theme\n  \"theme\": \"Default\"\n}\n");
+    QTest::newRow("windsurf") << McpClient::Windsurf
+                              << QByteArray("{\"mcpServers\": {\"gh\": {\"command\": \"npx\"}}}");
+    QTest::newRow("lmstudio") << McpClient::LmStudio
+                              << QByteArray("{\n\t\"mcpServers\": {\n\t\t\"hf\": {\n\t\t\t\"url\": "
+                                            "\"https://huggingface.co/mcp\"\n\t\t}\n\t}\n}\n");
+}
+
+void tst_ClientConfig::otherFormatsKeepEverythingElse()
+{
+    QFETCH(McpClient, client);
+    QFETCH(QByteArray, before);
+
+    const auto format = csm::ClientConfigFormat::forClient(client);
+    QString error;
+    const auto serversBefore = format->servers(before, &error);
+    QVERIFY2(serversBefore.has_value(), qPrintable(error));
+    const QString name = ClientServerEntry::defaultName();
+    for (const ClientServerEntry& entry : {stdioEntry(), httpEntry(kToken)}) {
+        const ClientConfigMerger merger(client);
+        const ClientConfigChange change = merger.merge(before, entry);
+        QCOMPARE(change.error, QString());
+        QCOMPARE(change.action, Action::Added);
+        // One piece of text inserted, the rest byte for byte as it was (an empty "{}" mapping
+        // becomes a block)...
+        if (!before.contains(": {}")) {
+            const QByteArray inserted = insertionOf(before, change.text);
+            QVERIFY2(!inserted.isNull(), change.text.constData());
+            QVERIFY(inserted.contains("code-sandbox"));
+        }
+        // ...and what the client reads is the old servers plus the entry.
+        const auto serversAfter = format->servers(change.text, &error);
+        QVERIFY2(serversAfter.has_value(), qPrintable(error));
+        QMap<QString, QJsonObject> expected = *serversBefore;
+        expected.insert(name, serversAfter->value(name));
+        QCOMPARE(*serversAfter, expected);
+        QCOMPARE(csm::ClientSurvey::reachOf(client, serversAfter->value(name)),
+                 entry.transport == ClientServerEntry::Transport::Stdio
+                     ? QStringLiteral("stdio: ") + kCommand
+                     : QStringLiteral("HTTP: http://127.0.0.1:8765/mcp"));
+        // Added twice is the same as once.
+        const ClientConfigChange again = merger.merge(change.text, entry);
+        QCOMPARE(again.action, Action::Unchanged);
+        QCOMPARE(again.text, change.text);
+        // Taking it out gives the file back, byte for byte.
+        const ClientConfigChange removed = merger.remove(change.text, entry.name);
+        QCOMPARE(removed.error, QString());
+        QCOMPARE(removed.action, Action::Removed);
+        QCOMPARE(removed.text, before);
+    }
+}
+
+void tst_ClientConfig::otherFormatsReplace_data()
+{
+    QTest::addColumn<McpClient>("client");
+    QTest::addColumn<QByteArray>("before");
+    QTest::addColumn<QByteArray>("after"); // with stdioEntry()
+
+    QTest::newRow("codex, between tables, with a sub-table")
+        << McpClient::Codex
+        << QByteArray("[mcp_servers.code-sandbox]\ncommand = \"/old\"\n[mcp_servers.code-sandbox."
+                      "env]\nA = \"1\"\n\n# next\n[mcp_servers.z]\ncommand = \"z\"\n")
+        << QByteArray("[mcp_servers.code-sandbox]\ncommand = \"/opt/csm/bin/code-sandbox-mcp\"\n"
+                      "\n# next\n[mcp_servers.z]\ncommand = \"z\"\n");
+    QTest::newRow("codex, quoted header")
+        << McpClient::Codex
+        << QByteArray("[ mcp_servers . \"code-sandbox\" ] # mine\nurl = \"x\"\n")
+        << QByteArray("[mcp_servers.code-sandbox]\ncommand = \"/opt/csm/bin/code-sandbox-mcp\"\n");
+    QTest::newRow("goose, between extensions")
+        << McpClient::Goose
+        << QByteArray("extensions:\n  code-sandbox:\n    cmd: /old\n    type: stdio\n"
+                      "  z:\n    type: builtin\n")
+        << QByteArray("extensions:\n  code-sandbox:\n    enabled: true\n    type: \"stdio\"\n"
+                      "    name: \"code-sandbox\"\n    cmd: \"/opt/csm/bin/code-sandbox-mcp\"\n"
+                      "    args: []\n    timeout: 300\n  z:\n    type: builtin\n");
+}
+
+void tst_ClientConfig::otherFormatsReplace()
+{
+    QFETCH(McpClient, client);
+    QFETCH(QByteArray, before);
+    QFETCH(QByteArray, after);
+
+    const ClientConfigMerger merger(client);
+    const ClientConfigChange change = merger.merge(before, stdioEntry());
+    QCOMPARE(change.error, QString());
+    QCOMPARE(change.action, Action::Replaced);
+    QCOMPARE(change.text, after);
+    QCOMPARE(merger.merge(after, stdioEntry()).action, Action::Unchanged);
+    // From stdio to HTTP and back, in place.
+    const ClientConfigChange toHttp = merger.merge(after, httpEntry(kToken));
+    QCOMPARE(toHttp.action, Action::Replaced);
+    QCOMPARE(merger.merge(toHttp.text, stdioEntry()).text, after);
+}
+
+void tst_ClientConfig::otherFormatsRefuse_data()
+{
+    QTest::addColumn<McpClient>("client");
+    QTest::addColumn<QByteArray>("before");
+    QTest::addColumn<QString>("error"); // a part of the message
+    QTest::addColumn<bool>("readable"); // whether servers() still lists what it can
+
+    QTest::newRow("codex, invalid TOML") << McpClient::Codex << QByteArray("model = \"o3\n")
+                                         << QStringLiteral("not valid TOML") << false;
+    QTest::newRow("codex, key twice")
+        << McpClient::Codex << QByteArray("a = 1\na = 2\n") << QStringLiteral("line 2") << false;
+    QTest::newRow("codex, servers not a table")
+        << McpClient::Codex << QByteArray("mcp_servers = 3\n") << QStringLiteral("not a table")
+        << true;
+    QTest::newRow("codex, servers inline")
+        << McpClient::Codex << QByteArray("mcp_servers = { a = { command = \"x\" } }\n")
+        << QStringLiteral("inline table") << true;
+    QTest::newRow("codex, entry inline")
+        << McpClient::Codex << QByteArray("[mcp_servers]\ncode-sandbox = { command = \"/old\" }\n")
+        << QStringLiteral("written inline") << true;
+    QTest::newRow("codex, entry in parts apart")
+        << McpClient::Codex
+        << QByteArray("[mcp_servers.code-sandbox]\ncommand = \"/old\"\n[x]\n"
+                      "[mcp_servers.code-sandbox.env]\nA = \"1\"\n")
+        << QStringLiteral("in parts apart") << true;
+    QTest::newRow("goose, invalid YAML") << McpClient::Goose << QByteArray("extensions: [\n")
+                                         << QStringLiteral("not valid YAML") << false;
+    QTest::newRow("goose, not a mapping")
+        << McpClient::Goose << QByteArray("- a\n- b\n") << QStringLiteral("not a mapping") << false;
+    QTest::newRow("goose, two documents") << McpClient::Goose << QByteArray("a: 1\n---\nb: 2\n")
+                                          << QStringLiteral("several") << false;
+    QTest::newRow("goose, extensions twice")
+        << McpClient::Goose << QByteArray("extensions: {}\nextensions: {}\n")
+        << QStringLiteral("more than once") << false;
+    QTest::newRow("goose, extensions a list")
+        << McpClient::Goose << QByteArray("extensions:\n  - a\n") << QStringLiteral("not a mapping")
+        << true;
+    QTest::newRow("goose, extensions in flow style")
+        << McpClient::Goose << QByteArray("extensions: {a: {type: builtin}}\n")
+        << QStringLiteral("flow style") << true;
+    QTest::newRow("zed, not JSON")
+        << McpClient::Zed << QByteArray("{ theme: x }") << QStringLiteral("Zed") << false;
+    QTest::newRow("windsurf, comment")
+        << McpClient::Windsurf << QByteArray("{// x\n}") << QStringLiteral("Windsurf") << false;
+    QTest::newRow("qwen, trailing comma")
+        << McpClient::QwenCode << QByteArray("{\"a\": 1,}") << QStringLiteral("Qwen Code") << false;
+}
+
+void tst_ClientConfig::otherFormatsRefuse()
+{
+    QFETCH(McpClient, client);
+    QFETCH(QByteArray, before);
+    QFETCH(QString, error);
+    QFETCH(bool, readable);
+
+    const ClientConfigMerger merger(client);
+    const ClientConfigChange merged = merger.merge(before, stdioEntry());
+    QCOMPARE(merged.action, Action::Failed);
+    QVERIFY2(merged.error.contains(error), qPrintable(merged.error));
+    QCOMPARE(merged.text, before);
+    const ClientConfigChange removed = merger.remove(before, ClientServerEntry::defaultName());
+    if (removed.action != Action::NotFound) { // nothing to remove is no failure
+        QCOMPARE(removed.action, Action::Failed);
+        QCOMPARE(removed.text, before);
+    }
+    QString problem;
+    QCOMPARE(csm::ClientConfigFormat::forClient(client)->servers(before, &problem).has_value(),
+             readable);
+}
+
+void tst_ClientConfig::tomlKeysAndStrings()
+{
+    ClientServerEntry entry = ClientServerEntry::stdio(
+        QStringLiteral("/opt/my tools/code-sandbox-mcp"), {QStringLiteral("tab\there")},
+        {{QStringLiteral("PATH_EXTRA"), QStringLiteral("C:\\bin;\u00e9\x01")}});
+    entry.name = QStringLiteral("my.sandbox \"2\"");
+    const ClientConfigMerger merger(McpClient::Codex);
+    const QByteArray before = "model = \"o3\"\n";
+    const ClientConfigChange change = merger.merge(before, entry);
+    QCOMPARE(change.error, QString());
+    QVERIFY2(change.text.contains("[mcp_servers.\"my.sandbox \\\"2\\\"\"]"),
+             change.text.constData());
+    QVERIFY(change.text.contains("args = [\"tab\\there\"]"));
+    QVERIFY(change.text.contains("\\u0001"));
+    QString error;
+    const auto servers =
+        csm::ClientConfigFormat::forClient(McpClient::Codex)->servers(change.text, &error);
+    QVERIFY2(servers.has_value(), qPrintable(error));
+    QCOMPARE(
+        servers->value(entry.name),
+        csm::JsonTextWriter::toObject(ClientConfigSnippet::serverValue(McpClient::Codex, entry)));
+    QCOMPARE(merger.remove(change.text, entry.name).text, before);
+    // The same name in Goose's YAML is a quoted key.
+    const ClientConfigMerger goose(McpClient::Goose);
+    const ClientConfigChange yaml = goose.merge({}, entry);
+    QCOMPARE(yaml.error, QString());
+    QVERIFY2(yaml.text.contains("  \"my.sandbox \\\"2\\\"\":"), yaml.text.constData());
+    QCOMPARE(goose.remove(yaml.text, entry.name).text, QByteArray());
+}
+
+void tst_ClientConfig::missingAndUnreadableFiles_data()
+{
+    QTest::addColumn<McpClient>("client");
+    for (const McpClient client :
+         {McpClient::ClaudeCode, McpClient::Codex, McpClient::OpenCode, McpClient::QwenCode,
+          McpClient::Windsurf, McpClient::Zed, McpClient::LmStudio, McpClient::Goose})
+        QTest::newRow(qPrintable(McpClientTraits::id(client))) << client;
+}
+
+void tst_ClientConfig::missingAndUnreadableFiles()
+{
+    QFETCH(McpClient, client);
+    const QString folder =
+        m_dir.filePath(QStringLiteral("unreadable/%1").arg(McpClientTraits::id(client)));
+    const ClientConfigMerger merger(client);
+
+    // Missing: nothing to remove, nothing listed; an install creates it, an uninstall empties it.
+    const QString path = folder + QStringLiteral("/missing/config");
+    QCOMPARE(merger.uninstall(path).action, Action::NotFound);
+    QString error;
+    QCOMPARE(merger.servers(path, &error)->size(), 0);
+    QVERIFY(!QFileInfo::exists(QFileInfo(path).absolutePath()));
+    QCOMPARE(merger.install(path, stdioEntry()).action, Action::Created);
+    QCOMPARE(merger.servers(path, &error)->keys(), QStringList{ClientServerEntry::defaultName()});
+    QCOMPARE(merger.uninstall(path).action, Action::Removed);
+    QCOMPARE(merger.servers(path, &error)->size(), 0);
+
+    // A folder where the file should be, or bytes that are no such file: refused, untouched.
+    const QString asFolder = folder + QStringLiteral("/folder");
+    QVERIFY(QDir().mkpath(asFolder));
+    QCOMPARE(merger.install(asFolder, stdioEntry()).action, Action::Failed);
+    QCOMPARE(merger.uninstall(asFolder).action, Action::Failed);
+    QVERIFY(!merger.servers(asFolder, &error));
+    const QString garbage = folder + QStringLiteral("/garbage");
+    const QByteArray bytes("\x01{[\"\n: = - ]", 12);
+    QVERIFY(writeAll(garbage, bytes));
+    const ClientConfigChange refused = merger.install(garbage, stdioEntry());
+    QCOMPARE(refused.action, Action::Failed);
+    QVERIFY2(refused.error.contains(QLatin1String("left as it is")), qPrintable(refused.error));
+    QCOMPARE(readAll(garbage), bytes);
+    QVERIFY(backupsOf(garbage).isEmpty());
+
+    // A file its owner cannot read (not for root, whom permissions do not stop).
+    if (::geteuid() != 0) {
+        const QString locked = folder + QStringLiteral("/locked");
+        QVERIFY(writeAll(locked, "{}"));
+        QVERIFY(::chmod(QFile::encodeName(locked).constData(), 0) == 0);
+        const ClientConfigChange change = merger.install(locked, stdioEntry());
+        QCOMPARE(change.action, Action::Failed);
+        QVERIFY2(change.error.contains(QLatin1String("cannot be read")), qPrintable(change.error));
+        QVERIFY(!merger.servers(locked, &error));
+    }
+}
+
+void tst_ClientConfig::projectScope()
+{
+    QCOMPARE(ClientConfigLocation::projectConfigPath(McpClient::ClaudeCode, QStringLiteral("/p/q")),
+             QStringLiteral("/p/q/.mcp.json"));
+    QCOMPARE(ClientConfigLocation::projectConfigPath(McpClient::Codex, QStringLiteral("/p")),
+             QString());
+    QVERIFY(McpClientTraits::hasProjectScope(McpClient::ClaudeCode));
+    QVERIFY(!McpClientTraits::hasProjectScope(McpClient::Cursor));
+}
+
+void tst_ClientConfig::surveyFindsInstalledWiredAndMissing()
+{
+    const QString home = m_dir.filePath(QStringLiteral("survey/home"));
+    const ClientConfigLocation location{home, home + QStringLiteral("/.config")};
+    const QString bin = m_dir.filePath(QStringLiteral("survey/bin"));
+    QVERIFY(QDir().mkpath(bin));
+    // Codex: its folder, with our server at a path that is gone and another that is not ours.
+    const QString codexFile = location.configPath(McpClient::Codex);
+    QVERIFY(
+        ClientConfigMerger(McpClient::Codex)
+            .install(codexFile, ClientServerEntry::stdio(QStringLiteral("/gone/code-sandbox-mcp")))
+            .succeeded());
+    ClientServerEntry other = ClientServerEntry::stdio(QStringLiteral("/gone/other-server"));
+    other.name = QStringLiteral("other");
+    QVERIFY(ClientConfigMerger(McpClient::Codex).install(codexFile, other).succeeded());
+    // Goose: wired over HTTP. LM Studio: only its program on PATH.
+    QVERIFY(ClientConfigMerger(McpClient::Goose)
+                .install(location.configPath(McpClient::Goose), httpEntry(kToken))
+                .succeeded());
+    const QString lms = bin + QStringLiteral("/lms");
+    QVERIFY(writeAll(lms, "#!/bin/sh\n"));
+    QVERIFY(::chmod(QFile::encodeName(lms).constData(), 0755) == 0);
+    // Zed: a file it cannot read.
+    const QString zedFile = location.configPath(McpClient::Zed);
+    QVERIFY(QDir().mkpath(QFileInfo(zedFile).absolutePath()));
+    QVERIFY(writeAll(zedFile, "{"));
+
+    const QList<csm::ClientSurvey::Client> clients =
+        csm::ClientSurvey::survey(location, {bin}, ClientServerEntry::defaultName());
+    QCOMPARE(clients.size(), McpClientTraits::all().size());
+    for (const csm::ClientSurvey::Client& client : clients) {
+        const QString id = McpClientTraits::id(client.client);
+        QCOMPARE(client.configPath, location.configPath(client.client));
+        switch (client.client) {
+        case McpClient::Codex:
+            QVERIFY(client.installed);
+            QCOMPARE(client.reach, QStringLiteral("stdio: /gone/code-sandbox-mcp"));
+            QCOMPARE(client.missingPrograms,
+                     QStringList{QStringLiteral("code-sandbox: /gone/code-sandbox-mcp")});
+            break;
+        case McpClient::Goose:
+            QVERIFY(client.installed);
+            QCOMPARE(client.reach, QStringLiteral("HTTP: http://127.0.0.1:8765/mcp"));
+            QVERIFY(client.missingPrograms.isEmpty());
+            break;
+        case McpClient::LmStudio:
+            QVERIFY(client.installed);
+            QVERIFY(!client.entry);
+            break;
+        case McpClient::Zed:
+            QVERIFY(client.installed);
+            QVERIFY2(client.error.contains(QLatin1String("not valid")), qPrintable(client.error));
+            QVERIFY(!client.entry);
+            break;
+        default:
+            QVERIFY2(!client.installed, qPrintable(id));
+            QVERIFY(!client.entry);
+            QVERIFY(client.error.isEmpty());
+        }
+    }
+    // Without its program on PATH, LM Studio is not installed.
+    QVERIFY(!csm::ClientSurvey::survey(location, {}, ClientServerEntry::defaultName())
+                 .at(McpClientTraits::all().indexOf(McpClient::LmStudio))
+                 .installed);
 }
 
 QTEST_GUILESS_MAIN(tst_ClientConfig)

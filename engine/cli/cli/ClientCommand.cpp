@@ -2,9 +2,11 @@
 
 #include "cli/CommandLine.h"
 #include "cli/Subcommands.h"
+#include "cli/TextTable.h"
 #include "clients/ClientConfigLocation.h"
 #include "clients/ClientConfigMerger.h"
 #include "clients/ClientConfigSnippet.h"
+#include "clients/ClientSurvey.h"
 #include "clients/JsonTextWriter.h"
 #include "core/SettingsFile.h"
 #include "history/HistoryLocation.h"
@@ -14,6 +16,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTextStream>
 
 namespace csm {
@@ -39,6 +42,17 @@ QString clientIds()
         ids << McpClientTraits::id(client);
     const QString last = ids.takeLast();
     return ids.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
+}
+
+// The clients that have a project file of their own, for --project's errors.
+QString projectClientIds()
+{
+    QStringList ids;
+    for (const McpClient client : McpClientTraits::all()) {
+        if (McpClientTraits::hasProjectScope(client))
+            ids << McpClientTraits::id(client);
+    }
+    return ids.join(QStringLiteral(", "));
 }
 
 // `text` with every copy of `token` (as written in JSON too) replaced, for printing.
@@ -116,8 +130,9 @@ struct ClientCommand::HttpTarget
 
 QString ClientCommand::synopsis(Action action)
 {
-    return action == Action::Install ? QStringLiteral("install-client CLIENT [--http] [--dry-run]")
-                                     : QStringLiteral("uninstall-client CLIENT [--dry-run]");
+    return action == Action::Install
+               ? QStringLiteral("install-client CLIENT [--http] [--dry-run] | --list")
+               : QStringLiteral("uninstall-client CLIENT [--dry-run]");
 }
 
 ClientCommand::ClientCommand(Action action, QStringList arguments,
@@ -153,6 +168,14 @@ ClientCommand::ClientCommand(Action action, QStringList arguments,
               QStringLiteral("The bearer token itself. Other users see it in 'ps' and your shell "
                              "history keeps it: prefer --token-file."),
               QStringLiteral("token"))
+    , m_project(QStringLiteral("project"),
+                QStringLiteral("Write the project's own file in this folder instead of the "
+                               "user's (%1: <folder>/.mcp.json).")
+                    .arg(projectClientIds()),
+                QStringLiteral("folder"))
+    , m_list(QStringLiteral("list"),
+             QStringLiteral("List every client: whether it is installed here and whether its "
+                            "file holds the server (with its path or URL)."))
 {}
 
 ClientCommand::~ClientCommand() = default;
@@ -160,22 +183,24 @@ ClientCommand::~ClientCommand() = default;
 Command::Syntax ClientCommand::syntax() const
 {
     if (m_action == Action::Install) {
-        return {QStringLiteral("install-client CLIENT [--http [--url URL] [--token-file FILE]] "
-                               "[--name NAME] [--dry-run]"),
+        return {QStringLiteral("install-client CLIENT [--project DIR] [--http [--url URL] "
+                               "[--token-file FILE]] [--name NAME] [--dry-run]\n"
+                               "       code-sandbox-mcp install-client --list"),
                 QStringLiteral("Adds this server to the user configuration of an MCP "
-                               "client\n(CLIENT: %1), creating the file if needed.\nEverything "
-                               "else in the file stays as it is; the previous file is kept as a "
-                               "backup\nbeside it.")
+                               "client\n(CLIENT: %1),\ncreating the file if needed (JSON; "
+                               "Codex's TOML; Goose's YAML). Everything else\nin the file stays "
+                               "as it is; the previous file is kept as a backup beside it.")
                     .arg(clientIds()),
-                {m_name, m_dryRun, m_http, m_url, m_tokenFile, m_token, m_historyOptions.dataDir()},
+                {m_name, m_dryRun, m_http, m_url, m_tokenFile, m_token, m_project, m_list,
+                 m_historyOptions.dataDir()},
                 1};
     }
-    return {QStringLiteral("uninstall-client CLIENT [--name NAME] [--dry-run]"),
+    return {QStringLiteral("uninstall-client CLIENT [--project DIR] [--name NAME] [--dry-run]"),
             QStringLiteral("Takes the server out of an MCP client's user configuration\n"
-                           "(CLIENT: %1), keeping the previous file as a backup beside it.\n"
+                           "(CLIENT: %1),\nkeeping the previous file as a backup beside it. "
                            "Nothing else in the file changes.")
                 .arg(clientIds()),
-            {m_name, m_dryRun},
+            {m_name, m_dryRun, m_project},
             1};
 }
 
@@ -183,10 +208,13 @@ void ClientCommand::run()
 {
     if (!readArguments())
         return;
-    const QString home = environment().value(QStringLiteral("HOME"));
-    const ClientConfigLocation location = ClientConfigLocation::forEnvironment(
-        home.isEmpty() ? QDir::homePath() : home, environment());
-    const QString path = location.configPath(m_client);
+    if (m_action == Action::Install && parser().isSet(m_list)) {
+        listClients();
+        return;
+    }
+    const QString path = configPath();
+    if (path.isEmpty())
+        return;
     const ClientConfigMerger merger(m_client);
     const ClientConfigMerger::Mode mode =
         m_preview ? ClientConfigMerger::Mode::Preview : ClientConfigMerger::Mode::Write;
@@ -208,6 +236,27 @@ void ClientCommand::run()
 
 bool ClientCommand::readArguments()
 {
+    m_serverName = parser().isSet(m_name) ? parser().value(m_name).trimmed()
+                                          : ClientServerEntry::defaultName();
+    if (m_serverName.isEmpty()) {
+        usageError(QStringLiteral("--name cannot be empty"));
+        return false;
+    }
+    if (m_action == Action::Install && parser().isSet(m_list)) {
+        if (!positional().isEmpty()) {
+            usageError(QStringLiteral("--list takes no client"));
+            return false;
+        }
+        for (const QCommandLineOption* option :
+             {&m_http, &m_url, &m_tokenFile, &m_token, &m_project, &m_dryRun}) {
+            if (parser().isSet(*option)) {
+                usageError(QStringLiteral("--list does not go with --%1")
+                               .arg(option->names().constFirst()));
+                return false;
+            }
+        }
+        return true;
+    }
     if (positional().isEmpty()) {
         usageError(QStringLiteral("which client? Give %1").arg(clientIds()));
         return false;
@@ -219,10 +268,9 @@ bool ClientCommand::readArguments()
         return false;
     }
     m_client = *client;
-    m_serverName = parser().isSet(m_name) ? parser().value(m_name).trimmed()
-                                          : ClientServerEntry::defaultName();
-    if (m_serverName.isEmpty()) {
-        usageError(QStringLiteral("--name cannot be empty"));
+    if (parser().isSet(m_project) && !McpClientTraits::hasProjectScope(m_client)) {
+        usageError(QStringLiteral("--project is for %1; %2 has no project file of its own")
+                       .arg(projectClientIds(), McpClientTraits::id(m_client)));
         return false;
     }
     const bool install = m_action == Action::Install;
@@ -242,6 +290,49 @@ bool ClientCommand::readArguments()
     }
     m_preview = parser().isSet(m_dryRun);
     return true;
+}
+
+QString ClientCommand::configPath()
+{
+    if (!parser().isSet(m_project))
+        return ClientConfigLocation::forEnvironment(environment()).configPath(m_client);
+    const QFileInfo folder(parser().value(m_project));
+    if (!folder.isDir()) {
+        fail(QStringLiteral("the project folder %1 does not exist")
+                 .arg(QDir::toNativeSeparators(folder.filePath())));
+        return {};
+    }
+    return ClientConfigLocation::projectConfigPath(m_client, folder.absoluteFilePath());
+}
+
+void ClientCommand::listClients()
+{
+    const QStringList path = environment()
+                                 .value(QStringLiteral("PATH"))
+                                 .split(QDir::listSeparator(), Qt::SkipEmptyParts);
+    const QList<ClientSurvey::Client> clients = ClientSurvey::survey(
+        ClientConfigLocation::forEnvironment(environment()), path, m_serverName);
+    QList<QStringList> rows{{QStringLiteral("CLIENT"), QStringLiteral("INSTALLED"),
+                             QStringLiteral("WIRED"), QStringLiteral("FILE")}};
+    QStringList notes;
+    for (const ClientSurvey::Client& client : clients) {
+        const QString id = McpClientTraits::id(client.client);
+        QString wired = client.entry ? client.reach : QStringLiteral("no");
+        if (!client.error.isEmpty()) {
+            wired = QStringLiteral("unreadable");
+            notes << QStringLiteral("%1: %2").arg(id, client.error);
+        }
+        for (const QString& missing : client.missingPrograms)
+            notes << QStringLiteral("%1: %2 no longer exists (install-client %1 again, or "
+                                    "uninstall-client %1)")
+                         .arg(id, missing);
+        rows << QStringList{id, client.installed ? QStringLiteral("yes") : QStringLiteral("no"),
+                            wired, QDir::toNativeSeparators(client.configPath)};
+    }
+    TextTable::print(rows, out());
+    for (const QString& note : std::as_const(notes))
+        out() << note << '\n';
+    finish(Ok);
 }
 
 std::optional<ClientServerEntry> ClientCommand::serverEntry()

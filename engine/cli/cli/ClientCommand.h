@@ -15,9 +15,14 @@ struct ClientServerEntry;
 // server into an MCP client's user configuration file, or take it out, with ClientConfigMerger
 // (what the desktop app's Server page uses): everything else in the file stays byte for byte and
 // a changed file is first copied to a backup beside it.
-//   install-client claude|gemini|vscode|cursor [--http [--url URL] [--token-file F|--token T]]
+//   install-client CLIENT [--project DIR] [--http [--url URL] [--token-file F|--token T]]
 //                  [--name NAME] [--data-dir DIR] [--dry-run]
-//   uninstall-client CLIENT [--name NAME] [--dry-run]
+//   install-client --list [--name NAME]
+//   uninstall-client CLIENT [--project DIR] [--name NAME] [--dry-run]
+// CLIENT is one of McpClientTraits::all(): claude, gemini, vscode, cursor, claude-code, codex,
+// opencode, qwen, windsurf, zed, lmstudio, goose. --project DIR (Claude Code) writes the
+// project's own DIR/.mcp.json instead of the user's file. --list shows, for every client,
+// whether it is installed here and whether its file holds the server (ClientSurvey).
 // The stdio entry starts `serverProgram`; the HTTP entry points at --url, else at the desktop
 // app's HTTP server as its settings give it (the [desktop] group of settings.ini), else at
 // http://127.0.0.1:8765/mcp, and sends the token of --token-file or --token, else the desktop
@@ -57,6 +62,11 @@ private:
     // The client, the server's name and the transport from the command line; false, having
     // refused it, when they are not usable.
     bool readArguments();
+    // The file to change: the client's user file, or the project's (--project); empty, having
+    // failed the command, when the project folder is not usable.
+    QString configPath();
+    // --list: every client, installed or not, wired or not.
+    void listClients();
     // The entry to install; nothing, having failed the command, when it cannot be made.
     std::optional<ClientServerEntry> serverEntry();
     // Where --http points and with which token; nothing, having failed the command, when the
@@ -76,6 +86,8 @@ private:
     const QCommandLineOption m_url;
     const QCommandLineOption m_tokenFile;
     const QCommandLineOption m_token;
+    const QCommandLineOption m_project;
+    const QCommandLineOption m_list;
     McpClient m_client{};
     QString m_serverName;
     bool m_useHttp = false;

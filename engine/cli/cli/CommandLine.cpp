@@ -84,7 +84,7 @@ const Subcommands& CommandLine::commands()
             {QStringLiteral("doctor"), DoctorCommand::synopsis(),
              QStringLiteral("check the engine, images, launcher, keychain, data folder"), doctor},
             {QStringLiteral("install-client"), ClientCommand::synopsis(Action::Install),
-             QStringLiteral("add this server to claude, gemini, vscode or cursor"),
+             QStringLiteral("add this server to an assistant's configuration (--list: which)"),
              [](const QStringList& arguments) {
                  return client(Action::Install, arguments);
              }},

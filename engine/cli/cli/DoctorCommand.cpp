@@ -3,6 +3,9 @@
 #include "cli/CommandLine.h"
 #include "cli/SandboxTrialRun.h"
 #include "cli/Subcommands.h"
+#include "clients/ClientConfigLocation.h"
+#include "clients/ClientServerEntry.h"
+#include "clients/ClientSurvey.h"
 #include "history/HistoryLocation.h"
 #include "history/HistoryOptions.h"
 #include "history/HistoryStore.h"
@@ -40,6 +43,7 @@ const QString kStorage = QStringLiteral("storage");
 const QString kSandbox = QStringLiteral("sandbox");
 const QString kSecrets = QStringLiteral("secrets");
 const QString kDataFolder = QStringLiteral("data folder");
+const QString kClients = QStringLiteral("clients");
 
 QString imageCheckName(Language language)
 {
@@ -90,10 +94,11 @@ Command::Syntax DoctorCommand::syntax() const
     return {QStringLiteral("doctor [--data-dir DIR] [--secrets-file] [--json]"),
             QStringLiteral(
                 "Checks what sandboxes need: the settings, the container engine, its images "
-                "and\nstorage driver, the sandbox launcher and seccomp profile, the keychain "
-                "and the\ndata folder, then runs one real sandbox as a server would (are its "
-                "limits\nenforced, does its network work). Prints each problem with the "
-                "command that\nfixes it; exits with 1 when there is one."),
+                "and\nstorage driver, the sandbox launcher and seccomp profile, the keychain, "
+                "the\ndata folder and any assistant set up to start a program that is gone, "
+                "then runs\none real sandbox as a server would (are its limits enforced, does "
+                "its network\nwork). Prints each problem with the command that fixes it; exits "
+                "with 1 when\nthere is one."),
             {m_historyOptions.dataDir(), m_secretsFile, jsonOption()},
             0};
 }
@@ -107,7 +112,7 @@ void DoctorCommand::run()
     // In the order they are printed; the quick ones are answered here, the others later.
     for (const QString& name : {kSettings, kEngine, imageCheckName(Language::Python),
                                 imageCheckName(Language::JavaScript), kStorage, kLauncher, kSeccomp,
-                                kSandbox, kSecrets, kDataFolder})
+                                kSandbox, kSecrets, kDataFolder, kClients})
         add(name);
 
     QStringList settingsProblems;
@@ -117,6 +122,7 @@ void DoctorCommand::run()
     checkDataFolder(dataDir);
     checkLauncher();
     checkSeccompProfile();
+    checkClients();
 
     m_timeout = new QTimer(this);
     m_timeout->setSingleShot(true);
@@ -232,6 +238,42 @@ void DoctorCommand::checkDataFolder(const QString& dataDir)
     folder.detail = QFileInfo::exists(historyPath)
                         ? QStringLiteral("%1 (the history opens)").arg(shown(dataDir))
                         : shown(dataDir);
+}
+
+void DoctorCommand::checkClients()
+{
+    Check& clients = checkNamed(kClients);
+    const QStringList path = environment()
+                                 .value(QStringLiteral("PATH"))
+                                 .split(QDir::listSeparator(), Qt::SkipEmptyParts);
+    QStringList wired;
+    QStringList missing;
+    QStringList fixes;
+    for (const ClientSurvey::Client& client :
+         ClientSurvey::survey(ClientConfigLocation::forEnvironment(environment()), path,
+                              ClientServerEntry::defaultName())) {
+        const QString id = McpClientTraits::id(client.client);
+        if (client.entry)
+            wired << id;
+        for (const QString& program : client.missingPrograms)
+            missing
+                << QStringLiteral("%1 (%2) starts %3").arg(id, shown(client.configPath), program);
+        if (!client.missingPrograms.isEmpty())
+            fixes << QStringLiteral("code-sandbox-mcp install-client %1").arg(id);
+    }
+    if (!missing.isEmpty()) {
+        clients.status = Check::Status::Problem;
+        clients.detail = QStringLiteral("a program that no longer exists: %1")
+                             .arg(missing.join(QStringLiteral("; ")));
+        clients.fix = fixes.join(QStringLiteral("; ")) +
+                      QStringLiteral(" (or uninstall-client, for a server you no longer use)");
+        return;
+    }
+    clients.status = Check::Status::Ok;
+    clients.detail = wired.isEmpty()
+                         ? QStringLiteral("no assistant is set up yet (see "
+                                          "code-sandbox-mcp install-client --list)")
+                         : QStringLiteral("set up in %1").arg(wired.join(QStringLiteral(", ")));
 }
 
 void DoctorCommand::checkLauncher()

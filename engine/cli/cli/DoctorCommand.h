@@ -33,6 +33,8 @@ struct HealthProblem;
 //   seccomp     csm-seccomp.json, the sandbox's seccomp profile, is there and reads as one
 //   secrets     a keychain (Secret Service) answers, or the private file is used (SecretStore)
 //   data folder exists or can be created, is writable, private (0700); history.sqlite opens
+//   clients     no assistant's user configuration starts a Code Sandbox program that is no
+//               longer there (moved or uninstalled since install-client; ClientSurvey)
 // Exits with 0 when every check passes, 1 when one does not, 2 on a usage error.
 //
 // Asynchronous (the engine and the keychain answer through the event loop): call start() and
@@ -78,6 +80,7 @@ private:
     void checkDataFolder(const QString& dataDir);
     void checkLauncher();
     void checkSeccompProfile();
+    void checkClients();
     void startEngineCheck();
     void onEngineChecked(const QList<HealthProblem>& problems);
     void startStorageCheck();

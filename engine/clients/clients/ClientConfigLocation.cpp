@@ -1,6 +1,7 @@
 #include "clients/ClientConfigLocation.h"
 
 #include <QDir>
+#include <QFileInfo>
 
 namespace csm {
 
@@ -34,6 +35,12 @@ ClientConfigLocation ClientConfigLocation::forEnvironment(const QString& home,
     return location;
 }
 
+ClientConfigLocation ClientConfigLocation::forEnvironment(const QProcessEnvironment& environment)
+{
+    const QString home = environment.value(QStringLiteral("HOME"));
+    return forEnvironment(home.isEmpty() ? QDir::homePath() : home, environment);
+}
+
 QString ClientConfigLocation::configPath(McpClient client) const
 {
     switch (client) {
@@ -53,8 +60,75 @@ QString ClientConfigLocation::configPath(McpClient client) const
     case McpClient::Cursor:
         // cursor.com/docs/mcp: "~/.cursor/mcp.json" for tools available in every project.
         return home + QStringLiteral("/.cursor/mcp.json");
+    case McpClient::ClaudeCode:
+        // code.claude.com/docs/en/mcp: user-scoped servers "are stored in ~/.claude.json",
+        // under its top-level "mcpServers" (the per-project ones sit under "projects").
+        return home + QStringLiteral("/.claude.json");
+    case McpClient::Codex:
+        // developers.openai.com/codex/mcp: "~/.codex/config.toml", [mcp_servers.<name>].
+        return home + QStringLiteral("/.codex/config.toml");
+    case McpClient::OpenCode:
+        // opencode.ai/docs/config: the global config is ~/.config/opencode/opencode.json.
+        return xdgConfig() + QStringLiteral("/opencode/opencode.json");
+    case McpClient::QwenCode:
+        // qwenlm.github.io/qwen-code-docs/en/users/features/mcp: user scope is
+        // ~/.qwen/settings.json.
+        return home + QStringLiteral("/.qwen/settings.json");
+    case McpClient::Windsurf:
+        // docs.windsurf.com/windsurf/cascade/mcp: "~/.codeium/windsurf/mcp_config.json".
+        return home + QStringLiteral("/.codeium/windsurf/mcp_config.json");
+    case McpClient::Zed:
+        // zed.dev/docs/configuring-zed: ~/.config/zed/settings.json on macOS and Linux
+        // ($XDG_CONFIG_HOME/zed), %APPDATA%\Zed\settings.json on Windows.
+#if defined(Q_OS_WIN)
+        return appData + QStringLiteral("/Zed/settings.json");
+#else
+        return xdgConfig() + QStringLiteral("/zed/settings.json");
+#endif
+    case McpClient::LmStudio:
+        // lmstudio.ai/docs/app/mcp: the app's mcp.json (Program tab, Install > Edit
+        // mcp.json), which lives in its home folder, ~/.lmstudio.
+        return home + QStringLiteral("/.lmstudio/mcp.json");
+    case McpClient::Goose:
+        // block.github.io/goose/docs/guides/config-files: ~/.config/goose/config.yaml on
+        // macOS and Linux, %APPDATA%\Block\goose\config\config.yaml on Windows.
+#if defined(Q_OS_WIN)
+        return appData + QStringLiteral("/Block/goose/config/config.yaml");
+#else
+        return xdgConfig() + QStringLiteral("/goose/config.yaml");
+#endif
     }
     Q_UNREACHABLE();
+}
+
+QString ClientConfigLocation::configFolder(McpClient client) const
+{
+    switch (client) {
+    case McpClient::ClaudeCode:
+        return home + QStringLiteral("/.claude"); // ~/.claude.json sits beside it
+    case McpClient::VsCode:
+        return appData + QStringLiteral("/Code");
+    default:
+        return QFileInfo(configPath(client)).absolutePath();
+    }
+}
+
+QString ClientConfigLocation::projectConfigPath(McpClient client, const QString& folder)
+{
+    // code.claude.com/docs/en/mcp: project-scoped servers are kept in .mcp.json at the
+    // project's root, in the same shape as the user scope's.
+    if (client != McpClient::ClaudeCode)
+        return {};
+    return QDir(folder).absoluteFilePath(QStringLiteral(".mcp.json"));
+}
+
+QString ClientConfigLocation::xdgConfig() const
+{
+#if defined(Q_OS_WIN) || defined(Q_OS_MACOS)
+    return home + QStringLiteral("/.config");
+#else
+    return appData;
+#endif
 }
 
 } // namespace csm

@@ -6,32 +6,32 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QJsonObject>
+#include <QMap>
 #include <QString>
+
+#include <memory>
+#include <optional>
 
 namespace csm {
 
+class ClientConfigFormat;
+
 // Adds a server to an MCP client's configuration file, or takes it out again, changing nothing
-// else: the new member's text is spliced into the file's own text (never a re-serialised
-// document, which would reorder keys and reformat), written in the file's line ending,
-// indentation and spacing. Other servers, settings, comments and blank lines stay byte for byte.
+// else: the client's ClientConfigFormat (JSON, Codex's TOML, Goose's YAML) edits the server's
+// own entry in the file's text, so other servers, settings, comments and blank lines stay byte
+// for byte, and checks the result with a parser before anything is written.
 //
-// - The servers object ("mcpServers", or "servers" for VS Code) is created when missing; an
-//   entry of the same name is replaced (its value only; left alone when equal).
-// - A file the client would not read is refused and left as it is: invalid JSON, a root that
-//   is not an object, a key that appears twice. Comments and trailing commas count as invalid
-//   unless the client reads them (McpClientTraits: VS Code reads JSONC, Gemini CLI comments).
-// - A missing or blank file is created as {"<servers>": {"<name>": ...}} (with its folder).
+// - An entry of the same name is replaced (left alone when equal).
+// - A file the client would not read is refused and left as it is (the format says why).
+// - A missing or blank file is created (with its folder) holding the server alone.
 // - Before a file is changed, a copy is kept next to it (backupPathFor); the new text replaces
 //   the file atomically (QSaveFile), keeping its permissions, except that a file given a token
 //   (created or not, and its backup) becomes readable by its owner only (0600). Where others
 //   could still get at the token (a folder they may write to, a git work tree), the change
 //   carries a warning (ClientConfigExposure).
-// - Removing the entry leaves an object with nothing else in it (not even a comment) as "{}",
-//   and removes the servers object itself when it is the last member of the file (where an
-//   install puts a servers object it creates). So removing what an install added gives back
-//   the file as it was, byte for byte; what a text alone cannot tell apart is an empty servers
-//   object that was the file's last member (it goes) and an empty object written over
-//   several lines (it comes back as "{}").
+// - Removing what an install added gives back the file as it was, byte for byte (within the
+//   limits each format names).
 //
 // Used by the desktop app's Server page and by `code-sandbox-mcp install-client`.
 class ClientConfigMerger final
@@ -44,6 +44,7 @@ public:
     };
 
     explicit ClientConfigMerger(McpClient client);
+    ~ClientConfigMerger();
 
     McpClient client() const { return m_client; }
 
@@ -60,6 +61,10 @@ public:
     ClientConfigChange merge(const QByteArray& text, const ClientServerEntry& entry) const;
     ClientConfigChange remove(const QByteArray& text, const QString& name) const;
 
+    // The servers the file at `path` lists, by name (none when it does not exist); nothing, with
+    // `error` set, when it cannot be read as the client reads it.
+    std::optional<QMap<QString, QJsonObject>> servers(const QString& path, QString* error) const;
+
     // "<path>.bak-YYYYMMDD-HHMMSS" for `time`, with "-2", "-3"... added while that name is
     // taken.
     static QString backupPathFor(const QString& path, const QDateTime& time);
@@ -71,6 +76,7 @@ private:
     static void makePrivate(const QString& path, ClientConfigChange& change);
 
     McpClient m_client;
+    std::unique_ptr<ClientConfigFormat> m_format;
 };
 
 } // namespace csm

@@ -33,11 +33,14 @@ void appendProgram(JsonMembers& members, const QString& command, const QStringLi
         members.append({QStringLiteral("env"), toJsonObject(environment)});
 }
 
-void appendHeaders(JsonMembers& members, const ClientServerEntry& entry)
+// Goose's tool-call timeout, in seconds, as its documentation writes it.
+constexpr int kGooseTimeoutSeconds = 300;
+
+// The token as an Authorization header, under `key` ("headers", Codex's "http_headers").
+void appendHeaders(JsonMembers& members, const QString& key, const ClientServerEntry& entry)
 {
     if (!entry.token.isEmpty()) {
-        members.append({QStringLiteral("headers"),
-                        QJsonObject{{QStringLiteral("Authorization"), bearer(entry.token)}}});
+        members.append({key, QJsonObject{{QStringLiteral("Authorization"), bearer(entry.token)}}});
     }
 }
 
@@ -59,37 +62,126 @@ QStringList ClientConfigSnippet::mcpRemoteArguments(const ClientServerEntry& ent
 
 JsonMembers ClientConfigSnippet::serverValue(McpClient client, const ClientServerEntry& entry)
 {
-    JsonMembers members;
-    if (entry.transport == ClientServerEntry::Transport::Stdio) {
-        if (client == McpClient::VsCode)
-            members.append({QStringLiteral("type"), QStringLiteral("stdio")});
-        appendProgram(members, entry.command, entry.arguments, entry.environment);
-        return members;
-    }
+    const bool stdio = entry.transport == ClientServerEntry::Transport::Stdio;
     const QString url = entry.url.toString(QUrl::FullyEncoded);
+    JsonMembers members;
     switch (client) {
-    case McpClient::ClaudeDesktop: {
-        QMap<QString, QString> environment;
-        if (!entry.token.isEmpty())
-            environment.insert(QStringLiteral("AUTH_HEADER"), bearer(entry.token));
-        appendProgram(members, QStringLiteral("npx"), mcpRemoteArguments(entry), environment);
+    case McpClient::ClaudeDesktop:
+        if (stdio) {
+            appendProgram(members, entry.command, entry.arguments, entry.environment);
+        } else {
+            QMap<QString, QString> environment;
+            if (!entry.token.isEmpty())
+                environment.insert(QStringLiteral("AUTH_HEADER"), bearer(entry.token));
+            appendProgram(members, QStringLiteral("npx"), mcpRemoteArguments(entry), environment);
+        }
         break;
-    }
     case McpClient::GeminiCli:
-        members.append({QStringLiteral("httpUrl"), url});
-        appendHeaders(members, entry);
+    case McpClient::QwenCode:
+        if (stdio) {
+            appendProgram(members, entry.command, entry.arguments, entry.environment);
+        } else {
+            members.append({QStringLiteral("httpUrl"), url});
+            appendHeaders(members, QStringLiteral("headers"), entry);
+        }
         break;
     case McpClient::VsCode:
-        members.append({QStringLiteral("type"), QStringLiteral("http")});
-        members.append({QStringLiteral("url"), url});
-        appendHeaders(members, entry);
+    case McpClient::ClaudeCode:
+        members.append(
+            {QStringLiteral("type"), stdio ? QStringLiteral("stdio") : QStringLiteral("http")});
+        if (stdio) {
+            appendProgram(members, entry.command, entry.arguments, entry.environment);
+        } else {
+            members.append({QStringLiteral("url"), url});
+            appendHeaders(members, QStringLiteral("headers"), entry);
+        }
         break;
     case McpClient::Cursor:
-        members.append({QStringLiteral("url"), url});
-        appendHeaders(members, entry);
+    case McpClient::LmStudio:
+    case McpClient::Windsurf:
+        if (stdio) {
+            appendProgram(members, entry.command, entry.arguments, entry.environment);
+        } else {
+            members.append({client == McpClient::Windsurf ? QStringLiteral("serverUrl")
+                                                          : QStringLiteral("url"),
+                            url});
+            appendHeaders(members, QStringLiteral("headers"), entry);
+        }
+        break;
+    case McpClient::Codex:
+        if (stdio) {
+            appendProgram(members, entry.command, entry.arguments, entry.environment);
+        } else {
+            members.append({QStringLiteral("url"), url});
+            appendHeaders(members, QStringLiteral("http_headers"), entry);
+        }
+        break;
+    case McpClient::OpenCode:
+        if (stdio) {
+            members.append({QStringLiteral("type"), QStringLiteral("local")});
+            members.append(
+                {QStringLiteral("command"),
+                 QJsonArray::fromStringList(QStringList{entry.command} + entry.arguments)});
+            if (!entry.environment.isEmpty())
+                members.append({QStringLiteral("environment"), toJsonObject(entry.environment)});
+        } else {
+            members.append({QStringLiteral("type"), QStringLiteral("remote")});
+            members.append({QStringLiteral("url"), url});
+            appendHeaders(members, QStringLiteral("headers"), entry);
+        }
+        break;
+    case McpClient::Zed:
+        if (stdio) {
+            // "source": "custom" is what older Zed versions required (their settings were
+            // tagged by it); newer ones ignore it. "args" is required, even empty.
+            members.append({QStringLiteral("source"), QStringLiteral("custom")});
+            members.append({QStringLiteral("command"), entry.command});
+            members.append({QStringLiteral("args"), QJsonArray::fromStringList(entry.arguments)});
+            if (!entry.environment.isEmpty())
+                members.append({QStringLiteral("env"), toJsonObject(entry.environment)});
+        } else {
+            members.append({QStringLiteral("url"), url});
+            appendHeaders(members, QStringLiteral("headers"), entry);
+        }
+        break;
+    case McpClient::Goose:
+        // Goose's ExtensionConfig (crates/goose/src/agents/extension.rs): tagged by "type",
+        // "name" repeated, "args" required; "timeout" in seconds (its documented 300).
+        members.append({QStringLiteral("enabled"), true});
+        members.append({QStringLiteral("type"),
+                        stdio ? QStringLiteral("stdio") : QStringLiteral("streamable_http")});
+        members.append({QStringLiteral("name"), entry.name});
+        if (stdio) {
+            members.append({QStringLiteral("cmd"), entry.command});
+            members.append({QStringLiteral("args"), QJsonArray::fromStringList(entry.arguments)});
+            if (!entry.environment.isEmpty())
+                members.append({QStringLiteral("envs"), toJsonObject(entry.environment)});
+        } else {
+            members.append({QStringLiteral("uri"), url});
+            appendHeaders(members, QStringLiteral("headers"), entry);
+        }
+        members.append({QStringLiteral("timeout"), kGooseTimeoutSeconds});
         break;
     }
     return members;
+}
+
+QString ClientConfigSnippet::programOf(McpClient client, const QJsonObject& value)
+{
+    switch (client) {
+    case McpClient::OpenCode:
+        return value.value(QStringLiteral("command")).toArray().at(0).toString();
+    case McpClient::Goose:
+        return value.value(QStringLiteral("cmd")).toString();
+    case McpClient::Zed: {
+        // Zed's older settings nest it: "command": {"path": ...}.
+        const QJsonValue command = value.value(QStringLiteral("command"));
+        return command.isObject() ? command.toObject().value(QStringLiteral("path")).toString()
+                                  : command.toString();
+    }
+    default:
+        return value.value(QStringLiteral("command")).toString();
+    }
 }
 
 QString ClientConfigSnippet::text(McpClient client, const ClientServerEntry& entry)
@@ -123,6 +215,35 @@ QString ClientConfigSnippet::notes(McpClient client, ClientServerEntry::Transpor
         return QStringLiteral("~/.cursor/mcp.json applies to every project; .cursor/mcp.json "
                               "in a project to that project only. Check the server is switched "
                               "on in Cursor's MCP settings.");
+    case McpClient::ClaudeCode:
+        return QStringLiteral("User scope (~/.claude.json) applies to every project; "
+                              "install-client claude-code --project DIR writes DIR/.mcp.json for "
+                              "one project. 'claude mcp list' shows the server; /mcp in a "
+                              "session shows whether it is connected.");
+    case McpClient::Codex:
+        return http ? QStringLiteral("Codex reads the token from http_headers. 'codex mcp list' "
+                                     "shows the server; start a new Codex session to use it.")
+                    : QStringLiteral("'codex mcp list' shows the server; start a new Codex "
+                                     "session to use it.");
+    case McpClient::OpenCode:
+        return QStringLiteral("The global opencode.json applies to every project. 'opencode mcp "
+                              "list' shows the server; restart opencode to use it.");
+    case McpClient::QwenCode:
+        return QStringLiteral("User settings apply to every folder; a project's "
+                              ".qwen/settings.json can hold servers too. 'qwen mcp list' shows "
+                              "the server.");
+    case McpClient::Windsurf:
+        return QStringLiteral("Press the refresh button in Cascade's MCP panel (or restart "
+                              "Windsurf) to load the server.");
+    case McpClient::Zed:
+        return QStringLiteral("Zed reloads its settings when the file changes; the Agent "
+                              "Panel's settings show the server with a green dot once it runs.");
+    case McpClient::LmStudio:
+        return QStringLiteral("LM Studio reloads mcp.json when it changes (Program tab, "
+                              "Install > Edit mcp.json shows it).");
+    case McpClient::Goose:
+        return QStringLiteral("Restart Goose (goose session, or the desktop app) to load the "
+                              "extension; 'goose configure' lists it.");
     }
     Q_UNREACHABLE();
 }
