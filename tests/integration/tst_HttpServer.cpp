@@ -364,7 +364,8 @@ private Q_SLOTS:
         for (const QJsonValue& tool : tools)
             names << tool.toObject().value(QLatin1String("name")).toString();
         QCOMPARE(names,
-                 QStringList({QStringLiteral("run_python_code"), QStringLiteral("run_js_code")}));
+                 QStringList({QStringLiteral("run_python_code"), QStringLiteral("run_js_code"),
+                              QStringLiteral("list_sessions"), QStringLiteral("end_session")}));
 
         QVERIFY(
             client.send(post(*m_server, pythonCall(2, QStringLiteral("print(6*7)")), sessionId)));
