@@ -1,5 +1,6 @@
-// SessionNotebookExporter: a session's cells as a Jupyter notebook (checked field by field) and as
-// a script (its markers, its order, and run for real by python3).
+// SessionNotebookExporter: a session's cells as a Jupyter notebook (checked field by field, then
+// against the real nbformat schema with Debian's python3-nbformat) and as a script (its markers,
+// its order, and run for real by python3).
 #include "history/SessionNotebookExporter.h"
 
 #include <QDir>
@@ -11,6 +12,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <functional>
 
 using csm::RunFileRecord;
 using csm::RunRecord;
@@ -26,6 +29,16 @@ const QByteArray kPng = QByteArray::fromBase64("iVBORw0KGgoAAAANSUhEUgAAAAIAAAAC
                                                "EQVR4nGP4zwAE/yH4////ACTrBfsxGjXnAAAAAElFTkSuQmCC");
 const QByteArray kSvg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\">\n"
                         "<rect width=\"4\" height=\"4\" fill=\"red\"/>\n</svg>\n";
+
+// nbformat's own check, strict: -W error turns the repairs nbformat would make quietly (a
+// missing or repeated cell id) into failures.
+const QString kValidate = QStringLiteral(
+    "import nbformat, sys; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))");
+
+const char* const kNbformatMissing =
+    "python3 with nbformat and jsonschema is missing: install "
+    "python3-nbformat and python3-jsonschema (scripts/install-deps "
+    "--test)";
 
 RunRecord cell(const QString& code, RunStatus status, std::optional<int> exitCode)
 {
@@ -93,6 +106,48 @@ bool writeFile(const QString& path, const QByteArray& bytes)
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
 
+// A python3 that has nbformat: the one on PATH, or Debian's, where python3-nbformat installs it
+// (a pyenv or venv python3 earlier on PATH does not see it).
+QString pythonWithNbformat()
+{
+    QStringList candidates{QStandardPaths::findExecutable(QStringLiteral("python3")),
+                           QStringLiteral("/usr/bin/python3")};
+    for (const QString& python : candidates) {
+        if (python.isEmpty() || !QFileInfo::exists(python))
+            continue;
+        QProcess probe;
+        probe.setProgram(python);
+        probe.setArguments({QStringLiteral("-c"), QStringLiteral("import nbformat, jsonschema")});
+        probe.start();
+        if (probe.waitForFinished(30'000) && probe.exitStatus() == QProcess::NormalExit &&
+            probe.exitCode() == 0)
+            return python;
+    }
+    return {};
+}
+
+struct Validation
+{
+    int exitCode = -1;
+    QString errors;
+};
+
+Validation validateNotebook(const QString& python, const QString& path)
+{
+    QProcess process;
+    // The reference validator (python3-jsonschema) rather than nbformat's faster default.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("NBFORMAT_VALIDATOR"), QStringLiteral("jsonschema"));
+    process.setProcessEnvironment(environment);
+    process.setProgram(python);
+    process.setArguments(
+        {QStringLiteral("-W"), QStringLiteral("error"), QStringLiteral("-c"), kValidate, path});
+    process.start();
+    if (!process.waitForFinished(60'000) || process.exitStatus() != QProcess::NormalExit)
+        return {-1, QStringLiteral("the nbformat check did not finish: ") + process.errorString()};
+    return {process.exitCode(), QString::fromUtf8(process.readAllStandardError())};
+}
+
 } // namespace
 
 class tst_SessionNotebookExporter final : public QObject
@@ -113,6 +168,8 @@ private Q_SLOTS:
     void javaScriptSession();
     void scriptHasMarkersInOrder();
     void scriptRunsWhatTheSessionRan();
+    void nbformatValidation_data();
+    void nbformatValidation();
     void writeFailsWithClearError();
 
 private:
@@ -470,6 +527,69 @@ void tst_SessionNotebookExporter::scriptRunsWhatTheSessionRan()
     QCOMPARE(QString::fromUtf8(process.readAllStandardError()), QString());
     QCOMPARE(process.exitCode(), 0);
     QCOMPARE(process.readAllStandardOutput(), QByteArray("2\n42\n"));
+}
+
+// Jupyter's own check (nbformat against its JSON schema) accepts what the exporter writes, and
+// refuses a notebook broken on purpose, so that it cannot pass by checking nothing.
+void tst_SessionNotebookExporter::nbformatValidation_data()
+{
+    QTest::addColumn<QByteArray>("notebook");
+    QTest::addColumn<bool>("valid");
+
+    RunRecord js = cell(QStringLiteral("console.log(1)\n"), RunStatus::Ok, 0);
+    js.language = QStringLiteral("javascript");
+    RunRecord unfinished = cell(QStringLiteral("input()"), RunStatus::Running, std::nullopt);
+    RunRecord empty = cell(QString(), RunStatus::Ok, 0);
+    const auto exported = [](const QList<RunRecord>& runs, const QString& name) {
+        return QJsonDocument(SessionNotebookExporter::toNotebook(runs, {name, QString()})).toJson();
+    };
+    QTest::newRow("python") << exported(session(), QStringLiteral("python")) << true;
+    QTest::newRow("javascript") << exported({js}, QStringLiteral("js")) << true;
+    QTest::newRow("no cells") << exported({}, QString()) << true;
+    QTest::newRow("unfinished and empty cells")
+        << exported({unfinished, empty}, QStringLiteral("odd")) << true;
+
+    const QJsonObject notebook = SessionNotebookExporter::toNotebook(session(), pythonSession());
+    const auto brokenCell = [&](const std::function<void(QJsonObject&)>& breakIt) {
+        QJsonObject broken = notebook;
+        QJsonArray cells = broken[QLatin1String("cells")].toArray();
+        QJsonObject first = cells.at(1).toObject();
+        breakIt(first);
+        cells.replace(1, first);
+        broken.insert(QStringLiteral("cells"), cells);
+        return QJsonDocument(broken).toJson();
+    };
+    QTest::newRow("broken: no outputs")
+        << brokenCell([](QJsonObject& c) { c.remove(QStringLiteral("outputs")); }) << false;
+    QTest::newRow("broken: no id")
+        << brokenCell([](QJsonObject& c) { c.remove(QStringLiteral("id")); }) << false;
+    QTest::newRow("broken: text execution count") << brokenCell([](QJsonObject& c) {
+        c.insert(QStringLiteral("execution_count"), QStringLiteral("1"));
+    }) << false;
+}
+
+void tst_SessionNotebookExporter::nbformatValidation()
+{
+    QFETCH(QByteArray, notebook);
+    QFETCH(bool, valid);
+    const QString python = pythonWithNbformat();
+    if (python.isEmpty()) {
+        // Under CI the check must run: a skip there would hide that nothing was checked.
+        if (qEnvironmentVariableIsSet("CI"))
+            QFAIL(kNbformatMissing);
+        QSKIP(kNbformatMissing);
+    }
+    const QString path = m_dir.filePath(QStringLiteral("checked.ipynb"));
+    QVERIFY(writeFile(path, notebook));
+    const Validation validation = validateNotebook(python, path);
+    if (valid) {
+        QVERIFY2(validation.exitCode == 0, qPrintable(validation.errors));
+    } else {
+        QVERIFY2(validation.exitCode == 1, qPrintable(validation.errors));
+        // Refused by nbformat's check itself, not by a crash before it.
+        QVERIFY2(validation.errors.contains(QLatin1String("nbformat.")),
+                 qPrintable(validation.errors));
+    }
 }
 
 void tst_SessionNotebookExporter::writeFailsWithClearError()
