@@ -645,6 +645,60 @@ private Q_SLOTS:
         QCOMPARE(store->changedSince(0).constLast().outputFileCount, 0);
     }
 
+    void sessionCellsAreRecordedListedAndFiltered()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        // Two sessions named "analysis" one after the other (the first died), and one-shot runs.
+        const auto cell = [&](const QString& key, const QString& code, int number) {
+            RunRecord run = newRun(code);
+            run.sessionName = QStringLiteral("analysis");
+            run.sessionKey = key;
+            run.clientName = QStringLiteral("claude-code");
+            const auto id = store->recordStart(run);
+            if (!id)
+                return qint64(0);
+            RunRecord end;
+            end.status = number > 0 ? RunStatus::Ok : RunStatus::Error;
+            end.cellNumber = number;
+            return store->recordEnd(*id, end) ? *id : qint64(0);
+        };
+        const qint64 a1 = cell(QStringLiteral("code-sandbox-x-1"), QStringLiteral("df = 1"), 1);
+        QVERIFY(store->recordStart(newRun(QStringLiteral("one-shot"))));
+        const qint64 a2 = cell(QStringLiteral("code-sandbox-x-1"), QStringLiteral("df"), 2);
+        // Refused while another cell ran: in the session, but never a cell of it.
+        const qint64 refused = cell(QStringLiteral("code-sandbox-x-1"), QStringLiteral("x"), 0);
+        const qint64 b1 = cell(QStringLiteral("code-sandbox-x-9"), QStringLiteral("df = 2"), 1);
+        QVERIFY(a1 && a2 && refused && b1);
+
+        const auto loaded = store->get(a2);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->sessionName, QStringLiteral("analysis"));
+        QCOMPARE(loaded->sessionKey, QStringLiteral("code-sandbox-x-1"));
+        QCOMPARE(loaded->cellNumber, 2);
+        QCOMPARE(store->get(refused)->cellNumber, 0);
+
+        const QList<HistorySession> sessions = store->sessions();
+        QCOMPARE(sessions.size(), 2);
+        QCOMPARE(sessions.at(0).key, QStringLiteral("code-sandbox-x-9")); // most recent first
+        QCOMPARE(sessions.at(1).key, QStringLiteral("code-sandbox-x-1"));
+        QCOMPARE(sessions.at(1).name, QStringLiteral("analysis"));
+        QCOMPARE(sessions.at(1).clientName, QStringLiteral("claude-code"));
+        QCOMPARE(sessions.at(1).language, QStringLiteral("python"));
+        QCOMPARE(sessions.at(1).calls, 3);
+        QCOMPARE(store->sessions(1).size(), 1);
+
+        HistoryQuery query;
+        query.sessionKey = QStringLiteral("code-sandbox-x-1");
+        QList<qint64> ids;
+        for (const RunRecord& run : store->list(query))
+            ids << run.id;
+        QCOMPARE(ids, QList<qint64>({refused, a2, a1}));
+        QCOMPARE(store->count(query), 3);
+    }
+
     void deletingARunDeletesItsFiles()
     {
         QTemporaryDir dir;
@@ -1418,7 +1472,13 @@ private Q_SLOTS:
         QVERIFY(store->remove({*withFiles}));
         RawDatabase raw(path);
         QCOMPARE(raw.value(QStringLiteral("SELECT count(*) FROM run_files")).toInt(), 0);
-        QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), 2);
+
+        // Version 3: the old runs were in no session.
+        QVERIFY(first->sessionName.isEmpty());
+        QVERIFY(first->sessionKey.isEmpty());
+        QCOMPARE(first->cellNumber, 0);
+        QVERIFY(store->sessions().isEmpty());
+        QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), 3);
     }
 
     void appendedMigrationUpgradesAndKeepsRows()

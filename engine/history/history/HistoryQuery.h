@@ -35,6 +35,8 @@ struct HistoryQuery
     // Exactly this client name, an empty one included (runs of clients that gave none), as
     // HistoryStore::clients() lists them; uses the client name index, unlike clientName.
     std::optional<QString> exactClientName;
+    // Only the cells of this persistent session (RunRecord::sessionKey), through its index.
+    QString sessionKey;
 
     // For table views: false leaves code, stdoutText and stderrText holding at most their first
     // previewChars characters, so a page of runs does not load megabytes of output, and leaves

@@ -85,12 +85,32 @@ HistoryMigration version2()
     return migration;
 }
 
+// Version 3: persistent sessions (issue 17). session_name is the name the model gave;
+// session_key tells apart the sessions that had the same name one after another (a new
+// interpreter each time), so that a session's cells can be listed in order; cell_number is the
+// cell's place in its session, 0 for a call that never ran as a cell (refused) or not in one.
+HistoryMigration version3()
+{
+    HistoryMigration migration;
+    migration.version = 3;
+    migration.description = QStringLiteral("session cells");
+    migration.statements = {
+        QStringLiteral("ALTER TABLE runs ADD COLUMN session_name TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("ALTER TABLE runs ADD COLUMN session_key TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("ALTER TABLE runs ADD COLUMN cell_number INTEGER NOT NULL DEFAULT 0"),
+        // Partial: most runs are one-shot and need no entry.
+        QStringLiteral("CREATE INDEX runs_session_key ON runs (session_key, id) "
+                       "WHERE session_key <> ''"),
+    };
+    return migration;
+}
+
 } // namespace
 
 const QList<HistoryMigration>& HistorySchema::migrations()
 {
-    // Append version 3 here.
-    static const QList<HistoryMigration> all{version1(), version2()};
+    // Append version 4 here.
+    static const QList<HistoryMigration> all{version1(), version2(), version3()};
     return all;
 }
 

@@ -67,6 +67,9 @@ enum Column
     ColErrorMessage,
     ColFilesKey,
     ColOutputFileCount,
+    ColSessionName,
+    ColSessionKey,
+    ColCellNumber,
 };
 
 QString contentColumn(const QString& name, bool includeContent, int previewChars)
@@ -90,7 +93,8 @@ QString selectColumns(bool includeContent, int previewChars)
            contentColumn(QStringLiteral("stderr_text"), includeContent, previewChars) +
            QStringLiteral(
                ", stdout_truncated, stderr_truncated, exit_code, duration_ms, status, "
-               "started_at, ended_at, error_message, files_key, output_file_count FROM runs");
+               "started_at, ended_at, error_message, files_key, output_file_count, session_name, "
+               "session_key, cell_number FROM runs");
 }
 
 QDateTime fromMs(const QVariant& value)
@@ -164,6 +168,9 @@ RunRecord readRun(const QSqlQuery& query)
     run.errorMessage = query.value(ColErrorMessage).toString();
     run.filesKey = query.value(ColFilesKey).toString();
     run.outputFileCount = query.value(ColOutputFileCount).toInt();
+    run.sessionName = query.value(ColSessionName).toString();
+    run.sessionKey = query.value(ColSessionKey).toString();
+    run.cellNumber = query.value(ColCellNumber).toInt();
     return run;
 }
 
@@ -224,6 +231,10 @@ QString whereClause(const HistoryQuery& query, QVariantList* values)
     if (query.exactClientName) {
         conditions += QStringLiteral("client_name = ?");
         values->append(text(*query.exactClientName));
+    }
+    if (!query.sessionKey.isEmpty()) {
+        conditions += QStringLiteral("session_key = ?");
+        values->append(query.sessionKey);
     }
     if (!query.text.isEmpty()) {
         conditions += QStringLiteral("(code LIKE ? ESCAPE '\\' OR stdout_text LIKE ? ESCAPE '\\' "
@@ -604,8 +615,9 @@ std::optional<qint64> HistoryStore::recordStart(const RunRecord& run)
             "INSERT INTO runs (change_seq, server_instance, server_pid, host_name, transport, "
             "session_id, client_name, client_version, tool, language, image, code, limits, "
             "stdout_text, stderr_text, stdout_truncated, stderr_truncated, exit_code, "
-            "duration_ms, status, started_at, ended_at, error_message, files_key) VALUES (?, ?, ?, "
-            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)"));
+            "duration_ms, status, started_at, ended_at, error_message, files_key, session_name, "
+            "session_key, cell_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)"));
         insert.addBindValue(*seq);
         insert.addBindValue(text(run.serverInstance));
         insert.addBindValue(run.serverPid);
@@ -630,6 +642,9 @@ std::optional<qint64> HistoryStore::recordStart(const RunRecord& run)
                                                     : QDateTime::currentMSecsSinceEpoch());
         insert.addBindValue(text(run.errorMessage));
         insert.addBindValue(text(run.filesKey));
+        insert.addBindValue(text(run.sessionName));
+        insert.addBindValue(text(run.sessionKey));
+        insert.addBindValue(run.cellNumber);
         if (!execute(insert, "recording the start of a run"))
             return false;
         id = insert.lastInsertId().toLongLong();
@@ -659,6 +674,8 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
             "UPDATE runs SET change_seq = ?, status = ?, stdout_text = ?, stderr_text = ?, "
             "stdout_truncated = ?, stderr_truncated = ?, exit_code = ?, duration_ms = ?, "
             "ended_at = ?, error_message = ?, output_file_count = ?, "
+            // A cell's number is known once it ran as one; 0 keeps the one it started with.
+            "cell_number = CASE WHEN ? > 0 THEN ? ELSE cell_number END, "
             // Limits the engine did not enforce join the limits the run started with.
             "limits = CASE WHEN ? = '[]' THEN limits "
             "ELSE json_set(limits, '$.unenforced', json(?)) END WHERE id = ?"));
@@ -674,6 +691,8 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
                                                        : QDateTime::currentMSecsSinceEpoch());
         update.addBindValue(text(finished.errorMessage));
         update.addBindValue(returnedOutputs(finished.files));
+        update.addBindValue(finished.cellNumber);
+        update.addBindValue(finished.cellNumber);
         const QString unenforced =
             QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(finished.unenforcedLimits))
                                   .toJson(QJsonDocument::Compact));
@@ -1270,6 +1289,39 @@ QStringList HistoryStore::clients() const
         names.append(query.value(0).toString());
     setError({});
     return names;
+}
+
+QList<HistorySession> HistoryStore::sessions(int limit) const
+{
+    if (!onOwnerThread())
+        return {};
+    // Through the partial session index: one-shot runs cost nothing here.
+    QSqlQuery query(m_db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral(
+        "SELECT session_key, min(session_name), min(client_name), min(language), count(*), "
+        "min(started_at), max(started_at) FROM runs WHERE session_key <> '' GROUP BY "
+        "session_key ORDER BY max(id) DESC LIMIT ?"));
+    query.addBindValue(limit > 0 ? limit : -1);
+    if (!query.exec()) {
+        setError(QStringLiteral("listing the sessions: ") + describe(query.lastError()));
+        qCWarning(lcHistory).noquote() << m_lastError;
+        return {};
+    }
+    QList<HistorySession> sessions;
+    while (query.next()) {
+        HistorySession session;
+        session.key = query.value(0).toString();
+        session.name = query.value(1).toString();
+        session.clientName = query.value(2).toString();
+        session.language = query.value(3).toString();
+        session.calls = query.value(4).toInt();
+        session.firstStartedAt = fromMs(query.value(5));
+        session.lastStartedAt = fromMs(query.value(6));
+        sessions.append(session);
+    }
+    setError({});
+    return sessions;
 }
 
 qint64 HistoryStore::lastChangeSeq() const

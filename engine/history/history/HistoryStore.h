@@ -3,6 +3,7 @@
 #include "core/Expected.h"
 #include "history/HistoryMigration.h"
 #include "history/HistoryQuery.h"
+#include "history/HistorySession.h"
 #include "history/RetentionPolicy.h"
 #include "history/RunRecord.h"
 
@@ -126,6 +127,9 @@ public:
     // The distinct client names of the runs, sorted (byte order), the empty name included when
     // some run has none. Cheap whatever the number of runs: one index seek per name.
     QStringList clients() const;
+    // The persistent sessions that have cells in the history, the most recently used first, at
+    // most `limit`: for choosing one to show (HistoryQuery::sessionKey) or export.
+    QList<HistorySession> sessions(int limit = 50) const;
 
     // For a live view in any process: the runs inserted or updated since the change
     // `lastSeenChangeSeq`, oldest change first, at most `limit` of them, with code and outputs cut

@@ -94,6 +94,18 @@ const std::vector<CsvColumn>& csvColumns()
          [](const RunRecord& r) {
              return r.clientVersion;
          }},
+        {QStringLiteral("session_name"),
+         [](const RunRecord& r) {
+             return r.sessionName;
+         }},
+        {QStringLiteral("session_key"),
+         [](const RunRecord& r) {
+             return r.sessionKey;
+         }},
+        {QStringLiteral("cell_number"),
+         [](const RunRecord& r) {
+             return QString::number(r.cellNumber);
+         }},
         {QStringLiteral("tool"),
          [](const RunRecord& r) {
              return r.tool;
@@ -193,6 +205,9 @@ QJsonObject RunExporter::toJson(const RunRecord& run)
         {QStringLiteral("session_id"), run.sessionId},
         {QStringLiteral("client_name"), run.clientName},
         {QStringLiteral("client_version"), run.clientVersion},
+        {QStringLiteral("session_name"), run.sessionName},
+        {QStringLiteral("session_key"), run.sessionKey},
+        {QStringLiteral("cell_number"), run.cellNumber},
         {QStringLiteral("tool"), run.tool},
         {QStringLiteral("language"), run.language},
         {QStringLiteral("image"), run.image},

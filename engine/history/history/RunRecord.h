@@ -28,6 +28,12 @@ struct RunRecord
     QString sessionId;
     QString clientName;
     QString clientVersion;
+    // A cell of a persistent session: the name the model gave it, the key of that session's
+    // interpreter (unique: a name used again later is another session), and the cell's place in
+    // it (1, 2, ...; 0 when the call never ran as a cell). All empty or 0 for one-shot calls.
+    QString sessionName;
+    QString sessionKey;
+    int cellNumber = 0;
 
     // What ran.
     QString tool;

@@ -41,6 +41,8 @@ struct ExecutionResult
     // A session's cell: what became of the session, for the model to read ("interrupted at the
     // timeout; the session keeps its state"); empty otherwise.
     QString sessionNote;
+    // A session's cell: its place in the session (1, 2, ...); 0 when the call did not run as one.
+    int sessionCell = 0;
     // What the program left in its output folder, in the order the launcher sent it: returned
     // files and skipped ones (with their reason).
     QList<OutputFile> outputFiles;

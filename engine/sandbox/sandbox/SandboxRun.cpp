@@ -147,7 +147,8 @@ void SandboxRun::acquireContainer()
     if (m_request.session) {
         SandboxSession* session = m_request.session;
         if (ContainerChannel* cell = session->openCell(this)) {
-            m_cell = true;
+            // Cells of a session run one at a time: this one follows those sent so far.
+            m_cellNumber = session->cellCount() + 1;
             launch(cell);
         } else if (session->state() == SandboxSession::State::Ended) {
             failWithEngineError(QStringLiteral("The session has ended (%1); its state is gone. "
@@ -257,7 +258,7 @@ void SandboxRun::launch(ContainerChannel* channel)
             fallBackToCold(reason);
             return;
         }
-        if (m_cell) {
+        if (m_cellNumber > 0) {
             failWithEngineError(QStringLiteral("The session could not run the cell: %1; its "
                                                "state is gone. Call again to start a new one.")
                                     .arg(reason));
@@ -316,7 +317,7 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
     switch (frame.type) {
     case Type::Started:
         if (m_phase == Phase::Starting) {
-            if (!m_warm && !m_cell) {
+            if (!m_warm && m_cellNumber == 0) {
                 m_host.reportColdStart(m_request.language, m_request.image,
                                        m_sinceLaunch.elapsed());
             }
@@ -590,6 +591,7 @@ void SandboxRun::finish(ExecutionResult result)
     if (m_phase == Phase::Done)
         return;
     m_phase = Phase::Done;
+    result.sessionCell = m_cellNumber;
     m_deadline.stop();
     m_startDeadline.stop();
     m_queueDeadline.stop();

@@ -109,7 +109,7 @@ private:
     Phase m_phase = Phase::Idle;
     ExecutionResult::Outcome m_stopReason = ExecutionResult::Outcome::Cancelled;
     bool m_warm = false;
-    bool m_cell = false; // a session's cell
+    int m_cellNumber = 0; // a session's cell: its place in the session (1, 2, ...)
     QTimer m_interruptGrace;
     // The run's place in the runner's RunQueue, from start() until it ends.
     RunQueue::Ticket m_ticket = 0;

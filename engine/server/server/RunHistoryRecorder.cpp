@@ -54,6 +54,8 @@ qint64 RunHistoryRecorder::runStarted(const Start& start)
     run.sessionId = start.context.sessionId;
     run.clientName = start.context.clientName;
     run.clientVersion = start.context.clientVersion;
+    run.sessionName = start.sessionName;
+    run.sessionKey = start.sessionKey;
     run.tool = start.context.tool;
     run.language = start.language;
     run.image = start.image;
@@ -138,6 +140,13 @@ RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result, qint64 ma
         run.status = RunStatus::EngineError;
         run.errorMessage = HistoryFieldCap::apply(result.engineError, maxFieldBytes);
         break;
+    }
+    run.cellNumber = result.sessionCell;
+    // What became of the session (interrupted, ended) belongs with the cell that says it.
+    if (!result.sessionNote.isEmpty()) {
+        const QString note = QStringLiteral("Session: ") + result.sessionNote;
+        run.errorMessage =
+            run.errorMessage.isEmpty() ? note : run.errorMessage + QLatin1Char('\n') + note;
     }
     return run;
 }

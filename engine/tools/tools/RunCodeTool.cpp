@@ -229,7 +229,8 @@ std::optional<RunCodeCall::Files> RunCodeTool::prepareFiles(const QList<InputFil
 }
 
 qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& code, int timeoutMs,
-                                const QString& filesKey, const QList<InputFile>& inputFiles) const
+                                const SessionMark& session, const QString& filesKey,
+                                const QList<InputFile>& inputFiles) const
 {
     if (!m_observer)
         return 0;
@@ -254,6 +255,8 @@ qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& co
         start.limits.insert(QStringLiteral("allow_unlimited"), true);
     start.filesKey = filesKey;
     start.inputFiles = inputFiles;
+    start.sessionName = session.name;
+    start.sessionKey = session.key;
     return m_observer->runStarted(start);
 }
 
@@ -303,6 +306,7 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
     }
 
     QPointer<SandboxSession> session;
+    SessionMark mark;
     const QJsonValue sessionName = arguments.value(QLatin1String("session"));
     if (!sessionName.isUndefined() && !sessionName.isNull()) {
         if (!sessionName.isString() || !SessionRegistry::isValidName(sessionName.toString())) {
@@ -311,19 +315,21 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
                                "digits, '-', '_' or '.', at most 64."),
                 parent, m_observer, reportStart(context, code, defaultTimeoutMs));
         }
+        mark.name = sessionName.toString();
         if (!m_sessions) {
             return RunCodeCall::failed(QStringLiteral("This server keeps no sessions: call "
                                                       "without \"session\"."),
                                        parent, m_observer,
-                                       reportStart(context, code, defaultTimeoutMs));
+                                       reportStart(context, code, defaultTimeoutMs, mark));
         }
-        Expected<SandboxSession*> found = m_sessions->sessionFor(context, sessionName.toString(),
-                                                                 m_config.language, m_config.image);
+        Expected<SandboxSession*> found =
+            m_sessions->sessionFor(context, mark.name, m_config.language, m_config.image);
         if (!found) {
             return RunCodeCall::failed(found.error(), parent, m_observer,
-                                       reportStart(context, code, defaultTimeoutMs));
+                                       reportStart(context, code, defaultTimeoutMs, mark));
         }
         session = *found;
+        mark.key = session->containerName();
     }
 
     RunRequest request;
@@ -337,7 +343,7 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
     if (files)
         request.outputDirectory =
             QDir(files->store.folder(files->key)).filePath(QStringLiteral("out"));
-    const qint64 handle = reportStart(context, code, request.timeoutMs,
+    const qint64 handle = reportStart(context, code, request.timeoutMs, mark,
                                       files ? files->key : QString(), request.inputFiles);
     auto* call = new RunCodeCall(m_runner.start(request, nullptr), m_config.redactOutput, parent,
                                  m_observer, handle);

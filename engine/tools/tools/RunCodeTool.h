@@ -59,8 +59,16 @@ private:
     QString sessionSentence() const;
     // A folder for the call's files, with a copy of its inputs; none without a store.
     std::optional<RunCodeCall::Files> prepareFiles(const QList<InputFile>& inputs) const;
+    // The session a call asked for: its name, and the key of the interpreter it got (empty when
+    // the call was refused first).
+    struct SessionMark
+    {
+        QString name;
+        QString key;
+    };
     qint64 reportStart(const CallContext& context, const QJsonValue& code, int timeoutMs,
-                       const QString& filesKey = {}, const QList<InputFile>& inputFiles = {}) const;
+                       const SessionMark& session = {}, const QString& filesKey = {},
+                       const QList<InputFile>& inputFiles = {}) const;
 
     SessionRegistry* m_sessions = nullptr;
     SandboxRunner& m_runner;

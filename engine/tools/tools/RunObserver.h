@@ -29,6 +29,10 @@ public:
         QString filesKey;
         // The call's `files`; their copies are in the run's folder ("in/PATH").
         QList<InputFile> inputFiles;
+        // A call with `session`: the name, and the key of the session's interpreter when the
+        // call got one (empty when it was refused before).
+        QString sessionName;
+        QString sessionKey;
     };
 
     virtual ~RunObserver() = default;
