@@ -36,8 +36,9 @@
  * running one (SIGINT), and end of file to end the session. The driver reads each cell's program
  * on its stdin (an 8-byte length, then the program) and reports on its --ready-fd: 'r' once when
  * ready, then 'e' and a 4-byte big-endian status after each cell. Each cell gets its own started,
- * output, file and exit frames; the exit frame says session=1 while the driver lives, and
- * session=0 when it died (the launcher then ends). The output folder is emptied after each cell's
+ * output, file and exit frames; the exit frame says session=1 while the driver lives (and
+ * memory=N, the bytes the container's cgroup charges then, when it can be read), and session=0 when it
+ * died (the launcher then ends). The output folder is emptied after each cell's
  * files are sent, so that a cell returns only what it made.
  *
  * Static, with no dependency on the image: custom images keep working. Linux only.
@@ -226,6 +227,17 @@ static int read_cgroup_numbers(const char* const* files, size_t count, long long
         return read;
     }
     return 0;
+}
+
+/* The memory this container's cgroup charges now (what the engine's stats show, page cache
+ * included), or -1 when it cannot be read. */
+static long long memory_in_use(void)
+{
+    static const char* const files[] = {"memory.current", "memory/memory.usage_in_bytes"};
+    long long values[2] = {-1, -1};
+    if (read_cgroup_numbers(files, sizeof files / sizeof *files, values) < 1)
+        return -1;
+    return values[0];
 }
 
 /* Whether the cgroup holds this container to `limit` or less: a limit it does not show, or that
@@ -885,8 +897,13 @@ static int run_session(char** argv, int ready_fd, long long output_cap, long lon
             }
         }
         const long oom_after = oom_kills();
+        /* What the session holds after this cell, for the host's list of sessions. */
+        char extra[64] = " session=1";
+        const long long memory = memory_in_use();
+        if (memory >= 0)
+            snprintf(extra, sizeof extra, " session=1 memory=%lld", memory);
         frame_exit(cell_status << 8, oom_before >= 0 && oom_after > oom_before, dropped,
-                   unenforced_text, " session=1");
+                   unenforced_text, extra);
     }
     kill(driver.pid, SIGKILL);
     while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {

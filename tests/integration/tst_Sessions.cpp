@@ -89,6 +89,8 @@ private Q_SLOTS:
         QVERIFY2(listed.contains(QLatin1String("analysis (Python): 3 cell(s)")) &&
                      listed.contains(QLatin1String("other (Python): 1 cell(s)")),
                  qPrintable(listed));
+        // The memory each holds, read from its container's cgroup after its last cell.
+        QCOMPARE(listed.count(QLatin1String(" MiB of memory")), 2);
     }
 
     void anExceptionKeepsTheSession()

@@ -34,6 +34,8 @@ std::optional<LauncherExitStatus> LauncherExitStatus::parse(const QByteArray& pa
             status.unenforcedLimits = int(value);
         } else if (key == "session") {
             status.sessionAlive = value != 0;
+        } else if (key == "memory" && value >= 0) {
+            status.memoryBytes = value;
         }
         // Unknown keys are ignored: a newer launcher may say more.
     }

@@ -10,7 +10,7 @@
 namespace csm {
 
 // The launcher's exit frame: "exit=N" or "signal=N", then oom=0|1, stdout_dropped=N,
-// stderr_dropped=N, unenforced=N.
+// stderr_dropped=N, unenforced=N; a session's cell adds session=0|1 and memory=N.
 struct LauncherExitStatus
 {
     // The bits of "unenforced=N" (also the payload of the launcher's limits frame): limits the
@@ -30,6 +30,8 @@ struct LauncherExitStatus
     int unenforcedLimits = 0; // Limit bits
     // A session's cell: whether its interpreter lives on ("session=1") or died ("session=0").
     std::optional<bool> sessionAlive;
+    // A session's cell: the memory its container's cgroup charged after it (page cache included).
+    std::optional<qint64> memoryBytes;
 
     static std::optional<LauncherExitStatus> parse(const QByteArray& payload);
     // "unenforced=N" alone (the launcher's limits frame): the Limit bits, or none if unreadable.

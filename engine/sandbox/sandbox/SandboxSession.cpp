@@ -53,7 +53,8 @@ SandboxSession::~SandboxSession()
 void SandboxSession::start()
 {
     m_sinceStart.start();
-    m_sinceLastCell.start();
+    m_startedAt = QDateTime::currentDateTimeUtc();
+    markActive();
     m_client->start();
 }
 
@@ -68,12 +69,18 @@ ContainerChannel* SandboxSession::openCell(QObject* parent)
     return cell;
 }
 
+void SandboxSession::markActive()
+{
+    m_sinceLastCell.start();
+    m_lastActiveAt = QDateTime::currentDateTimeUtc();
+}
+
 void SandboxSession::sendCell(const QByteArray& request)
 {
     if (!m_client || m_state == State::Ended)
         return;
     ++m_cells;
-    m_sinceLastCell.restart();
+    markActive();
     m_client->write(QByteArray("C") + request);
 }
 
@@ -88,7 +95,7 @@ void SandboxSession::closeCell(SessionCellChannel* cell)
     if (m_cell != cell)
         return;
     m_cell = nullptr;
-    m_sinceLastCell.restart();
+    markActive();
     if (m_state == State::Busy)
         m_state = State::Idle;
 }
@@ -105,6 +112,8 @@ void SandboxSession::onOutput(const QByteArray& bytes)
             if (frame->type != LauncherStreamDecoder::Frame::Type::Exit)
                 continue;
             const auto status = LauncherExitStatus::parse(frame->payload);
+            if (status && status->memoryBytes)
+                m_memoryBytes = *status->memoryBytes;
             if (status && !status->sessionAlive.value_or(true)) {
                 end(QStringLiteral("its interpreter ended (%1)")
                         .arg(status->signal ? QStringLiteral("signal %1").arg(status->signal)
@@ -120,7 +129,7 @@ void SandboxSession::onOutput(const QByteArray& bytes)
         switch (frame->type) {
         case LauncherStreamDecoder::Frame::Type::Ready:
             m_state = m_cell ? State::Busy : State::Idle;
-            m_sinceLastCell.restart();
+            markActive();
             Q_EMIT ready();
             return;
         case LauncherStreamDecoder::Frame::Type::Failure:

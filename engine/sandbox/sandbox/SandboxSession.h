@@ -5,6 +5,7 @@
 #include "sandbox/LauncherStreamDecoder.h"
 #include "sandbox/SandboxSecrets.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
@@ -52,6 +53,12 @@ public:
     int cellCount() const { return m_cells; }
     qint64 ageMs() const { return m_sinceStart.elapsed(); }
     qint64 idleMs() const { return m_sinceLastCell.elapsed(); }
+    // The same as wall-clock times (UTC), for displays that count on from them.
+    QDateTime startedAt() const { return m_startedAt; }
+    QDateTime lastActiveAt() const { return m_lastActiveAt; }
+    // The memory its container held after its last cell (its cgroup's charge, page cache
+    // included); -1 before the first cell, or where the cgroup cannot be read.
+    qint64 memoryBytes() const { return m_memoryBytes; }
     // Why it ended; empty while it lives.
     QString endReason() const { return m_endReason; }
 
@@ -76,6 +83,8 @@ private:
     void onOutput(const QByteArray& bytes);
     void onClientEnded(int exitCode);
     void finish(const QString& reason);
+    // A cell started or ended: the idle time counts from now.
+    void markActive();
 
     const ContainerRuntime& m_runtime;
     ContainerReaper& m_reaper;
@@ -89,9 +98,12 @@ private:
     State m_state = State::Starting;
     QString m_endReason;
     int m_cells = 0;
+    qint64 m_memoryBytes = -1;
     bool m_endedWithCell = false;
     QElapsedTimer m_sinceStart;
     QElapsedTimer m_sinceLastCell;
+    QDateTime m_startedAt;
+    QDateTime m_lastActiveAt;
 };
 
 } // namespace csm

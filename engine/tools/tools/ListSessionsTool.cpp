@@ -32,8 +32,9 @@ QJsonObject ListSessionsTool::definition() const
         {QStringLiteral("name"), name()},
         {QStringLiteral("title"), QStringLiteral("List live sessions")},
         {QStringLiteral("description"),
-         QStringLiteral("Lists your live interpreter sessions (started by passing \"session\" to "
-                        "run_python_code): name, language, age, idle time and cells run.")},
+         QStringLiteral(
+             "Lists your live interpreter sessions (started by passing \"session\" to "
+             "run_python_code): name, language, age, idle time, cells run and memory in use.")},
         {QStringLiteral("inputSchema"),
          QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
                      {QStringLiteral("properties"), QJsonObject{}}}},
@@ -47,10 +48,14 @@ ToolCall* ListSessionsTool::start(const QJsonObject&, const CallContext& context
     const QList<SessionRegistry::Entry> entries = m_sessions.list(context);
     QStringList lines;
     for (const SessionRegistry::Entry& entry : entries) {
-        lines << QStringLiteral("%1 (%2): %3 cell(s), started %4 ago, idle %5%6")
+        const QString memory =
+            entry.memoryBytes >= 0
+                ? QStringLiteral(", %1 MiB of memory").arg(entry.memoryBytes / (1024 * 1024))
+                : QString();
+        lines << QStringLiteral("%1 (%2): %3 cell(s), started %4 ago, idle %5%6%7")
                      .arg(entry.name, LanguageTraits::displayName(entry.language))
                      .arg(entry.cells)
-                     .arg(seconds(entry.ageMs), seconds(entry.idleMs),
+                     .arg(seconds(entry.ageMs), seconds(entry.idleMs), memory,
                           entry.running ? QStringLiteral(", running a cell") : QString());
     }
     const QString text =

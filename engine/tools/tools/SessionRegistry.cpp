@@ -102,7 +102,9 @@ Expected<SandboxSession*> SessionRegistry::sessionFor(const CallContext& context
     }
     connect(session, &SandboxSession::ended, this,
             [this, session](const QString& reason) { onSessionEnded(session, reason); });
-    m_slots.append(Slot{client, name, language, session, {}});
+    m_slots.append(
+        Slot{client, context.transport, context.clientName, name, language, session, {}});
+    Q_EMIT changed();
     m_idleCheck.start();
     qCInfo(lcSandbox).noquote() << "session" << name << "of" << client << "starts in"
                                 << session->containerName();
@@ -124,20 +126,44 @@ void SessionRegistry::onSessionEnded(SandboxSession* session, const QString& rea
         }
     }
     session->deleteLater();
+    Q_EMIT changed();
 }
 
 QList<SessionRegistry::Entry> SessionRegistry::list(const CallContext& context) const
 {
     const QString client = clientKey(context.transport, context.sessionId);
     QList<Entry> entries;
-    for (const Slot& slot : m_slots) {
-        if (slot.client != client || !slot.session)
-            continue;
-        entries.append(Entry{slot.name, slot.language, slot.session->ageMs(),
-                             slot.session->idleMs(), slot.session->cellCount(),
-                             slot.session->state() == SandboxSession::State::Busy});
+    for (const Entry& entry : listAll()) {
+        if (entry.client == client)
+            entries.append(entry);
     }
     return entries;
+}
+
+QList<SessionRegistry::Entry> SessionRegistry::listAll() const
+{
+    QList<Entry> entries;
+    for (const Slot& slot : m_slots) {
+        if (!slot.session)
+            continue;
+        const SandboxSession& session = *slot.session;
+        entries.append(Entry{slot.name, slot.language, session.ageMs(), session.idleMs(),
+                             session.cellCount(), session.state() == SandboxSession::State::Busy,
+                             session.memoryBytes(), slot.client, slot.transport, slot.clientName,
+                             session.containerName(), session.startedAt(), session.lastActiveAt()});
+    }
+    return entries;
+}
+
+bool SessionRegistry::endByKey(const QString& key, const QString& reason)
+{
+    for (qsizetype i = 0; i < m_slots.size(); ++i) {
+        if (m_slots.at(i).session && m_slots.at(i).session->containerName() == key) {
+            loseAt(i, reason);
+            return true;
+        }
+    }
+    return false;
 }
 
 bool SessionRegistry::end(const CallContext& context, const QString& name)
@@ -158,6 +184,21 @@ void SessionRegistry::endAt(qsizetype index, const QString& reason)
         session->end(reason);
         session->deleteLater();
     }
+    Q_EMIT changed();
+}
+
+void SessionRegistry::loseAt(qsizetype index, const QString& reason)
+{
+    Slot& slot = m_slots[index];
+    const QPointer<SandboxSession> session = slot.session;
+    slot.session = nullptr;
+    slot.lostReason = reason;
+    if (session) {
+        session->disconnect(this);
+        session->end(reason);
+        session->deleteLater();
+    }
+    Q_EMIT changed();
 }
 
 void SessionRegistry::endClient(const QString& clientKey, const QString& reason)
@@ -182,10 +223,10 @@ void SessionRegistry::endIdle()
         const Slot& slot = m_slots.at(i);
         if (slot.session && slot.session->state() == SandboxSession::State::Idle &&
             slot.session->idleMs() >= limitMs) {
-            endAt(i, QStringLiteral("idle for %1 s").arg(m_limits.idleSeconds));
+            loseAt(i, QStringLiteral("idle for %1 s").arg(m_limits.idleSeconds));
         }
     }
-    if (m_slots.isEmpty())
+    if (liveCount() == 0)
         m_idleCheck.stop();
 }
 

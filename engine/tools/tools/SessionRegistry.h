@@ -4,6 +4,7 @@
 #include "mcp/CallContext.h"
 #include "runtime/Language.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -37,7 +38,15 @@ public:
         qint64 ageMs = 0;
         qint64 idleMs = 0;
         int cells = 0;
-        bool running = false; // a cell is running now
+        bool running = false;    // a cell is running now
+        qint64 memoryBytes = -1; // after its last cell; -1: not known
+        // Whose it is (for the desktop app's list of every client's sessions).
+        QString client; // clientKey()
+        QString transport;
+        QString clientName;
+        QString key; // the session's container: RunRecord::sessionKey
+        QDateTime startedAt;
+        QDateTime lastActiveAt;
     };
 
     SessionRegistry(SandboxRunner& runner, Limits limits, QObject* parent = nullptr);
@@ -52,6 +61,10 @@ public:
     Expected<SandboxSession*> sessionFor(const CallContext& context, const QString& name,
                                          Language language, const QString& image);
     QList<Entry> list(const CallContext& context) const;
+    // Every client's live sessions.
+    QList<Entry> listAll() const;
+    // Ends the live session whose container is `key` (the desktop app's End); false if none.
+    bool endByKey(const QString& key, const QString& reason);
     // Ends the caller's session `name`; false when it had none.
     bool end(const CallContext& context, const QString& name);
     // Ends every session of a client (its MCP session ended), or all (the server exits).
@@ -59,10 +72,16 @@ public:
     void endAll(const QString& reason);
     int liveCount() const;
 
+Q_SIGNALS:
+    // A session started or ended.
+    void changed();
+
 private:
     struct Slot
     {
         QString client;
+        QString transport;
+        QString clientName; // as the client said in initialize
         QString name;
         Language language = Language::Python;
         QPointer<SandboxSession> session;
@@ -71,6 +90,9 @@ private:
 
     qsizetype indexOf(const QString& client, const QString& name) const;
     void endAt(qsizetype index, const QString& reason);
+    // Ends a session its client did not ask to end: the client's next call with its name hears
+    // that its state is gone before a new one starts.
+    void loseAt(qsizetype index, const QString& reason);
     void onSessionEnded(SandboxSession* session, const QString& reason);
     void endIdle();
 
