@@ -203,7 +203,8 @@ void tst_RunsModel::columns()
         headers << model.headerData(column, Qt::Horizontal).toString();
     QCOMPARE(headers,
              QStringList({QStringLiteral("Started"), QStringLiteral("Client"),
-                          QStringLiteral("Tool"), QStringLiteral("Status"), QStringLiteral("Exit"),
+                          QStringLiteral("Tool"), QStringLiteral("Session"),
+                          QStringLiteral("Status"), QStringLiteral("Exit"),
                           QStringLiteral("Duration"), QStringLiteral("Files")}));
     const qint64 id = *m_writer->recordStart(newRun());
     model.refresh();

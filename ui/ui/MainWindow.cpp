@@ -73,6 +73,13 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
     m_serverPage = new ServerPage(dataDir, server, m_pages);
     m_serverPage->setObjectName(QStringLiteral("serverPage"));
     m_pages->addTab(m_serverPage, tr("Server"));
+    if (m_runs) {
+        connect(m_serverPage, &ServerPage::showSessionCellsRequested, this,
+                [this](const QString& key) {
+                    m_runs->showSession(key);
+                    m_pages->setCurrentWidget(m_runs);
+                });
+    }
     setWindowIcon(TrayIcon::icon(0, true));
     if (m_server) {
         m_approvals = new ApprovalPrompter(*m_server, this);

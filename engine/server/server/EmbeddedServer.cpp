@@ -111,6 +111,11 @@ void EmbeddedServer::answerApproval(quint64 id, bool approved)
     post([worker = m_worker, id, approved] { worker->answerApproval(id, approved); });
 }
 
+void EmbeddedServer::endInterpreterSession(const QString& key)
+{
+    post([worker = m_worker, key] { worker->endInterpreterSession(key); });
+}
+
 void EmbeddedServer::runFromApp(const QString& toolName, const QString& code,
                                 std::function<void(const QJsonObject&)> done)
 {

@@ -32,6 +32,9 @@ public:
     void stopHttp();
     void setApproval(bool required, int timeoutMs);
     void answerApproval(quint64 id, bool approved);
+    // Ends a live interpreter session (ServerStatus::InterpreterSession::key); its client's
+    // next call with its name hears that its state is gone.
+    void endInterpreterSession(const QString& key);
     // A run started by the user from the app (re-run): recorded with the transport "app".
     // `done` gets the MCP CallToolResult, on this thread.
     void runFromApp(const QString& toolName, const QString& code,

@@ -9,6 +9,7 @@
 #include "server/HttpServing.h"
 #include "server/McpServer.h"
 #include "server/StdioServing.h"
+#include "tools/SessionRegistry.h"
 
 #include <utility>
 
@@ -106,6 +107,12 @@ void EmbeddedServerWorker::answerApproval(quint64 id, bool approved)
         m_server->approvals().answer(id, approved);
 }
 
+void EmbeddedServerWorker::endInterpreterSession(const QString& key)
+{
+    if (m_server)
+        m_server->interpreterSessions().endByKey(key, QStringLiteral("ended in the desktop app"));
+}
+
 void EmbeddedServerWorker::runFromApp(quint64 ticket, const QString& toolName, const QString& code)
 {
     CallContext context;
@@ -192,6 +199,20 @@ void EmbeddedServerWorker::publishStatus()
             m_server->runningCallCount() +
             static_cast<int>(findChildren<ToolCall*>(Qt::FindDirectChildrenOnly).size());
         status.pendingApprovals = m_server->approvals().pendingCount();
+        for (const SessionRegistry::Entry& entry : m_server->interpreterSessions().listAll()) {
+            ServerStatus::InterpreterSession info;
+            info.key = entry.key;
+            info.name = entry.name;
+            info.language = LanguageTraits::id(entry.language);
+            info.transport = entry.transport;
+            info.clientName = entry.clientName;
+            info.cells = entry.cells;
+            info.running = entry.running;
+            info.memoryBytes = entry.memoryBytes;
+            info.startedAt = entry.startedAt;
+            info.lastActiveAt = entry.lastActiveAt;
+            status.interpreterSessions.append(info);
+        }
     }
     if (status == m_lastStatus)
         return;

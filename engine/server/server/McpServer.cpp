@@ -137,6 +137,7 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     m_pythonTool = pythonTool.get();
     m_jsTool = jsTool.get();
     m_sessionRegistry = new SessionRegistry(*m_runner, {}, this);
+    connect(m_sessionRegistry, &SessionRegistry::changed, this, &McpServer::sessionsChanged);
     m_pythonTool->setSessions(m_sessionRegistry);
     m_jsTool->setSessions(m_sessionRegistry);
     m_tools->add(std::make_unique<ApprovalGatedTool>(std::move(pythonTool), *m_approvals));

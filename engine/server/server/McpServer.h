@@ -63,13 +63,16 @@ public:
 
     // Approval mode (off unless the desktop app turns it on): calls wait for the user.
     CallApprovals& approvals() const { return *m_approvals; }
+    // The clients' persistent interpreter sessions (run_*_code's `session`).
+    SessionRegistry& interpreterSessions() const { return *m_sessionRegistry; }
     // The options in force: those the server started with, updated by the settings file.
     const ServerOptions& options() const { return m_options; }
 
 Q_SIGNALS:
     void shutdownFinished();
     // What a display of the sessions shows changed: a session opened or went away, its client
-    // said who it is, or one of its calls started or ended.
+    // said who it is, one of its calls started or ended, or an interpreter session started or
+    // ended.
     void sessionsChanged();
     // The user's settings file changed and what it says applies from the next run on.
     void settingsApplied();

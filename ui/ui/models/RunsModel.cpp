@@ -109,6 +109,8 @@ void RunsModel::slim(RunRecord& run)
     intern(run.clientVersion);
     intern(run.tool);
     intern(run.language);
+    intern(run.sessionName);
+    intern(run.sessionKey);
 }
 
 qint64 RunsModel::newestIdInStore()
@@ -407,6 +409,19 @@ QString RunsModel::text(const RunRecord& run, Column column, bool toolTip)
         return clientText(run);
     case Tool:
         return run.tool;
+    case Session:
+        if (run.sessionName.isEmpty())
+            return {};
+        if (run.cellNumber > 0) {
+            return toolTip ? tr("Cell %1 of the session \"%2\"")
+                                 .arg(run.cellNumber)
+                                 .arg(run.sessionName)
+                           : tr("%1 #%2").arg(run.sessionName).arg(run.cellNumber);
+        }
+        // Refused (the session was busy, or could not start), or still waiting for its turn.
+        return toolTip ? tr("A call for the session \"%1\" that did not run as one of its cells")
+                             .arg(run.sessionName)
+                       : run.sessionName;
     case Status:
         return RunStatusTraits::toString(run.status);
     case ExitCode:
@@ -438,6 +453,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Client");
     case Tool:
         return tr("Tool");
+    case Session:
+        return tr("Session");
     case Status:
         return tr("Status");
     case ExitCode:

@@ -30,6 +30,7 @@ public:
         Started,
         Client,
         Tool,
+        Session, // a persistent session's cell: its name and number; empty for one-shot runs
         Status,
         ExitCode,
         Duration,

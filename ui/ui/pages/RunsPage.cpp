@@ -2,6 +2,7 @@
 
 #include "history/HistoryStore.h"
 #include "history/RunExporter.h"
+#include "history/SessionNotebookExporter.h"
 #include "runtime/Language.h"
 #include "ui/models/RunsModel.h"
 #include "ui/pages/RunDetailPane.h"
@@ -17,6 +18,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -77,6 +79,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     , m_language(new QComboBox(this))
     , m_client(new QComboBox(this))
     , m_time(new QComboBox(this))
+    , m_session(new QComboBox(this))
     , m_actions(new QToolBar(this))
     , m_message(new QLabel(this))
     , m_table(new QTableView(this))
@@ -99,6 +102,9 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_time->addItem(tr("Today"), int(TimeRange::Today));
     m_time->addItem(tr("Last 7 days"), int(TimeRange::Last7Days));
     m_time->addItem(tr("Last 30 days"), int(TimeRange::Last30Days));
+    m_session->addItem(tr("Any session"));
+    m_session->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_session->setToolTip(tr("Only the cells of one persistent session, newest first"));
 
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -120,10 +126,14 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_copyCode->setShortcut(QKeySequence::Copy);
     m_copyOutput = action(tr("Copy output"), tr("Copy what the selected runs printed"));
     m_export = action(tr("Export…"), tr("Save the selected runs as JSON or CSV"));
+    m_exportSession = action(tr("Export session…"),
+                             tr("Save the session's cells, in order, as a Jupyter notebook or a "
+                                "script: the chosen session, or the selected run's"));
     m_delete = action(tr("Delete…"), tr("Delete the selected runs from the history"));
     m_delete->setShortcut(QKeySequence::Delete);
     m_rerun = action(tr("Re-run"), tr("Run the selected run's code again, as a new run"));
-    const QList<QAction*> actions{m_copyCode, m_copyOutput, m_export, m_delete, m_rerun};
+    const QList<QAction*> actions{m_copyCode,      m_copyOutput, m_export,
+                                  m_exportSession, m_delete,     m_rerun};
     m_actions->addActions(actions);
     m_actions->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_table->addActions(actions);
@@ -131,6 +141,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     connect(m_copyCode, &QAction::triggered, this, &RunsPage::copyCode);
     connect(m_copyOutput, &QAction::triggered, this, &RunsPage::copyOutput);
     connect(m_export, &QAction::triggered, this, &RunsPage::chooseExportFile);
+    connect(m_exportSession, &QAction::triggered, this, &RunsPage::chooseSessionExportFile);
     connect(m_delete, &QAction::triggered, this, &RunsPage::confirmDelete);
     connect(m_rerun, &QAction::triggered, this, &RunsPage::requestRerun);
 
@@ -140,6 +151,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     filters->addWidget(m_language);
     filters->addWidget(m_client);
     filters->addWidget(m_time);
+    filters->addWidget(m_session);
     auto* actionsRow = new QHBoxLayout;
     actionsRow->addWidget(m_actions);
     actionsRow->addWidget(m_message, 1);
@@ -156,7 +168,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_filterDelay.setSingleShot(true);
     connect(&m_filterDelay, &QTimer::timeout, this, &RunsPage::applyFilter);
     connect(m_text, &QLineEdit::textChanged, this, [this] { m_filterDelay.start(kFilterDelayMs); });
-    for (QComboBox* combo : {m_status, m_language, m_client, m_time})
+    for (QComboBox* combo : {m_status, m_language, m_client, m_time, m_session})
         connect(combo, &QComboBox::currentIndexChanged, this, &RunsPage::applyFilter);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &RunsPage::showSelectedRun);
@@ -180,8 +192,10 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     connect(&m_refresh, &QTimer::timeout, m_model, &RunsModel::refresh);
     m_refresh.start(kRefreshIntervalMs);
     connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshClients);
+    connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshSessions);
     m_clientsRefresh.start(kClientsRefreshMs);
     refreshClients();
+    refreshSessions();
     updateActions();
     // Stable names: tests find the widgets by them (findChild).
     m_model->setObjectName(QStringLiteral("model"));
@@ -192,6 +206,8 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_language->setObjectName(QStringLiteral("languageFilter"));
     m_client->setObjectName(QStringLiteral("clientFilter"));
     m_time->setObjectName(QStringLiteral("timeFilter"));
+    m_session->setObjectName(QStringLiteral("sessionFilter"));
+    m_exportSession->setObjectName(QStringLiteral("exportSessionAction"));
     m_actions->setObjectName(QStringLiteral("actionsBar"));
     m_copyCode->setObjectName(QStringLiteral("copyCodeAction"));
     m_copyOutput->setObjectName(QStringLiteral("copyOutputAction"));
@@ -218,6 +234,7 @@ void RunsPage::applyFilter()
         filter.exactClientName = m_client->currentData().toString();
     // Fixed when chosen: "last hour" keeps the runs it showed until the filter changes.
     filter.startedFrom = startOf(static_cast<TimeRange>(m_time->currentData().toInt()));
+    filter.sessionKey = m_session->currentData().toString();
     m_model->setFilter(filter);
 }
 
@@ -242,11 +259,62 @@ void RunsPage::refreshClients()
     m_client->setCurrentIndex(chosen.isValid() ? std::max(0, m_client->findData(chosen)) : 0);
 }
 
+void RunsPage::refreshSessions()
+{
+    const QList<HistorySession> sessions = m_store.sessions();
+    if (sessions.isEmpty() && !m_store.lastError().isEmpty())
+        return; // logged by the store; the list stays as it was
+    if (sessions == m_sessions)
+        return;
+    m_sessions = sessions;
+    // The chosen session stays chosen, even once its runs are gone.
+    const QVariant chosen = m_session->currentData();
+    const QString chosenText = m_session->currentText();
+    const QSignalBlocker blocker(m_session);
+    m_session->clear();
+    m_session->addItem(tr("Any session"));
+    for (const HistorySession& session : sessions) {
+        const QString when =
+            QLocale().toString(session.lastStartedAt.toLocalTime(), QLocale::ShortFormat);
+        m_session->addItem(
+            tr("%1 (%2, %3)")
+                .arg(session.name,
+                     session.clientName.isEmpty() ? tr("no client name") : session.clientName,
+                     when),
+            session.key);
+        m_session->setItemData(
+            m_session->count() - 1,
+            tr("%n call(s); container %1", nullptr, session.calls).arg(session.key),
+            Qt::ToolTipRole);
+    }
+    if (chosen.isValid() && m_session->findData(chosen) < 0)
+        m_session->addItem(chosenText, chosen);
+    m_session->setCurrentIndex(chosen.isValid() ? std::max(0, m_session->findData(chosen)) : 0);
+}
+
+void RunsPage::showSession(const QString& key)
+{
+    refreshSessions();
+    int index = m_session->findData(key);
+    if (index < 0) {
+        // No cell recorded yet (the history is written as cells start): choose it anyway.
+        m_session->addItem(key, key);
+        index = m_session->count() - 1;
+    }
+    m_session->setCurrentIndex(index); // applies the filter
+}
+
 void RunsPage::noteNewClients(int first, int last)
 {
     for (int row = first; row <= last; ++row) {
         const auto run = m_model->run(row);
-        if (run && !m_clientNames.contains(run->clientName)) {
+        if (!run)
+            continue;
+        if (!run->sessionKey.isEmpty() &&
+            std::none_of(m_sessions.cbegin(), m_sessions.cend(),
+                         [&](const HistorySession& s) { return s.key == run->sessionKey; }))
+            refreshSessions();
+        if (!m_clientNames.contains(run->clientName)) {
             refreshClients();
             return;
         }
@@ -281,6 +349,7 @@ void RunsPage::updateActions()
     m_copyCode->setEnabled(any);
     m_copyOutput->setEnabled(any);
     m_export->setEnabled(any);
+    m_exportSession->setEnabled(!sessionToExport().isEmpty());
     m_delete->setEnabled(any);
     // One run, and one that has ended: re-running a run still going would only duplicate it.
     bool rerunnable = false;
@@ -384,6 +453,78 @@ bool RunsPage::exportRuns(const QList<qint64>& ids, const QString& path)
     }
     setMessage(
         tr("Exported %n run(s) to %1.", nullptr, written).arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+QString RunsPage::sessionToExport() const
+{
+    if (const QString chosen = m_session->currentData().toString(); !chosen.isEmpty())
+        return chosen;
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    if (rows.size() != 1)
+        return {};
+    const auto run = m_model->run(rows.constFirst().row());
+    return run ? run->sessionKey : QString();
+}
+
+void RunsPage::chooseSessionExportFile()
+{
+    const QString key = sessionToExport();
+    if (key.isEmpty())
+        return;
+    HistoryQuery query;
+    query.sessionKey = key;
+    query.limit = 1;
+    query.includeContent = false;
+    const QList<RunRecord> newest = m_store.list(query);
+    const QString name = newest.isEmpty() ? QStringLiteral("session") : newest.first().sessionName;
+    const bool python = newest.isEmpty() || newest.first().language == QLatin1String("python");
+    const QString notebook = tr("Jupyter notebook (*.ipynb)");
+    const QString script = python ? tr("Python script (*.py)") : tr("JavaScript file (*.js)");
+    const QString scriptSuffix = python ? QStringLiteral("py") : QStringLiteral("js");
+    auto* dialog = new QFileDialog(this, tr("Export the session %1").arg(name),
+                                   QDir::home().filePath(name + QStringLiteral(".ipynb")),
+                                   notebook + QStringLiteral(";;") + script);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(QStringLiteral("ipynb"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::filterSelected, dialog,
+            [dialog, script, scriptSuffix](const QString& filter) {
+                dialog->setDefaultSuffix(filter == script ? scriptSuffix : QStringLiteral("ipynb"));
+            });
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this, key](const QString& path) { exportSession(key, path); });
+    dialog->setObjectName(QStringLiteral("sessionExportDialog"));
+    dialog->open();
+}
+
+bool RunsPage::exportSession(const QString& key, const QString& path)
+{
+    HistoryQuery query;
+    query.sessionKey = key;
+    query.limit = 0;
+    QList<RunRecord> runs = m_store.list(query);
+    if (!m_store.lastError().isEmpty()) {
+        setMessage(tr("Export failed: %1").arg(m_store.lastError()));
+        return false;
+    }
+    if (runs.isEmpty()) {
+        setMessage(tr("Export failed: the history has no cells of this session."));
+        return false;
+    }
+    std::reverse(runs.begin(), runs.end()); // cell order
+    const bool notebook = path.endsWith(QLatin1String(".ipynb"), Qt::CaseInsensitive);
+    const SessionNotebookExporter::Session session{runs.constFirst().sessionName,
+                                                   runs.constFirst().language};
+    const Expected<void> written = notebook
+                                       ? SessionNotebookExporter::writeNotebook(path, runs, session)
+                                       : SessionNotebookExporter::writeScript(path, runs, session);
+    if (!written) {
+        setMessage(tr("Export failed: %1").arg(written.error()));
+        return false;
+    }
+    setMessage(tr("Exported the session %1 (%n call(s)) to %2.", nullptr, int(runs.size()))
+                   .arg(runs.constFirst().sessionName, QDir::toNativeSeparators(path)));
     return true;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "history/HistorySession.h"
 #include "history/RunRecord.h"
 
 #include <QList>
@@ -23,9 +24,9 @@ class RunDetailPane;
 class RunsModel;
 
 // The main page: every run of every Code Sandbox process of this user, live, newest first,
-// filtered by text, status, language, client and time range, with the selected run in full
-// below, and actions on the selected runs: copy code or output, export (JSON, CSV), delete,
-// re-run.
+// filtered by text, status, language, client, time range and session, with the selected run in
+// full below, and actions on the selected runs: copy code or output, export (JSON, CSV), delete,
+// re-run; and a session's cells exported as a notebook or a script.
 class RunsPage final : public QWidget
 {
     Q_OBJECT
@@ -59,6 +60,14 @@ public:
     bool deleteRuns(const QList<qint64>& ids);
     // Reads the client names of the history again for the client filter.
     void refreshClients();
+    // Reads the history's sessions again for the session filter.
+    void refreshSessions();
+    // Shows only the cells of the session `key` (RunRecord::sessionKey), whatever the other
+    // filters said.
+    void showSession(const QString& key);
+    // Writes the session `key`'s cells, in order, to `path`: a Jupyter notebook when it ends in
+    // ".ipynb", else a script. False, with the reason in the message line, on failure.
+    bool exportSession(const QString& key, const QString& path);
 
 Q_SIGNALS:
     // The user asked to run `run` (loaded in full) again, as a new run.
@@ -71,6 +80,10 @@ private:
     void copyCode();
     void copyOutput();
     void chooseExportFile();
+    void chooseSessionExportFile();
+    // The session an export of a session would write: the session filter's, else the selected
+    // run's; empty when neither names one.
+    QString sessionToExport() const;
     void confirmDelete();
     void requestRerun();
     void noteNewClients(int first, int last);
@@ -84,10 +97,12 @@ private:
     QComboBox* m_language = nullptr;
     QComboBox* m_client = nullptr;
     QComboBox* m_time = nullptr;
+    QComboBox* m_session = nullptr;
     QToolBar* m_actions = nullptr;
     QAction* m_copyCode = nullptr;
     QAction* m_copyOutput = nullptr;
     QAction* m_export = nullptr;
+    QAction* m_exportSession = nullptr;
     QAction* m_delete = nullptr;
     QAction* m_rerun = nullptr;
     QLabel* m_message = nullptr;
@@ -95,6 +110,7 @@ private:
     RunDetailPane* m_detail = nullptr;
     QPointer<QMessageBox> m_deleteConfirmation;
     QStringList m_clientNames;
+    QList<HistorySession> m_sessions;
     QTimer m_refresh;
     QTimer m_clientsRefresh;
     QTimer m_filterDelay;

@@ -8,6 +8,7 @@
 #include "transport/http/HttpTokenFile.h"
 #include "ui/models/SessionsModel.h"
 #include "ui/settings/DesktopSettings.h"
+#include "ui/widgets/InterpreterSessionsBox.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -58,6 +59,7 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     , m_httpState(new QLabel(this))
     , m_sessions(new SessionsModel(this))
     , m_sessionsView(new QTableView(this))
+    , m_interpreterSessions(new InterpreterSessionsBox(this))
     , m_client(new QComboBox(this))
     , m_variant(new QComboBox(this))
     , m_snippet(new QPlainTextEdit(this))
@@ -169,11 +171,18 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     connect(m_copy, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(m_snippet->toPlainText()); });
     connect(m_install, &QPushButton::clicked, this, &ServerPage::installIntoClient);
+    connect(m_interpreterSessions, &InterpreterSessionsBox::showCellsRequested, this,
+            &ServerPage::showSessionCellsRequested);
+    if (m_server) {
+        connect(m_interpreterSessions, &InterpreterSessionsBox::endRequested, m_server,
+                &EmbeddedServer::endInterpreterSession);
+    }
 
     auto* top = new QHBoxLayout;
     auto* left = new QVBoxLayout;
     left->addWidget(httpBox);
     left->addWidget(sessionsBox, 1);
+    left->addWidget(m_interpreterSessions, 1);
     top->addLayout(left, 2);
     top->addWidget(clientBox, 3);
     auto* layout = new QVBoxLayout(this);
@@ -381,6 +390,8 @@ void ServerPage::setHttpStopped(const QString& error)
 void ServerPage::showStatus(const ServerStatus& status)
 {
     m_sessions->setSessions(status.sessions);
+    m_interpreterSessions->setSessions(status.interpreterSessions);
+    m_interpreterSessions->setEnabled(m_server != nullptr);
     if (!m_server) {
         m_status->setText(tr("This window runs no MCP server of its own; it shows the runs of "
                              "every Code Sandbox server."));

@@ -20,6 +20,7 @@ class QTableView;
 namespace csm {
 
 class EmbeddedServer;
+class InterpreterSessionsBox;
 class SessionsModel;
 struct ClientServerEntry;
 
@@ -50,6 +51,10 @@ public:
     void setClientConfigLocation(const ClientConfigLocation& location);
 
     QUrl httpUrl() const { return m_httpUrl; }
+
+Q_SIGNALS:
+    // The user asked to see a live interpreter session's cells (on the Runs page).
+    void showSessionCellsRequested(const QString& key, const QString& name);
 
 private:
     void startOrStopHttp();
@@ -93,6 +98,7 @@ private:
     QLabel* m_httpState = nullptr;
     SessionsModel* m_sessions = nullptr;
     QTableView* m_sessionsView = nullptr;
+    InterpreterSessionsBox* m_interpreterSessions = nullptr;
     QComboBox* m_client = nullptr;
     QComboBox* m_variant = nullptr;
     QPlainTextEdit* m_snippet = nullptr;
