@@ -116,6 +116,9 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QSpinBox>(page, "maxTimeout").value(), 600);
         QCOMPARE(findNamed<QSpinBox>(page, "poolSize").value(), 2);
         QCOMPARE(findNamed<QSpinBox>(page, "poolIdle").value(), 600);
+        QCOMPARE(findNamed<QSpinBox>(page, "sessionIdle").value(), 900);
+        QCOMPARE(findNamed<QSpinBox>(page, "maxSessions").value(), 16);
+        QCOMPARE(findNamed<QSpinBox>(page, "maxClientSessions").value(), 4);
         QVERIFY(findNamed<QCheckBox>(page, "redact").isChecked());
         QVERIFY(findNamed<QLabel>(page, "redactWarning").isHidden());
         QCOMPARE(findNamed<QSpinBox>(page, "keepRuns").value(), 10000);
@@ -159,6 +162,9 @@ private Q_SLOTS:
         type(findNamed<QSpinBox>(page, "maxTimeout"), QStringLiteral("900"));
         type(findNamed<QSpinBox>(page, "poolSize"), QStringLiteral("4"));
         type(findNamed<QSpinBox>(page, "poolIdle"), QStringLiteral("120"));
+        type(findNamed<QSpinBox>(page, "sessionIdle"), QStringLiteral("300"));
+        type(findNamed<QSpinBox>(page, "maxSessions"), QStringLiteral("8"));
+        type(findNamed<QSpinBox>(page, "maxClientSessions"), QStringLiteral("2"));
         type(findNamed<QSpinBox>(page, "maxRunning"), QStringLiteral("3"));
         clickIndicator(findNamed<QCheckBox>(page, "allowUnlimited"));
         QVERIFY(findNamed<QCheckBox>(page, "allowUnlimited").isChecked());
@@ -200,6 +206,9 @@ private Q_SLOTS:
         QCOMPARE(saved.maxTimeoutSeconds, 900.0);
         QCOMPARE(saved.poolSize, 4);
         QCOMPARE(saved.poolIdleSeconds, 120);
+        QCOMPARE(saved.sessionIdleSeconds, 300);
+        QCOMPARE(saved.maxSessions, 8);
+        QCOMPARE(saved.maxClientSessions, 2);
         QCOMPARE(saved.maxRunning, 3);
         QCOMPARE(saved.policy.allowUnenforcedLimits, true);
         QCOMPARE(saved.redactOutput, false);
@@ -244,6 +253,9 @@ private Q_SLOTS:
         QCOMPARE(options->maxTimeoutSeconds, 900.0);
         QCOMPARE(options->poolSize, 4);
         QCOMPARE(options->poolIdleSeconds, 120);
+        QCOMPARE(options->sessionIdleSeconds, 300);
+        QCOMPARE(options->maxSessions, 8);
+        QCOMPARE(options->maxClientSessions, 2);
         QCOMPARE(options->maxRunning, 3);
         QCOMPARE(options->policy.allowUnenforcedLimits, true);
         QCOMPARE(options->redactOutput, false);
@@ -271,6 +283,7 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QSpinBox>(page, "maxTimeout").value(), 900);
         QCOMPARE(findNamed<QSpinBox>(page, "poolSize").value(), 4);
         QCOMPARE(findNamed<QSpinBox>(page, "poolIdle").value(), 120);
+        QCOMPARE(findNamed<QSpinBox>(page, "sessionIdle").value(), 300);
         QVERIFY(!findNamed<QCheckBox>(page, "redact").isChecked());
         QVERIFY(!findNamed<QLabel>(page, "redactWarning").isHidden());
         QCOMPARE(findNamed<QSpinBox>(page, "keepRuns").value(), 500);

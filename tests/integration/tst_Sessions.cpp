@@ -193,6 +193,37 @@ private Q_SLOTS:
         expectNoContainerAfterExit(*server, pid);
     }
 
+    void anIdleSessionEndsAndItsClientHearsSo()
+    {
+        auto server = startServer({QStringLiteral("--interpreter-idle"), QStringLiteral("10")});
+        QVERIFY(server);
+        const qint64 pid = server->pid();
+        QVERIFY(!isError(cell(*server, QStringLiteral("idle"), QStringLiteral("kept = 1"))));
+        QCOMPARE(TestEngine::containersWithLabel(pidLabel(pid)).size(), 1);
+        // Checked every quarter of the idle time: gone within about 12.5 s, the server still up.
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), 20'000), QStringList());
+        QVERIFY(textOf(*server, QStringLiteral("list_sessions")).contains(u"No live sessions"));
+        const QJsonObject told = cell(*server, QStringLiteral("idle"), QStringLiteral("kept"));
+        QVERIFY(isError(told));
+        QVERIFY2(text(told).contains(QLatin1String("idle for 10 s")) &&
+                     text(told).contains(QLatin1String("state is gone")),
+                 describe(told).constData());
+        // The next call starts a new one, without the old state.
+        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("idle"), QStringLiteral("'kept' in dir()"))),
+                 QStringLiteral("False\n"));
+    }
+
+    void sessionsCanBeTurnedOff()
+    {
+        auto server = startServer({QStringLiteral("--max-interpreters"), QStringLiteral("0")});
+        QVERIFY(server);
+        const QJsonObject refused = cell(*server, QStringLiteral("s"), QStringLiteral("1"));
+        QVERIFY(isError(refused));
+        QVERIFY2(text(refused).contains(QLatin1String("--max-interpreters 0")),
+                 describe(refused).constData());
+        QCOMPARE(TestEngine::containersWithLabel(pidLabel(server->pid())).size(), 0);
+    }
+
     void aKilledServersSessionsAreRemovedByTheNext()
     {
         auto killed = startServer();

@@ -60,6 +60,11 @@ RunQueue::Limits runLimits(const ServerOptions& options)
             options.maxQueued};
 }
 
+SessionRegistry::Limits sessionLimits(const ServerOptions& options)
+{
+    return {options.maxClientSessions, options.maxSessions, options.sessionIdleSeconds};
+}
+
 RunHistoryRecorder::Config historyConfig(const ServerOptions& options)
 {
     RunHistoryRecorder::Config config;
@@ -136,7 +141,7 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     auto jsTool = std::make_unique<RunCodeTool>(*m_runner, js, m_history.get());
     m_pythonTool = pythonTool.get();
     m_jsTool = jsTool.get();
-    m_sessionRegistry = new SessionRegistry(*m_runner, {}, this);
+    m_sessionRegistry = new SessionRegistry(*m_runner, sessionLimits(options), this);
     connect(m_sessionRegistry, &SessionRegistry::changed, this, &McpServer::sessionsChanged);
     m_pythonTool->setSessions(m_sessionRegistry);
     m_jsTool->setSessions(m_sessionRegistry);
@@ -212,6 +217,7 @@ void McpServer::applySettings(const ServerOptions& options)
     m_jsTool->setConfig(js);
     m_runner->setPolicy(options.policy);
     m_runner->queue().setLimits(runLimits(options));
+    m_sessionRegistry->setLimits(sessionLimits(options));
     if (m_history)
         m_history->setConfig(historyConfig(options));
     if (options.poolSize != m_options.poolSize ||

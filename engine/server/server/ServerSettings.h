@@ -34,6 +34,11 @@ struct ServerSettings
     // defaultMaxRunning), and calls that may wait for one beyond them.
     int maxRunning = 0;
     int maxQueued = 128;
+    // Persistent sessions: ended after this long without a cell; at most this many live in all
+    // (0: no sessions) and per client.
+    int sessionIdleSeconds = 900;
+    int maxSessions = 16;
+    int maxClientSessions = 4;
     // Secret values in returned output become [secret:NAME] (--no-redact turns it off).
     bool redactOutput = true;
     RetentionPolicy historyRetention; // applied at start, after each run and on a timer

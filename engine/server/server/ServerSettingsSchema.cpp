@@ -307,6 +307,41 @@ std::vector<ServerSetting> sandboxSettings()
         },
         [](const ServerSettings& settings) { return QString::number(settings.poolIdleSeconds); });
     add(
+        "interpreter-idle", "seconds",
+        QStringLiteral("Seconds without a cell after which a persistent session (run_*_code's "
+                       "\"session\") ends and its state is lost (default 900). Env: "
+                       "CODE_SANDBOX_INTERPRETER_IDLE."),
+        "CODE_SANDBOX_INTERPRETER_IDLE",
+        [](const QString& text, ServerSettings& settings) {
+            return readCount(text, 10, 7 * 86'400,
+                             QStringLiteral("must be a whole number of seconds from 10 to 604800"),
+                             settings.sessionIdleSeconds);
+        },
+        [](const ServerSettings& settings) {
+            return QString::number(settings.sessionIdleSeconds);
+        });
+    add(
+        "max-interpreters", "count",
+        QStringLiteral("Persistent sessions this server keeps live for all its clients; each "
+                       "holds a container and its memory (default 16; 0 turns sessions off). "
+                       "Env: CODE_SANDBOX_MAX_INTERPRETERS."),
+        "CODE_SANDBOX_MAX_INTERPRETERS",
+        [](const QString& text, ServerSettings& settings) {
+            return readCount(text, 0, 256, QStringLiteral("must be a whole number from 0 to 256"),
+                             settings.maxSessions);
+        },
+        [](const ServerSettings& settings) { return QString::number(settings.maxSessions); });
+    add(
+        "max-client-interpreters", "count",
+        QStringLiteral("Persistent sessions each client may keep live at once (default 4). "
+                       "Env: CODE_SANDBOX_MAX_CLIENT_INTERPRETERS."),
+        "CODE_SANDBOX_MAX_CLIENT_INTERPRETERS",
+        [](const QString& text, ServerSettings& settings) {
+            return readCount(text, 1, 256, QStringLiteral("must be a whole number from 1 to 256"),
+                             settings.maxClientSessions);
+        },
+        [](const ServerSettings& settings) { return QString::number(settings.maxClientSessions); });
+    add(
         "max-running", "count",
         QStringLiteral("Sandboxes running programs at once; further calls wait in a "
                        "queue (default: twice the CPUs, or fewer if their memory limits "

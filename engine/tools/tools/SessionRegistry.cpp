@@ -6,10 +6,17 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace csm {
 
 namespace {
-constexpr int kIdleCheckMs = 15'000;
+// How often idle sessions are looked for: a quarter of the idle time, so that one ends at most
+// a quarter late, and no more often than each second nor less than every 15 s.
+int idleCheckMs(const SessionRegistry::Limits& limits)
+{
+    return std::clamp(limits.idleSeconds * 250, 1000, 15'000);
+}
 } // namespace
 
 SessionRegistry::SessionRegistry(SandboxRunner& runner, Limits limits, QObject* parent)
@@ -17,7 +24,7 @@ SessionRegistry::SessionRegistry(SandboxRunner& runner, Limits limits, QObject* 
     , m_runner(runner)
     , m_limits(limits)
 {
-    m_idleCheck.setInterval(kIdleCheckMs);
+    m_idleCheck.setInterval(idleCheckMs(m_limits));
     connect(&m_idleCheck, &QTimer::timeout, this, &SessionRegistry::endIdle);
 }
 
@@ -44,6 +51,12 @@ qsizetype SessionRegistry::indexOf(const QString& client, const QString& name) c
             return i;
     }
     return -1;
+}
+
+void SessionRegistry::setLimits(const Limits& limits)
+{
+    m_limits = limits;
+    m_idleCheck.setInterval(idleCheckMs(m_limits));
 }
 
 int SessionRegistry::liveCount() const
@@ -79,6 +92,10 @@ Expected<SandboxSession*> SessionRegistry::sessionFor(const CallContext& context
                                        LanguageTraits::displayName(language)));
         }
         return slot.session.data();
+    }
+    if (m_limits.perServer <= 0) {
+        return Unexpected(QStringLiteral("Sessions are turned off on this server "
+                                         "(--max-interpreters 0): call without \"session\"."));
     }
     int ofClient = 0;
     for (const Slot& slot : std::as_const(m_slots))

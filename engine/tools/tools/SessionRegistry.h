@@ -28,7 +28,7 @@ public:
     struct Limits
     {
         int perClient = 4;
-        int perServer = 16;
+        int perServer = 16; // 0: no sessions at all
         int idleSeconds = 15 * 60;
     };
     struct Entry
@@ -71,6 +71,9 @@ public:
     void endClient(const QString& clientKey, const QString& reason);
     void endAll(const QString& reason);
     int liveCount() const;
+    // New limits (the settings changed): they apply to new sessions and to idle time from now
+    // on; live sessions over a lower cap are left to end on their own.
+    void setLimits(const Limits& limits);
 
 Q_SIGNALS:
     // A session started or ended.

@@ -44,6 +44,10 @@ constexpr int kMaxTimeoutSeconds = 86'400;
 constexpr int kMaxPoolSize = 32;
 constexpr int kMaxRunning = 1024;
 constexpr int kMaxPoolIdleSeconds = 7 * 86'400;
+// As ServerSettingsSchema checks them.
+constexpr int kMinSessionIdleSeconds = 10;
+constexpr int kMaxSessionIdleSeconds = 7 * 86'400;
+constexpr int kMaxSessions = 256;
 // A server takes any count and age; these only keep the boxes a sensible width.
 constexpr int kMaxKeptRuns = 100'000'000;
 constexpr int kMaxKeptDays = 100 * 365;
@@ -199,6 +203,23 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     poolLayout->addRow(tr("Containers &ready:"), m_poolSize);
     poolLayout->addRow(tr("Remove them after &idle:"), m_poolIdle);
 
+    // Persistent sessions.
+    auto* sessions = new QGroupBox(tr("Sessions"), form);
+    m_sessionIdle = spinBox(kMinSessionIdleSeconds, kMaxSessionIdleSeconds, tr(" s"), sessions);
+    m_sessionIdle->setToolTip(tr("A session without a cell this long ends, and its variables "
+                                 "are lost; its client is told so on its next call."));
+    m_maxSessions = spinBox(0, kMaxSessions, QString(), sessions);
+    m_maxSessions->setSpecialValueText(tr("Off"));
+    m_maxSessions->setToolTip(tr("Live sessions for all clients at once. Each keeps a container "
+                                 "and its memory."));
+    m_maxClientSessions = spinBox(1, kMaxSessions, QString(), sessions);
+    m_maxClientSessions->setToolTip(tr("Live sessions each client may keep at once."));
+    auto* sessionsLayout = new QFormLayout(sessions);
+    sessionsLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    sessionsLayout->addRow(tr("End after i&dle:"), m_sessionIdle);
+    sessionsLayout->addRow(tr("At most, in &all:"), m_maxSessions);
+    sessionsLayout->addRow(tr("At most, per c&lient:"), m_maxClientSessions);
+
     // Privacy.
     auto* privacy = new QGroupBox(tr("Privacy"), form);
     m_redact = new QCheckBox(tr("R&eplace secret values in output with [secret:NAME]"), privacy);
@@ -269,9 +290,9 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     auto* formLayout = new QVBoxLayout(form);
     for (QWidget* group : {static_cast<QWidget*>(limits), static_cast<QWidget*>(network),
                            static_cast<QWidget*>(shared), static_cast<QWidget*>(timeouts),
-                           static_cast<QWidget*>(pool), static_cast<QWidget*>(privacy),
-                           static_cast<QWidget*>(history), static_cast<QWidget*>(engine),
-                           static_cast<QWidget*>(approval)})
+                           static_cast<QWidget*>(pool), static_cast<QWidget*>(sessions),
+                           static_cast<QWidget*>(privacy), static_cast<QWidget*>(history),
+                           static_cast<QWidget*>(engine), static_cast<QWidget*>(approval)})
         formLayout->addWidget(group);
     formLayout->addStretch();
     auto* scroll = new QScrollArea(this);
@@ -321,7 +342,8 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
 
     for (QSpinBox* box :
          {m_memory, m_pids, m_tmpfs, m_outputCap, m_timeout, m_maxTimeout, m_poolSize, m_poolIdle,
-          m_maxRuns, m_maxDays, m_maxMb, m_maxFieldSize, m_approvalTimeout, m_maxRunning})
+          m_sessionIdle, m_maxSessions, m_maxClientSessions, m_maxRuns, m_maxDays, m_maxMb,
+          m_maxFieldSize, m_approvalTimeout, m_maxRunning})
         connect(box, &QSpinBox::valueChanged, this, &SettingsPage::updateState);
     connect(m_cpus, &QDoubleSpinBox::valueChanged, this, &SettingsPage::updateState);
     for (QAbstractButton* button :
@@ -353,6 +375,9 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     m_maxTimeout->setObjectName(QStringLiteral("maxTimeout"));
     m_poolSize->setObjectName(QStringLiteral("poolSize"));
     m_poolIdle->setObjectName(QStringLiteral("poolIdle"));
+    m_sessionIdle->setObjectName(QStringLiteral("sessionIdle"));
+    m_maxSessions->setObjectName(QStringLiteral("maxSessions"));
+    m_maxClientSessions->setObjectName(QStringLiteral("maxClientSessions"));
     m_redact->setObjectName(QStringLiteral("redact"));
     m_redactWarning->setObjectName(QStringLiteral("redactWarning"));
     m_maxRunning->setObjectName(QStringLiteral("maxRunning"));
@@ -471,6 +496,9 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     m_maxTimeout->setValue(shown(m_maxTimeout, server.maxTimeoutSeconds));
     m_poolSize->setValue(server.poolSize);
     m_poolIdle->setValue(server.poolIdleSeconds);
+    m_sessionIdle->setValue(server.sessionIdleSeconds);
+    m_maxSessions->setValue(server.maxSessions);
+    m_maxClientSessions->setValue(server.maxClientSessions);
     m_maxRunning->setValue(server.maxRunning);
     m_allowUnlimited->setChecked(server.policy.allowUnenforcedLimits);
     m_redact->setChecked(server.redactOutput);
@@ -504,6 +532,9 @@ SettingsPage::FormValues SettingsPage::formValues() const
     values.maxTimeoutSeconds = m_maxTimeout->value();
     values.poolSize = m_poolSize->value();
     values.poolIdleSeconds = m_poolIdle->value();
+    values.sessionIdleSeconds = m_sessionIdle->value();
+    values.maxSessions = m_maxSessions->value();
+    values.maxClientSessions = m_maxClientSessions->value();
     values.maxRunning = m_maxRunning->value();
     values.allowUnlimited = m_allowUnlimited->isChecked();
     values.redact = m_redact->isChecked();
@@ -544,6 +575,12 @@ ServerSettings SettingsPage::changedServer(ServerSettings onto) const
         onto.poolSize = now.poolSize;
     if (now.poolIdleSeconds != was.poolIdleSeconds)
         onto.poolIdleSeconds = now.poolIdleSeconds;
+    if (now.sessionIdleSeconds != was.sessionIdleSeconds)
+        onto.sessionIdleSeconds = now.sessionIdleSeconds;
+    if (now.maxSessions != was.maxSessions)
+        onto.maxSessions = now.maxSessions;
+    if (now.maxClientSessions != was.maxClientSessions)
+        onto.maxClientSessions = now.maxClientSessions;
     if (now.maxRunning != was.maxRunning)
         onto.maxRunning = now.maxRunning;
     if (now.allowUnlimited != was.allowUnlimited)

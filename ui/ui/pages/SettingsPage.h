@@ -65,6 +65,9 @@ private:
         int maxTimeoutSeconds = 0;
         int poolSize = 0;
         int poolIdleSeconds = 0;
+        int sessionIdleSeconds = 0;
+        int maxSessions = 0;
+        int maxClientSessions = 0;
         int maxRunning = 0;
         bool allowUnlimited = false;
         bool redact = false;
@@ -117,6 +120,9 @@ private:
     QSpinBox* m_maxTimeout = nullptr;
     QSpinBox* m_poolSize = nullptr;
     QSpinBox* m_poolIdle = nullptr;
+    QSpinBox* m_sessionIdle = nullptr;
+    QSpinBox* m_maxSessions = nullptr;
+    QSpinBox* m_maxClientSessions = nullptr;
     QSpinBox* m_maxRunning = nullptr;
     QCheckBox* m_allowUnlimited = nullptr;
     QCheckBox* m_redact = nullptr;
