@@ -108,6 +108,51 @@ private Q_SLOTS:
                  QStringLiteral("(7, 1)\n"));
     }
 
+    void cellsSentTogetherRunInTurn()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        // As an assistant calling tools in parallel would: the second cell waits for the first.
+        const auto send = [&](const QString& code) {
+            return server->sendRequest(
+                QStringLiteral("tools/call"),
+                {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+                 {QStringLiteral("arguments"),
+                  QJsonObject{{QStringLiteral("code"), code},
+                              {QStringLiteral("session"), QStringLiteral("turns")}}}});
+        };
+        const int first = send(QStringLiteral("import time\ntime.sleep(1.5)\nx = 5\n"));
+        const int second = send(QStringLiteral("x * 2"));
+        const int third = send(QStringLiteral("x * 3"));
+        const auto firstDone = server->waitForResponse(first, 60'000);
+        const auto secondDone = server->waitForResponse(second, 60'000);
+        const auto thirdDone = server->waitForResponse(third, 60'000);
+        QVERIFY(firstDone && secondDone && thirdDone);
+        const QJsonObject secondResult = secondDone->value(u"result").toObject();
+        QVERIFY2(!isError(secondResult), describe(secondResult).constData());
+        QCOMPARE(stdoutOf(secondResult), QStringLiteral("10\n"));
+        QCOMPARE(stdoutOf(thirdDone->value(u"result").toObject()), QStringLiteral("15\n"));
+
+        // A cell that cannot get its turn within its timeout says so, and never runs.
+        const int busy = send(QStringLiteral("time.sleep(4)"));
+        const int late =
+            server->sendRequest(QStringLiteral("tools/call"),
+                                {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+                                 {QStringLiteral("arguments"),
+                                  QJsonObject{{QStringLiteral("code"), QStringLiteral("x = 99")},
+                                              {QStringLiteral("session"), QStringLiteral("turns")},
+                                              {QStringLiteral("timeout_seconds"), 1}}}});
+        const auto lateDone = server->waitForResponse(late, 30'000);
+        QVERIFY(lateDone);
+        const QJsonObject lateResult = lateDone->value(u"result").toObject();
+        QVERIFY(isError(lateResult));
+        QVERIFY2(text(lateResult).contains(QLatin1String("waiting for the session's running cell")),
+                 describe(lateResult).constData());
+        QVERIFY(server->waitForResponse(busy, 30'000));
+        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("turns"), QStringLiteral("x"))),
+                 QStringLiteral("5\n"));
+    }
+
     void aTimeoutInterruptsTheCellAndKeepsTheState()
     {
         auto server = startServer();

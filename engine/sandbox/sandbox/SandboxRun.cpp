@@ -92,6 +92,20 @@ void SandboxRun::onAdmitted()
 
 void SandboxRun::onWaitedTooLong()
 {
+    if (m_waitingForCell && m_phase == Phase::CheckingImage) {
+        m_waitingForCell = false;
+        if (m_request.session)
+            m_request.session->disconnect(this);
+        ExecutionResult result;
+        result.outcome = ExecutionResult::Outcome::TimedOutWaiting;
+        result.engineError =
+            QStringLiteral("The call timed out after %1 s waiting for the session's running cell "
+                           "to finish; this cell never ran (cells of one session run one at a "
+                           "time).")
+                .arg(QString::number(m_request.timeoutMs / 1000.0));
+        finish(result);
+        return;
+    }
     if (m_phase != Phase::Queued)
         return;
     leaveQueue();
@@ -147,6 +161,10 @@ void SandboxRun::acquireContainer()
     if (m_request.session) {
         SandboxSession* session = m_request.session;
         if (ContainerChannel* cell = session->openCell(this)) {
+            if (std::exchange(m_waitingForCell, false)) {
+                m_queueDeadline.stop();
+                session->disconnect(this);
+            }
             // Cells of a session run one at a time: this one follows those sent so far.
             m_cellNumber = session->cellCount() + 1;
             launch(cell);
@@ -155,9 +173,7 @@ void SandboxRun::acquireContainer()
                                                "Call again to start a new one.")
                                     .arg(session->endReason()));
         } else {
-            failWithEngineError(QStringLiteral("The session is running another cell; call again "
-                                               "when it has finished (cells of one session run "
-                                               "one at a time)."));
+            waitForCell(session);
         }
         return;
     }
@@ -169,6 +185,20 @@ void SandboxRun::acquireContainer()
     } else {
         startCold();
     }
+}
+
+void SandboxRun::waitForCell(SandboxSession* session)
+{
+    // Cells of one session run one at a time, in the order they came (as a notebook queues
+    // them): this one waits for the running one, within its own timeout.
+    if (m_waitingForCell)
+        return; // still waiting: another waiting cell went first
+    m_waitingForCell = true;
+    connect(session, &SandboxSession::cellClosed, this, &SandboxRun::acquireContainer,
+            Qt::QueuedConnection);
+    connect(session, &SandboxSession::ended, this, &SandboxRun::acquireContainer,
+            Qt::QueuedConnection);
+    m_queueDeadline.start(m_request.timeoutMs);
 }
 
 void SandboxRun::startCold()

@@ -72,6 +72,7 @@ private:
 
     void onAdmitted();
     void onWaitedTooLong();
+    void waitForCell(SandboxSession* session);
     void leaveQueue();
     void chooseContainer();
     void acquireContainer();
@@ -114,6 +115,7 @@ private:
     // The run's place in the runner's RunQueue, from start() until it ends.
     RunQueue::Ticket m_ticket = 0;
     bool m_admitted = false;
+    bool m_waitingForCell = false; // a session's cell, waiting for the one running
 
     QPointer<QProcess> m_check;
     QPointer<QProcess> m_remove;
@@ -123,7 +125,8 @@ private:
     QByteArray m_lastEngineDiagnostics;
     LauncherStreamDecoder m_decoder;
     QTimer m_deadline;
-    QTimer m_queueDeadline; // the run's timeout also bounds its wait for a sandbox
+    // The run's timeout also bounds its wait for a sandbox, or for its session's running cell.
+    QTimer m_queueDeadline;
     QTimer m_startDeadline;
     QElapsedTimer m_clock;
     QElapsedTimer m_sinceLaunch;

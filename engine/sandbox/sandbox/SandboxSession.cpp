@@ -98,6 +98,7 @@ void SandboxSession::closeCell(SessionCellChannel* cell)
     markActive();
     if (m_state == State::Busy)
         m_state = State::Idle;
+    Q_EMIT cellClosed();
 }
 
 void SandboxSession::onOutput(const QByteArray& bytes)

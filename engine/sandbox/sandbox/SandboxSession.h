@@ -74,6 +74,8 @@ public:
 Q_SIGNALS:
     void ready();
     void ended(const QString& reason);
+    // The running cell ended: the next may open.
+    void cellClosed();
 
 private:
     friend class SessionCellChannel;
