@@ -206,7 +206,8 @@ QString ClientConfigSnippet::notes(McpClient client, ClientServerEntry::Transpor
     case McpClient::GeminiCli:
         return QStringLiteral("User settings apply to every folder; a project's "
                               ".gemini/settings.json can hold servers too. Restart Gemini CLI, "
-                              "then /mcp lists the server.");
+                              "then /mcp lists the server; in a folder Gemini CLI does not "
+                              "trust yet, it keeps MCP servers disabled until you trust it.");
     case McpClient::VsCode:
         return QStringLiteral("This is the user profile's mcp.json (MCP: Open User "
                               "Configuration); a workspace can have its own .vscode/mcp.json. "
