@@ -12,7 +12,9 @@
 #include "ui/models/RunsModel.h"
 #include "ui/pages/RunDetailPane.h"
 #include "ui/pages/RunsPage.h"
+#include "ui/pages/ServerPage.h"
 #include "ui/widgets/CodeView.h"
+#include "ui/widgets/RunsEmptyNotice.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -20,6 +22,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QHelpEvent>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,12 +31,15 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
 #include <QToolTip>
 
+#include <algorithm>
 #include <memory>
 
 using namespace callresult;
@@ -80,11 +86,33 @@ private Q_SLOTS:
         }
     }
 
+    // Before any run exists: the empty history's button opens the clients' configuration.
+    void theEmptyHistorysButtonOpensTheServerPage()
+    {
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        QTabWidget& pages = findNamed<QTabWidget>(*m_window, "pages");
+        QCOMPARE(pages.currentWidget(), &page);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QTest::mouseClick(&findNamed<QPushButton>(page, "connectAssistantButton"), Qt::LeftButton);
+        csm::ServerPage& server = findNamed<csm::ServerPage>(*m_window, "serverPage");
+        QCOMPARE(pages.currentWidget(), &server);
+        QTRY_VERIFY(findNamed<QComboBox>(server, "clientChoice").hasFocus());
+        pages.setCurrentWidget(&page);
+    }
+
     void aHeadlessServersRunAppearsLive()
     {
         csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
         const QAbstractItemModel& model = findNamed<RunsModel>(page, "model");
         QCOMPARE(model.rowCount(), 0);
+        // An empty history says what to do next instead of showing an empty table.
+        QVERIFY(findNamed<csm::RunsEmptyNotice>(page, "emptyNotice").isVisible());
+        QVERIFY(!findNamed<QTableView>(page, "table").isVisible());
+        QCOMPARE(findNamed<QLabel>(page, "emptyTitle").text(), QStringLiteral("No runs yet"));
+        QCOMPARE(findNamed<QLabel>(page, "emptyCommand").text(),
+                 QStringLiteral("code-sandbox-mcp install-client claude-code"));
+        QVERIFY(findNamed<QPushButton>(page, "connectAssistantButton").isVisible());
         const QJsonObject result =
             m_server->callTool(QStringLiteral("run_python_code"),
                                code(QStringLiteral("print('hello from the sandbox')")));
@@ -92,16 +120,42 @@ private Q_SLOTS:
         // Within a refresh or two of its end, without reloading the page.
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(cell(model, 0, RunsModel::Status), QStringLiteral("ok"), 5000);
-        QCOMPARE(cell(model, 0, RunsModel::Tool), QStringLiteral("run_python_code"));
+        // The language as people name it; the tool's own name in the tooltip.
+        QCOMPARE(cell(model, 0, RunsModel::Language), QStringLiteral("Python"));
+        QVERIFY2(model.index(0, RunsModel::Language)
+                     .data(Qt::ToolTipRole)
+                     .toString()
+                     .contains(QLatin1String("run_python_code")),
+                 qPrintable(model.index(0, RunsModel::Language).data(Qt::ToolTipRole).toString()));
         QCOMPARE(cell(model, 0, RunsModel::Client), QStringLiteral("tst 1"));
         QCOMPARE(cell(model, 0, RunsModel::ExitCode), QStringLiteral("0"));
+        // The message goes as soon as there is a run.
+        QVERIFY(findNamed<QTableView>(page, "table").isVisible());
+        QVERIFY(!findNamed<csm::RunsEmptyNotice>(page, "emptyNotice").isVisible());
+        // The table's columns fit what they show: none is stretched past it, the time is on one
+        // line.
+        const QTableView& table = findNamed<QTableView>(page, "table");
+        for (int column = 0; column < RunsModel::ColumnCount; ++column) {
+            const int fits =
+                std::max({static_cast<const QAbstractItemView&>(table).sizeHintForColumn(column),
+                          table.horizontalHeader()->sectionSizeHint(column),
+                          table.horizontalHeader()->minimumSectionSize()});
+            QVERIFY2(table.columnWidth(column) <= fits,
+                     qPrintable(QStringLiteral("column %1 is %2 px wide for %3 px of content")
+                                    .arg(column)
+                                    .arg(table.columnWidth(column))
+                                    .arg(fits)));
+        }
+        QVERIFY(!table.wordWrap());
+        QVERIFY(table.columnWidth(RunsModel::Started) >=
+                table.fontMetrics().horizontalAdvance(cell(model, 0, RunsModel::Started)));
     }
 
     void selectingARunShowsItInFull()
     {
         csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
         QTableView& table = findNamed<QTableView>(page, "table");
-        const QRect firstRow = table.visualRect(table.model()->index(0, RunsModel::Tool));
+        const QRect firstRow = table.visualRect(table.model()->index(0, RunsModel::Language));
         QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, firstRow.center());
         QTRY_VERIFY(findNamed<csm::RunDetailPane>(page, "detail").shownRunId() > 0);
         QCOMPARE(findNamed<csm::CodeView>(page, "codeView").toPlainText(),
@@ -126,8 +180,20 @@ private Q_SLOTS:
         QTest::keyClicks(&findNamed<QLineEdit>(page, "textFilter"), QStringLiteral("hello from"));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
         QCOMPARE(cell(model, 0, RunsModel::Status), QStringLiteral("ok"));
+        // A filter that matches nothing says so (not how to connect an assistant).
+        findNamed<QLineEdit>(page, "textFilter").clear();
+        QTest::keyClicks(&findNamed<QLineEdit>(page, "textFilter"),
+                         QStringLiteral("printed by no run"));
+        QTRY_VERIFY_WITH_TIMEOUT(findNamed<csm::RunsEmptyNotice>(page, "emptyNotice").isVisible(),
+                                 3000);
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(findNamed<QLabel>(page, "emptyTitle").text(),
+                 QStringLiteral("No runs match the filter"));
+        QVERIFY(!findNamed<QPushButton>(page, "connectAssistantButton").isVisible());
+        QVERIFY(!findNamed<QLabel>(page, "emptyCommand").isVisible());
         findNamed<QLineEdit>(page, "textFilter").clear();
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
+        QVERIFY(findNamed<QTableView>(page, "table").isVisible());
 
         // The status filter.
         QComboBox& status = findNamed<QComboBox>(page, "statusFilter");
@@ -160,7 +226,7 @@ private Q_SLOTS:
         QVERIFY(client.findText(QStringLiteral("tst")) > 0);
         client.setCurrentIndex(client.findText(QStringLiteral("other-client")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
-        QCOMPARE(cell(model, 0, RunsModel::Tool), QStringLiteral("run_javascript_code"));
+        QCOMPARE(cell(model, 0, RunsModel::Language), QStringLiteral("JavaScript"));
         client.setCurrentIndex(client.findText(QStringLiteral("tst")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
         client.setCurrentIndex(0);
@@ -452,7 +518,7 @@ private:
         for (int row = 0; row < findNamed<RunsModel>(page, "model").rowCount(); ++row) {
             if (!ids.contains(findNamed<RunsModel>(page, "model").runId(row)))
                 continue;
-            const QRect rect = table.visualRect(table.model()->index(row, RunsModel::Tool));
+            const QRect rect = table.visualRect(table.model()->index(row, RunsModel::Language));
             QTest::mouseClick(table.viewport(), Qt::LeftButton,
                               first ? Qt::KeyboardModifiers{} : Qt::ControlModifier, rect.center());
             first = false;

@@ -79,6 +79,10 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
                     m_runs->showSession(key);
                     m_pages->setCurrentWidget(m_runs);
                 });
+        connect(m_runs, &RunsPage::connectAssistantRequested, this, [this] {
+            m_pages->setCurrentWidget(m_serverPage);
+            m_serverPage->showClientConfiguration();
+        });
     }
     setWindowIcon(TrayIcon::icon(0, true));
     if (m_server) {

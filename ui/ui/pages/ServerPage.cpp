@@ -157,6 +157,7 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     actions->addWidget(m_install);
     actions->addStretch(1);
     auto* clientBox = new QGroupBox(tr("Connect an assistant"), this);
+    clientBox->setObjectName(QStringLiteral("clientBox"));
     auto* clientLayout = new QVBoxLayout(clientBox);
     clientLayout->addLayout(choice);
     clientLayout->addWidget(m_snippet, 1);
@@ -226,6 +227,11 @@ void ServerPage::setClientConfigLocation(const ClientConfigLocation& location)
 {
     m_location = location;
     updateSnippet();
+}
+
+void ServerPage::showClientConfiguration()
+{
+    m_client->setFocus(Qt::OtherFocusReason);
 }
 
 void ServerPage::startOrStopHttp()
