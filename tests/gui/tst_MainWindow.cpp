@@ -164,6 +164,16 @@ private Q_SLOTS:
                  QStringLiteral("hello from the sandbox\n"));
         QVERIFY2(findNamed<QLabel>(page, "summary").text().contains(QLatin1String("ok")),
                  qPrintable(findNamed<QLabel>(page, "summary").text()));
+        // The limits it ran under, as the Settings page names them (the server's defaults).
+        const QString limits = findNamed<QPlainTextEdit>(page, "limits").toPlainText();
+        for (const char* line : {"Memory: 512 MiB", "CPUs: 1", "Processes: 256",
+                                 "Writable space: 64 MiB", "Timeout: 30 s", "Output cap: 1 MiB"})
+            QVERIFY2(
+                limits.split(u'\n').contains(QLatin1String(line)),
+                qPrintable(QStringLiteral("no \"%1\" in:\n%2").arg(QLatin1String(line), limits)));
+        QVERIFY2(limits.contains(QLatin1String("Network: ")), qPrintable(limits));
+        QVERIFY2(!limits.contains(u'{') && !limits.contains(QLatin1String("_bytes")),
+                 qPrintable(limits));
     }
 
     void filters()
@@ -455,6 +465,36 @@ private Q_SLOTS:
         QVERIFY(shown.width() > 100);
     }
 
+    // Limits a newer server recorded: what this build knows by name, what the engine did not
+    // enforce, and a key it does not know, as it is.
+    void limitsAreListedReadably()
+    {
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const RunsModel& model = findNamed<RunsModel>(page, "model");
+        const QJsonObject limits{
+            {QStringLiteral("memory_bytes"), 1536 * 1024 * 1024LL},
+            {QStringLiteral("cpus"), 0.5},
+            {QStringLiteral("network"), QStringLiteral("none")},
+            {QStringLiteral("timeout_ms"), 1500},
+            {QStringLiteral("gpu_count"), 2},
+        };
+        const qint64 id =
+            writeRun(QStringLiteral("python"), QStringLiteral("limits-client"),
+                     QStringLiteral("print('limits')"), QDateTime::currentDateTimeUtc(),
+                     QStringLiteral("1"), limits, {QStringLiteral("memory")});
+        QVERIFY(id > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(model.runId(0), id, 5000);
+        selectRuns(page, {id});
+        QTRY_COMPARE(findNamed<csm::RunDetailPane>(page, "detail").shownRunId(), id);
+        QCOMPARE(findNamed<QPlainTextEdit>(page, "limits").toPlainText(),
+                 QStringLiteral("Memory: 1.5 GiB\n"
+                                "CPUs: 0.5\n"
+                                "Network: none\n"
+                                "Timeout: 1.5 s\n"
+                                "Not enforced: memory\n"
+                                "gpu_count: 2"));
+    }
+
 private:
     std::unique_ptr<csm::HistoryStore> openHistory()
     {
@@ -469,7 +509,8 @@ private:
     // An ended run, written as another process would write it; its id, or 0.
     qint64 writeRun(const QString& language, const QString& client, const QString& code,
                     const QDateTime& startedAt,
-                    const QString& clientVersion = QStringLiteral("2.0"))
+                    const QString& clientVersion = QStringLiteral("2.0"),
+                    const QJsonObject& limits = {}, const QStringList& unenforced = {})
     {
         const auto history = openHistory();
         if (!history)
@@ -484,6 +525,7 @@ private:
         run.tool = QStringLiteral("run_%1_code").arg(language);
         run.language = language;
         run.code = code;
+        run.limits = limits;
         run.startedAt = startedAt;
         const auto id = history->recordStart(run);
         if (!id)
@@ -494,6 +536,7 @@ private:
         end.stdoutText = QStringLiteral("done\n");
         end.durationMs = 120;
         end.endedAt = startedAt.addMSecs(120);
+        end.unenforcedLimits = unenforced;
         return history->recordEnd(*id, end) ? *id : 0;
     }
 
