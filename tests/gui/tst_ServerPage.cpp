@@ -113,9 +113,22 @@ private Q_SLOTS:
 
     void httpStartsAClientCallsAndItStops()
     {
+        // What runs is said apart: the in-app server (always), and the HTTP listener (not yet).
+        QLabel& status = findNamed<QLabel>(page(), "serverStatus");
+        QVERIFY2(status.text().contains(QLatin1String("In-app MCP server: running, for re-runs")),
+                 qPrintable(status.text()));
+        QVERIFY2(status.text().contains(QLatin1String("HTTP listener: off")),
+                 qPrintable(status.text()));
+        QVERIFY2(findNamed<QLabel>(page(), "httpState")
+                     .text()
+                     .startsWith(QLatin1String("Not listening")),
+                 qPrintable(findNamed<QLabel>(page(), "httpState").text()));
         const QUrl url = startHttp();
         QVERIFY2(url.isValid(), qPrintable(findNamed<QLabel>(page(), "httpState").text()));
         QVERIFY(findNamed<QLabel>(page(), "httpState").text().contains(url.toString()));
+        QTRY_VERIFY2(
+            status.text().contains(QStringLiteral("HTTP listener: on, at %1").arg(url.toString())),
+            qPrintable(status.text()));
         // Not editable while serving.
         QVERIFY(!findNamed<QLineEdit>(page(), "hostEdit").isEnabled());
 
@@ -152,6 +165,8 @@ private Q_SLOTS:
         QTest::mouseClick(&findNamed<QPushButton>(page(), "startStopButton"), Qt::LeftButton);
         QTRY_VERIFY(!page().httpUrl().isValid());
         QTRY_COMPARE(findNamed<csm::SessionsModel>(page(), "sessions").rowCount(), 0);
+        QTRY_VERIFY2(status.text().contains(QLatin1String("HTTP listener: off")),
+                     qPrintable(status.text()));
         QVERIFY(findNamed<QLineEdit>(page(), "hostEdit").isEnabled());
         // Nothing listens there any more.
         AsyncMcpClient late(url, token());
