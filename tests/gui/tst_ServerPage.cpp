@@ -276,7 +276,8 @@ private Q_SLOTS:
     }
 
     // The Settings page's checkboxes: approval notifications off stops them; failure
-    // notifications, off by default, tell of a call that failed once turned on.
+    // notifications, off by default, tell of a call that failed or ran out of memory once
+    // turned on.
     void notificationsFollowTheSettings()
     {
         const QUrl url = startHttp();
@@ -325,6 +326,13 @@ private Q_SLOTS:
                  qPrintable(notified.at(0).at(1).toString()));
         QTest::qWait(2 * csm::DesktopNotifier::kFailureCheckMs);
         QCOMPARE(notified.count(), 1);
+
+        // Killed for memory (1 GiB in a sandbox of 512 MiB): told as such.
+        std::unique_ptr<QNetworkReply> greedy(client.callTool(
+            QStringLiteral("run_python_code"), QStringLiteral("b = b'x' * (1024 ** 3)")));
+        QTRY_VERIFY_WITH_TIMEOUT(greedy->isFinished(), 60'000);
+        QTRY_COMPARE_WITH_TIMEOUT(notified.count(), 2, 5'000);
+        QCOMPARE(notified.at(1).at(0).toString(), QStringLiteral("A call ran out of memory"));
 
         // Back to the defaults for the tests that follow.
         approvals.click();
