@@ -12,7 +12,9 @@
 #include "ui/models/RunsModel.h"
 #include "ui/pages/RunDetailPane.h"
 #include "ui/pages/RunsPage.h"
+#include "ui/pages/ServerPage.h"
 #include "ui/widgets/CodeView.h"
+#include "ui/widgets/RunsEmptyNotice.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -20,6 +22,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QHelpEvent>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,12 +31,15 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
 #include <QToolTip>
 
+#include <algorithm>
 #include <memory>
 
 using namespace callresult;
@@ -80,11 +86,33 @@ private Q_SLOTS:
         }
     }
 
+    // Before any run exists: the empty history's button opens the clients' configuration.
+    void theEmptyHistorysButtonOpensTheServerPage()
+    {
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        QTabWidget& pages = findNamed<QTabWidget>(*m_window, "pages");
+        QCOMPARE(pages.currentWidget(), &page);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QTest::mouseClick(&findNamed<QPushButton>(page, "connectAssistantButton"), Qt::LeftButton);
+        csm::ServerPage& server = findNamed<csm::ServerPage>(*m_window, "serverPage");
+        QCOMPARE(pages.currentWidget(), &server);
+        QTRY_VERIFY(findNamed<QComboBox>(server, "clientChoice").hasFocus());
+        pages.setCurrentWidget(&page);
+    }
+
     void aHeadlessServersRunAppearsLive()
     {
         csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
         const QAbstractItemModel& model = findNamed<RunsModel>(page, "model");
         QCOMPARE(model.rowCount(), 0);
+        // An empty history says what to do next instead of showing an empty table.
+        QVERIFY(findNamed<csm::RunsEmptyNotice>(page, "emptyNotice").isVisible());
+        QVERIFY(!findNamed<QTableView>(page, "table").isVisible());
+        QCOMPARE(findNamed<QLabel>(page, "emptyTitle").text(), QStringLiteral("No runs yet"));
+        QCOMPARE(findNamed<QLabel>(page, "emptyCommand").text(),
+                 QStringLiteral("code-sandbox-mcp install-client claude-code"));
+        QVERIFY(findNamed<QPushButton>(page, "connectAssistantButton").isVisible());
         const QJsonObject result =
             m_server->callTool(QStringLiteral("run_python_code"),
                                code(QStringLiteral("print('hello from the sandbox')")));
@@ -92,16 +120,42 @@ private Q_SLOTS:
         // Within a refresh or two of its end, without reloading the page.
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(cell(model, 0, RunsModel::Status), QStringLiteral("ok"), 5000);
-        QCOMPARE(cell(model, 0, RunsModel::Tool), QStringLiteral("run_python_code"));
+        // The language as people name it; the tool's own name in the tooltip.
+        QCOMPARE(cell(model, 0, RunsModel::Language), QStringLiteral("Python"));
+        QVERIFY2(model.index(0, RunsModel::Language)
+                     .data(Qt::ToolTipRole)
+                     .toString()
+                     .contains(QLatin1String("run_python_code")),
+                 qPrintable(model.index(0, RunsModel::Language).data(Qt::ToolTipRole).toString()));
         QCOMPARE(cell(model, 0, RunsModel::Client), QStringLiteral("tst 1"));
         QCOMPARE(cell(model, 0, RunsModel::ExitCode), QStringLiteral("0"));
+        // The message goes as soon as there is a run.
+        QVERIFY(findNamed<QTableView>(page, "table").isVisible());
+        QVERIFY(!findNamed<csm::RunsEmptyNotice>(page, "emptyNotice").isVisible());
+        // The table's columns fit what they show: none is stretched past it, the time is on one
+        // line.
+        const QTableView& table = findNamed<QTableView>(page, "table");
+        for (int column = 0; column < RunsModel::ColumnCount; ++column) {
+            const int fits =
+                std::max({static_cast<const QAbstractItemView&>(table).sizeHintForColumn(column),
+                          table.horizontalHeader()->sectionSizeHint(column),
+                          table.horizontalHeader()->minimumSectionSize()});
+            QVERIFY2(table.columnWidth(column) <= fits,
+                     qPrintable(QStringLiteral("column %1 is %2 px wide for %3 px of content")
+                                    .arg(column)
+                                    .arg(table.columnWidth(column))
+                                    .arg(fits)));
+        }
+        QVERIFY(!table.wordWrap());
+        QVERIFY(table.columnWidth(RunsModel::Started) >=
+                table.fontMetrics().horizontalAdvance(cell(model, 0, RunsModel::Started)));
     }
 
     void selectingARunShowsItInFull()
     {
         csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
         QTableView& table = findNamed<QTableView>(page, "table");
-        const QRect firstRow = table.visualRect(table.model()->index(0, RunsModel::Tool));
+        const QRect firstRow = table.visualRect(table.model()->index(0, RunsModel::Language));
         QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, firstRow.center());
         QTRY_VERIFY(findNamed<csm::RunDetailPane>(page, "detail").shownRunId() > 0);
         QCOMPARE(findNamed<csm::CodeView>(page, "codeView").toPlainText(),
@@ -110,6 +164,16 @@ private Q_SLOTS:
                  QStringLiteral("hello from the sandbox\n"));
         QVERIFY2(findNamed<QLabel>(page, "summary").text().contains(QLatin1String("ok")),
                  qPrintable(findNamed<QLabel>(page, "summary").text()));
+        // The limits it ran under, as the Settings page names them (the server's defaults).
+        const QString limits = findNamed<QPlainTextEdit>(page, "limits").toPlainText();
+        for (const char* line : {"Memory: 512 MiB", "CPUs: 1", "Processes: 256",
+                                 "Writable space: 64 MiB", "Timeout: 30 s", "Output cap: 1 MiB"})
+            QVERIFY2(
+                limits.split(u'\n').contains(QLatin1String(line)),
+                qPrintable(QStringLiteral("no \"%1\" in:\n%2").arg(QLatin1String(line), limits)));
+        QVERIFY2(limits.contains(QLatin1String("Network: ")), qPrintable(limits));
+        QVERIFY2(!limits.contains(u'{') && !limits.contains(QLatin1String("_bytes")),
+                 qPrintable(limits));
     }
 
     void filters()
@@ -126,8 +190,20 @@ private Q_SLOTS:
         QTest::keyClicks(&findNamed<QLineEdit>(page, "textFilter"), QStringLiteral("hello from"));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
         QCOMPARE(cell(model, 0, RunsModel::Status), QStringLiteral("ok"));
+        // A filter that matches nothing says so (not how to connect an assistant).
+        findNamed<QLineEdit>(page, "textFilter").clear();
+        QTest::keyClicks(&findNamed<QLineEdit>(page, "textFilter"),
+                         QStringLiteral("printed by no run"));
+        QTRY_VERIFY_WITH_TIMEOUT(findNamed<csm::RunsEmptyNotice>(page, "emptyNotice").isVisible(),
+                                 3000);
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(findNamed<QLabel>(page, "emptyTitle").text(),
+                 QStringLiteral("No runs match the filter"));
+        QVERIFY(!findNamed<QPushButton>(page, "connectAssistantButton").isVisible());
+        QVERIFY(!findNamed<QLabel>(page, "emptyCommand").isVisible());
         findNamed<QLineEdit>(page, "textFilter").clear();
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
+        QVERIFY(findNamed<QTableView>(page, "table").isVisible());
 
         // The status filter.
         QComboBox& status = findNamed<QComboBox>(page, "statusFilter");
@@ -160,7 +236,7 @@ private Q_SLOTS:
         QVERIFY(client.findText(QStringLiteral("tst")) > 0);
         client.setCurrentIndex(client.findText(QStringLiteral("other-client")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
-        QCOMPARE(cell(model, 0, RunsModel::Tool), QStringLiteral("run_javascript_code"));
+        QCOMPARE(cell(model, 0, RunsModel::Language), QStringLiteral("JavaScript"));
         client.setCurrentIndex(client.findText(QStringLiteral("tst")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
         client.setCurrentIndex(0);
@@ -389,6 +465,36 @@ private Q_SLOTS:
         QVERIFY(shown.width() > 100);
     }
 
+    // Limits a newer server recorded: what this build knows by name, what the engine did not
+    // enforce, and a key it does not know, as it is.
+    void limitsAreListedReadably()
+    {
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const RunsModel& model = findNamed<RunsModel>(page, "model");
+        const QJsonObject limits{
+            {QStringLiteral("memory_bytes"), 1536 * 1024 * 1024LL},
+            {QStringLiteral("cpus"), 0.5},
+            {QStringLiteral("network"), QStringLiteral("none")},
+            {QStringLiteral("timeout_ms"), 1500},
+            {QStringLiteral("gpu_count"), 2},
+        };
+        const qint64 id =
+            writeRun(QStringLiteral("python"), QStringLiteral("limits-client"),
+                     QStringLiteral("print('limits')"), QDateTime::currentDateTimeUtc(),
+                     QStringLiteral("1"), limits, {QStringLiteral("memory")});
+        QVERIFY(id > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(model.runId(0), id, 5000);
+        selectRuns(page, {id});
+        QTRY_COMPARE(findNamed<csm::RunDetailPane>(page, "detail").shownRunId(), id);
+        QCOMPARE(findNamed<QPlainTextEdit>(page, "limits").toPlainText(),
+                 QStringLiteral("Memory: 1.5 GiB\n"
+                                "CPUs: 0.5\n"
+                                "Network: none\n"
+                                "Timeout: 1.5 s\n"
+                                "Not enforced: memory\n"
+                                "gpu_count: 2"));
+    }
+
 private:
     std::unique_ptr<csm::HistoryStore> openHistory()
     {
@@ -403,7 +509,8 @@ private:
     // An ended run, written as another process would write it; its id, or 0.
     qint64 writeRun(const QString& language, const QString& client, const QString& code,
                     const QDateTime& startedAt,
-                    const QString& clientVersion = QStringLiteral("2.0"))
+                    const QString& clientVersion = QStringLiteral("2.0"),
+                    const QJsonObject& limits = {}, const QStringList& unenforced = {})
     {
         const auto history = openHistory();
         if (!history)
@@ -418,6 +525,7 @@ private:
         run.tool = QStringLiteral("run_%1_code").arg(language);
         run.language = language;
         run.code = code;
+        run.limits = limits;
         run.startedAt = startedAt;
         const auto id = history->recordStart(run);
         if (!id)
@@ -428,6 +536,7 @@ private:
         end.stdoutText = QStringLiteral("done\n");
         end.durationMs = 120;
         end.endedAt = startedAt.addMSecs(120);
+        end.unenforcedLimits = unenforced;
         return history->recordEnd(*id, end) ? *id : 0;
     }
 
@@ -452,7 +561,7 @@ private:
         for (int row = 0; row < findNamed<RunsModel>(page, "model").rowCount(); ++row) {
             if (!ids.contains(findNamed<RunsModel>(page, "model").runId(row)))
                 continue;
-            const QRect rect = table.visualRect(table.model()->index(row, RunsModel::Tool));
+            const QRect rect = table.visualRect(table.model()->index(row, RunsModel::Language));
             QTest::mouseClick(table.viewport(), Qt::LeftButton,
                               first ? Qt::KeyboardModifiers{} : Qt::ControlModifier, rect.center());
             first = false;

@@ -134,7 +134,7 @@ private Q_SLOTS:
     {
         auto& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
         auto& table = findNamed<QTableView>(page, "table");
-        const QRect row = table.visualRect(table.model()->index(0, RunsModel::Tool));
+        const QRect row = table.visualRect(table.model()->index(0, RunsModel::Language));
         QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, row.center());
         QTRY_COMPARE(findNamed<csm::RunDetailPane>(page, "detail").shownRunId(), m_runId);
 

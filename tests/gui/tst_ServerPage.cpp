@@ -14,14 +14,17 @@
 #include "TestServer.h"
 #include "transport/http/HttpTokenFile.h"
 #include "ui/ApprovalPrompter.h"
+#include "ui/DesktopNotifier.h"
 #include "ui/dialogs/ApprovalDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/models/RunsModel.h"
 #include "ui/models/SessionsModel.h"
 #include "ui/pages/RunsPage.h"
 #include "ui/pages/ServerPage.h"
+#include "ui/pages/SettingsPage.h"
 #include "ui/settings/DesktopSettings.h"
 #include "ui/widgets/CodeView.h"
+#include "ui/widgets/TrayIcon.h"
 
 #include <QAction>
 #include <QApplication>
@@ -38,6 +41,7 @@
 #include <QNetworkReply>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTabWidget>
@@ -113,9 +117,22 @@ private Q_SLOTS:
 
     void httpStartsAClientCallsAndItStops()
     {
+        // What runs is said apart: the in-app server (always), and the HTTP listener (not yet).
+        QLabel& status = findNamed<QLabel>(page(), "serverStatus");
+        QVERIFY2(status.text().contains(QLatin1String("In-app MCP server: running, for re-runs")),
+                 qPrintable(status.text()));
+        QVERIFY2(status.text().contains(QLatin1String("HTTP listener: off")),
+                 qPrintable(status.text()));
+        QVERIFY2(findNamed<QLabel>(page(), "httpState")
+                     .text()
+                     .startsWith(QLatin1String("Not listening")),
+                 qPrintable(findNamed<QLabel>(page(), "httpState").text()));
         const QUrl url = startHttp();
         QVERIFY2(url.isValid(), qPrintable(findNamed<QLabel>(page(), "httpState").text()));
         QVERIFY(findNamed<QLabel>(page(), "httpState").text().contains(url.toString()));
+        QTRY_VERIFY2(
+            status.text().contains(QStringLiteral("HTTP listener: on, at %1").arg(url.toString())),
+            qPrintable(status.text()));
         // Not editable while serving.
         QVERIFY(!findNamed<QLineEdit>(page(), "hostEdit").isEnabled());
 
@@ -152,6 +169,8 @@ private Q_SLOTS:
         QTest::mouseClick(&findNamed<QPushButton>(page(), "startStopButton"), Qt::LeftButton);
         QTRY_VERIFY(!page().httpUrl().isValid());
         QTRY_COMPARE(findNamed<csm::SessionsModel>(page(), "sessions").rowCount(), 0);
+        QTRY_VERIFY2(status.text().contains(QLatin1String("HTTP listener: off")),
+                     qPrintable(status.text()));
         QVERIFY(findNamed<QLineEdit>(page(), "hostEdit").isEnabled());
         // Nothing listens there any more.
         AsyncMcpClient late(url, token());
@@ -206,11 +225,18 @@ private Q_SLOTS:
         AsyncMcpClient client(url, token());
         QVERIFY(client.initialize(QStringLiteral("assistant")));
         csm::ApprovalPrompter& prompter = findNamed<csm::ApprovalPrompter>(*m_window, "approvals");
+        QSignalSpy notified(&findNamed<csm::TrayIcon>(*m_window, "tray"), &csm::TrayIcon::notified);
 
         // Approved: it runs.
         std::unique_ptr<QNetworkReply> approved(
             client.callTool(QStringLiteral("run_python_code"), QStringLiteral("print('yes')")));
         QTRY_COMPARE_WITH_TIMEOUT(prompter.openDialogs().size(), 1, 10'000);
+        // The desktop is told too (the window may be behind others), by default.
+        QCOMPARE(notified.count(), 1);
+        QCOMPARE(notified.at(0).at(0).toString(), QStringLiteral("A call waits for your approval"));
+        QVERIFY2(notified.at(0).at(1).toString().contains(QLatin1String("assistant asks to run "
+                                                                        "run_python_code")),
+                 qPrintable(notified.at(0).at(1).toString()));
         csm::ApprovalDialog* dialog = prompter.openDialogs().constFirst();
         QCOMPARE(findNamed<csm::CodeView>(*dialog, "codeView").toPlainText(),
                  QStringLiteral("print('yes')"));
@@ -247,6 +273,72 @@ private Q_SLOTS:
                  qPrintable(text(timedOut)));
         QTRY_VERIFY(prompter.openDialogs().isEmpty());
         m_server->setApproval(false, 60'000);
+    }
+
+    // The Settings page's checkboxes: approval notifications off stops them; failure
+    // notifications, off by default, tell of a call that failed or ran out of memory once
+    // turned on.
+    void notificationsFollowTheSettings()
+    {
+        const QUrl url = startHttp();
+        QVERIFY(url.isValid());
+        AsyncMcpClient client(url, token());
+        QVERIFY(client.initialize(QStringLiteral("notified")));
+        QSignalSpy notified(&findNamed<csm::TrayIcon>(*m_window, "tray"), &csm::TrayIcon::notified);
+        csm::SettingsPage& settings = findNamed<csm::SettingsPage>(*m_window, "settingsPage");
+        findNamed<QTabWidget>(*m_window, "pages").setCurrentWidget(&settings);
+
+        // A failure, with failure notifications off (the default): nothing.
+        std::unique_ptr<QNetworkReply> failing(client.callTool(
+            QStringLiteral("run_python_code"), QStringLiteral("raise SystemExit(3)")));
+        QTRY_VERIFY_WITH_TIMEOUT(failing->isFinished(), 30'000);
+        QVERIFY(isError(AsyncMcpClient::result(failing.get())));
+        QTest::qWait(2 * csm::DesktopNotifier::kFailureCheckMs);
+        QCOMPARE(notified.count(), 0);
+
+        // Approval notifications off, failure notifications on.
+        QCheckBox& approvals = findNamed<QCheckBox>(settings, "notifyApprovals");
+        QCheckBox& failures = findNamed<QCheckBox>(settings, "notifyFailures");
+        QVERIFY(approvals.isChecked());
+        QVERIFY(!failures.isChecked());
+        approvals.click();
+        failures.click();
+        QTest::mouseClick(&findNamed<QPushButton>(settings, "applyButton"), Qt::LeftButton);
+        QVERIFY(!csm::DesktopSettings::load(m_data.path()).notifyApprovals);
+        QVERIFY(csm::DesktopSettings::load(m_data.path()).notifyFailures);
+
+        m_server->setApproval(true, 60'000);
+        csm::ApprovalPrompter& prompter = findNamed<csm::ApprovalPrompter>(*m_window, "approvals");
+        std::unique_ptr<QNetworkReply> asked(client.callTool(
+            QStringLiteral("run_python_code"), QStringLiteral("raise SystemExit(5)")));
+        QTRY_COMPARE_WITH_TIMEOUT(prompter.openDialogs().size(), 1, 10'000);
+        QTest::mouseClick(
+            &findNamed<QPushButton>(*prompter.openDialogs().constFirst(), "approveButton"),
+            Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(asked->isFinished(), 30'000);
+        m_server->setApproval(false, 60'000);
+        // No word of the approval; the failure is told.
+        QTRY_COMPARE_WITH_TIMEOUT(notified.count(), 1, 5'000);
+        QCOMPARE(notified.at(0).at(0).toString(), QStringLiteral("A call failed"));
+        QVERIFY2(notified.at(0).at(1).toString().contains(QLatin1String("exit code 5")),
+                 qPrintable(notified.at(0).at(1).toString()));
+        QVERIFY2(notified.at(0).at(1).toString().startsWith(QLatin1String("notified's Python")),
+                 qPrintable(notified.at(0).at(1).toString()));
+        QTest::qWait(2 * csm::DesktopNotifier::kFailureCheckMs);
+        QCOMPARE(notified.count(), 1);
+
+        // Killed for memory (1 GiB in a sandbox of 512 MiB): told as such.
+        std::unique_ptr<QNetworkReply> greedy(client.callTool(
+            QStringLiteral("run_python_code"), QStringLiteral("b = b'x' * (1024 ** 3)")));
+        QTRY_VERIFY_WITH_TIMEOUT(greedy->isFinished(), 60'000);
+        QTRY_COMPARE_WITH_TIMEOUT(notified.count(), 2, 5'000);
+        QCOMPARE(notified.at(1).at(0).toString(), QStringLiteral("A call ran out of memory"));
+
+        // Back to the defaults for the tests that follow.
+        approvals.click();
+        failures.click();
+        QTest::mouseClick(&findNamed<QPushButton>(settings, "applyButton"), Qt::LeftButton);
+        QVERIFY(csm::DesktopSettings::load(m_data.path()).notifyApprovals);
     }
 
     void clientConfigurationIsMergedIntoTheClientsFile()

@@ -128,6 +128,9 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QComboBox>(page, "engine").currentData().toString(), QString());
         QVERIFY(!findNamed<QCheckBox>(page, "approvalRequired").isChecked());
         QVERIFY(!findNamed<QSpinBox>(page, "approvalTimeout").isEnabled());
+        // Notified of approvals, not of failures, unless asked.
+        QVERIFY(findNamed<QCheckBox>(page, "notifyApprovals").isChecked());
+        QVERIFY(!findNamed<QCheckBox>(page, "notifyFailures").isChecked());
         QVERIFY(findNamed<QLabel>(page, "problemsLabel").isHidden());
         QVERIFY(!page.hasChanges());
         QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
@@ -184,6 +187,10 @@ private Q_SLOTS:
         QVERIFY(findNamed<QCheckBox>(page, "approvalRequired").isChecked());
         QVERIFY(findNamed<QSpinBox>(page, "approvalTimeout").isEnabled());
         type(findNamed<QSpinBox>(page, "approvalTimeout"), QStringLiteral("120"));
+        clickIndicator(findNamed<QCheckBox>(page, "notifyApprovals"));
+        QVERIFY(!findNamed<QCheckBox>(page, "notifyApprovals").isChecked());
+        clickIndicator(findNamed<QCheckBox>(page, "notifyFailures"));
+        QVERIFY(findNamed<QCheckBox>(page, "notifyFailures").isChecked());
 
         QSignalSpy applied(&page, &SettingsPage::applied);
         QTest::mouseClick(&findNamed<QPushButton>(page, "applyButton"), Qt::LeftButton);
@@ -225,6 +232,8 @@ private Q_SLOTS:
         const DesktopSettings desktop = DesktopSettings::load(m_data.path());
         QCOMPARE(desktop.approvalRequired, true);
         QCOMPARE(desktop.approvalTimeoutSeconds, 120);
+        QCOMPARE(desktop.notifyApprovals, false);
+        QCOMPARE(desktop.notifyFailures, true);
         QCOMPARE(desktop.httpPort, 9123);
         QCOMPARE(desktop.httpToken, QStringLiteral("a-token"));
 
@@ -466,6 +475,8 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QSpinBox>(page, "processes").value(), 256);
         QVERIFY(findNamed<QRadioButton>(page, "networkBridge").isChecked());
         QVERIFY(!findNamed<QCheckBox>(page, "approvalRequired").isChecked());
+        QVERIFY(findNamed<QCheckBox>(page, "notifyApprovals").isChecked());
+        QVERIFY(!findNamed<QCheckBox>(page, "notifyFailures").isChecked());
         // Nothing is saved before Apply.
         QCOMPARE(ServerSettings::load(m_data.path()).policy.pidsLimit, 300);
         QTest::mouseClick(&findNamed<QPushButton>(page, "applyButton"), Qt::LeftButton);
@@ -477,6 +488,8 @@ private Q_SLOTS:
         const DesktopSettings desktop = DesktopSettings::load(m_data.path());
         QCOMPARE(desktop.approvalRequired, false);
         QCOMPARE(desktop.approvalTimeoutSeconds, DesktopSettings().approvalTimeoutSeconds);
+        QCOMPARE(desktop.notifyApprovals, true);
+        QCOMPARE(desktop.notifyFailures, false);
         QCOMPARE(desktop.httpPort, 9123);
         QCOMPARE(desktop.httpToken, QStringLiteral("a-token"));
     }

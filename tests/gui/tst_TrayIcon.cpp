@@ -1,7 +1,9 @@
-// The tray icon's face: the running count drawn on the icon, and the status in its tooltip.
+// The tray icon's face: the running count drawn on the icon, the status in its tooltip, and its
+// notifications where there is no tray.
 #include "ui/widgets/TrayIcon.h"
 
 #include <QApplication>
+#include <QSignalSpy>
 #include <QTest>
 
 using csm::ServerStatus;
@@ -71,6 +73,18 @@ private Q_SLOTS:
         QVERIFY(tip.contains(QLatin1String("1 waiting for your approval")));
         QVERIFY(tip.contains(QLatin1String("http://127.0.0.1:8765/mcp")));
         QVERIFY(tip.contains(QLatin1String("stdio")));
+    }
+
+    // The offscreen platform has no system tray: a notification goes nowhere, says so, and
+    // still tells who listens what it said.
+    void aNotificationWithoutATrayBreaksNothing()
+    {
+        TrayIcon tray;
+        QVERIFY(!tray.canShowMessages());
+        QSignalSpy notified(&tray, &TrayIcon::notified);
+        tray.notify(QStringLiteral("Title"), QStringLiteral("Text"));
+        QCOMPARE(notified.count(), 1);
+        QCOMPARE(notified.at(0), QVariantList({QStringLiteral("Title"), QStringLiteral("Text")}));
     }
 };
 

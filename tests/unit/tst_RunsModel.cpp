@@ -201,16 +201,32 @@ void tst_RunsModel::columns()
     QStringList headers;
     for (int column = 0; column < model.columnCount(); ++column)
         headers << model.headerData(column, Qt::Horizontal).toString();
-    QCOMPARE(headers,
-             QStringList({QStringLiteral("Started"), QStringLiteral("Client"),
-                          QStringLiteral("Tool"), QStringLiteral("Session"),
-                          QStringLiteral("Status"), QStringLiteral("Exit"),
-                          QStringLiteral("Duration"), QStringLiteral("Files")}));
+    QCOMPARE(headers, QStringList({QStringLiteral("Started"), QStringLiteral("Client"),
+                                   QStringLiteral("Language"), QStringLiteral("Session"),
+                                   QStringLiteral("Status"), QStringLiteral("Exit"),
+                                   QStringLiteral("Duration"), QStringLiteral("Files")}));
     const qint64 id = *m_writer->recordStart(newRun());
     model.refresh();
     QCOMPARE(model.index(0, 0).data(RunsModel::RunIdRole).toLongLong(), id);
     QCOMPARE(model.index(0, RunsModel::Duration).data().toString(), QStringLiteral("…"));
     QCOMPARE(model.index(0, RunsModel::ExitCode).data().toString(), QString());
+    // The language as people name it, the tool in the tooltip; one this build does not know
+    // shows as recorded.
+    QCOMPARE(model.index(0, RunsModel::Language).data().toString(), QStringLiteral("Python"));
+    QVERIFY(model.index(0, RunsModel::Language)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("run_python_code")));
+    RunRecord other = newRun();
+    other.tool = QStringLiteral("run_js_code");
+    other.language = QStringLiteral("javascript");
+    QVERIFY(m_writer->recordStart(other));
+    other.tool = QStringLiteral("run_ruby_code");
+    other.language = QStringLiteral("ruby");
+    QVERIFY(m_writer->recordStart(other));
+    model.refresh();
+    QCOMPARE(model.index(1, RunsModel::Language).data().toString(), QStringLiteral("JavaScript"));
+    QCOMPARE(model.index(0, RunsModel::Language).data().toString(), QStringLiteral("ruby"));
 }
 
 void tst_RunsModel::runsWithFilesAreMarked()

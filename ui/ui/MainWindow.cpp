@@ -4,6 +4,7 @@
 #include "history/HistoryStore.h"
 #include "server/EmbeddedServer.h"
 #include "ui/ApprovalPrompter.h"
+#include "ui/DesktopNotifier.h"
 #include "ui/dialogs/SetupDialog.h"
 #include "ui/pages/ImagesPage.h"
 #include "ui/pages/RunsPage.h"
@@ -79,24 +80,33 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
                     m_runs->showSession(key);
                     m_pages->setCurrentWidget(m_runs);
                 });
+        connect(m_runs, &RunsPage::connectAssistantRequested, this, [this] {
+            m_pages->setCurrentWidget(m_serverPage);
+            m_serverPage->showClientConfiguration();
+        });
     }
     setWindowIcon(TrayIcon::icon(0, true));
     if (m_server) {
         m_approvals = new ApprovalPrompter(*m_server, this);
         m_approvals->setObjectName(QStringLiteral("approvals"));
-        if (QSystemTrayIcon::isSystemTrayAvailable()) {
-            m_tray = new TrayIcon(this);
-            connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {
-                showNormal();
-                raise();
-                activateWindow();
-            });
-            connect(m_tray, &TrayIcon::quitRequested, this, &QWidget::close);
+        // Made even where the desktop has no tray: it is then never shown, and what it would
+        // have notified goes nowhere (but its notified() signal still tells tests).
+        m_tray = new TrayIcon(this);
+        m_tray->setObjectName(QStringLiteral("tray"));
+        connect(m_tray, &TrayIcon::showWindowRequested, this, [this] {
+            showNormal();
+            raise();
+            activateWindow();
+        });
+        connect(m_tray, &TrayIcon::quitRequested, this, &QWidget::close);
+        if (QSystemTrayIcon::isSystemTrayAvailable())
             m_tray->show();
-        }
+        m_notifier = new DesktopNotifier(*m_tray, m_history.get(), this);
+        m_notifier->setObjectName(QStringLiteral("notifier"));
+        connect(m_server, &EmbeddedServer::approvalRequested, m_notifier,
+                &DesktopNotifier::approvalRequested);
         connect(m_server, &EmbeddedServer::statusChanged, this, [this](const ServerStatus& status) {
-            if (m_tray)
-                m_tray->showStatus(status, m_server->isServingStdio());
+            m_tray->showStatus(status, m_server->isServingStdio());
             setWindowTitle(status.runningCalls > 0 ? tr("Code Sandbox — %n call(s) running",
                                                         nullptr, status.runningCalls)
                                                    : tr("Code Sandbox"));
@@ -132,6 +142,8 @@ void MainWindow::applyDesktopSettings()
 {
     const DesktopSettings settings = DesktopSettings::load(m_dataDir);
     m_server->setApproval(settings.approvalRequired, settings.approvalTimeoutSeconds * 1000);
+    m_notifier->setNotifyApprovals(settings.notifyApprovals);
+    m_notifier->setNotifyFailures(settings.notifyFailures);
 }
 
 void MainWindow::offerSetupOnceChecked()

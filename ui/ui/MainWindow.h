@@ -10,6 +10,7 @@ class QTabWidget;
 namespace csm {
 
 class ApprovalPrompter;
+class DesktopNotifier;
 class EmbeddedServer;
 class HealthBanner;
 class HistoryStore;
@@ -53,6 +54,7 @@ private:
     ServerPage* m_serverPage = nullptr;
     ApprovalPrompter* m_approvals = nullptr;
     TrayIcon* m_tray = nullptr;
+    DesktopNotifier* m_notifier = nullptr;
     QMessageBox* m_closeConfirmation = nullptr;
     bool m_quitting = false;
 

@@ -1,6 +1,7 @@
 #include "ui/models/RunsModel.h"
 
 #include "history/HistoryStore.h"
+#include "runtime/Language.h"
 
 #include <QElapsedTimer>
 #include <QIcon>
@@ -28,6 +29,14 @@ QString clientText(const RunRecord& run)
         return run.transport;
     return run.clientVersion.isEmpty() ? run.clientName
                                        : run.clientName + QLatin1Char(' ') + run.clientVersion;
+}
+
+// The language's name as people write it; a language this build does not know, as recorded.
+QString languageText(const RunRecord& run)
+{
+    if (const std::optional<csm::Language> language = LanguageTraits::parse(run.language))
+        return LanguageTraits::displayName(*language);
+    return run.language.isEmpty() ? run.tool : run.language;
 }
 
 } // namespace
@@ -407,8 +416,9 @@ QString RunsModel::text(const RunRecord& run, Column column, bool toolTip)
                    : run.startedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     case Client:
         return clientText(run);
-    case Tool:
-        return run.tool;
+    case Language:
+        // The tool's name is long (run_python_code) and says little more than the language.
+        return toolTip ? tr("Tool: %1").arg(run.tool) : languageText(run);
     case Session:
         if (run.sessionName.isEmpty())
             return {};
@@ -451,8 +461,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Started");
     case Client:
         return tr("Client");
-    case Tool:
-        return tr("Tool");
+    case Language:
+        return tr("Language");
     case Session:
         return tr("Session");
     case Status:

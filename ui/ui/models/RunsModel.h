@@ -29,8 +29,8 @@ public:
     {
         Started,
         Client,
-        Tool,
-        Session, // a persistent session's cell: its name and number; empty for one-shot runs
+        Language, // "Python", "JavaScript"; the tool's name in its tooltip
+        Session,  // a persistent session's cell: its name and number; empty for one-shot runs
         Status,
         ExitCode,
         Duration,

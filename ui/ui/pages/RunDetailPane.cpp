@@ -4,8 +4,10 @@
 #include "ui/widgets/RunFilesView.h"
 
 #include <QFontDatabase>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -21,6 +23,100 @@ QPlainTextEdit* monospaceView(QWidget* parent)
     view->setLineWrapMode(QPlainTextEdit::NoWrap);
     view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     return view;
+}
+
+// 536870912 as "512 MiB", 1536 as "1.5 KiB".
+QString sizeText(qint64 bytes)
+{
+    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = double(bytes);
+    int unit = 0;
+    while (value >= 1024.0 && unit < 4) {
+        value /= 1024.0;
+        ++unit;
+    }
+    return QStringLiteral("%1 %2").arg(QLocale::c().toString(value, 'g', 4),
+                                       QLatin1String(units[unit]));
+}
+
+QString secondsText(qint64 ms)
+{
+    return QObject::tr("%1 s").arg(QLocale::c().toString(double(ms) / 1000.0, 'g', 6));
+}
+
+// The limits a run started under (RunCodeTool: memory_bytes, cpus, pids_limit, tmpfs_bytes,
+// network, timeout_ms, output_cap_bytes, allow_unlimited; "unenforced" added when it ended),
+// one per line as the Settings page names them; keys this build does not know come last, as
+// they are.
+QString limitsText(const QJsonObject& limits)
+{
+    struct Known
+    {
+        const char* key;
+        const char* label;
+        QString (*format)(const QJsonValue&);
+    };
+    static const Known known[] = {
+        {"memory_bytes", QT_TR_NOOP("Memory"),
+         [](const QJsonValue& v) {
+             return sizeText(v.toInteger());
+         }},
+        {"cpus", QT_TR_NOOP("CPUs"),
+         [](const QJsonValue& v) {
+             return QLocale::c().toString(v.toDouble(), 'g', 6);
+         }},
+        {"pids_limit", QT_TR_NOOP("Processes"),
+         [](const QJsonValue& v) {
+             return QString::number(v.toInteger());
+         }},
+        {"tmpfs_bytes", QT_TR_NOOP("Writable space"),
+         [](const QJsonValue& v) {
+             return sizeText(v.toInteger());
+         }},
+        {"network", QT_TR_NOOP("Network"),
+         [](const QJsonValue& v) {
+             return v.toString();
+         }},
+        {"timeout_ms", QT_TR_NOOP("Timeout"),
+         [](const QJsonValue& v) {
+             return secondsText(v.toInteger());
+         }},
+        {"output_cap_bytes", QT_TR_NOOP("Output cap"),
+         [](const QJsonValue& v) {
+             return sizeText(v.toInteger());
+         }},
+        {"allow_unlimited", QT_TR_NOOP("Limits the engine cannot enforce"),
+         [](const QJsonValue& v) {
+             return v.toBool() ? QObject::tr("allowed") : QObject::tr("refused");
+         }},
+    };
+    QStringList lines;
+    QJsonObject rest = limits;
+    for (const Known& limit : known) {
+        const QString key = QLatin1String(limit.key);
+        if (!rest.contains(key))
+            continue;
+        lines << QStringLiteral("%1: %2").arg(QObject::tr(limit.label),
+                                              limit.format(rest.take(key)));
+    }
+    const QJsonValue unenforced = rest.take(QLatin1String("unenforced"));
+    if (!unenforced.toArray().isEmpty()) {
+        QStringList names;
+        for (const QJsonValue& name : unenforced.toArray())
+            names << name.toString();
+        lines << QObject::tr("Not enforced: %1").arg(names.join(QStringLiteral(", ")));
+    }
+    for (auto it = rest.constBegin(); it != rest.constEnd(); ++it) {
+        const QJsonValue value = it.value();
+        const QString shown =
+            value.isString()
+                ? value.toString()
+                : QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact))
+                      .mid(1)
+                      .chopped(1);
+        lines << QStringLiteral("%1: %2").arg(it.key(), shown);
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString summaryOf(const RunRecord& run)
@@ -87,8 +183,7 @@ void RunDetailPane::showRun(const std::optional<RunRecord>& run)
     m_code->showCode(run ? run->code : QString(), run ? run->language : QString());
     m_stdout->setPlainText(run ? run->stdoutText : QString());
     m_stderr->setPlainText(run ? run->stderrText : QString());
-    m_limits->setPlainText(run ? QString::fromUtf8(QJsonDocument(run->limits).toJson())
-                               : QString());
+    m_limits->setPlainText(run ? limitsText(run->limits) : QString());
     const QList<RunFileRecord> files = run ? run->files : QList<RunFileRecord>();
     m_files->showFiles(files);
     // The tab says at a glance whether there is anything in it.

@@ -6,6 +6,7 @@
 #include "runtime/Language.h"
 #include "ui/models/RunsModel.h"
 #include "ui/pages/RunDetailPane.h"
+#include "ui/widgets/RunsEmptyNotice.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -23,6 +24,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -68,6 +70,15 @@ QDateTime startOf(RunsPage::TimeRange range)
     return {};
 }
 
+// Whether `filter` leaves out any run.
+bool narrows(const HistoryQuery& filter)
+{
+    return !filter.statuses.isEmpty() || !filter.language.isEmpty() ||
+           !filter.clientName.isEmpty() || filter.exactClientName || !filter.text.isEmpty() ||
+           filter.startedFrom.isValid() || filter.startedBefore.isValid() ||
+           !filter.sessionKey.isEmpty();
+}
+
 } // namespace
 
 RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
@@ -83,6 +94,8 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     , m_actions(new QToolBar(this))
     , m_message(new QLabel(this))
     , m_table(new QTableView(this))
+    , m_empty(new RunsEmptyNotice(this))
+    , m_tableOrNotice(new QStackedWidget(this))
     , m_detail(new RunDetailPane(this))
 {
     // Messages quote file names and errors, never markup.
@@ -110,8 +123,9 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    sizeColumns();
 
     // One set of actions for the buttons, the table's context menu and the shortcuts; the
     // shortcuts act while the table (or a button) has the focus, so that Ctrl+C in the detail
@@ -155,8 +169,12 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     auto* actionsRow = new QHBoxLayout;
     actionsRow->addWidget(m_actions);
     actionsRow->addWidget(m_message, 1);
+    m_tableOrNotice->addWidget(m_table);
+    m_tableOrNotice->addWidget(m_empty);
+    connect(m_empty, &RunsEmptyNotice::connectAssistantRequested, this,
+            &RunsPage::connectAssistantRequested);
     auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_table);
+    splitter->addWidget(m_tableOrNotice);
     splitter->addWidget(m_detail);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
@@ -185,11 +203,23 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         showSelectedRun();
         updateActions();
+        updateEmptyState();
     });
-    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &RunsPage::updateActions);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, [this] {
+        updateActions();
+        updateEmptyState();
+    });
     connect(m_model, &QAbstractItemModel::rowsInserted, this,
-            [this](const QModelIndex&, int first, int last) { noteNewClients(first, last); });
-    connect(&m_refresh, &QTimer::timeout, m_model, &RunsModel::refresh);
+            [this](const QModelIndex&, int first, int last) {
+                noteNewClients(first, last);
+                updateEmptyState();
+            });
+    // A filter that matches few of many runs is read a slice at a time: whether it matched
+    // nothing is known once the reading is done, which no row signal tells.
+    connect(&m_refresh, &QTimer::timeout, this, [this] {
+        m_model->refresh();
+        updateEmptyState();
+    });
     m_refresh.start(kRefreshIntervalMs);
     connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshClients);
     connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshSessions);
@@ -197,10 +227,12 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     refreshClients();
     refreshSessions();
     updateActions();
+    updateEmptyState();
     // Stable names: tests find the widgets by them (findChild).
     m_model->setObjectName(QStringLiteral("model"));
     m_table->setObjectName(QStringLiteral("table"));
     m_detail->setObjectName(QStringLiteral("detail"));
+    m_empty->setObjectName(QStringLiteral("emptyNotice"));
     m_text->setObjectName(QStringLiteral("textFilter"));
     m_status->setObjectName(QStringLiteral("statusFilter"));
     m_language->setObjectName(QStringLiteral("languageFilter"));
@@ -220,6 +252,31 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
 void RunsPage::setMessage(const QString& text)
 {
     m_message->setText(text);
+}
+
+void RunsPage::sizeColumns()
+{
+    // Each column as wide as what the rows in view show, none stretched: a stretched last
+    // column (Files, a count) took half the width while the client's name was cut. Measuring
+    // only the rows in view keeps a run's end cheap (a page of rows took ~10 ms per change); a
+    // client name of absurd length is cut, its tooltip has it all.
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setResizeContentsPrecision(0);
+    header->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("0000")));
+    header->setMaximumSectionSize(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 40);
+}
+
+void RunsPage::updateEmptyState()
+{
+    if (m_model->rowCount() > 0 || m_model->isScanning()) {
+        m_tableOrNotice->setCurrentWidget(m_table);
+        return;
+    }
+    m_empty->showReason(narrows(m_model->filter()) ? RunsEmptyNotice::Reason::NoMatch
+                                                   : RunsEmptyNotice::Reason::NoRuns);
+    m_tableOrNotice->setCurrentWidget(m_empty);
 }
 
 void RunsPage::applyFilter()

@@ -14,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMessageBox;
+class QStackedWidget;
 class QTableView;
 class QToolBar;
 
@@ -21,6 +22,7 @@ namespace csm {
 
 class HistoryStore;
 class RunDetailPane;
+class RunsEmptyNotice;
 class RunsModel;
 
 // The main page: every run of every Code Sandbox process of this user, live, newest first,
@@ -72,9 +74,14 @@ public:
 Q_SIGNALS:
     // The user asked to run `run` (loaded in full) again, as a new run.
     void rerunRequested(const csm::RunRecord& run);
+    // The user asked how to connect an assistant (the empty history's button).
+    void connectAssistantRequested();
 
 private:
     void applyFilter();
+    // The table, or in its place what an empty one means: no runs yet, or none that match.
+    void updateEmptyState();
+    void sizeColumns();
     void showSelectedRun();
     void updateActions();
     void copyCode();
@@ -107,6 +114,8 @@ private:
     QAction* m_rerun = nullptr;
     QLabel* m_message = nullptr;
     QTableView* m_table = nullptr;
+    RunsEmptyNotice* m_empty = nullptr;
+    QStackedWidget* m_tableOrNotice = nullptr;
     RunDetailPane* m_detail = nullptr;
     QPointer<QMessageBox> m_deleteConfirmation;
     QStringList m_clientNames;

@@ -70,6 +70,8 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
 {
     const DesktopSettings settings = DesktopSettings::load(dataDir);
     m_status->setWordWrap(true);
+    // URLs and counts only, but never markup.
+    m_status->setTextFormat(Qt::PlainText);
 
     // --- HTTP -------------------------------------------------------------------------------
     m_host->setText(settings.httpHost);
@@ -157,6 +159,7 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     actions->addWidget(m_install);
     actions->addStretch(1);
     auto* clientBox = new QGroupBox(tr("Connect an assistant"), this);
+    clientBox->setObjectName(QStringLiteral("clientBox"));
     auto* clientLayout = new QVBoxLayout(clientBox);
     clientLayout->addLayout(choice);
     clientLayout->addWidget(m_snippet, 1);
@@ -202,6 +205,7 @@ ServerPage::ServerPage(const QString& dataDir, EmbeddedServer* server, QWidget* 
     setHttpStopped(QString());
     updateSnippet();
     // Stable names: tests find the widgets by them (findChild).
+    m_status->setObjectName(QStringLiteral("serverStatus"));
     m_host->setObjectName(QStringLiteral("hostEdit"));
     m_port->setObjectName(QStringLiteral("portEdit"));
     m_token->setObjectName(QStringLiteral("tokenEdit"));
@@ -226,6 +230,11 @@ void ServerPage::setClientConfigLocation(const ClientConfigLocation& location)
 {
     m_location = location;
     updateSnippet();
+}
+
+void ServerPage::showClientConfiguration()
+{
+    m_client->setFocus(Qt::OtherFocusReason);
 }
 
 void ServerPage::startOrStopHttp()
@@ -367,7 +376,7 @@ void ServerPage::setHttpRunning(const QUrl& url)
     m_httpStarting = false;
     m_httpUrl = url;
     m_startStop->setText(tr("Stop"));
-    m_httpState->setText(tr("Serving MCP at <b>%1</b> (clients must send the token)")
+    m_httpState->setText(tr("Listening at <b>%1</b> (clients must send the token)")
                              .arg(url.toString().toHtmlEscaped()));
     updateSnippet();
 }
@@ -382,7 +391,8 @@ void ServerPage::setHttpStopped(const QString& error)
                            static_cast<QWidget*>(m_token), static_cast<QWidget*>(m_allowRemote)})
         input->setEnabled(true);
     m_httpState->setText(error.isEmpty()
-                             ? tr("Not serving over HTTP.")
+                             ? tr("Not listening: clients cannot connect over HTTP until it "
+                                  "is started.")
                              : tr("<b>Could not serve:</b> %1").arg(error.toHtmlEscaped()));
     updateSnippet();
 }
@@ -398,18 +408,29 @@ void ServerPage::showStatus(const ServerStatus& status)
         return;
     }
     if (!status.running) {
-        m_status->setText(tr("The app's MCP server is stopped."));
+        m_status->setText(tr("The in-app MCP server is stopped: no re-runs, and no client can "
+                             "reach this app, over stdio or HTTP."));
         return;
     }
-    QStringList parts;
-    parts << tr("The app's MCP server is running");
-    if (m_server->isServingStdio())
-        parts << tr("serving the client that started it over stdio");
-    parts << tr("%n client(s) connected", nullptr, static_cast<int>(status.sessions.size()));
-    parts << tr("%n call(s) running", nullptr, status.runningCalls);
+    // Two things run, or not, apart: the in-app server, always on while the app runs, and its
+    // HTTP listener, started below. "Running" next to "not serving over HTTP" read as a
+    // contradiction.
+    QStringList lines;
+    lines << (m_server->isServingStdio()
+                  ? tr("In-app MCP server: running, serving the client that started it over "
+                       "stdio, and re-runs from the Runs page.")
+                  : tr("In-app MCP server: running, for re-runs from the Runs page and for "
+                       "clients that start code-sandbox-desktop --stdio."));
+    lines << (status.httpUrl.isValid()
+                  ? tr("HTTP listener: on, at %1.").arg(status.httpUrl.toString())
+                  : tr("HTTP listener: off (start it below to let clients connect over HTTP)."));
+    QStringList activity;
+    activity << tr("%n client(s) connected", nullptr, static_cast<int>(status.sessions.size()));
+    activity << tr("%n call(s) running", nullptr, status.runningCalls);
     if (status.pendingApprovals > 0)
-        parts << tr("%n waiting for your approval", nullptr, status.pendingApprovals);
-    m_status->setText(parts.join(QStringLiteral(" · ")));
+        activity << tr("%n waiting for your approval", nullptr, status.pendingApprovals);
+    lines << activity.join(QStringLiteral(" · "));
+    m_status->setText(lines.join(QLatin1Char('\n')));
 }
 
 ClientServerEntry ServerPage::entry() const

@@ -52,6 +52,9 @@ public:
 
     QUrl httpUrl() const { return m_httpUrl; }
 
+    // Puts the focus on the clients' configuration ("Connect an assistant").
+    void showClientConfiguration();
+
 Q_SIGNALS:
     // The user asked to see a live interpreter session's cells (on the Runs page).
     void showSessionCellsRequested(const QString& key, const QString& name);

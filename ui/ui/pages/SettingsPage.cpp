@@ -287,12 +287,25 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     approvalLayout->addRow(
         note(tr("Headless servers started by an assistant are not affected."), approval));
 
+    // Notifications.
+    auto* notifications = new QGroupBox(tr("Notifications"), form);
+    m_notifyApprovals =
+        new QCheckBox(tr("Notify me when a call &waits for my approval"), notifications);
+    m_notifyFailures = new QCheckBox(
+        tr("Notify me when a call &fails or runs out of memory (any server)"), notifications);
+    auto* notificationsLayout = new QVBoxLayout(notifications);
+    notificationsLayout->addWidget(m_notifyApprovals);
+    notificationsLayout->addWidget(m_notifyFailures);
+    notificationsLayout->addWidget(
+        note(tr("Shown by the desktop's notification area, where it has one."), notifications));
+
     auto* formLayout = new QVBoxLayout(form);
     for (QWidget* group : {static_cast<QWidget*>(limits), static_cast<QWidget*>(network),
                            static_cast<QWidget*>(shared), static_cast<QWidget*>(timeouts),
                            static_cast<QWidget*>(pool), static_cast<QWidget*>(sessions),
                            static_cast<QWidget*>(privacy), static_cast<QWidget*>(history),
-                           static_cast<QWidget*>(engine), static_cast<QWidget*>(approval)})
+                           static_cast<QWidget*>(engine), static_cast<QWidget*>(approval),
+                           static_cast<QWidget*>(notifications)})
         formLayout->addWidget(group);
     formLayout->addStretch();
     auto* scroll = new QScrollArea(this);
@@ -349,6 +362,8 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     for (QAbstractButton* button :
          {static_cast<QAbstractButton*>(m_networkBridge), static_cast<QAbstractButton*>(m_redact),
           static_cast<QAbstractButton*>(m_approval),
+          static_cast<QAbstractButton*>(m_notifyApprovals),
+          static_cast<QAbstractButton*>(m_notifyFailures),
           static_cast<QAbstractButton*>(m_allowUnlimited)})
         connect(button, &QAbstractButton::toggled, this, &SettingsPage::updateState);
     connect(m_engine, &QComboBox::currentIndexChanged, this, &SettingsPage::updateState);
@@ -390,6 +405,8 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     m_engine->setObjectName(QStringLiteral("engine"));
     m_approval->setObjectName(QStringLiteral("approvalRequired"));
     m_approvalTimeout->setObjectName(QStringLiteral("approvalTimeout"));
+    m_notifyApprovals->setObjectName(QStringLiteral("notifyApprovals"));
+    m_notifyFailures->setObjectName(QStringLiteral("notifyFailures"));
     m_apply->setObjectName(QStringLiteral("applyButton"));
     m_revert->setObjectName(QStringLiteral("revertButton"));
     m_defaults->setObjectName(QStringLiteral("restoreDefaultsButton"));
@@ -441,6 +458,8 @@ void SettingsPage::restoreDefaults()
     const DesktopSettings defaults;
     desktop.approvalRequired = defaults.approvalRequired;
     desktop.approvalTimeoutSeconds = defaults.approvalTimeoutSeconds;
+    desktop.notifyApprovals = defaults.notifyApprovals;
+    desktop.notifyFailures = defaults.notifyFailures;
     fill(server, desktop);
     m_saveError.clear();
     updateState();
@@ -515,6 +534,8 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     m_engine->setCurrentIndex(std::max(0, m_engine->findData(server.engine)));
     m_approval->setChecked(desktop.approvalRequired);
     m_approvalTimeout->setValue(desktop.approvalTimeoutSeconds);
+    m_notifyApprovals->setChecked(desktop.notifyApprovals);
+    m_notifyFailures->setChecked(desktop.notifyFailures);
     m_filling = false;
 }
 
@@ -546,6 +567,8 @@ SettingsPage::FormValues SettingsPage::formValues() const
     values.engine = m_engine->currentData().toString();
     values.approval = m_approval->isChecked();
     values.approvalTimeoutSeconds = m_approvalTimeout->value();
+    values.notifyApprovals = m_notifyApprovals->isChecked();
+    values.notifyFailures = m_notifyFailures->isChecked();
     return values;
 }
 
@@ -609,6 +632,10 @@ DesktopSettings SettingsPage::changedDesktop(DesktopSettings onto) const
         onto.approvalRequired = now.approval;
     if (now.approvalTimeoutSeconds != m_shownAtLoad.approvalTimeoutSeconds)
         onto.approvalTimeoutSeconds = now.approvalTimeoutSeconds;
+    if (now.notifyApprovals != m_shownAtLoad.notifyApprovals)
+        onto.notifyApprovals = now.notifyApprovals;
+    if (now.notifyFailures != m_shownAtLoad.notifyFailures)
+        onto.notifyFailures = now.notifyFailures;
     return onto;
 }
 

@@ -21,8 +21,8 @@ class SharedFoldersEditor;
 
 // The settings every Code Sandbox server of the user reads (the [server] group of settings.ini:
 // sandbox limits, network, shared folders, timeouts, warm pool, redaction, history retention,
-// engine) and the app's approval mode (the [desktop] group), as one form. Apply saves them; each
-// running server watches the file and uses them from its next run on.
+// engine) and the app's approval mode and notifications (the [desktop] group), as one form.
+// Apply saves them; each running server watches the file and uses them from its next run on.
 //
 // Only what the person changed is written: Apply rereads the file and puts the changed fields
 // over it, so values shown elsewhere (the images, the HTTP server) or changed by another program
@@ -79,6 +79,8 @@ private:
         QString engine;
         bool approval = false;
         int approvalTimeoutSeconds = 0;
+        bool notifyApprovals = false;
+        bool notifyFailures = false;
 
         friend bool operator==(const FormValues&, const FormValues&) = default;
     };
@@ -135,6 +137,8 @@ private:
     QComboBox* m_engine = nullptr;
     QCheckBox* m_approval = nullptr;
     QSpinBox* m_approvalTimeout = nullptr;
+    QCheckBox* m_notifyApprovals = nullptr;
+    QCheckBox* m_notifyFailures = nullptr;
     QPushButton* m_apply = nullptr;
     QPushButton* m_revert = nullptr;
     QPushButton* m_defaults = nullptr;

@@ -43,6 +43,10 @@ DesktopSettings DesktopSettings::load(const QString& dataDir)
         readBool(file, QStringLiteral("http-allow-remote"), settings.httpAllowRemote);
     settings.httpStartWithApp =
         readBool(file, QStringLiteral("http-start-with-app"), settings.httpStartWithApp);
+    settings.notifyApprovals =
+        readBool(file, QStringLiteral("notify-approvals"), settings.notifyApprovals);
+    settings.notifyFailures =
+        readBool(file, QStringLiteral("notify-failures"), settings.notifyFailures);
     settings.setupDone = readBool(file, QStringLiteral("setup-done"), settings.setupDone);
     return settings;
 }
@@ -67,6 +71,8 @@ Expected<void> DesktopSettings::save(const QString& dataDir) const
     file.setValue(QStringLiteral("http-token"), httpToken);
     file.setValue(QStringLiteral("http-allow-remote"), text(httpAllowRemote));
     file.setValue(QStringLiteral("http-start-with-app"), text(httpStartWithApp));
+    file.setValue(QStringLiteral("notify-approvals"), text(notifyApprovals));
+    file.setValue(QStringLiteral("notify-failures"), text(notifyFailures));
     file.setValue(QStringLiteral("setup-done"), text(setupDone));
     return file.save();
 }

@@ -25,6 +25,10 @@ struct DesktopSettings
     // of 16 characters or more).
     bool httpAllowRemote = false;
     bool httpStartWithApp = false;
+    // Desktop notifications (through the tray icon): a call waits for approval; a call failed
+    // (status error) or was killed for memory (oom), in any server whose runs the app sees.
+    bool notifyApprovals = true;
+    bool notifyFailures = false;
     // The first-run setup was finished or skipped: it is not offered again by itself.
     bool setupDone = false;
 

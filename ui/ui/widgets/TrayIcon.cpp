@@ -49,6 +49,7 @@ TrayIcon::TrayIcon(QObject* parent)
         if (reason == Trigger || reason == DoubleClick)
             Q_EMIT showWindowRequested();
     });
+    connect(this, &QSystemTrayIcon::messageClicked, this, &TrayIcon::showWindowRequested);
     showStatus({}, false);
 }
 
@@ -80,6 +81,18 @@ QIcon TrayIcon::icon(int runningCalls, bool running)
         icon.addPixmap(pixmap);
     }
     return icon;
+}
+
+bool TrayIcon::canShowMessages() const
+{
+    return isVisible() && isSystemTrayAvailable() && supportsMessages();
+}
+
+void TrayIcon::notify(const QString& title, const QString& text)
+{
+    if (canShowMessages())
+        showMessage(title, text, icon(0, true));
+    Q_EMIT notified(title, text);
 }
 
 void TrayIcon::showStatus(const ServerStatus& status, bool servingStdio)

@@ -11,7 +11,8 @@ class QMenu;
 namespace csm {
 
 // The app in the system tray: whether its server runs, how many calls run now (drawn on the
-// icon) and how many wait for approval; a menu to show the window or quit.
+// icon) and how many wait for approval; a menu to show the window or quit; and the desktop
+// notifications the app gives (DesktopNotifier).
 class TrayIcon final : public QSystemTrayIcon
 {
     Q_OBJECT
@@ -25,9 +26,18 @@ public:
     // `runningCalls` (none at 0); also the window icon.
     static QIcon icon(int runningCalls, bool running);
 
+    // Shows a desktop notification from the tray icon, where the desktop has a tray that shows
+    // them (nothing shows where it has none, or while the icon is hidden); notified() tells
+    // either way. Clicking the notification asks to show the window.
+    void notify(const QString& title, const QString& text);
+    // Whether notify() reaches the desktop now.
+    bool canShowMessages() const;
+
 Q_SIGNALS:
     void showWindowRequested();
     void quitRequested();
+    // notify() was called with these words, whether the desktop could show them or not.
+    void notified(const QString& title, const QString& text);
 
 private:
     std::unique_ptr<QMenu> m_menu;
