@@ -35,7 +35,12 @@ constexpr char kSource[] = R"js((() => {
   const control = reopen(Number(process.env.CSM_READY_FD), fs.constants.O_WRONLY);
   delete process.env.CSM_READY_FD;
   const input = reopen(0, fs.constants.O_RDONLY);
-  if (input !== 0) fs.openSync('/dev/null', fs.constants.O_RDONLY);
+  if (input !== 0) {
+    fs.openSync('/dev/null', fs.constants.O_RDONLY);
+  } else { // no /proc: at least process.stdin does not read the cells
+    const empty = new (require('stream').Readable)({ read() { this.push(null); } });
+    Object.defineProperty(process, 'stdin', { value: empty });
+  }
   // As `node -` has them; an empty execArgv also keeps child_process.fork() from running this.
   process.argv.splice(1, Infinity, '-');
   process.execArgv = [];
@@ -103,16 +108,24 @@ constexpr char kSource[] = R"js((() => {
     stream.write(`${text}\n`);
   };
   const inspect = (value) => util.inspect(value, { showProxy: true });
+  const shown = (value) => {
+    try {
+      return inspect(value);
+    } catch {
+      return '[a value that cannot be shown]';
+    }
+  };
   // A thrown value as node prints an uncaught one: for an error, the line of the cell it comes
   // from, then its stack (without this driver's frames) and its other properties.
   const describe = (thrown, details, cellName) => {
     if (!(util.types.isNativeError(thrown) || thrown instanceof Error))
-      return `Uncaught ${inspect(thrown)}`;
+      return `Uncaught ${shown(thrown)}`;
     let header = '';
     try {
       if (typeof thrown.stack === 'string') {
         const lines = thrown.stack.split('\n');
-        const ours = lines.findIndex((line) => /^\s+at .*\bnode:(inspector|vm)\b/.test(line));
+        const driver = /^\s+at .*(\[eval\]|\bnode:(inspector|vm)\b)/;
+        const ours = lines.findIndex((line) => driver.test(line));
         if (ours >= 0) thrown.stack = lines.slice(0, ours).join('\n');
       }
       const frame = /(<cell-\d+>):(\d+):(\d+)/.exec(thrown.stack);
@@ -123,11 +136,12 @@ constexpr char kSource[] = R"js((() => {
       if (lines) {
         if (line > lines.length) // the end of input, past the cell's last line
           [line, column] = [lines.length, lines[lines.length - 1].length + 1];
-        header = `${name}:${line}\n${lines[line - 1]}\n${' '.repeat(Math.max(column - 1, 0))}^\n\n`;
+        const caret = `${' '.repeat(Math.max(column - 1, 0))}^`;
+        header = `${name}:${line}\n${lines[line - 1]}\n${caret}\n\n`;
       }
     } catch {}
     // An error without frames (a syntax error) reads as node prints it, not as [SyntaxError: ...].
-    const text = inspect(thrown);
+    const text = shown(thrown);
     return header + (text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text);
   };
 
@@ -212,7 +226,7 @@ constexpr char kSource[] = R"js((() => {
     const source = queue.shift();
     count += 1;
     const cell = (current = { name: `<cell-${count}>`, status: undefined });
-    sources.set(cell.name, source.split('\n'));
+    sources.set(cell.name, source.split(/\r\n|[\n\r\u2028\u2029]/));
     // A script's name cannot have a space: "<cell-3>", not "<cell 3>".
     const expression = `${withLoadableImports(source)}\n//# sourceURL=${cell.name}`;
     evaluate = () =>
