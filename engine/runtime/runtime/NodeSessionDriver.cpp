@@ -145,7 +145,8 @@ constexpr char kSource[] = R"js((() => {
     return header + (text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text);
   };
 
-  let current = null; // the running cell: {name, status}, status set once it ends
+  // The running cell: {name, starting, early, status}, status set once it ends.
+  let current = null;
   let count = 0;
   const queue = [];
   // Calls `done` once what was written to stdout and stderr has gone out to the launcher.
@@ -181,6 +182,12 @@ constexpr char kSource[] = R"js((() => {
   };
   const settle = (cell, error, reply) => {
     if (cell.status !== undefined) return; // it was interrupted meanwhile
+    // An answer that comes while the evaluation starts waits for its end: an interrupt then
+    // makes both the inspector answer (in node 22) and the script fail, and the interrupt tells.
+    if (cell.starting) {
+      cell.early = () => settle(cell, error, reply);
+      return;
+    }
     try {
       if (error) {
         print(process.stderr, String(error.message));
@@ -225,7 +232,7 @@ constexpr char kSource[] = R"js((() => {
     if (current || queue.length === 0) return;
     const source = queue.shift();
     count += 1;
-    const cell = (current = { name: `<cell-${count}>`, status: undefined });
+    const cell = (current = { name: `<cell-${count}>`, starting: true, status: undefined });
     sources.set(cell.name, source.split(/\r\n|[\n\r\u2028\u2029]/));
     // A script's name cannot have a space: "<cell-3>", not "<cell 3>".
     const expression = `${withLoadableImports(source)}\n//# sourceURL=${cell.name}`;
@@ -236,7 +243,10 @@ constexpr char kSource[] = R"js((() => {
         (error, reply) => settle(cell, error, reply));
     try {
       start.runInContext(runner, { breakOnSigint: true });
+      cell.starting = false;
+      if (cell.early) cell.early();
     } catch (error) {
+      cell.starting = false;
       if (error && error.code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') {
         unstick(process.stdout);
         unstick(process.stderr);
