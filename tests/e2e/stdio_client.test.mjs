@@ -45,6 +45,7 @@ test('lists run_python_code and run_js_code, each once, with schemas, and the se
     assert.ok(tool.description.length > 50, `${tool.name} has a description`);
     assert.equal(tool.inputSchema.type, 'object');
     assert.deepEqual(tool.inputSchema.required, ['code']);
+    assert.equal(tool.inputSchema.properties.session.type, 'string', `${tool.name} takes a session`);
     assert.equal(tool.outputSchema.type, 'object');
   }
   assert.match(tools[0].description, /numpy/);
@@ -129,6 +130,18 @@ test('a session keeps its state between calls, like notebook cells', async () =>
   const ended = await client.callTool({ name: 'end_session', arguments: { session: 'e2e' } });
   assert.equal(ended.isError, false);
   assert.equal(text(await client.callTool({ name: 'list_sessions', arguments: {} })), 'No live sessions.');
+});
+
+test('a JavaScript session keeps its state too, top-level await included', async () => {
+  const cell = (code) => client.callTool({ name: 'run_js_code', arguments: { code, session: 'e2e-js' } });
+  assert.equal((await cell('const base = await Promise.resolve(40);')).isError, false, stderr);
+  assert.equal((await cell('base + 2')).structuredContent.stdout, '42\n');
+  const failed = await cell('null.x');
+  assert.equal(failed.isError, true);
+  assert.match(text(failed), /at <cell-3>:1:6/);
+  assert.equal((await cell('base')).structuredContent.stdout, '40\n');
+  const ended = await client.callTool({ name: 'end_session', arguments: { session: 'e2e-js' } });
+  assert.equal(ended.isError, false);
 });
 
 test('an unknown tool is a protocol error', async () => {

@@ -2,7 +2,8 @@
 // stdio: state across cells and a final expression's value, an exception that keeps the
 // session, a timeout that interrupts and keeps the state, a hard hang and an out-of-memory kill
 // that end it (and a new one starts), a cell's chart coming back, the caps, list_sessions and
-// end_session, and no container left after the client leaves or the server is killed.
+// end_session, and no container left after the client leaves or the server is killed. The js...
+// tests do the same for JavaScript: top-level await, each cell's files, process.exit.
 #include "CallResult.h"
 #include "McpStdioClient.h"
 #include "TestEngine.h"
@@ -36,13 +37,34 @@ private:
         return client;
     }
 
-    static QJsonObject cell(McpStdioClient& server, const QString& session, const QString& code,
-                            double timeoutSeconds = 0)
+    static QJsonObject cellOf(McpStdioClient& server, const QString& tool, const QString& session,
+                              const QString& code, double timeoutSeconds)
     {
         QJsonObject arguments{{QStringLiteral("code"), code}, {QStringLiteral("session"), session}};
         if (timeoutSeconds > 0)
             arguments.insert(QStringLiteral("timeout_seconds"), timeoutSeconds);
-        return server.callTool(QStringLiteral("run_python_code"), arguments);
+        return server.callTool(tool, arguments);
+    }
+
+    static QJsonObject cell(McpStdioClient& server, const QString& session, const QString& code,
+                            double timeoutSeconds = 0)
+    {
+        return cellOf(server, QStringLiteral("run_python_code"), session, code, timeoutSeconds);
+    }
+
+    static QJsonObject jsCell(McpStdioClient& server, const QString& session, const QString& code,
+                              double timeoutSeconds = 0)
+    {
+        return cellOf(server, QStringLiteral("run_js_code"), session, code, timeoutSeconds);
+    }
+
+    static QStringList filePathsOf(const QJsonObject& result)
+    {
+        QStringList paths;
+        const QJsonArray files = structured(result).value(QLatin1String("files")).toArray();
+        for (const QJsonValue& file : files)
+            paths << file.toObject().value(QLatin1String("path")).toString();
+        return paths;
     }
 
     static QString textOf(McpStdioClient& server, const QString& tool,
@@ -60,8 +82,9 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-python:latest")),
-                 "the python sandbox image must be built (containers/build-images)");
+        QVERIFY2(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-python:latest")) &&
+                     TestEngine::hasLocalImage(QStringLiteral("code-sandbox-js:latest")),
+                 "the sandbox images must be built (containers/build-images)");
     }
 
     void stateAndFinalExpressionsAcrossCells()
@@ -93,19 +116,61 @@ private Q_SLOTS:
         QCOMPARE(listed.count(QLatin1String(" MiB of memory")), 2);
     }
 
+    void anExceptionKeepsTheSession_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("keep");
+        QTest::addColumn<QString>("failing");
+        QTest::addColumn<QStringList>("trace");
+        QTest::addColumn<QString>("check");
+        QTest::addColumn<QString>("checked");
+        QTest::newRow("python") << QStringLiteral("run_python_code") << QStringLiteral("kept = 7")
+                                << QStringLiteral("x = 1\nraise ValueError('bad')\n")
+                                << QStringList{QStringLiteral("File \"<cell 2>\", line 2"),
+                                               QStringLiteral("ValueError: bad")}
+                                << QStringLiteral("kept, x") << QStringLiteral("(7, 1)\n");
+        QTest::newRow("javascript")
+            << QStringLiteral("run_js_code") << QStringLiteral("const kept = 7;")
+            << QStringLiteral("let x = 1;\nthrow new RangeError('bad');\n")
+            << QStringList{QStringLiteral("<cell-2>:2\nthrow new RangeError('bad');\n"),
+                           QStringLiteral("RangeError: bad\n    at <cell-2>:2:7")}
+            << QStringLiteral("[kept, x]") << QStringLiteral("[ 7, 1 ]\n");
+    }
+
     void anExceptionKeepsTheSession()
     {
+        QFETCH(QString, tool);
+        QFETCH(QString, keep);
+        QFETCH(QString, failing);
+        QFETCH(QStringList, trace);
+        QFETCH(QString, check);
+        QFETCH(QString, checked);
         auto server = startServer();
         QVERIFY(server);
-        cell(*server, QStringLiteral("s"), QStringLiteral("kept = 7"));
-        const QJsonObject failed =
-            cell(*server, QStringLiteral("s"), QStringLiteral("x = 1\nraise ValueError('bad')\n"));
+        cellOf(*server, tool, QStringLiteral("s"), keep, 0);
+        const QJsonObject failed = cellOf(*server, tool, QStringLiteral("s"), failing, 0);
         QVERIFY(isError(failed));
-        QVERIFY2(text(failed).contains(QLatin1String("File \"<cell 2>\", line 2")) &&
-                     text(failed).contains(QLatin1String("ValueError: bad")),
-                 qPrintable(text(failed)));
-        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("s"), QStringLiteral("kept, x"))),
-                 QStringLiteral("(7, 1)\n"));
+        QCOMPARE(structured(failed).value(QLatin1String("exit_code")).toInt(), 1);
+        for (const QString& part : trace)
+            QVERIFY2(text(failed).contains(part), qPrintable(text(failed)));
+        QCOMPARE(stdoutOf(cellOf(*server, tool, QStringLiteral("s"), check, 0)), checked);
+    }
+
+    void aTimeoutInterruptsTheCellAndKeepsTheState_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("keep");
+        QTest::addColumn<QString>("stuck");
+        QTest::newRow("python") << QStringLiteral("run_python_code")
+                                << QStringLiteral("kept = 'yes'")
+                                << QStringLiteral(
+                                       "import time\nwhile True:\n    time.sleep(0.05)\n");
+        QTest::newRow("javascript busy loop")
+            << QStringLiteral("run_js_code") << QStringLiteral("let kept = 'yes';")
+            << QStringLiteral("while (true) {}");
+        QTest::newRow("javascript await")
+            << QStringLiteral("run_js_code") << QStringLiteral("let kept = 'yes';")
+            << QStringLiteral("await new Promise(() => {});");
     }
 
     void cellsSentTogetherRunInTurn()
@@ -155,16 +220,17 @@ private Q_SLOTS:
 
     void aTimeoutInterruptsTheCellAndKeepsTheState()
     {
+        QFETCH(QString, tool);
+        QFETCH(QString, keep);
+        QFETCH(QString, stuck);
         auto server = startServer();
         QVERIFY(server);
-        cell(*server, QStringLiteral("s"), QStringLiteral("kept = 'yes'"));
-        const QJsonObject timedOut =
-            cell(*server, QStringLiteral("s"),
-                 QStringLiteral("import time\nwhile True:\n    time.sleep(0.05)\n"), 1);
+        cellOf(*server, tool, QStringLiteral("s"), keep, 0);
+        const QJsonObject timedOut = cellOf(*server, tool, QStringLiteral("s"), stuck, 1);
         QCOMPARE(structured(timedOut).value(QLatin1String("timed_out")).toBool(), true);
         QVERIFY2(text(timedOut).contains(QLatin1String("the session keeps its state")),
                  qPrintable(text(timedOut)));
-        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("s"), QStringLiteral("kept"))),
+        QCOMPARE(stdoutOf(cellOf(*server, tool, QStringLiteral("s"), QStringLiteral("kept"), 0)),
                  QStringLiteral("'yes'\n"));
     }
 
@@ -200,6 +266,52 @@ private Q_SLOTS:
         QCOMPARE(stdoutOf(cell(*server, QStringLiteral("s"),
                                QStringLiteral("print('kept' in globals())"))),
                  QStringLiteral("False\n"));
+    }
+
+    void jsStateFinalValuesAndFilesAcrossCells()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        QJsonObject first = jsCell(*server, QStringLiteral("js"),
+                                   QStringLiteral("const fs = require('fs');\n"
+                                                  "let total = 40;\n"
+                                                  "fs.writeFileSync('out/first.txt', 'one');\n"));
+        QVERIFY2(!isError(first), describe(first).constData());
+        QCOMPARE(filePathsOf(first), QStringList{QStringLiteral("first.txt")});
+        // Top-level await; what the cell declares is there for the next one.
+        QVERIFY(!isError(jsCell(*server, QStringLiteral("js"),
+                                QStringLiteral("const extra = await new Promise((resolve) => "
+                                               "setTimeout(() => resolve(2), 10));"))));
+        const QJsonObject second =
+            jsCell(*server, QStringLiteral("js"),
+                   QStringLiteral("fs.writeFileSync('out/second.txt', 'two');\n"
+                                  "({ answer: total + extra, files: fs.readdirSync('out') })"));
+        QCOMPARE(stdoutOf(second), QStringLiteral("{ answer: 42, files: [ 'second.txt' ] }\n"));
+        // Each cell returns the files it made, and only those.
+        QCOMPARE(filePathsOf(second), QStringList{QStringLiteral("second.txt")});
+        QVERIFY2(textOf(*server, QStringLiteral("list_sessions"))
+                     .contains(QLatin1String("js (JavaScript): 3 cell(s)")),
+                 "list_sessions names the JavaScript session");
+        // A Python session of the same name is refused; another name is another interpreter.
+        QVERIFY(isError(cell(*server, QStringLiteral("js"), QStringLiteral("1"))));
+        QCOMPARE(stdoutOf(jsCell(*server, QStringLiteral("other"), QStringLiteral("typeof total"))),
+                 QStringLiteral("'undefined'\n"));
+    }
+
+    void jsExitEndsTheSessionAndTheNextCallStartsANewOne()
+    {
+        auto server = startServer();
+        QVERIFY(server);
+        jsCell(*server, QStringLiteral("s"), QStringLiteral("let kept = 1;"));
+        const QJsonObject ended = jsCell(*server, QStringLiteral("s"),
+                                         QStringLiteral("console.log('bye'); process.exit(3);"));
+        QVERIFY(isError(ended));
+        QCOMPARE(stdoutOf(ended), QStringLiteral("bye\n"));
+        QVERIFY2(text(ended).contains(QLatin1String("exit code 3")) &&
+                     text(ended).contains(QLatin1String("state is gone")),
+                 qPrintable(text(ended)));
+        QCOMPARE(stdoutOf(jsCell(*server, QStringLiteral("s"), QStringLiteral("typeof kept"))),
+                 QStringLiteral("'undefined'\n"));
     }
 
     void capsRefuseClearly()

@@ -1,6 +1,7 @@
 // csm-launch itself, run on the host with /bin/sh as the interpreter: its frames are what the
 // server decodes. (Inside real containers it is exercised by the integration tests.)
 #include "csm/launcher_protocol.h"
+#include "runtime/NodeSessionDriver.h"
 #include "runtime/PythonBootstrap.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherRequest.h"
@@ -14,6 +15,7 @@
 #include <QLocalSocket>
 #include <QMap>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -124,12 +126,12 @@ private:
     LauncherStreamDecoder m_decoder;
 };
 
-// csm-launch --session with the real Python session driver (the host's python3), in a folder of
-// its own: cells go in on its stdin, frames come back on its stdout.
+// csm-launch --session with a real session driver (by default Python's, with the host's
+// python3), in a folder of its own: cells go in on its stdin, frames come back on its stdout.
 class SessionLauncher
 {
 public:
-    SessionLauncher()
+    explicit SessionLauncher(const QStringList& driver = PythonBootstrap::sessionCommand())
     {
         QDir(m_folder.path()).mkdir(QStringLiteral("out"));
         m_process.setWorkingDirectory(m_folder.path());
@@ -138,7 +140,7 @@ public:
                                     QStringLiteral("3"), QStringLiteral("--out-dir"),
                                     m_folder.filePath(QStringLiteral("out")),
                                     QStringLiteral("--")} +
-                            PythonBootstrap::sessionCommand());
+                            driver);
     }
     ~SessionLauncher()
     {
@@ -581,11 +583,23 @@ private Q_SLOTS:
         QCOMPARE(payloadsOf(session.cell("y"), Type::Stdout), QByteArray("5\n"));
     }
 
+    void aDriverThatDiesEndsTheSession_data()
+    {
+        QTest::addColumn<QStringList>("driver");
+        QTest::addColumn<QByteArray>("code");
+        QTest::newRow("python") << PythonBootstrap::sessionCommand()
+                                << QByteArray("import os\nprint('bye', flush=True)\nos._exit(3)\n");
+        QTest::newRow("javascript") << NodeSessionDriver::command()
+                                    << QByteArray("console.log('bye');\nprocess.exit(3);\n");
+    }
+
     void aDriverThatDiesEndsTheSession()
     {
-        SessionLauncher session;
+        QFETCH(QStringList, driver);
+        QFETCH(QByteArray, code);
+        SessionLauncher session(driver);
         session.framesUntil(Type::Ready);
-        const auto frames = session.cell("import os\nprint('bye', flush=True)\nos._exit(3)\n");
+        const auto frames = session.cell(code);
         QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("bye\n"));
         QVERIFY2(frames.last().payload.startsWith("exit=3 ") &&
                      frames.last().payload.endsWith(" session=0"),
@@ -608,6 +622,101 @@ private Q_SLOTS:
             session.cell("print(open('data.txt').read())", {{QStringLiteral("data.txt"), "two"}});
         QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("two\n"));
         QVERIFY(!typesOf(frames).contains(Type::File));
+    }
+
+    void init()
+    {
+        // The js... tests and the javascript rows run the JavaScript session driver with the
+        // host's node.
+        const bool javaScript = QByteArray(QTest::currentTestFunction()).startsWith("js") ||
+                                qstrcmp(QTest::currentDataTag(), "javascript") == 0;
+        if (javaScript && QStandardPaths::findExecutable(QStringLiteral("node")).isEmpty())
+            QSKIP("no node on this machine");
+    }
+
+    void jsSessionKeepsStateAndShowsAFinalExpression()
+    {
+        SessionLauncher session(NodeSessionDriver::command());
+        QCOMPARE(typesOf(session.framesUntil(Type::Ready)), QList{Type::Ready});
+        auto frames = session.cell("let x = 41;\nconst label = 'r';\nfunction area(r) {\n"
+                                   "  return Math.PI * r * r;\n}\n");
+        QCOMPARE(typesOf(frames), (QList{Type::Started, Type::Exit}));
+        QVERIFY2(frames.last().payload.startsWith("exit=0 ") &&
+                     frames.last().payload.contains(" session=1"),
+                 frames.last().payload.constData());
+        QCOMPARE(payloadsOf(session.cell("x + 1"), Type::Stdout), QByteArray("42\n"));
+        QCOMPARE(payloadsOf(session.cell("console.log(label + '=2'); +area(2).toFixed(2)"),
+                            Type::Stdout),
+                 QByteArray("r=2\n12.57\n"));
+        // Top-level await, and what it declares stays for the next cell.
+        frames = session.cell("const later = await new Promise((resolve) => "
+                              "setTimeout(() => resolve({ n: x }), 20));");
+        QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray());
+        QCOMPARE(payloadsOf(session.cell("later"), Type::Stdout), QByteArray("{ n: 41 }\n"));
+        // A cell may declare a name again, as when it is run a second time.
+        QCOMPARE(payloadsOf(session.cell("const later = 'again'; later"), Type::Stdout),
+                 QByteArray("'again'\n"));
+        QCOMPARE(payloadsOf(session.cell("let y; y"), Type::Stdout), QByteArray()); // undefined
+        QCOMPARE(payloadsOf(session.cell("[1n, -0, null, [x]]"), Type::Stdout),
+                 QByteArray("[ 1n, -0, null, [ 41 ] ]\n"));
+    }
+
+    void jsAnExceptionEndsTheCellNotTheSession()
+    {
+        SessionLauncher session(NodeSessionDriver::command());
+        session.framesUntil(Type::Ready);
+        session.cell("const kept = 'yes';");
+        auto frames = session.cell("let a = 1;\nnull.length;\n");
+        QVERIFY2(frames.last().payload.startsWith("exit=1 "), frames.last().payload.constData());
+        QVERIFY(frames.last().payload.contains(" session=1"));
+        QByteArray trace = payloadsOf(frames, Type::Stderr);
+        QVERIFY2(trace.contains("<cell-2>:2\nnull.length;\n") && trace.contains("TypeError") &&
+                     trace.contains("at <cell-2>:2:6"),
+                 trace.constData());
+        QVERIFY2(!trace.contains("[eval]") && !trace.contains("node:inspector"),
+                 trace.constData()); // not the driver's own frames
+        trace = payloadsOf(session.cell("let b = (1 +;"), Type::Stderr);
+        QVERIFY2(trace.startsWith("<cell-3>:1\nlet b = (1 +;\n") && trace.contains("SyntaxError"),
+                 trace.constData());
+        // A timer's error comes out, and the driver goes on.
+        session.cell("setTimeout(() => { throw new Error('later'); }, 10);");
+        QTest::qWait(200);
+        frames = session.cell("[kept, a]");
+        QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("[ 'yes', 1 ]\n"));
+        trace = payloadsOf(frames, Type::Stderr);
+        QVERIFY2(trace.contains("Uncaught exception") && trace.contains("Error: later"),
+                 trace.constData());
+    }
+
+    void jsInterruptStopsABusyLoopOrAnAwaitAndKeepsTheState()
+    {
+        SessionLauncher session(NodeSessionDriver::command());
+        session.framesUntil(Type::Ready);
+        session.cell("let y = 5; let spins = 0;");
+        const QList<QByteArray> stuck{
+            "spins = 1;\nconsole.log('looping');\nwhile (true) spins++;\n",
+            "console.log('waiting');\nawait new Promise(() => {});\n",
+        };
+        for (const QByteArray& code : stuck) {
+            session.sendCell(code);
+            QVERIFY(payloadsOf(session.framesUntil(Type::Stdout), Type::Stdout).endsWith("ing\n"));
+            // As a timeout would: not in the very microseconds the cell's synchronous code ends,
+            // when node's own SIGINT watch is being taken down.
+            QTest::qWait(200);
+            session.interrupt();
+            const auto frames = session.framesUntil(Type::Exit, 10'000);
+            QVERIFY(!frames.isEmpty() && frames.last().type == Type::Exit);
+            QVERIFY2(frames.last().payload.startsWith("exit=130 ") &&
+                         frames.last().payload.contains(" session=1"),
+                     frames.last().payload.constData());
+            QVERIFY(payloadsOf(frames, Type::Stderr).contains("Interrupted (SIGINT)"));
+            QCOMPARE(payloadsOf(session.cell("[y, spins > 0]"), Type::Stdout),
+                     QByteArray("[ 5, true ]\n"));
+        }
+        // A SIGINT between cells does nothing.
+        session.cell("setTimeout(() => process.kill(process.pid, 'SIGINT'), 10);");
+        QTest::qWait(200);
+        QCOMPARE(payloadsOf(session.cell("y"), Type::Stdout), QByteArray("5\n"));
     }
 
     void usageErrors_data()

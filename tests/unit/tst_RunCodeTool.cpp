@@ -3,6 +3,7 @@
 #include "runtime/SandboxPolicy.h"
 #include "sandbox/SandboxRunner.h"
 #include "tools/RunCodeTool.h"
+#include "tools/SessionRegistry.h"
 #include "tools/ToolResultFormatter.h"
 
 #include <QFileInfo>
@@ -79,6 +80,7 @@ private Q_SLOTS:
     void openWorldHintFollowsNetwork();
     void definitionReflectsLimits();
     void descriptionListsSharedFolders();
+    void sessionsAreOfferedForBothLanguages();
     void reviewNamesTheFilesSent();
     void invalidArguments_data();
     void invalidArguments();
@@ -221,6 +223,33 @@ void tst_RunCodeTool::openWorldHintFollowsNetwork()
     QVERIFY2(description.contains(openWorld ? QLatin1String("Network access: yes")
                                             : QLatin1String("Network access: none")),
              qPrintable(description));
+}
+
+void tst_RunCodeTool::sessionsAreOfferedForBothLanguages()
+{
+    const auto runner = makeRunner();
+    SessionRegistry sessions(*runner, SessionRegistry::Limits{});
+    for (const Language language : {Language::Python, Language::JavaScript}) {
+        RunCodeTool tool(*runner, makeConfig(language));
+        const auto offered = [&tool] {
+            return tool.definition()
+                .value(QLatin1String("inputSchema"))
+                .toObject()
+                .value(QLatin1String("properties"))
+                .toObject()
+                .contains(QLatin1String("session"));
+        };
+        QVERIFY(!offered()); // a server without sessions
+        tool.setSessions(&sessions);
+        QVERIFY2(offered(), qPrintable(LanguageTraits::displayName(language)));
+        const QString description =
+            tool.definition().value(QLatin1String("description")).toString();
+        QVERIFY2(description.contains(QLatin1String("Sessions: to keep state between calls")),
+                 qPrintable(description));
+        // JavaScript's says how to keep what a cell declares: at the top level, not in a wrapper.
+        QCOMPARE(description.contains(QLatin1String("await at the top level")),
+                 language == Language::JavaScript);
+    }
 }
 
 void tst_RunCodeTool::reviewNamesTheFilesSent()

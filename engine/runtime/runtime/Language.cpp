@@ -1,5 +1,6 @@
 #include "runtime/Language.h"
 
+#include "runtime/NodeSessionDriver.h"
 #include "runtime/PythonBootstrap.h"
 
 namespace csm {
@@ -59,7 +60,7 @@ QStringList LanguageTraits::sessionCommand(Language language)
     case Language::Python:
         return PythonBootstrap::sessionCommand();
     case Language::JavaScript:
-        return {};
+        return NodeSessionDriver::command();
     }
     Q_UNREACHABLE();
 }

@@ -29,7 +29,7 @@ public:
     // Whether that interpreter says when its imports are done (ContainerSpec::
     // interpreterSignalsReady); otherwise it is ready as soon as it runs.
     static bool pooledInterpreterSignalsReady(Language language);
-    // A session's driver (ContainerSpec::session), or nothing where the language has none yet.
+    // A session's driver (ContainerSpec::session): PythonBootstrap's, NodeSessionDriver's.
     static QStringList sessionCommand(Language language);
     // The locally built default image's name, without a registry.
     static QString defaultImageName(Language language);

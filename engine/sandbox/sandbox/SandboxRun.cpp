@@ -456,8 +456,8 @@ void SandboxRun::onInterruptedCellExited(const LauncherExitStatus& status)
     result.oomKilled = status.oomKilled;
     result.outputFiles = m_outputFiles.finish();
     result.sessionNote = status.sessionAlive.value_or(false)
-                             ? QStringLiteral("the cell was interrupted (KeyboardInterrupt), and "
-                                              "the session keeps its state")
+                             ? QStringLiteral("the cell was interrupted, and the session keeps "
+                                              "its state")
                              : sessionNoteAfter(status);
     handOverChannel(false);
     finish(result);

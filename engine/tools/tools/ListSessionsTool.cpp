@@ -32,9 +32,9 @@ QJsonObject ListSessionsTool::definition() const
         {QStringLiteral("name"), name()},
         {QStringLiteral("title"), QStringLiteral("List live sessions")},
         {QStringLiteral("description"),
-         QStringLiteral(
-             "Lists your live interpreter sessions (started by passing \"session\" to "
-             "run_python_code): name, language, age, idle time, cells run and memory in use.")},
+         QStringLiteral("Lists your live interpreter sessions (started by passing \"session\" to "
+                        "run_python_code or run_js_code): name, language, age, idle time, cells "
+                        "run and memory in use.")},
         {QStringLiteral("inputSchema"),
          QJsonObject{{QStringLiteral("type"), QStringLiteral("object")},
                      {QStringLiteral("properties"), QJsonObject{}}}},

@@ -104,11 +104,19 @@ QString RunCodeTool::sessionSentence() const
 {
     if (!m_sessions || LanguageTraits::sessionCommand(m_config.language).isEmpty())
         return {};
-    return QStringLiteral(
+    QString sentence = QStringLiteral(
         " Sessions: to keep state between calls (variables, imports, loaded data, files), pass "
         "the same \"session\" name each time; its calls run one after another in one "
         "interpreter, like notebook cells, and the value of a last expression is shown. Without "
         "\"session\", each call starts from nothing.");
+    if (m_config.language == Language::JavaScript) {
+        // Models wrap JavaScript in an async function out of habit, which would keep nothing.
+        sentence += QStringLiteral(
+            " In a session, await at the top level (no async wrapper): what a call declares "
+            "there (let, const, function, class) stays for the next calls, which may declare it "
+            "again.");
+    }
+    return sentence;
 }
 
 QString RunCodeTool::filesSentence() const
