@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Issue 17's session cells, end to end through the official MCP SDK client over stdio: the
-// latency of a cell in a live session (`x + 1`, and a pandas group-by on a frame loaded in an
-// earlier cell) beside one-shot pooled and cold calls of the same work, and a ten-step analysis
+// latency of a cell in a live session (`x + 1` in Python and JavaScript, and a pandas group-by on
+// a frame loaded in an earlier cell) beside one-shot pooled and cold calls of the same work, and a ten-step analysis
 // done as ten one-shot calls (each loading the data again) versus ten cells (loading it once).
 //
 // Usage: node session-cells.mjs [--server PATH] [--engine podman|docker] [--calls N] [--json FILE]
@@ -44,9 +44,9 @@ const STEPS = [
   'len(df)',
 ];
 
-async function callTool(server, args) {
+async function callTool(server, args, name = 'run_python_code') {
   const start = now();
-  const result = await server.client.callTool({ name: 'run_python_code', arguments: args });
+  const result = await server.client.callTool({ name, arguments: args });
   const ms = now() - start;
   if (result.isError) throw new Error(`call failed: ${JSON.stringify(result).slice(0, 1500)}`);
   return ms;
@@ -72,6 +72,8 @@ async function main() {
   const loadMs = await callTool(pooled, { code: LOAD, session: 's' });
   results.sessionLoadMs = loadMs;
   results.rows.push(await series('session cell: group-by on the loaded frame', calls, () => callTool(pooled, { code: GROUPBY, session: 's' })));
+  results.jsSessionStartMs = await callTool(pooled, { code: 'let x = 1', session: 'js' }, 'run_js_code');
+  results.rows.push(await series('JavaScript session cell: x + 1', calls, () => callTool(pooled, { code: 'x + 1', session: 'js' }, 'run_js_code')));
 
   // One-shot pooled: the same work, the frame built each time.
   results.rows.push(await series('one-shot pooled: print(1 + 1)', Math.min(calls, 20), async () => {
@@ -107,7 +109,7 @@ async function main() {
   const f = (v) => v.toFixed(1);
   console.log(`session-cells benchmark: ${opts.engine}, server ${opts.server}`);
   console.log(`load average at start ${results.loadAtStart.map((v) => v.toFixed(2)).join(' ')}, at end ${results.loadAtEnd.map((v) => v.toFixed(2)).join(' ')}`);
-  console.log(`new session's first cell (x = 1): ${f(results.sessionStartMs)} ms; loading the 200,000-row frame in a cell: ${f(results.sessionLoadMs)} ms`);
+  console.log(`new session's first cell (x = 1): ${f(results.sessionStartMs)} ms; loading the 200,000-row frame in a cell: ${f(results.sessionLoadMs)} ms; new JavaScript session's first cell: ${f(results.jsSessionStartMs)} ms`);
   for (const row of results.rows) console.log(`${row.label.padEnd(46)} n=${row.n} p50 ${f(row.p50)} p95 ${f(row.p95)} min ${f(row.min)} max ${f(row.max)} ms`);
   console.log(`ten-step analysis: ten one-shot pooled calls ${f(results.tenSteps.oneShotPooledMs)} ms in all; a new session, a load and ten cells ${f(results.tenSteps.cellsMs)} ms in all`);
   if (opts.json) fs.writeFileSync(opts.json, `${JSON.stringify(results, null, 2)}\n`);
