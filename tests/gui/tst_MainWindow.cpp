@@ -180,10 +180,16 @@ private Q_SLOTS:
     {
         csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
         const QAbstractItemModel& model = findNamed<RunsModel>(page, "model");
+        // A column the user sizes keeps that width while runs come and change.
+        QTableView& table = findNamed<QTableView>(page, "table");
+        QCOMPARE(table.horizontalHeader()->sectionResizeMode(RunsModel::Client),
+                 QHeaderView::Interactive);
+        table.horizontalHeader()->resizeSection(RunsModel::Client, 333);
         const QJsonObject failing = m_server->callTool(QStringLiteral("run_python_code"),
                                                        code(QStringLiteral("raise SystemExit(4)")));
         QVERIFY(isError(failing));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 5000);
+        QCOMPARE(table.columnWidth(RunsModel::Client), 333);
 
         // Typed text filters on code and output.
         findNamed<QLineEdit>(page, "textFilter").setFocus();

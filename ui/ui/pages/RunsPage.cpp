@@ -22,6 +22,7 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -259,13 +260,34 @@ void RunsPage::sizeColumns()
     // Each column as wide as what the rows in view show, none stretched: a stretched last
     // column (Files, a count) took half the width while the client's name was cut. Measuring
     // only the rows in view keeps a run's end cheap (a page of rows took ~10 ms per change); a
-    // client name of absurd length is cut, its tooltip has it all.
+    // client name of absurd length is cut, its tooltip has it all. The columns stay
+    // interactive: one the user widens or narrows keeps the width the user gave it.
     QHeaderView* header = m_table->horizontalHeader();
     header->setStretchLastSection(false);
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(QHeaderView::Interactive);
     header->setResizeContentsPrecision(0);
     header->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("0000")));
     header->setMaximumSectionSize(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 40);
+    connect(header, &QHeaderView::sectionResized, this, [this](int column) {
+        if (!m_fittingColumns)
+            m_userSizedColumns.insert(column);
+    });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &RunsPage::fitColumns);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &RunsPage::fitColumns);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &RunsPage::fitColumns);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &RunsPage::fitColumns);
+    // Other rows come into view.
+    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this, &RunsPage::fitColumns);
+}
+
+void RunsPage::fitColumns()
+{
+    m_fittingColumns = true;
+    for (int column = 0; column < m_model->columnCount(); ++column) {
+        if (!m_userSizedColumns.contains(column))
+            m_table->resizeColumnToContents(column);
+    }
+    m_fittingColumns = false;
 }
 
 void RunsPage::updateEmptyState()

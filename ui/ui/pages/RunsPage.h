@@ -5,6 +5,7 @@
 
 #include <QList>
 #include <QPointer>
+#include <QSet>
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
@@ -82,6 +83,8 @@ private:
     // The table, or in its place what an empty one means: no runs yet, or none that match.
     void updateEmptyState();
     void sizeColumns();
+    // Fits the columns the user has not sized to what the rows in view show.
+    void fitColumns();
     void showSelectedRun();
     void updateActions();
     void copyCode();
@@ -119,6 +122,8 @@ private:
     RunDetailPane* m_detail = nullptr;
     QPointer<QMessageBox> m_deleteConfirmation;
     QStringList m_clientNames;
+    QSet<int> m_userSizedColumns; // widened or narrowed by hand: left as the user made them
+    bool m_fittingColumns = false;
     QList<HistorySession> m_sessions;
     QTimer m_refresh;
     QTimer m_clientsRefresh;
