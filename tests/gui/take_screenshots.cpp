@@ -46,14 +46,22 @@ void fillHistory(const QString& dataDir)
         QStringLiteral("run_js_code"),
         callresult::code(QStringLiteral("const words = 'the quick brown fox jumps'.split(' ');\n"
                                         "console.log(words.map(w => w.length));\n")));
-    python(QStringLiteral("import pandas as pd\n\n"
-                          "sales = pd.DataFrame({\n"
-                          "    'region': ['north', 'south', 'north', 'east', 'south'],\n"
-                          "    'amount': [120, 80, 95, 130, 60],\n"
-                          "})\n"
-                          "# Total and average sale per region, largest first\n"
-                          "summary = sales.groupby('region')['amount'].agg(['sum', 'mean'])\n"
-                          "print(summary.sort_values('sum', ascending=False))\n"));
+    // An analysis in a persistent session: load once, then explore cell by cell.
+    const auto cell = [&](const QString& code) {
+        QJsonObject arguments = callresult::code(code);
+        arguments.insert(QStringLiteral("session"), QStringLiteral("sales"));
+        assistant.callTool(QStringLiteral("run_python_code"), arguments);
+    };
+    cell(QStringLiteral("import pandas as pd\n\n"
+                        "sales = pd.DataFrame({\n"
+                        "    'region': ['north', 'south', 'north', 'east', 'south'],\n"
+                        "    'amount': [120, 80, 95, 130, 60],\n"
+                        "})\n"
+                        "len(sales)\n"));
+    cell(QStringLiteral("sales['amount'].sum()\n"));
+    cell(QStringLiteral("# Total and average sale per region, largest first\n"
+                        "summary = sales.groupby('region')['amount'].agg(['sum', 'mean'])\n"
+                        "summary.sort_values('sum', ascending=False)\n"));
     assistant.closeStdin();
     assistant.waitForExit(20'000);
 }
@@ -99,7 +107,7 @@ int main(int argc, char* argv[])
         qWarning("the window was not exposed");
 
     csm::RunsPage& runs = findNamed<csm::RunsPage>(window, "runsPage");
-    if (!QTest::qWaitFor([&] { return findNamed<csm::RunsModel>(runs, "model").rowCount() >= 4; },
+    if (!QTest::qWaitFor([&] { return findNamed<csm::RunsModel>(runs, "model").rowCount() >= 6; },
                          10'000))
         qWarning("fewer runs than made");
     findNamed<QTableView>(runs, "table").selectRow(0);

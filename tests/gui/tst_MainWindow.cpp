@@ -473,6 +473,21 @@ private Q_SLOTS:
 
     // Limits a newer server recorded: what this build knows by name, what the engine did not
     // enforce, and a key it does not know, as it is.
+    // A window opened over a history that has runs fits its columns to them at once.
+    void aNewWindowFitsItsColumnsToTheRunsThere()
+    {
+        MainWindow window(m_data.path());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const csm::RunsPage& page = findNamed<csm::RunsPage>(window, "runsPage");
+        const QAbstractItemModel& model = findNamed<RunsModel>(page, "model");
+        QTRY_VERIFY(model.rowCount() > 0);
+        const QTableView& table = findNamed<QTableView>(page, "table");
+        QTRY_VERIFY2(table.columnWidth(RunsModel::Started) >=
+                         table.fontMetrics().horizontalAdvance(cell(model, 0, RunsModel::Started)),
+                     qPrintable(QString::number(table.columnWidth(RunsModel::Started))));
+    }
+
     void limitsAreListedReadably()
     {
         csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");

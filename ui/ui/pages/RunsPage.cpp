@@ -280,6 +280,13 @@ void RunsPage::sizeColumns()
     connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this, &RunsPage::fitColumns);
 }
 
+void RunsPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    // After the layout this show triggers.
+    QTimer::singleShot(0, this, &RunsPage::fitColumns);
+}
+
 void RunsPage::fitColumns()
 {
     m_fittingColumns = true;

@@ -72,6 +72,10 @@ public:
     // ".ipynb", else a script. False, with the reason in the message line, on failure.
     bool exportSession(const QString& key, const QString& path);
 
+protected:
+    // The rows in view are known once the page is laid out: the columns fit them then.
+    void showEvent(QShowEvent* event) override;
+
 Q_SIGNALS:
     // The user asked to run `run` (loaded in full) again, as a new run.
     void rerunRequested(const csm::RunRecord& run);
