@@ -216,6 +216,22 @@ private Q_SLOTS:
         QVERIFY(server->waitForResponse(busy, 30'000));
         QCOMPARE(stdoutOf(cell(*server, QStringLiteral("turns"), QStringLiteral("x"))),
                  QStringLiteral("5\n"));
+
+        // The session ends while a cell waits for its turn: that cell never runs, anywhere.
+        const int running = send(QStringLiteral("time.sleep(2)"));
+        const int waiting = send(QStringLiteral("print('ran without its session')"));
+        QTest::qWait(300);
+        textOf(*server, QStringLiteral("end_session"),
+               {{QStringLiteral("session"), QStringLiteral("turns")}});
+        QVERIFY(server->waitForResponse(running, 30'000));
+        const auto orphan = server->waitForResponse(waiting, 30'000);
+        QVERIFY(orphan);
+        const QJsonObject orphanResult = orphan->value(u"result").toObject();
+        QVERIFY2(isError(orphanResult), describe(orphanResult).constData());
+        QVERIFY2(!stdoutOf(orphanResult).contains(QLatin1String("ran without")),
+                 describe(orphanResult).constData());
+        QVERIFY2(text(orphanResult).contains(QLatin1String("state is gone")),
+                 describe(orphanResult).constData());
     }
 
     void aTimeoutInterruptsTheCellAndKeepsTheState()

@@ -22,6 +22,7 @@ SandboxRun::SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent
     : QObject(parent)
     , m_host(host)
     , m_request(std::move(request))
+    , m_forSession(!m_request.session.isNull())
     , m_secrets(host.secrets())
     , m_stdout(host.policy().outputCapBytes)
     , m_stderr(host.policy().outputCapBytes)
@@ -158,8 +159,15 @@ void SandboxRun::acquireContainer()
         failWithEngineError(reason);
         return;
     }
-    if (m_request.session) {
+    if (m_forSession) {
         SandboxSession* session = m_request.session;
+        if (!session) {
+            // Gone while this cell waited (ended, and deleted): never run it anywhere else.
+            failWithEngineError(QStringLiteral("The session ended before this cell could run; "
+                                               "its state is gone. Call again to start a new "
+                                               "one."));
+            return;
+        }
         if (ContainerChannel* cell = session->openCell(this)) {
             if (std::exchange(m_waitingForCell, false)) {
                 m_queueDeadline.stop();

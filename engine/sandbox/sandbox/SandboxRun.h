@@ -107,6 +107,8 @@ private:
 
     SandboxRunHost& m_host;
     RunRequest m_request;
+    // A session's cell, even once the session is gone (m_request.session is then null).
+    const bool m_forSession;
     Phase m_phase = Phase::Idle;
     ExecutionResult::Outcome m_stopReason = ExecutionResult::Outcome::Cancelled;
     bool m_warm = false;
