@@ -31,15 +31,16 @@
  * sends back the regular files under DIR, within --out-files and --out-bytes. Links, FIFOs and
  * devices are reported as skipped and never opened.
  *
- * With --session (cold only) the interpreter is a session driver that keeps its state between
- * cells: the host sends messages on stdin, 'C' and a request for each cell, 'I' to interrupt the
- * running one (SIGINT), and end of file to end the session. The driver reads each cell's program
+ * With --session the interpreter is a session driver that keeps its state between cells: the host
+ * sends messages on stdin (with --listen, a warm pool's session, on its connection), 'C' and a
+ * request for each cell, 'I' to interrupt the running one (SIGINT), and end of file to end the
+ * session. The driver reads each cell's program
  * on its stdin (an 8-byte length, then the program) and reports on its --ready-fd: 'r' once when
  * ready, then 'e' and a 4-byte big-endian status after each cell. Each cell gets its own started,
  * output, file and exit frames; the exit frame says session=1 while the driver lives (and
- * memory=N, the bytes the container's cgroup charges then, when it can be read), and session=0 when it
- * died (the launcher then ends). The output folder is emptied after each cell's
- * files are sent, so that a cell returns only what it made.
+ * memory=N, the bytes the container's cgroup charges then, when it can be read), and session=0 when
+ * it died (the launcher then ends). The output folder is emptied after each cell's files are sent,
+ * so that a cell returns only what it made.
  *
  * Static, with no dependency on the image: custom images keep working. Linux only.
  */
@@ -384,10 +385,9 @@ static void place_input_files(int fd)
             fail("an input file's path");
         }
         make_parent_folders(path);
-        const int file = open(path,
-                              O_WRONLY | O_CREAT | (g_session ? O_TRUNC : O_EXCL) | O_NOFOLLOW |
-                                  O_CLOEXEC,
-                              0644);
+        const int file =
+            open(path, O_WRONLY | O_CREAT | (g_session ? O_TRUNC : O_EXCL) | O_NOFOLLOW | O_CLOEXEC,
+                 0644);
         if (file < 0)
             fail("creating an input file");
         for (unsigned long long left = big_endian(size_bytes, sizeof size_bytes); left > 0;) {
@@ -426,7 +426,8 @@ static char* read_request(int fd, size_t limit, size_t* size)
 static void announce_ready(int connection)
 {
     if (g_ready >= 0) {
-        struct pollfd fds[2] = {{.fd = connection, .events = POLLIN}, {.fd = g_ready, .events = POLLIN}};
+        struct pollfd fds[2] = {{.fd = connection, .events = POLLIN},
+                                {.fd = g_ready, .events = POLLIN}};
         for (;;) {
             if (poll(fds, 2, -1) >= 0)
                 break;
@@ -440,8 +441,8 @@ static void announce_ready(int connection)
     frame(CSM_FRAME_READY, "", 0);
 }
 
-/* --listen: waits for the host's one connection and reads the request from it. */
-static char* accept_request(const char* path, size_t limit, size_t* size)
+/* --listen: waits for the host's one connection on the socket PATH; frames go back over it. */
+static int accept_host(const char* path)
 {
     struct sockaddr_un address;
     memset(&address, 0, sizeof address);
@@ -467,6 +468,14 @@ static char* accept_request(const char* path, size_t limit, size_t* size)
     close(listener);
     unlink(path);
     g_frames = connection;
+    return connection;
+}
+
+/* --listen: the host's connection, then its request (after the ready frame, unless it came
+ * first). */
+static char* accept_request(const char* path, size_t limit, size_t* size)
+{
+    const int connection = accept_host(path);
     announce_ready(connection);
     return read_request(connection, limit, size);
 }
@@ -770,13 +779,25 @@ static int reap(pid_t child, int* status)
 
 /* --session: one driver, many cells (see the comment at the top). Returns the launcher's exit
  * status once the host ends the session or the driver dies. */
-static int run_session(char** argv, int ready_fd, long long output_cap, long long code_limit,
-                       const char* out_dir, struct output_budget budget,
-                       const char* unenforced_text)
+static int run_session(char** argv, int ready_fd, const char* listen_path, long long output_cap,
+                       long long code_limit, const char* out_dir, struct output_budget budget,
+                       int refuse_unenforced, const char* unenforced_text)
 {
     if (ready_fd < 0)
         usage();
     const struct interpreter driver = start_interpreter(argv, ready_fd);
+    /* The host's messages: on stdin, or (a warm pool's session) on its connection, which it
+     * makes while the driver starts up. */
+    int host = STDIN_FILENO;
+    if (listen_path) {
+        host = accept_host(listen_path);
+        if (refuse_unenforced) {
+            frame_text(CSM_FRAME_LIMITS_UNENFORCED, unenforced_text);
+            kill(driver.pid, SIGKILL);
+            waitpid(driver.pid, NULL, 0);
+            return CSM_LAUNCH_EXIT_LIMITS_UNENFORCED;
+        }
+    }
     if (driver.exec_failed) {
         char message[512];
         snprintf(message, sizeof message, "could not start %s: %s", argv[0],
@@ -801,7 +822,7 @@ static int run_session(char** argv, int ready_fd, long long output_cap, long lon
     for (;;) {
         /* Between cells: the host's next message. */
         char kind = 0;
-        if (read_exactly(STDIN_FILENO, &kind, 1) != 0)
+        if (read_exactly(host, &kind, 1) != 0)
             break; /* the host ended the session */
         if (kind == 'I')
             continue; /* an interrupt that came after its cell ended */
@@ -810,7 +831,7 @@ static int run_session(char** argv, int ready_fd, long long output_cap, long lon
             fail("reading the host's message");
         }
         size_t code_size = 0;
-        char* code = read_request(STDIN_FILENO, (size_t)code_limit, &code_size);
+        char* code = read_request(host, (size_t)code_limit, &code_size);
         const long oom_before = oom_kills();
         long long forwarded[2] = {0, 0};
         long long dropped[2] = {0, 0};
@@ -831,9 +852,9 @@ static int run_session(char** argv, int ready_fd, long long output_cap, long lon
         size_t reported = 0;
         while (!cell_done && !driver_done) {
             struct pollfd fds[5] = {
-                {.fd = g_wake[0], .events = POLLIN},   {.fd = streams[0], .events = POLLIN},
-                {.fd = streams[1], .events = POLLIN},  {.fd = g_ready, .events = POLLIN},
-                {.fd = STDIN_FILENO, .events = POLLIN},
+                {.fd = g_wake[0], .events = POLLIN},  {.fd = streams[0], .events = POLLIN},
+                {.fd = streams[1], .events = POLLIN}, {.fd = g_ready, .events = POLLIN},
+                {.fd = host, .events = POLLIN},
             };
             if (poll(fds, 5, -1) < 0 && errno != EINTR)
                 fail("waiting for the cell");
@@ -860,7 +881,7 @@ static int run_session(char** argv, int ready_fd, long long output_cap, long lon
                 }
             }
             if (fds[4].revents & (POLLIN | POLLHUP | POLLERR)) {
-                if (read_exactly(STDIN_FILENO, &kind, 1) != 0) {
+                if (read_exactly(host, &kind, 1) != 0) {
                     kill(driver.pid, SIGKILL); /* the host is gone */
                 } else if (kind == 'I') {
                     kill(driver.pid, SIGINT);
@@ -911,7 +932,6 @@ static int run_session(char** argv, int ready_fd, long long output_cap, long lon
     return 0;
 }
 
-
 int main(int argc, char** argv)
 {
     long long output_cap = 1024 * 1024;
@@ -958,10 +978,10 @@ int main(int argc, char** argv)
             usage();
     }
     /* Not 0-2 (the interpreter's standard streams); only with --listen or --session (nothing
-     * waits otherwise); a session needs it (its driver reports there), and is cold only. */
+     * waits otherwise); a session needs it (its driver reports there). */
     if (first >= argc ||
         (ready_fd != -1 && (ready_fd < 3 || ready_fd > 255 || (!listen_path && !g_session))) ||
-        (g_session && (ready_fd == -1 || listen_path)))
+        (g_session && ready_fd == -1))
         usage();
 
     /* Non-dumpable: the program, though it runs as the same user, cannot open /proc/1/fd/1. */
@@ -1000,8 +1020,8 @@ int main(int argc, char** argv)
     sigaction(SIGCHLD, &action, NULL);
 
     if (g_session)
-        return run_session(argv + first, ready_fd, output_cap, code_limit, out_dir, out_budget,
-                           unenforced_text);
+        return run_session(argv + first, ready_fd, listen_path, output_cap, code_limit, out_dir,
+                           out_budget, unenforced && !allow_unenforced, unenforced_text);
 
     const long oom_before = oom_kills();
     if (!listen_path)

@@ -112,11 +112,16 @@ public:
         }
         return frames;
     }
-    void send(const QByteArray& program)
+    void send(const QByteArray& program) { write(LauncherRequest::encode(program, {})); }
+    // A session's message: 'C' and a cell's request, or 'I'.
+    void write(const QByteArray& bytes)
     {
-        m_socket.write(LauncherRequest::encode(program, {}));
+        m_socket.write(bytes);
         m_socket.flush();
     }
+    // The host ends a pooled session by closing its connection.
+    void disconnectFromLauncher() { m_socket.disconnectFromServer(); }
+    QProcess& process() { return m_process; }
 
 private:
     QTemporaryDir m_folder;
@@ -540,8 +545,7 @@ private Q_SLOTS:
         // The memory the session holds, where the cgroup shows it, which the host can read.
         const auto status = LauncherExitStatus::parse(frames.last().payload);
         QVERIFY(status);
-        QVERIFY(!frames.last().payload.contains("memory=") ||
-                status->memoryBytes.value_or(0) > 0);
+        QVERIFY(!frames.last().payload.contains("memory=") || status->memoryBytes.value_or(0) > 0);
         frames = session.cell("x + 1");
         QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("42\n"));
         frames = session.cell("print('r=2'); round(area(2), 2)");
@@ -581,6 +585,76 @@ private Q_SLOTS:
         QVERIFY2(frames.last().payload.startsWith("exit=1 "), frames.last().payload.constData());
         QVERIFY(payloadsOf(frames, Type::Stderr).contains("KeyboardInterrupt"));
         QCOMPARE(payloadsOf(session.cell("y"), Type::Stdout), QByteArray("5\n"));
+    }
+
+    void pooledSessionTakesItsCellsOnTheHostsConnection_data()
+    {
+        QTest::addColumn<QStringList>("driver");
+        QTest::addColumn<QByteArray>("define");
+        QTest::addColumn<QByteArray>("use");
+        QTest::newRow("python") << PythonBootstrap::sessionCommand() << QByteArray("x = 41")
+                                << QByteArray("x + 1");
+        QTest::newRow("javascript")
+            << NodeSessionDriver::command() << QByteArray("let x = 41;") << QByteArray("x + 1");
+    }
+
+    void pooledSessionTakesItsCellsOnTheHostsConnection()
+    {
+        // A warm pool's session: its driver starts before any call, the ready frame waits for
+        // it, cells come on the host's connection, and closing the connection ends it all.
+        QFETCH(QStringList, driver);
+        QFETCH(QByteArray, define);
+        QFETCH(QByteArray, use);
+        ListeningLauncher launcher(
+            {QStringLiteral("--session"), QStringLiteral("--ready-fd"), QStringLiteral("3")},
+            driver);
+        QVERIFY(launcher.connectToLauncher());
+        QCOMPARE(typesOf(launcher.framesWithin(20'000, Type::Ready)), QList{Type::Ready});
+        launcher.write("C" + LauncherRequest::encode(define, {}));
+        auto frames = launcher.framesWithin(10'000);
+        QCOMPARE(typesOf(frames).constLast(), Type::Exit);
+        QVERIFY2(frames.last().payload.contains(" session=1"), frames.last().payload.constData());
+        launcher.write("C" + LauncherRequest::encode(use, {}));
+        frames = launcher.framesWithin(10'000);
+        QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("42\n"));
+
+        // An interrupt on the connection stops a running cell, and the state stays.
+        launcher.write("C" + LauncherRequest::encode(
+                                 driver.contains(QStringLiteral("python3"))
+                                     ? QByteArray("import time\nprint('looping', flush=True)\n"
+                                                  "while True:\n    time.sleep(0.02)\n")
+                                     : QByteArray("console.log('looping');\nwhile (true) {}\n"),
+                                 {}));
+        QCOMPARE(payloadsOf(launcher.framesWithin(10'000, Type::Stdout), Type::Stdout),
+                 QByteArray("looping\n"));
+        launcher.write("I");
+        frames = launcher.framesWithin(10'000);
+        QVERIFY(!frames.isEmpty() && frames.last().type == Type::Exit);
+        QVERIFY2(frames.last().payload.contains(" session=1"), frames.last().payload.constData());
+        launcher.write("C" + LauncherRequest::encode(use, {}));
+        QCOMPARE(payloadsOf(launcher.framesWithin(10'000), Type::Stdout), QByteArray("42\n"));
+
+        launcher.disconnectFromLauncher();
+        QVERIFY(launcher.process().waitForFinished(10'000));
+        QCOMPARE(launcher.process().exitCode(), 0);
+    }
+
+    void pooledSessionOnUnenforcedLimitsNeverRunsACell()
+    {
+        QTemporaryDir root;
+        QVERIFY(writeCgroupTree(root, {}));
+        const QString mark = root.filePath(QStringLiteral("ran"));
+        ListeningLauncher launcher({QStringLiteral("--session"), QStringLiteral("--ready-fd"),
+                                    QStringLiteral("3"), QStringLiteral("--limits"), kLimits,
+                                    QStringLiteral("--cgroup-root"), root.path()},
+                                   PythonBootstrap::sessionCommand());
+        QVERIFY(launcher.connectToLauncher());
+        launcher.write("C" + LauncherRequest::encode("open('" + mark.toUtf8() + "', 'w')", {}));
+        const auto frames = launcher.framesWithin(10'000, Type::LimitsUnenforced);
+        QCOMPARE(typesOf(frames), QList{Type::LimitsUnenforced});
+        QVERIFY(launcher.process().waitForFinished(10'000));
+        QCOMPARE(launcher.process().exitCode(), int(CSM_LAUNCH_EXIT_LIMITS_UNENFORCED));
+        QVERIFY(!QFile::exists(mark));
     }
 
     void aDriverThatDiesEndsTheSession_data()
@@ -731,10 +805,6 @@ private Q_SLOTS:
                            QStringLiteral("/bin/sh")};
         QTest::newRow("session without a ready fd") << QStringList{
             QStringLiteral("--session"), QStringLiteral("--"), QStringLiteral("/bin/sh")};
-        QTest::newRow("session with --listen") << QStringList{
-            QStringLiteral("--session"), QStringLiteral("--ready-fd"), QStringLiteral("3"),
-            QStringLiteral("--listen"),  QStringLiteral("/tmp/x"),     QStringLiteral("--"),
-            QStringLiteral("/bin/sh")};
     }
 
     void usageErrors()
