@@ -133,6 +133,8 @@ private Q_SLOTS:
     void launcherIsTheReadOnlyEntrypoint_data();
     void pooledContainerRunsDetachedAndListens_data();
     void pooledContainerRunsDetachedAndListens();
+    void sessionDriverReportsOnItsReadyFdColdOrPooled_data();
+    void sessionDriverReportsOnItsReadyFdColdOrPooled();
     void launcherIsTheReadOnlyEntrypoint();
     void sharedFoldersAreBindMounts_data() { addEngineRows(); }
     void sharedFoldersAreBindMounts();
@@ -821,6 +823,32 @@ void tst_ContainerArguments::pooledContainerRunsDetachedAndListens()
           QStringLiteral("--pids-limit"), QStringLiteral("--user"), QStringLiteral("--network")}) {
         QCOMPARE(valueOf(args, flag), valueOf(cold, flag));
     }
+}
+
+void tst_ContainerArguments::sessionDriverReportsOnItsReadyFdColdOrPooled_data()
+{
+    QTest::addColumn<bool>("pooled");
+    QTest::newRow("cold") << false;
+    QTest::newRow("pooled") << true;
+}
+
+void tst_ContainerArguments::sessionDriverReportsOnItsReadyFdColdOrPooled()
+{
+    QFETCH(bool, pooled);
+    ContainerSpec spec = sampleSpec();
+    spec.session = true;
+    if (pooled) {
+        spec.ioDirectory = QStringLiteral("/tmp/code-sandbox-pool-x/code-sandbox-abc123-8");
+        spec.interpreterSignalsReady = true;
+    }
+    const QStringList args = makeRuntime(QStringLiteral("podman"))->runArguments(spec);
+    const QStringList launcher = args.mid(args.indexOf(spec.image) + 1);
+    QVERIFY(launcher.contains(QStringLiteral("--session")));
+    QCOMPARE(launcher.count(QStringLiteral("--ready-fd")), 1);
+    QCOMPARE(valueOf(launcher, QStringLiteral("--ready-fd")), QStringLiteral("3"));
+    QCOMPARE(launcher.contains(QStringLiteral("--listen")), pooled);
+    QCOMPARE(args.contains(QStringLiteral("--detach")), pooled);
+    QCOMPARE(args.contains(QStringLiteral("-i")), !pooled);
 }
 
 QTEST_GUILESS_MAIN(tst_ContainerArguments)

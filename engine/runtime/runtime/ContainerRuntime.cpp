@@ -116,9 +116,12 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     if (pooled) {
         args << QStringLiteral("--listen")
              << QLatin1String(ContainerSpec::kIoMountPoint) + QStringLiteral("/sock");
-        if (spec.interpreterSignalsReady)
-            args << QStringLiteral("--ready-fd") << QStringLiteral("3");
     }
+    // A session's driver always reports on the ready fd (cold or pooled).
+    if (spec.session)
+        args << QStringLiteral("--session");
+    if (spec.session || (pooled && spec.interpreterSignalsReady))
+        args << QStringLiteral("--ready-fd") << QStringLiteral("3");
     // The launcher checks that the engine enforces them before the program runs.
     args << QStringLiteral("--limits")
          << QStringLiteral("memory=%1,pids=%2,millicpus=%3")
@@ -127,9 +130,6 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
                 .arg(qRound64(policy.cpus * 1000))
          << QStringLiteral("--unenforced")
          << (policy.allowUnenforcedLimits ? QStringLiteral("allow") : QStringLiteral("refuse"));
-    if (spec.session && !pooled) {
-        args << QStringLiteral("--session") << QStringLiteral("--ready-fd") << QStringLiteral("3");
-    }
     args << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes);
     // The launcher makes the output folder and carries its files back after the program.
     args << QStringLiteral("--out-dir") << policy.outputDirectory() << QStringLiteral("--out-files")

@@ -40,7 +40,8 @@ struct ContainerSpec
     // imports modules first): the launcher waits for that before it reports the container ready.
     bool interpreterSignalsReady = false;
     // A session's container (the launcher's --session): `command` is a session driver that keeps
-    // its state between cells, attached like a cold container.
+    // its state between cells. Attached like a cold container, or (with ioDirectory) a warm
+    // pool's, whose cells come through the socket.
     bool session = false;
 };
 

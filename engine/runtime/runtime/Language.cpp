@@ -65,6 +65,17 @@ QStringList LanguageTraits::sessionCommand(Language language)
     Q_UNREACHABLE();
 }
 
+QStringList LanguageTraits::pooledSessionCommand(Language language)
+{
+    switch (language) {
+    case Language::Python:
+        return PythonBootstrap::sessionCommand(PythonBootstrap::Imports::Preload);
+    case Language::JavaScript:
+        return NodeSessionDriver::command();
+    }
+    Q_UNREACHABLE();
+}
+
 QString LanguageTraits::defaultImageName(Language language)
 {
     switch (language) {

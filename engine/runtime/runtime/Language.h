@@ -31,6 +31,9 @@ public:
     static bool pooledInterpreterSignalsReady(Language language);
     // A session's driver (ContainerSpec::session): PythonBootstrap's, NodeSessionDriver's.
     static QStringList sessionCommand(Language language);
+    // The same for a warm pool's session, started before it is asked for: Python's imports the
+    // modules programs usually need before it says it is ready.
+    static QStringList pooledSessionCommand(Language language);
     // The locally built default image's name, without a registry.
     static QString defaultImageName(Language language);
     // Accepts python|py|javascript|js|node (any case).

@@ -109,7 +109,7 @@ def _csm_bootstrap():
 
     sys.meta_path.insert(0, Finder())
 
-    if sys.argv[1:] == ["preload"]:
+    if "preload" in sys.argv[1:]:
         # A pooled container: pay the imports before the program arrives. A program that arrives
         # meanwhile stops it: it waits for one import at most, not for modules it may not need.
         import select
@@ -244,7 +244,7 @@ def _csm_bootstrap():
             os.write(control, b"e" + status.to_bytes(4, "big"))
 
     ready_fd = os.environ.pop("CSM_READY_FD", None)
-    if sys.argv[1:] == ["session"] and ready_fd is not None:
+    if "session" in sys.argv[1:] and ready_fd is not None:
         run_session(int(ready_fd))
     if ready_fd is not None:
         # A pooled container's launcher counts it ready only now (its --ready-fd); the program
@@ -323,9 +323,9 @@ QStringList PythonBootstrap::command(Imports imports)
     return arguments;
 }
 
-QStringList PythonBootstrap::sessionCommand()
+QStringList PythonBootstrap::sessionCommand(Imports imports)
 {
-    return command(Imports::OnDemand) << QStringLiteral("session");
+    return command(imports) << QStringLiteral("session");
 }
 
 QString PythonBootstrap::source()

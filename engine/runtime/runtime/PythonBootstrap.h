@@ -26,8 +26,9 @@ public:
     static QStringList command(Imports imports);
     // A session's driver (the launcher's --session, --ready-fd): cells run one after another in
     // one namespace, like a notebook's; a final expression's value is shown, and an exception
-    // ends its cell, not the session.
-    static QStringList sessionCommand();
+    // ends its cell, not the session. With Preload (a warm pool's session) it says it is ready
+    // only once the imports are done.
+    static QStringList sessionCommand(Imports imports = Imports::OnDemand);
     // The bootstrap's Python source.
     static QString source();
 };
