@@ -8,6 +8,7 @@
 #include "McpStdioClient.h"
 #include "TestEngine.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTest>
 
@@ -21,13 +22,13 @@ class tst_Sessions final : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<McpStdioClient> startServer(const QStringList& arguments = {})
+    // No pool unless asked for: the containers a test counts are its sessions'.
+    std::unique_ptr<McpStdioClient> startServer(const QStringList& arguments = {}, int pool = 0)
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
         auto client = std::make_unique<McpStdioClient>();
-        // No pool: the containers a test counts are its sessions'.
-        if (!client->start(QStringList{QStringLiteral("--pool"), QStringLiteral("0"),
+        if (!client->start(QStringList{QStringLiteral("--pool"), QString::number(pool),
                                        QStringLiteral("--no-history")} +
                                arguments,
                            env))
@@ -73,6 +74,18 @@ private:
         return text(server.callTool(tool, arguments));
     }
 
+    // How many containers the server `pid` has, once it has `count` (or after a minute).
+    static qsizetype waitForContainers(qint64 pid, qsizetype count)
+    {
+        QElapsedTimer waited;
+        waited.start();
+        qsizetype now = 0;
+        while ((now = TestEngine::containersWithLabel(pidLabel(pid)).size()) < count &&
+               waited.elapsed() < 60'000)
+            QTest::qWait(200);
+        return now;
+    }
+
     static void expectNoContainerAfterExit(McpStdioClient& server, qint64 pid)
     {
         QVERIFY(server.waitForExit(30'000));
@@ -114,6 +127,81 @@ private Q_SLOTS:
                  qPrintable(listed));
         // The memory each holds, read from its container's cgroup after its last cell.
         QCOMPARE(listed.count(QLatin1String(" MiB of memory")), 2);
+    }
+
+    void newSessionsStartFromTheWarmPool_data()
+    {
+        QTest::addColumn<QString>("tool");
+        // Where the cell runs: a pooled container has the launcher's socket folder mounted, and
+        // Python's driver there has imported pandas before it said it was ready.
+        QTest::addColumn<QString>("probe");
+        QTest::addColumn<QString>("cold");
+        QTest::addColumn<QString>("pooled");
+        QTest::addColumn<QString>("define");
+        QTest::addColumn<QString>("die");
+        QTest::newRow("python")
+            << QStringLiteral("run_python_code")
+            << QStringLiteral("import os, sys\n"
+                              "(os.path.isdir('/.code-sandbox/io'), 'pandas' in sys.modules)")
+            << QStringLiteral("(False, False)\n") << QStringLiteral("(True, True)\n")
+            << QStringLiteral("x = 41") << QStringLiteral("import os\nos._exit(3)");
+        QTest::newRow("javascript")
+            << QStringLiteral("run_js_code")
+            << QStringLiteral("require('fs').existsSync('/.code-sandbox/io')")
+            << QStringLiteral("false\n") << QStringLiteral("true\n")
+            << QStringLiteral("let x = 41;") << QStringLiteral("process.exit(3);");
+    }
+
+    void newSessionsStartFromTheWarmPool()
+    {
+        QFETCH(QString, tool);
+        QFETCH(QString, probe);
+        QFETCH(QString, cold);
+        QFETCH(QString, pooled);
+        QFETCH(QString, define);
+        QFETCH(QString, die);
+        auto server = startServer({}, 1);
+        QVERIFY(server);
+        const qint64 pid = server->pid();
+        // The first session of an image starts a container of its own...
+        QCOMPARE(stdoutOf(cellOf(*server, tool, QStringLiteral("first"), probe, 0)), cold);
+        // ...and from then on one waits for the next (beside the pool's one-shot containers of
+        // both languages and the first session's).
+        QCOMPARE(waitForContainers(pid, 4), 4);
+        const QJsonObject first = cellOf(*server, tool, QStringLiteral("second"), probe, 0);
+        QVERIFY2(!isError(first), describe(first).constData());
+        QCOMPARE(stdoutOf(first), pooled);
+        // It is a session like any other: state across cells, a timeout interrupts the cell
+        // and keeps the state.
+        QVERIFY(!isError(cellOf(*server, tool, QStringLiteral("second"), define, 0)));
+        const QJsonObject stuck =
+            cellOf(*server, tool, QStringLiteral("second"),
+                   tool == QLatin1String("run_js_code") ? QStringLiteral("while (true) {}")
+                                                        : QStringLiteral("while True:\n    pass\n"),
+                   1);
+        QCOMPARE(structured(stuck).value(QLatin1String("timed_out")).toBool(), true);
+        QVERIFY2(text(stuck).contains(QLatin1String("the session keeps its state")),
+                 describe(stuck).constData());
+        QCOMPARE(
+            stdoutOf(cellOf(*server, tool, QStringLiteral("second"), QStringLiteral("x + 1"), 0)),
+            QStringLiteral("42\n"));
+        QVERIFY2(textOf(*server, QStringLiteral("list_sessions")).contains(QLatin1String("second")),
+                 "list_sessions names the pooled session");
+        // Ended, its container goes; a new one is waiting already.
+        QVERIFY(textOf(*server, QStringLiteral("end_session"),
+                       {{QStringLiteral("session"), QStringLiteral("second")}})
+                    .contains(QLatin1String("ended")));
+        QCOMPARE(stdoutOf(cellOf(*server, tool, QStringLiteral("third"), probe, 0)), pooled);
+        // Its interpreter dies: the cell says the state is gone, and the next call of that name
+        // starts a new session, from the pool again (the container that replaced the one it
+        // took has been starting since).
+        const QJsonObject died = cellOf(*server, tool, QStringLiteral("third"), die, 0);
+        QVERIFY2(isError(died) && text(died).contains(QLatin1String("exit code 3")) &&
+                     text(died).contains(QLatin1String("state is gone")),
+                 describe(died).constData());
+        QCOMPARE(stdoutOf(cellOf(*server, tool, QStringLiteral("third"), probe, 0)), pooled);
+        server->closeStdin();
+        expectNoContainerAfterExit(*server, pid);
     }
 
     void anExceptionKeepsTheSession_data()

@@ -181,12 +181,23 @@ void SandboxRunner::shutdown()
 SandboxSession* SandboxRunner::startSession(Language language, const QString& image,
                                             QObject* parent)
 {
-    ContainerSpec spec = makeSpec(language, image);
-    spec.command = LanguageTraits::sessionCommand(language);
-    if (spec.command.isEmpty())
-        return nullptr;
-    spec.session = true;
-    auto* session = new SandboxSession(*m_runtime, spec, m_secrets, *m_reaper, parent);
+    SandboxSession* session = nullptr;
+    if (m_pool && m_files.isComplete()) {
+        // One waits once an earlier session of this image was asked for (and the pool kept
+        // it, within its idle time); from now on, a session's container of it is kept waiting.
+        if (WarmContainerChannel* pooled =
+                m_pool->take(language, image, nullptr, WarmPool::Kind::Session))
+            session = new SandboxSession(*m_runtime, pooled, *m_reaper, parent);
+        m_pool->warm(language, image, WarmPool::Kind::Session);
+    }
+    if (!session) {
+        ContainerSpec spec = makeSpec(language, image);
+        spec.command = LanguageTraits::sessionCommand(language);
+        if (spec.command.isEmpty())
+            return nullptr;
+        spec.session = true;
+        session = new SandboxSession(*m_runtime, spec, m_secrets, *m_reaper, parent);
+    }
     session->start();
     return session;
 }

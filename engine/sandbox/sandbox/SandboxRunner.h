@@ -42,8 +42,9 @@ public:
     // The run starts at once; it emits SandboxRun::finished() later, from the event loop.
     SandboxRun* start(const RunRequest& request, QObject* parent);
 
-    // A new persistent session of `language` in `image` (owned by `parent`), starting; null when
-    // the language has no session driver.
+    // A new persistent session of `language` in `image` (owned by `parent`), starting, or
+    // taken from the warm pool when one waits there; null when the language has no session
+    // driver.
     SandboxSession* startSession(Language language, const QString& image, QObject* parent);
 
     // Keeps `sizePerImage` containers of each warmed image started ahead of calls; 0 disables.

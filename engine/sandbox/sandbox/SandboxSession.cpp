@@ -5,6 +5,7 @@
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/SessionCellChannel.h"
+#include "sandbox/WarmContainerChannel.h"
 
 #include <QProcess>
 
@@ -23,6 +24,7 @@ SandboxSession::SandboxSession(const ContainerRuntime& runtime, const ContainerS
     , m_containerName(spec.name)
     , m_secrets(std::move(secrets))
     , m_client(runtime.newRunProcess(spec, this))
+    , m_pooledContainer(false)
     , m_engineStderr(kEngineStderrCap)
 {
     connect(m_client, &QProcess::readyReadStandardOutput, this,
@@ -40,14 +42,29 @@ SandboxSession::SandboxSession(const ContainerRuntime& runtime, const ContainerS
     });
 }
 
+SandboxSession::SandboxSession(const ContainerRuntime& runtime, WarmContainerChannel* pooled,
+                               ContainerReaper& reaper, QObject* parent)
+    : QObject(parent)
+    , m_runtime(runtime)
+    , m_reaper(reaper)
+    , m_containerName(pooled->containerName())
+    , m_secrets(pooled->secrets())
+    , m_pooled(pooled)
+    , m_pooledContainer(true)
+    , m_engineStderr(kEngineStderrCap)
+{
+    pooled->setParent(this);
+    connect(pooled, &ContainerChannel::framesReceived, this, &SandboxSession::onOutput);
+    connect(pooled, &ContainerChannel::ended, this, &SandboxSession::onClientEnded);
+    connect(pooled, &ContainerChannel::failedToStart, this, [this](const QString& reason) {
+        end(QStringLiteral("its container could not be started: %1").arg(reason));
+    });
+}
+
 SandboxSession::~SandboxSession()
 {
-    if (m_client) {
-        // The server is going down: the reaper removes the container.
-        m_client->disconnect(this);
-        m_client->closeWriteChannel();
-        m_reaper.adoptAndRemove(m_client, m_containerName);
-    }
+    // The server is going down: the reaper removes the container.
+    releaseContainer();
 }
 
 void SandboxSession::start()
@@ -55,7 +72,48 @@ void SandboxSession::start()
     m_sinceStart.start();
     m_startedAt = QDateTime::currentDateTimeUtc();
     markActive();
-    m_client->start();
+    if (m_client) {
+        m_client->start();
+        return;
+    }
+    if (m_pooled->isReady()) {
+        m_state = State::Idle;
+        QMetaObject::invokeMethod(this, &SandboxSession::ready, Qt::QueuedConnection);
+    }
+    // In use from now on: what its launcher sends (the ready frame, if it has not come yet)
+    // comes to us.
+    m_pooled->sendRequest({});
+}
+
+QByteArray SandboxSession::engineDiagnostics() const
+{
+    return m_pooled ? m_pooled->engineDiagnostics() : m_engineStderr.data();
+}
+
+void SandboxSession::write(const QByteArray& bytes)
+{
+    if (m_client)
+        m_client->write(bytes);
+    else if (m_pooled)
+        m_pooled->sendRequest(bytes);
+}
+
+void SandboxSession::releaseContainer()
+{
+    if (m_client) {
+        QProcess* client = m_client;
+        m_client = nullptr;
+        client->disconnect(this);
+        client->closeWriteChannel();
+        m_reaper.adoptAndRemove(client, m_containerName);
+    }
+    if (m_pooled) {
+        WarmContainerChannel* pooled = m_pooled;
+        m_pooled = nullptr;
+        pooled->disconnect(this);
+        pooled->handOver(m_reaper, true);
+        pooled->deleteLater();
+    }
 }
 
 ContainerChannel* SandboxSession::openCell(QObject* parent)
@@ -77,17 +135,17 @@ void SandboxSession::markActive()
 
 void SandboxSession::sendCell(const QByteArray& request)
 {
-    if (!m_client || m_state == State::Ended)
+    if ((!m_client && !m_pooled) || m_state == State::Ended)
         return;
     ++m_cells;
     markActive();
-    m_client->write(QByteArray("C") + request);
+    write(QByteArray("C") + request);
 }
 
 void SandboxSession::interruptCell()
 {
-    if (m_client && m_state == State::Busy)
-        m_client->write("I");
+    if (m_state == State::Busy)
+        write("I");
 }
 
 void SandboxSession::closeCell(SessionCellChannel* cell)
@@ -154,16 +212,25 @@ void SandboxSession::onClientEnded(int exitCode)
 {
     if (m_state == State::Ended)
         return;
-    const QString said = m_runtime.explainFailure(m_engineStderr.data());
-    const QString diagnostics = QString::fromUtf8(m_engineStderr.data()).trimmed().left(400);
-    QString reason =
-        QStringLiteral("its container ended (%1 exit code %2)").arg(m_runtime.name()).arg(exitCode);
+    const QByteArray engineSaid = engineDiagnostics();
+    const QString said = m_runtime.explainFailure(engineSaid);
+    const QString diagnostics = QString::fromUtf8(engineSaid).trimmed().left(400);
+    // A pooled container has no engine client whose exit code would tell more.
+    QString reason = m_client ? QStringLiteral("its container ended (%1 exit code %2)")
+                                    .arg(m_runtime.name())
+                                    .arg(exitCode)
+                              : QStringLiteral("its container ended");
     if (!said.isEmpty())
         reason += QStringLiteral(": ") + said;
     else if (!diagnostics.isEmpty() && m_state == State::Starting)
         reason += QStringLiteral(": ") + diagnostics;
-    m_client->deleteLater();
-    m_client = nullptr;
+    if (m_client) {
+        m_client->deleteLater();
+        m_client = nullptr;
+    } else {
+        // The launcher is gone; whatever is left of the container goes too.
+        releaseContainer();
+    }
     if (m_cell)
         m_cell->sessionEnded(reason, exitCode);
     finish(reason);
@@ -175,13 +242,7 @@ void SandboxSession::end(const QString& reason, bool toldByCell)
         return;
     m_endedWithCell = toldByCell;
     qCInfo(lcSandbox).noquote() << "session" << m_containerName << "ends:" << reason;
-    if (m_client) {
-        QProcess* client = m_client;
-        m_client = nullptr;
-        client->disconnect(this);
-        client->closeWriteChannel();
-        m_reaper.adoptAndRemove(client, m_containerName);
-    }
+    releaseContainer();
     if (m_cell)
         m_cell->sessionEnded(reason, -1);
     finish(reason);

@@ -20,11 +20,14 @@ class ContainerChannel;
 class ContainerReaper;
 class ContainerRuntime;
 class SessionCellChannel;
+class WarmContainerChannel;
 
 // A persistent interpreter in a container of its own (the launcher's --session): cells run one
-// after another and share its state, as a notebook's do. Attached like a cold container (`ENGINE
-// run -i`): cells go in on the engine client's stdin, frames come back on its stdout. Each cell's
-// SandboxRun gets a SessionCellChannel from openCell(); only one cell runs at a time.
+// after another and share its state, as a notebook's do. Either started for it and attached like
+// a cold container (`ENGINE run -i`: cells go in on the engine client's stdin, frames come back
+// on its stdout), or taken from the warm pool, its driver already waiting (cells and frames go
+// through the launcher's socket). Each cell's SandboxRun gets a SessionCellChannel from
+// openCell(); only one cell runs at a time.
 class SandboxSession final : public QObject
 {
     Q_OBJECT
@@ -41,12 +44,20 @@ public:
     SandboxSession(const ContainerRuntime& runtime, const ContainerSpec& spec,
                    std::shared_ptr<const SandboxSecrets> secrets, ContainerReaper& reaper,
                    QObject* parent = nullptr);
+    // A warm pool's session container (WarmPool::Kind::Session), ready or still starting; the
+    // session owns it from now on.
+    SandboxSession(const ContainerRuntime& runtime, WarmContainerChannel* pooled,
+                   ContainerReaper& reaper, QObject* parent = nullptr);
     // Ends it: the container is removed.
     ~SandboxSession() override;
 
-    // Starts the container; ready() or ended() follows.
+    // Starts the container (a pooled one: takes it over); ready() or ended() follows.
     void start();
     State state() const { return m_state; }
+    // Whether it came from the warm pool.
+    bool isPooled() const { return m_pooledContainer; }
+    // What the engine said while starting its container (for error messages); may be empty.
+    QByteArray engineDiagnostics() const;
     QString containerName() const { return m_containerName; }
     const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
     // Cells run so far (the one running included).
@@ -85,6 +96,9 @@ private:
     void onOutput(const QByteArray& bytes);
     void onClientEnded(int exitCode);
     void finish(const QString& reason);
+    void write(const QByteArray& bytes);
+    // Gives the container to the reaper to remove (the session is over, or the server exits).
+    void releaseContainer();
     // A cell started or ended: the idle time counts from now.
     void markActive();
 
@@ -92,7 +106,11 @@ private:
     ContainerReaper& m_reaper;
     QString m_containerName;
     std::shared_ptr<const SandboxSecrets> m_secrets;
+    // The engine client attached to a container started for it, or the pooled container's
+    // channel: one of the two while the container lives.
     QPointer<QProcess> m_client;
+    QPointer<WarmContainerChannel> m_pooled;
+    const bool m_pooledContainer;
     CappedBuffer m_engineStderr;
     LauncherStreamDecoder m_beforeReady;
     LauncherStreamDecoder m_afterReady;

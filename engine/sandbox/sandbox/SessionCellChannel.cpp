@@ -40,7 +40,7 @@ void SessionCellChannel::sendRequest(const QByteArray& request)
 
 QByteArray SessionCellChannel::engineDiagnostics() const
 {
-    return m_session ? m_session->m_engineStderr.data() : QByteArray();
+    return m_session ? m_session->engineDiagnostics() : QByteArray();
 }
 
 void SessionCellChannel::handOver(ContainerReaper&, bool removeContainer)

@@ -54,31 +54,32 @@ WarmPool::~WarmPool()
     shutdown();
 }
 
-WarmPool::Slot* WarmPool::slotFor(Language language, const QString& image)
+WarmPool::Slot* WarmPool::slotFor(Language language, const QString& image, Kind kind)
 {
-    return const_cast<Slot*>(std::as_const(*this).slotFor(language, image));
+    return const_cast<Slot*>(std::as_const(*this).slotFor(language, image, kind));
 }
 
-const WarmPool::Slot* WarmPool::slotFor(Language language, const QString& image) const
+const WarmPool::Slot* WarmPool::slotFor(Language language, const QString& image, Kind kind) const
 {
     for (const auto& slot : m_slots) {
-        if (slot->language == language && slot->image == image)
+        if (slot->kind == kind && slot->language == language && slot->image == image)
             return slot.get();
     }
     return nullptr;
 }
 
-int WarmPool::targetSize(Language language, const QString& image) const
+int WarmPool::targetSize(Language language, const QString& image, Kind kind) const
 {
-    const Slot* slot = slotFor(language, image);
+    const Slot* slot = slotFor(language, image, kind);
     return slot && slot->active && !m_shutDown ? slot->demand.target() : 0;
 }
 
-void WarmPool::warm(Language language, const QString& image)
+void WarmPool::warm(Language language, const QString& image, Kind kind)
 {
-    if (m_size <= 0 || !m_ioRoot.isValid() || slotFor(language, image))
+    if (m_size <= 0 || !m_ioRoot.isValid() || slotFor(language, image, kind))
         return;
-    auto slot = std::make_unique<Slot>(m_size);
+    auto slot = std::make_unique<Slot>(kind == Kind::Session ? kSessionSizePerImage : m_size);
+    slot->kind = kind;
     slot->language = language;
     slot->image = image;
     slot->idleTimer = std::make_unique<QTimer>();
@@ -94,9 +95,10 @@ void WarmPool::warm(Language language, const QString& image)
     refill();
 }
 
-WarmContainerChannel* WarmPool::take(Language language, const QString& image, QObject* newParent)
+WarmContainerChannel* WarmPool::take(Language language, const QString& image, QObject* newParent,
+                                     Kind kind)
 {
-    Slot* slot = slotFor(language, image);
+    Slot* slot = slotFor(language, image, kind);
     if (!slot || m_shutDown)
         return nullptr;
     slot->idleTimer->start(m_idleTimeoutMs);
@@ -147,7 +149,7 @@ WarmContainerChannel* WarmPool::takeSoonestStarting(Slot& slot)
 
 void WarmPool::noteColdStart(Language language, const QString& image, qint64 ms)
 {
-    if (Slot* slot = slotFor(language, image))
+    if (Slot* slot = slotFor(language, image, Kind::OneShot))
         slot->coldStart.add(ms);
 }
 
@@ -212,8 +214,14 @@ void WarmPool::startOne(Slot& slot)
 {
     ContainerSpec spec = m_runner.makeSpec(slot.language, slot.image);
     // It waits for its program anyway: its interpreter imports the usual modules meanwhile.
-    spec.command = LanguageTraits::pooledInterpreterCommand(slot.language);
-    spec.interpreterSignalsReady = LanguageTraits::pooledInterpreterSignalsReady(slot.language);
+    if (slot.kind == Kind::Session) {
+        spec.command = LanguageTraits::pooledSessionCommand(slot.language);
+        spec.session = true;
+        spec.interpreterSignalsReady = true; // a session's driver always says so
+    } else {
+        spec.command = LanguageTraits::pooledInterpreterCommand(slot.language);
+        spec.interpreterSignalsReady = LanguageTraits::pooledInterpreterSignalsReady(slot.language);
+    }
     spec.ioDirectory = m_ioRoot.filePath(spec.name);
     QDir().mkpath(spec.ioDirectory);
     // The launcher runs as the sandbox user, not as us: it must be able to create its socket.

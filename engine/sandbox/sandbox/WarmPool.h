@@ -24,11 +24,25 @@ class WarmContainerChannel;
 // or a cold start of its own (StartingContainerChoice, from measured start times). A pool that
 // runs dry grows, and gives the extra containers back when calls quieten (PoolDemand). Isolation
 // is the same as without the pool: each container runs exactly one program and is then removed.
+//
+// Once an image's first session was asked for, the pool also keeps a session's container of it
+// waiting (its driver started, Python's with the usual modules imported): the next new session
+// takes it, as a call takes a one-shot container, and keeps it to itself until it ends.
 class WarmPool final : public QObject
 {
     Q_OBJECT
 
 public:
+    // What a container waits to be: one call's (the launcher runs one program), or a session's
+    // (its driver runs the cells of one session).
+    enum class Kind
+    {
+        OneShot,
+        Session,
+    };
+    // How many session containers of an image wait, at rest.
+    static constexpr int kSessionSizePerImage = 1;
+
     // At most this many containers are being created by the engine at once, so that refills
     // never crowd out the runs that are going on.
     static constexpr int kMaxParallelStarts = 1;
@@ -46,10 +60,11 @@ public:
     ~WarmPool() override;
 
     // Keeps containers of `image` for `language` ready from now on.
-    void warm(Language language, const QString& image);
+    void warm(Language language, const QString& image, Kind kind = Kind::OneShot);
     // A ready container, or one still starting that will be ready before a cold start would (the
     // caller owns it and may send its request at once), or null: start cold.
-    WarmContainerChannel* take(Language language, const QString& image, QObject* newParent);
+    WarmContainerChannel* take(Language language, const QString& image, QObject* newParent,
+                               Kind kind = Kind::OneShot);
     // How long a cold start of `image` took until its program started: what take() weighs a
     // starting container against.
     void noteColdStart(Language language, const QString& image, qint64 ms);
@@ -67,7 +82,7 @@ public:
     int readyCount() const;
     int startingCount() const;
     // How many containers of `image` the pool aims to keep now (0 when it keeps none).
-    int targetSize(Language language, const QString& image) const;
+    int targetSize(Language language, const QString& image, Kind kind = Kind::OneShot) const;
 
 Q_SIGNALS:
     // A container became ready (tests and benchmarks wait for a full pool).
@@ -79,6 +94,7 @@ private:
         explicit Slot(int size)
             : demand(size)
         {}
+        Kind kind = Kind::OneShot;
         Language language;
         QString image;
         QList<WarmContainerChannel*> ready;
@@ -91,8 +107,8 @@ private:
         StartTimeEstimate coldStart; // a cold start, until its program started
     };
 
-    Slot* slotFor(Language language, const QString& image);
-    const Slot* slotFor(Language language, const QString& image) const;
+    Slot* slotFor(Language language, const QString& image, Kind kind);
+    const Slot* slotFor(Language language, const QString& image, Kind kind) const;
     WarmContainerChannel* takeSoonestStarting(Slot& slot);
     void shrinkQuietSlots();
     // Starting containers the engine has not brought up yet.
