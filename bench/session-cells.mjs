@@ -3,6 +3,8 @@
 // latency of a cell in a live session (`x + 1` in Python and JavaScript, and a pandas group-by on
 // a frame loaded in an earlier cell) beside one-shot pooled and cold calls of the same work, and a ten-step analysis
 // done as ten one-shot calls (each loading the data again) versus ten cells (loading it once).
+// New sessions: the first cell of a session started cold beside one taken from the warm pool
+// (which keeps a session's container waiting once an image's first session was asked for).
 //
 // Usage: node session-cells.mjs [--server PATH] [--engine podman|docker] [--calls N] [--json FILE]
 
@@ -75,6 +77,17 @@ async function main() {
   results.jsSessionStartMs = await callTool(pooled, { code: 'let x = 1', session: 'js' }, 'run_js_code');
   results.rows.push(await series('JavaScript session cell: x + 1', calls, () => callTool(pooled, { code: 'x + 1', session: 'js' }, 'run_js_code')));
 
+  // New sessions, now that one of each language was asked for: each takes the session's
+  // container waiting in the pool (time for its refill between them, not counted).
+  const newSessions = (server, label, tool, pause) => series(label, Math.min(calls, 10), async (k) => {
+    await sleep(pause);
+    const ms = await callTool(server, { code: 'x = 1', session: `new${k}` }, tool);
+    await server.client.callTool({ name: 'end_session', arguments: { session: `new${k}` } });
+    return ms;
+  });
+  results.rows.push(await newSessions(pooled, 'new session from the pool: first cell', 'run_python_code', 4000));
+  results.rows.push(await newSessions(pooled, 'new JavaScript session from the pool: first cell', 'run_js_code', 4000));
+
   // One-shot pooled: the same work, the frame built each time.
   results.rows.push(await series('one-shot pooled: print(1 + 1)', Math.min(calls, 20), async () => {
     const ms = await callTool(pooled, { code: 'print(1 + 1)' });
@@ -94,7 +107,7 @@ async function main() {
     oneShotTotal += await callTool(pooled, { code: `${LOAD}print(${step})` });
     await sleep(2500);
   }
-  progress('ten-step analysis, as cells of one new session');
+  progress('ten-step analysis, as cells of one new session (from the pool)');
   let cellsTotal = await callTool(pooled, { code: LOAD, session: 'ten' });
   for (const step of STEPS) cellsTotal += await callTool(pooled, { code: step, session: 'ten' });
   results.tenSteps = { oneShotPooledMs: oneShotTotal, cellsMs: cellsTotal };
@@ -103,13 +116,15 @@ async function main() {
   const cold = await startServer({ server: opts.server, engine: opts.engine, args: ['--pool', '0', '--no-history'] });
   results.rows.push(await series('one-shot cold: print(1 + 1)', Math.min(calls, 10), () => callTool(cold, { code: 'print(1 + 1)' })));
   results.rows.push(await series('one-shot cold: build the frame + group-by', Math.min(calls, 10), () => callTool(cold, { code: `${LOAD}print(${GROUPBY})` })));
+  results.rows.push(await newSessions(cold, 'new session, cold: first cell', 'run_python_code', 1000));
+  results.rows.push(await newSessions(cold, 'new JavaScript session, cold: first cell', 'run_js_code', 1000));
   await closeServer(cold);
   results.loadAtEnd = os.loadavg();
 
   const f = (v) => v.toFixed(1);
   console.log(`session-cells benchmark: ${opts.engine}, server ${opts.server}`);
   console.log(`load average at start ${results.loadAtStart.map((v) => v.toFixed(2)).join(' ')}, at end ${results.loadAtEnd.map((v) => v.toFixed(2)).join(' ')}`);
-  console.log(`new session's first cell (x = 1): ${f(results.sessionStartMs)} ms; loading the 200,000-row frame in a cell: ${f(results.sessionLoadMs)} ms; new JavaScript session's first cell: ${f(results.jsSessionStartMs)} ms`);
+  console.log(`first session's first cell (x = 1, cold): ${f(results.sessionStartMs)} ms; loading the 200,000-row frame in a cell: ${f(results.sessionLoadMs)} ms; first JavaScript session's first cell: ${f(results.jsSessionStartMs)} ms`);
   for (const row of results.rows) console.log(`${row.label.padEnd(46)} n=${row.n} p50 ${f(row.p50)} p95 ${f(row.p95)} min ${f(row.min)} max ${f(row.max)} ms`);
   console.log(`ten-step analysis: ten one-shot pooled calls ${f(results.tenSteps.oneShotPooledMs)} ms in all; a new session, a load and ten cells ${f(results.tenSteps.cellsMs)} ms in all`);
   if (opts.json) fs.writeFileSync(opts.json, `${JSON.stringify(results, null, 2)}\n`);
