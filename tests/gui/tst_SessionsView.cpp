@@ -123,7 +123,7 @@ private Q_SLOTS:
         QVERIFY2(sessionCell(InterpreterSessionsModel::Idle).endsWith(QLatin1String(" s")),
                  qPrintable(sessionCell(InterpreterSessionsModel::Idle)));
 
-        // Show cells: the Runs page with the session's three cells, newest first.
+        // Show cells: the Runs page with the session's three cells, in order, as a notebook.
         auto& view = findNamed<QTableView>(serverPage(), "interpreterSessionsView");
         view.selectRow(0);
         QTest::mouseClick(&findNamed<QPushButton>(serverPage(), "showCellsButton"), Qt::LeftButton);
@@ -131,9 +131,9 @@ private Q_SLOTS:
         auto& runs = findNamed<RunsModel>(runsPage(), "model");
         QTRY_COMPARE(runs.rowCount(), 3);
         QTRY_COMPARE(runs.index(0, RunsModel::Session).data().toString(),
-                     QStringLiteral("analysis #3"));
+                     QStringLiteral("analysis #1"));
         QCOMPARE(runs.index(2, RunsModel::Session).data().toString(),
-                 QStringLiteral("analysis #1"));
+                 QStringLiteral("analysis #3"));
         const QString key =
             findNamed<QComboBox>(runsPage(), "sessionFilter").currentData().toString();
         QVERIFY(!key.isEmpty());

@@ -65,6 +65,7 @@ private Q_SLOTS:
     void aRunThatEndsIntoTheFilterJoins();
     void aRareWordIsFoundWindowByWindow();
     void deleteRunsRemovesJustThoseRows();
+    void aSessionsCellsShowInOrder();
     void clientsAreTheDistinctNames();
 
 private:
@@ -469,6 +470,63 @@ void tst_RunsModel::deleteRunsRemovesJustThoseRows()
     model.refresh();
     QCOMPARE(resets.size(), 1);
     QCOMPARE(model.rowCount(), 2);
+}
+
+void tst_RunsModel::aSessionsCellsShowInOrder()
+{
+    const auto cell = [](const QString& key, int number) {
+        RunRecord run = newRun();
+        run.sessionName = QStringLiteral("analysis");
+        run.sessionKey = key;
+        run.cellNumber = number;
+        return run;
+    };
+    QList<qint64> cells;
+    for (int i = 1; i <= 3; ++i) {
+        QVERIFY(m_writer->recordStart(newRun())); // one-shot calls in between
+        cells.append(*m_writer->recordStart(cell(QStringLiteral("key-1"), i)));
+        QVERIFY(m_writer->recordStart(cell(QStringLiteral("key-2"), i))); // another session's
+    }
+    RunsModel model(*m_store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    HistoryQuery filter;
+    filter.sessionKey = QStringLiteral("key-1");
+    model.setFilter(filter);
+    QVERIFY(model.isOldestFirst());
+    QCOMPARE(model.rowCount(), 3);
+    for (int row = 0; row < 3; ++row) {
+        QCOMPARE(model.runId(row), cells.at(row));
+        QCOMPARE(model.index(row, RunsModel::Session).data().toString(),
+                 QStringLiteral("analysis #%1").arg(row + 1));
+    }
+
+    // The next cell goes below, as a notebook's would; an ended cell changes in its place.
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    cells.append(*m_writer->recordStart(cell(QStringLiteral("key-1"), 4)));
+    QVERIFY(m_writer->recordStart(newRun()));
+    model.refresh();
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(inserted.size(), 1);
+    QCOMPARE(inserted.at(0).at(1).toInt(), 3);
+    QCOMPARE(model.runId(3), cells.at(3));
+    QVERIFY(m_writer->recordEnd(cells.at(1), endedOk(2)));
+    model.refresh();
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 1);
+    QCOMPARE(model.index(1, RunsModel::ExitCode).data().toString(), QStringLiteral("2"));
+    QVERIFY(model.deleteRuns({cells.at(0)}));
+    QCOMPARE(removed.size(), 1);
+    QCOMPARE(removed.at(0).at(1).toInt(), 0);
+    QCOMPARE(model.runId(0), cells.at(1));
+    QCOMPARE(model.runId(2), cells.at(3));
+
+    // Without the session filter, every run again, newest first.
+    model.setFilter({});
+    QVERIFY(!model.isOldestFirst());
+    QCOMPARE(model.runId(0), cells.at(3) + 1);
+    QVERIFY(model.runId(0) > model.runId(1));
 }
 
 void tst_RunsModel::clientsAreTheDistinctNames()

@@ -9,6 +9,7 @@
 #include <QTextDocument>
 
 #include <algorithm>
+#include <limits>
 
 namespace csm {
 
@@ -56,6 +57,7 @@ RunsModel::RunsModel(HistoryStore& store, QObject* parent)
 void RunsModel::setFilter(const HistoryQuery& filter)
 {
     m_filter = filter;
+    m_oldestFirst = !filter.sessionKey.isEmpty();
     // What one window costs depends on the filter: start small again.
     m_window = kFirstWindow;
     reload(kPageSize);
@@ -140,7 +142,8 @@ void RunsModel::reload(int atLeastRows)
     m_newestId = std::max(m_newestId, newestIdInStore());
     m_scanBelow = m_newestId + 1;
     m_exhausted = m_newestId == 0;
-    m_wanted = std::max(atLeastRows, kPageSize);
+    // A session's cells are read in full: shown oldest first, a page read later would go on top.
+    m_wanted = m_oldestFirst ? std::numeric_limits<int>::max() : std::max(atLeastRows, kPageSize);
     scanSlice(false);
     endResetModel();
 }
@@ -204,8 +207,11 @@ void RunsModel::scanSlice(bool notify)
     if (m_exhausted)
         m_wanted = 0;
     if (!gathered.isEmpty()) {
-        if (notify)
-            beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + gathered.size() - 1));
+        if (notify) {
+            // Older than every row: below them, or above them when the oldest come first.
+            const int first = m_oldestFirst ? 0 : int(m_rows.size());
+            beginInsertRows({}, first, first + int(gathered.size()) - 1);
+        }
         m_rows.append(gathered);
         if (notify)
             endInsertRows();
@@ -285,7 +291,8 @@ bool RunsModel::deleteRuns(const QList<qint64>& ids)
         const int row = rowOf(id);
         if (row < 0)
             continue;
-        beginRemoveRows({}, row, row);
+        const int shown = shownRow(row, m_rows.size());
+        beginRemoveRows({}, shown, shown);
         m_rows.removeAt(row);
         endRemoveRows();
     }
@@ -310,7 +317,9 @@ void RunsModel::insertRuns(const QList<qint64>& ids)
            (m_rows.isEmpty() || joining.at(onTop).id > m_rows.constFirst().id))
         ++onTop;
     if (onTop > 0) {
-        beginInsertRows({}, 0, int(onTop - 1));
+        // Newer than every row: above them, or below them when the oldest come first.
+        const int first = m_oldestFirst ? int(m_rows.size()) : 0;
+        beginInsertRows({}, first, first + int(onTop) - 1);
         // Prepending to a QList does not copy the rows below (100,000 of them, scrolled to).
         for (qsizetype i = onTop - 1; i >= 0; --i)
             m_rows.prepend(joining.at(i));
@@ -326,7 +335,8 @@ void RunsModel::insertRuns(const QList<qint64>& ids)
         if (at != m_rows.cend() && at->id == run.id)
             continue;
         const int row = int(at - m_rows.cbegin());
-        beginInsertRows({}, row, row);
+        const int shown = shownRow(row, m_rows.size() + 1);
+        beginInsertRows({}, shown, shown);
         m_rows.insert(row, run);
         endInsertRows();
     }
@@ -338,15 +348,16 @@ void RunsModel::updateLoadedRun(const RunRecord& changed)
     if (row < 0 || m_rows.at(row).changeSeq >= changed.changeSeq)
         return; // not loaded, or loaded in this state already (a run just inserted)
     // A run that ended with a status the filter leaves out goes.
+    const int shown = shownRow(row, m_rows.size());
     if (!m_filter.statuses.isEmpty() && !m_filter.statuses.contains(changed.status)) {
-        beginRemoveRows({}, row, row);
+        beginRemoveRows({}, shown, shown);
         m_rows.removeAt(row);
         endRemoveRows();
         return;
     }
     m_rows[row] = changed;
     slim(m_rows[row]);
-    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    Q_EMIT dataChanged(index(shown, 0), index(shown, ColumnCount - 1));
 }
 
 int RunsModel::rowOf(qint64 id) const
@@ -358,16 +369,26 @@ int RunsModel::rowOf(qint64 id) const
     return it != m_rows.cend() && it->id == id ? int(it - m_rows.cbegin()) : -1;
 }
 
+int RunsModel::shownRow(qsizetype stored, qsizetype count) const
+{
+    return int(m_oldestFirst ? count - 1 - stored : stored);
+}
+
+int RunsModel::storedRow(int shown) const
+{
+    return shownRow(shown, m_rows.size()); // the same mapping both ways
+}
+
 qint64 RunsModel::runId(int row) const
 {
-    return row >= 0 && row < m_rows.size() ? m_rows.at(row).id : 0;
+    return row >= 0 && row < m_rows.size() ? m_rows.at(storedRow(row)).id : 0;
 }
 
 std::optional<RunRecord> RunsModel::run(int row) const
 {
     if (row < 0 || row >= m_rows.size())
         return std::nullopt;
-    return m_rows.at(row);
+    return m_rows.at(storedRow(row));
 }
 
 int RunsModel::rowCount(const QModelIndex& parent) const
@@ -384,7 +405,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const RunRecord& run = m_rows.at(index.row());
+    const RunRecord& run = m_rows.at(storedRow(index.row()));
     if (role == RunIdRole)
         return run.id;
     if (role == StatusRole)

@@ -12,7 +12,9 @@ namespace csm {
 
 class HistoryStore;
 
-// The run history as a table, newest run first, for the Runs page.
+// The run history as a table, newest run first, for the Runs page; the cells of one persistent
+// session (a filter on HistoryQuery::sessionKey) in order instead, oldest first, as a notebook
+// shows them, all read at once.
 //
 // Lazy: rows are read a page at a time (keyset paging on the run id) as the view scrolls
 // (canFetchMore/fetchMore), and only the columns of the table are loaded (no code or output;
@@ -66,6 +68,8 @@ public:
 
     // The runs shown: `filter`'s conditions (its paging and content fields are the model's).
     void setFilter(const HistoryQuery& filter);
+    // Whether the rows are oldest first (a session's cells).
+    bool isOldestFirst() const { return m_oldestFirst; }
     const HistoryQuery& filter() const { return m_filter; }
 
     // True while rows the view asked for are still being read, a slice per turn of the event
@@ -111,11 +115,16 @@ private:
     qint64 newestIdInStore();
     void insertRuns(const QList<qint64>& ids);
     void updateLoadedRun(const RunRecord& changed);
+    // Where m_rows' row `stored` shows (`count`: m_rows' size when it does), and back.
+    int shownRow(qsizetype stored, qsizetype count) const;
+    int storedRow(int shown) const;
+    // The row of m_rows that holds run `id`, or -1.
     int rowOf(qint64 id) const;
 
     HistoryStore& m_store;
     HistoryQuery m_filter;
-    QList<RunRecord> m_rows; // newest first: ids strictly decreasing
+    QList<RunRecord> m_rows; // newest first: ids strictly decreasing, however they show
+    bool m_oldestFirst = false;
     bool m_exhausted = false;
     // Every run below this id that matches is still to be read (keyset paging); the rows hold
     // every match from here up to m_newestId.
