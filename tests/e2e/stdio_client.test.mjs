@@ -127,6 +127,20 @@ test('a session keeps its state between calls, like notebook cells', async () =>
   assert.equal(failed.isError, true);
   assert.match(text(failed), /File "<cell 3>", line 1/);
   assert.equal((await cell('round(math.pi, 2)')).structuredContent.stdout, '3.14\n');
+  // The client cancels a running cell: it is interrupted, and the session keeps its state.
+  const abort = new AbortController();
+  const stuck = client.callTool(
+    { name: 'run_python_code', arguments: { code: 'import time\nwhile True:\n    time.sleep(0.05)\n', session: 'e2e' } },
+    undefined,
+    { signal: abort.signal },
+  ).then(() => 'resolved', () => 'rejected');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  abort.abort('e2e: cancelled by the test');
+  assert.equal(await stuck, 'rejected');
+  const after = await cell('x + 1');
+  assert.equal(after.isError, false, text(after));
+  assert.equal(after.structuredContent.stdout, '42\n');
+  assert.match(text(await client.callTool({ name: 'list_sessions', arguments: {} })), /e2e \(Python\): 6 cell/);
   const ended = await client.callTool({ name: 'end_session', arguments: { session: 'e2e' } });
   assert.equal(ended.isError, false);
   assert.equal(text(await client.callTool({ name: 'list_sessions', arguments: {} })), 'No live sessions.');
