@@ -40,6 +40,42 @@ std::unique_ptr<EmbeddedServer> startServer(const QString& dataDir)
     return server;
 }
 
+// Podman's image store moved to an empty folder for this process and its children, as on a
+// first run; the images built into it go with it.
+class EmptyPodmanStore
+{
+public:
+    EmptyPodmanStore()
+        : m_previous(qgetenv("CONTAINERS_STORAGE_CONF"))
+    {
+        QFile storageConf(m_store.filePath(QStringLiteral("storage.conf")));
+        if (!storageConf.open(QIODevice::WriteOnly))
+            return;
+        storageConf.write(QStringLiteral("[storage]\ndriver = \"overlay\"\ngraphroot = \"%1\"\n"
+                                         "runroot = \"%2\"\n")
+                              .arg(m_store.filePath(QStringLiteral("graph")),
+                                   m_store.filePath(QStringLiteral("run")))
+                              .toUtf8());
+        qputenv("CONTAINERS_STORAGE_CONF", storageConf.fileName().toLocal8Bit());
+    }
+    ~EmptyPodmanStore()
+    {
+        // No container was ever started in it.
+        TestEngine::run(
+            {QStringLiteral("rmi"), QStringLiteral("--all"), QStringLiteral("--force")});
+        if (m_previous.isNull())
+            qunsetenv("CONTAINERS_STORAGE_CONF");
+        else
+            qputenv("CONTAINERS_STORAGE_CONF", m_previous);
+    }
+    EmptyPodmanStore(const EmptyPodmanStore&) = delete;
+    EmptyPodmanStore& operator=(const EmptyPodmanStore&) = delete;
+
+private:
+    QTemporaryDir m_store;
+    QByteArray m_previous;
+};
+
 void chooseEngine(const QString& dataDir, const QString& pythonImage = {})
 {
     ServerSettings settings;
@@ -47,6 +83,27 @@ void chooseEngine(const QString& dataDir, const QString& pythonImage = {})
     settings.pythonImage = pythonImage;
     QVERIFY(settings.save(dataDir));
 }
+
+// The app's first start over a new data folder, and the setup dialog it offers.
+struct FirstStart
+{
+    QTemporaryDir data;
+    std::unique_ptr<EmbeddedServer> server;
+    std::unique_ptr<MainWindow> window;
+
+    // The dialog, once it shows (within 20 s), or null.
+    csm::SetupDialog* open()
+    {
+        chooseEngine(data.path());
+        server = startServer(data.path());
+        window = std::make_unique<MainWindow>(data.path(), server.get());
+        window->show();
+        const bool shown = QTest::qWaitFor(
+            [this] { return findOptional<csm::SetupDialog>(*window, "setupDialog"); }, 20'000);
+        return shown ? findOptional<csm::SetupDialog>(*window, "setupDialog") : nullptr;
+    }
+    bool dialogClosed() const { return !findOptional<csm::SetupDialog>(*window, "setupDialog"); }
+};
 
 } // namespace
 
@@ -99,34 +156,11 @@ private Q_SLOTS:
     {
         if (TestEngine::name() != QLatin1String("podman"))
             QSKIP("only Podman's store can be moved for one process; the build is the same");
-        QTemporaryDir store;
-        QFile storageConf(store.filePath(QStringLiteral("storage.conf")));
-        QVERIFY(storageConf.open(QIODevice::WriteOnly));
-        storageConf.write(
-            QStringLiteral("[storage]\ndriver = \"overlay\"\ngraphroot = \"%1\"\n"
-                           "runroot = \"%2\"\n")
-                .arg(store.filePath(QStringLiteral("graph")), store.filePath(QStringLiteral("run")))
-                .toUtf8());
-        storageConf.close();
-        const QByteArray previous = qgetenv("CONTAINERS_STORAGE_CONF");
-        qputenv("CONTAINERS_STORAGE_CONF", storageConf.fileName().toLocal8Bit());
-        auto restore = qScopeGuard([&] {
-            // The images go with the store (no container was ever started in it).
-            TestEngine::run(
-                {QStringLiteral("rmi"), QStringLiteral("--all"), QStringLiteral("--force")});
-            if (previous.isNull())
-                qunsetenv("CONTAINERS_STORAGE_CONF");
-            else
-                qputenv("CONTAINERS_STORAGE_CONF", previous);
-        });
-
-        QTemporaryDir data;
-        chooseEngine(data.path());
-        auto server = startServer(data.path());
-        MainWindow window(data.path(), server.get());
-        window.show();
-        QTRY_VERIFY_WITH_TIMEOUT(findOptional<csm::SetupDialog>(window, "setupDialog"), 20'000);
-        csm::SetupDialog& setup = *findOptional<csm::SetupDialog>(window, "setupDialog");
+        EmptyPodmanStore store;
+        FirstStart start;
+        csm::SetupDialog* dialog = start.open();
+        QVERIFY(dialog);
+        csm::SetupDialog& setup = *dialog;
         QVERIFY(findNamed<QLabel>(setup, "problemsText")
                     .text()
                     .contains(QLatin1String("code-sandbox-python")));
@@ -137,9 +171,15 @@ private Q_SLOTS:
         QVERIFY(findNamed<QPushButton>(setup, "buildButton").isEnabled());
         QVERIFY(!findNamed<QPushButton>(setup, "useDefaultsButton").isVisible());
 
+        // As tall as what it says: no empty room where the log will be.
+        QVERIFY2(setup.height() <= setup.sizeHint().height() + 20,
+                 qPrintable(
+                     QStringLiteral("%1 > %2").arg(setup.height()).arg(setup.sizeHint().height())));
         QTest::mouseClick(&findNamed<QPushButton>(setup, "buildButton"), Qt::LeftButton);
         QVERIFY(setup.isBuilding());
         QVERIFY(findNamed<QProgressBar>(setup, "progress").isVisible());
+        QVERIFY(findNamed<QPlainTextEdit>(setup, "log").isVisible());
+        QVERIFY(findNamed<QPlainTextEdit>(setup, "log").height() > 200);
         QCOMPARE(findNamed<QProgressBar>(setup, "progress").maximum(), 2);
         QVERIFY(!findNamed<QPushButton>(setup, "buildButton").isEnabled());
         // The builder's own words stream in while it works.
@@ -153,31 +193,68 @@ private Q_SLOTS:
         QVERIFY(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-python:latest")));
         QVERIFY(TestEngine::hasLocalImage(QStringLiteral("code-sandbox-js:latest")));
         QTest::mouseClick(&findNamed<QPushButton>(setup, "finishButton"), Qt::LeftButton);
-        QTRY_VERIFY(!findOptional<csm::SetupDialog>(window, "setupDialog"));
-        QVERIFY(DesktopSettings::load(data.path()).setupDone);
+        QTRY_VERIFY(start.dialogClosed());
+        QVERIFY(DesktopSettings::load(start.data.path()).setupDone);
+    }
+
+    void aFailedBuildNamesTheCommandToRunInATerminal()
+    {
+        if (TestEngine::name() != QLatin1String("podman"))
+            QSKIP("only Podman's store can be moved for one process");
+        EmptyPodmanStore store;
+        // The builder cannot make its cache folder (its parent is a file): it fails at once.
+        QTemporaryDir home;
+        QFile file(home.filePath(QStringLiteral("not-a-folder")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        const QByteArray cache = qgetenv("XDG_CACHE_HOME");
+        qputenv("XDG_CACHE_HOME",
+                home.filePath(QStringLiteral("not-a-folder/cache")).toLocal8Bit());
+        auto restore = qScopeGuard([&] {
+            if (cache.isNull())
+                qunsetenv("XDG_CACHE_HOME");
+            else
+                qputenv("XDG_CACHE_HOME", cache);
+        });
+
+        FirstStart start;
+        csm::SetupDialog* dialog = start.open();
+        QVERIFY(dialog);
+        csm::SetupDialog& setup = *dialog;
+        auto& problems = findNamed<QLabel>(setup, "problemsText");
+        // Before: a button, not a command.
+        QTRY_VERIFY_WITH_TIMEOUT(findNamed<QPushButton>(setup, "buildButton").isEnabled(), 20'000);
+        QVERIFY2(!problems.text().contains(QLatin1String("Run in a terminal")),
+                 qPrintable(problems.text()));
+        QTest::mouseClick(&findNamed<QPushButton>(setup, "buildButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!setup.isBuilding(), 60'000);
+        QVERIFY(findNamed<QProgressBar>(setup, "progress").format().contains(u"failed"));
+        // After: the command for each missing image, to run where its output can be read.
+        QTRY_VERIFY_WITH_TIMEOUT(problems.text().count(QLatin1String("Run in a terminal")) == 2,
+                                 20'000);
+        QVERIFY2(problems.text().contains(QLatin1String("build-images")),
+                 qPrintable(problems.text()));
+        QVERIFY(!findNamed<QPushButton>(setup, "finishButton").isEnabled());
     }
 
     void aMissingEngineGetsItsCommand()
     {
-        QTemporaryDir data;
-        chooseEngine(data.path());
         QTemporaryDir emptyPath;
         const QByteArray path = qgetenv("PATH");
         qputenv("PATH", emptyPath.path().toLocal8Bit());
         auto restore = qScopeGuard([&] { qputenv("PATH", path); });
-        auto server = startServer(data.path());
-        MainWindow window(data.path(), server.get());
-        window.show();
-        QTRY_VERIFY_WITH_TIMEOUT(findOptional<csm::SetupDialog>(window, "setupDialog"), 20'000);
-        csm::SetupDialog& setup = *findOptional<csm::SetupDialog>(window, "setupDialog");
+        FirstStart start;
+        csm::SetupDialog* dialog = start.open();
+        QVERIFY(dialog);
+        csm::SetupDialog& setup = *dialog;
         const QString text = findNamed<QLabel>(setup, "problemsText").text();
         QVERIFY2(text.contains(TestEngine::name()) &&
                      text.contains(QLatin1String("Run in a terminal")),
                  qPrintable(text));
         QVERIFY(!findNamed<QPushButton>(setup, "finishButton").isEnabled());
         QTest::mouseClick(&findNamed<QPushButton>(setup, "skipButton"), Qt::LeftButton);
-        QTRY_VERIFY(!findOptional<csm::SetupDialog>(window, "setupDialog"));
-        QVERIFY(DesktopSettings::load(data.path()).setupDone);
+        QTRY_VERIFY(start.dialogClosed());
+        QVERIFY(DesktopSettings::load(start.data.path()).setupDone);
     }
 
     void nothingIsOfferedWhenAllIsWell()

@@ -16,6 +16,12 @@
 namespace csm {
 
 namespace {
+// The room the builder's log gets once it shows; until then the dialog is as tall as its text.
+constexpr int kHeightWithLog = 520;
+// The layout's last stretch: it takes the room the hidden log leaves, so that nothing else
+// spreads out over it.
+constexpr int kStretchWithoutLog = 1;
+
 bool isMissingDefaultImage(const HealthProblem& problem)
 {
     return problem.kind == HealthProblem::Kind::ImageMissing && problem.defaultImage &&
@@ -67,14 +73,15 @@ SetupDialog::SetupDialog(const QString& dataDir, HealthBanner& health, ImagesPag
     closing->addStretch(1);
     closing->addWidget(m_skip);
     closing->addWidget(m_finish);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addWidget(m_problems);
-    layout->addLayout(fixes);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_log, 1);
-    layout->addLayout(closing);
-    resize(760, 520);
+    m_layout = new QVBoxLayout(this);
+    m_layout->addWidget(intro);
+    m_layout->addWidget(m_problems);
+    m_layout->addLayout(fixes);
+    m_layout->addWidget(m_progress);
+    m_layout->addWidget(m_log, 1);
+    m_layout->addStretch(kStretchWithoutLog);
+    m_layout->addLayout(closing);
+    resize(760, sizeHint().height());
 
     connect(m_build, &QPushButton::clicked, this, &SetupDialog::buildMissingImages);
     connect(m_useDefaults, &QPushButton::clicked, this, &SetupDialog::useDefaultImages);
@@ -107,7 +114,9 @@ void SetupDialog::showProblems()
     bool anyChosenMissing = false;
     for (const HealthProblem& problem : problems) {
         QString line = QStringLiteral("• ") + problem.message.toHtmlEscaped();
-        if (problem.kind != HealthProblem::Kind::ImageMissing && !problem.fixCommand.isEmpty())
+        // A missing image has a button instead, unless building it here failed.
+        if ((problem.kind != HealthProblem::Kind::ImageMissing || m_buildFailed) &&
+            !problem.fixCommand.isEmpty())
             line += tr("<br>&nbsp;&nbsp;Run in a terminal: <code>%1</code>")
                         .arg(problem.fixCommand.toHtmlEscaped());
         lines << line;
@@ -146,7 +155,8 @@ void SetupDialog::buildMissingImages()
     m_progress->setRange(0, static_cast<int>(m_toBuild.size()));
     m_progress->setValue(0);
     m_progress->setVisible(true);
-    m_log->setVisible(true);
+    m_buildFailed = false;
+    showLog();
     m_log->clear();
     buildNext();
 }
@@ -168,7 +178,9 @@ void SetupDialog::onBuildFinished(bool ok)
         return;
     if (!ok) {
         m_toBuild.clear();
-        m_progress->setFormat(tr("The build failed: its log says why."));
+        m_buildFailed = true;
+        m_progress->setFormat(tr("The build failed: its log says why, and the list above how to "
+                                 "build the image in a terminal."));
         m_health.recheck();
         showProblems();
         return;
@@ -181,6 +193,16 @@ void SetupDialog::onBuildFinished(bool ok)
     }
     m_progress->setFormat(tr("Images built."));
     m_health.recheck();
+}
+
+void SetupDialog::showLog()
+{
+    if (!m_log->isHidden())
+        return;
+    m_log->setVisible(true);
+    m_layout->setStretch(m_layout->indexOf(m_log) + 1, 0); // the log takes the room now
+    if (height() < kHeightWithLog)
+        resize(width(), kHeightWithLog);
 }
 
 void SetupDialog::useDefaultImages()

@@ -6,6 +6,7 @@
 #include <QList>
 
 class QLabel;
+class QVBoxLayout;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -19,7 +20,8 @@ class ImagesPage;
 // check), fixes what the app can itself (builds the missing default images one after the
 // other, with their progress and log; goes back to the default image where a chosen one is
 // missing) and gives the command for what it cannot (installing or starting an engine needs
-// root). Finishing or skipping it is remembered: it is offered once.
+// root, and building an image the app failed to build is best retried in a terminal). Finishing
+// or skipping it is remembered: it is offered once.
 class SetupDialog final : public QDialog
 {
     Q_OBJECT
@@ -37,18 +39,21 @@ private:
     void onBuildFinished(bool ok);
     void useDefaultImages();
     void finish(bool setupDone);
+    void showLog();
 
     QString m_dataDir;
     HealthBanner& m_health;
     ImagesPage& m_images;
     QList<Language> m_toBuild; // the first is being built
     int m_built = 0;
+    bool m_buildFailed = false;
     QLabel* m_problems = nullptr;
     QPushButton* m_build = nullptr;
     QPushButton* m_useDefaults = nullptr;
     QPushButton* m_checkAgain = nullptr;
     QProgressBar* m_progress = nullptr;
     QPlainTextEdit* m_log = nullptr;
+    QVBoxLayout* m_layout = nullptr;
     QPushButton* m_finish = nullptr;
     QPushButton* m_skip = nullptr;
 };
