@@ -788,16 +788,7 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
     const struct interpreter driver = start_interpreter(argv, ready_fd);
     /* The host's messages: on stdin, or (a warm pool's session) on its connection, which it
      * makes while the driver starts up. */
-    int host = STDIN_FILENO;
-    if (listen_path) {
-        host = accept_host(listen_path);
-        if (refuse_unenforced) {
-            frame_text(CSM_FRAME_LIMITS_UNENFORCED, unenforced_text);
-            kill(driver.pid, SIGKILL);
-            waitpid(driver.pid, NULL, 0);
-            return CSM_LAUNCH_EXIT_LIMITS_UNENFORCED;
-        }
-    }
+    const int host = listen_path ? accept_host(listen_path) : STDIN_FILENO;
     if (driver.exec_failed) {
         char message[512];
         snprintf(message, sizeof message, "could not start %s: %s", argv[0],
@@ -829,6 +820,14 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
         if (kind != 'C') {
             errno = EPROTO;
             fail("reading the host's message");
+        }
+        if (refuse_unenforced) {
+            /* Only with --listen (a cold session is refused before it starts): the container
+             * waited as any pooled one does, and the first cell learns why it cannot run. */
+            frame_text(CSM_FRAME_LIMITS_UNENFORCED, unenforced_text);
+            kill(driver.pid, SIGKILL);
+            waitpid(driver.pid, NULL, 0);
+            return CSM_LAUNCH_EXIT_LIMITS_UNENFORCED;
         }
         size_t code_size = 0;
         char* code = read_request(host, (size_t)code_limit, &code_size);

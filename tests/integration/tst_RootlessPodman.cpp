@@ -1,7 +1,8 @@
 // Rootless Podman as a normal account runs it (CSM_TEST_ENGINE=podman-rootless, the account of
 // scripts/setup-rootless-user), where this machine's cgroup v1 makes the engine accept every
 // resource limit and enforce none: the limits cannot silently vanish (the run is refused with
-// the cause and the fixes, or runs under --allow-unlimited saying so, and is recorded so), the
+// the cause and the fixes, or runs under --allow-unlimited saying so, and is recorded so; a
+// session's cells too, cold or from the pool, whose sessions work for the account), the
 // engine's own warning is shown as one, rootless networking without /dev/net/tun is named as
 // the cause, doctor finds all of it, and the images were built without root.
 #include "CallResult.h"
@@ -143,6 +144,50 @@ private Q_SLOTS:
         QVERIFY(run);
         QCOMPARE(run->status, RunStatus::EngineError);
         QVERIFY(run->errorMessage.contains(QLatin1String("does not enforce")));
+    }
+
+    void sessionsKeepToTheLimitsToo()
+    {
+        if (!TestEngine::ignoresLimits())
+            QSKIP("on cgroup v2 rootless Podman enforces the limits it is given");
+        const auto cell = [](McpStdioClient& server, const QString& session, const QString& code) {
+            return server.callTool(
+                QStringLiteral("run_python_code"),
+                {{QStringLiteral("code"), code}, {QStringLiteral("session"), session}});
+        };
+        // Where a cell runs: a pooled container has the launcher's socket folder mounted.
+        const QString probe =
+            QStringLiteral("import os\nprint(os.path.isdir('/.code-sandbox/io'))");
+        {
+            // The first session starts its own container, the next takes the pool's: neither
+            // runs a cell without the limits.
+            auto server = startServer({QStringLiteral("--pool"), QStringLiteral("1"),
+                                       QStringLiteral("--network"), QStringLiteral("none")});
+            QVERIFY(server);
+            for (const QString& name : {QStringLiteral("first"), QStringLiteral("second")}) {
+                const QJsonObject refused = cell(*server, name, probe);
+                QVERIFY2(isError(refused) && stdoutOf(refused).isEmpty() &&
+                             text(refused).contains(QLatin1String("does not enforce")),
+                         describe(refused).constData());
+                QTest::qWait(5'000); // the pool's session container starts meanwhile
+            }
+            expectCleanExit(*server);
+        }
+        // Allowed: a pooled session works for the account as for root (its socket, its folder).
+        auto server =
+            startServer({QStringLiteral("--allow-unlimited"), QStringLiteral("--pool"),
+                         QStringLiteral("1"), QStringLiteral("--network"), QStringLiteral("none")});
+        QVERIFY(server);
+        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("first"), probe)),
+                 QStringLiteral("False\n"));
+        QTest::qWait(5'000);
+        const QJsonObject pooled =
+            cell(*server, QStringLiteral("second"), probe + QStringLiteral("\nx = 41"));
+        QVERIFY2(!isError(pooled), describe(pooled).constData());
+        QCOMPARE(stdoutOf(pooled), QStringLiteral("True\n"));
+        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("second"), QStringLiteral("x + 1"))),
+                 QStringLiteral("42\n"));
+        expectCleanExit(*server);
     }
 
     void allowUnlimitedRunsAndSaysSo()

@@ -649,6 +649,8 @@ private Q_SLOTS:
                                     QStringLiteral("--cgroup-root"), root.path()},
                                    PythonBootstrap::sessionCommand());
         QVERIFY(launcher.connectToLauncher());
+        // It waits as any pooled container does; its first cell is refused.
+        QCOMPARE(typesOf(launcher.framesWithin(20'000, Type::Ready)), QList{Type::Ready});
         launcher.write("C" + LauncherRequest::encode("open('" + mark.toUtf8() + "', 'w')", {}));
         const auto frames = launcher.framesWithin(10'000, Type::LimitsUnenforced);
         QCOMPARE(typesOf(frames), QList{Type::LimitsUnenforced});
