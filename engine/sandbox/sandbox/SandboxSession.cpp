@@ -24,7 +24,6 @@ SandboxSession::SandboxSession(const ContainerRuntime& runtime, const ContainerS
     , m_containerName(spec.name)
     , m_secrets(std::move(secrets))
     , m_client(runtime.newRunProcess(spec, this))
-    , m_pooledContainer(false)
     , m_engineStderr(kEngineStderrCap)
 {
     connect(m_client, &QProcess::readyReadStandardOutput, this,
@@ -50,7 +49,6 @@ SandboxSession::SandboxSession(const ContainerRuntime& runtime, WarmContainerCha
     , m_containerName(pooled->containerName())
     , m_secrets(pooled->secrets())
     , m_pooled(pooled)
-    , m_pooledContainer(true)
     , m_engineStderr(kEngineStderrCap)
 {
     pooled->setParent(this);

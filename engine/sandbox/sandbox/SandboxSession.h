@@ -54,8 +54,6 @@ public:
     // Starts the container (a pooled one: takes it over); ready() or ended() follows.
     void start();
     State state() const { return m_state; }
-    // Whether it came from the warm pool.
-    bool isPooled() const { return m_pooledContainer; }
     // What the engine said while starting its container (for error messages); may be empty.
     QByteArray engineDiagnostics() const;
     QString containerName() const { return m_containerName; }
@@ -110,7 +108,6 @@ private:
     // channel: one of the two while the container lives.
     QPointer<QProcess> m_client;
     QPointer<WarmContainerChannel> m_pooled;
-    const bool m_pooledContainer;
     CappedBuffer m_engineStderr;
     LauncherStreamDecoder m_beforeReady;
     LauncherStreamDecoder m_afterReady;

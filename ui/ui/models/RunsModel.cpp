@@ -57,7 +57,6 @@ RunsModel::RunsModel(HistoryStore& store, QObject* parent)
 void RunsModel::setFilter(const HistoryQuery& filter)
 {
     m_filter = filter;
-    m_oldestFirst = !filter.sessionKey.isEmpty();
     // What one window costs depends on the filter: start small again.
     m_window = kFirstWindow;
     reload(kPageSize);
@@ -143,7 +142,7 @@ void RunsModel::reload(int atLeastRows)
     m_scanBelow = m_newestId + 1;
     m_exhausted = m_newestId == 0;
     // A session's cells are read in full: shown oldest first, a page read later would go on top.
-    m_wanted = m_oldestFirst ? std::numeric_limits<int>::max() : std::max(atLeastRows, kPageSize);
+    m_wanted = isOldestFirst() ? std::numeric_limits<int>::max() : std::max(atLeastRows, kPageSize);
     scanSlice(false);
     endResetModel();
 }
@@ -209,7 +208,7 @@ void RunsModel::scanSlice(bool notify)
     if (!gathered.isEmpty()) {
         if (notify) {
             // Older than every row: below them, or above them when the oldest come first.
-            const int first = m_oldestFirst ? 0 : int(m_rows.size());
+            const int first = isOldestFirst() ? 0 : int(m_rows.size());
             beginInsertRows({}, first, first + int(gathered.size()) - 1);
         }
         m_rows.append(gathered);
@@ -318,7 +317,7 @@ void RunsModel::insertRuns(const QList<qint64>& ids)
         ++onTop;
     if (onTop > 0) {
         // Newer than every row: above them, or below them when the oldest come first.
-        const int first = m_oldestFirst ? int(m_rows.size()) : 0;
+        const int first = isOldestFirst() ? int(m_rows.size()) : 0;
         beginInsertRows({}, first, first + int(onTop) - 1);
         // Prepending to a QList does not copy the rows below (100,000 of them, scrolled to).
         for (qsizetype i = onTop - 1; i >= 0; --i)
@@ -371,7 +370,7 @@ int RunsModel::rowOf(qint64 id) const
 
 int RunsModel::shownRow(qsizetype stored, qsizetype count) const
 {
-    return int(m_oldestFirst ? count - 1 - stored : stored);
+    return int(isOldestFirst() ? count - 1 - stored : stored);
 }
 
 int RunsModel::storedRow(int shown) const

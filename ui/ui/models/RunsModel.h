@@ -69,7 +69,7 @@ public:
     // The runs shown: `filter`'s conditions (its paging and content fields are the model's).
     void setFilter(const HistoryQuery& filter);
     // Whether the rows are oldest first (a session's cells).
-    bool isOldestFirst() const { return m_oldestFirst; }
+    bool isOldestFirst() const { return !m_filter.sessionKey.isEmpty(); }
     const HistoryQuery& filter() const { return m_filter; }
 
     // True while rows the view asked for are still being read, a slice per turn of the event
@@ -124,7 +124,6 @@ private:
     HistoryStore& m_store;
     HistoryQuery m_filter;
     QList<RunRecord> m_rows; // newest first: ids strictly decreasing, however they show
-    bool m_oldestFirst = false;
     bool m_exhausted = false;
     // Every run below this id that matches is still to be read (keyset paging); the rows hold
     // every match from here up to m_newestId.

@@ -118,7 +118,8 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_time->addItem(tr("Last 30 days"), int(TimeRange::Last30Days));
     m_session->addItem(tr("Any session"));
     m_session->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_session->setToolTip(tr("Only the cells of one persistent session, in order (the first at the top)"));
+    m_session->setToolTip(
+        tr("Only the cells of one persistent session, in order (the first at the top)"));
 
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
