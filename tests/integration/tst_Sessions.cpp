@@ -139,17 +139,34 @@ private Q_SLOTS:
         QTest::addColumn<QString>("pooled");
         QTest::addColumn<QString>("define");
         QTest::addColumn<QString>("die");
+        // The socket's folder stays mounted while the session lives: it is on the host's disk,
+        // and a cell must not be able to fill it.
+        QTest::addColumn<QString>("fill");
+        QTest::addColumn<QString>("refused");
         QTest::newRow("python")
             << QStringLiteral("run_python_code")
             << QStringLiteral("import os, sys\n"
                               "(os.path.isdir('/.code-sandbox/io'), 'pandas' in sys.modules)")
             << QStringLiteral("(False, False)\n") << QStringLiteral("(True, True)\n")
-            << QStringLiteral("x = 41") << QStringLiteral("import os\nos._exit(3)");
+            << QStringLiteral("x = 41") << QStringLiteral("import os\nos._exit(3)")
+            << QStringLiteral("try:\n"
+                              "    open('/.code-sandbox/io/fill', 'w').write('x' * 1024)\n"
+                              "    print('host folder writable')\n"
+                              "except OSError as error:\n"
+                              "    print('refused', error.errno)\n")
+            << QStringLiteral("refused 13\n");
         QTest::newRow("javascript")
             << QStringLiteral("run_js_code")
             << QStringLiteral("require('fs').existsSync('/.code-sandbox/io')")
             << QStringLiteral("false\n") << QStringLiteral("true\n")
-            << QStringLiteral("let x = 41;") << QStringLiteral("process.exit(3);");
+            << QStringLiteral("let x = 41;") << QStringLiteral("process.exit(3);")
+            << QStringLiteral("try {\n"
+                              "  require('fs').writeFileSync('/.code-sandbox/io/fill', 'x');\n"
+                              "  console.log('host folder writable');\n"
+                              "} catch (error) {\n"
+                              "  console.log('refused', error.code);\n"
+                              "}\n")
+            << QStringLiteral("refused EACCES\n");
     }
 
     void newSessionsStartFromTheWarmPool()
@@ -160,6 +177,8 @@ private Q_SLOTS:
         QFETCH(QString, pooled);
         QFETCH(QString, define);
         QFETCH(QString, die);
+        QFETCH(QString, fill);
+        QFETCH(QString, refused);
         auto server = startServer({}, 1);
         QVERIFY(server);
         const qint64 pid = server->pid();
@@ -171,6 +190,7 @@ private Q_SLOTS:
         const QJsonObject first = cellOf(*server, tool, QStringLiteral("second"), probe, 0);
         QVERIFY2(!isError(first), describe(first).constData());
         QCOMPARE(stdoutOf(first), pooled);
+        QCOMPARE(stdoutOf(cellOf(*server, tool, QStringLiteral("second"), fill, 0)), refused);
         // It is a session like any other: state across cells, a timeout interrupts the cell
         // and keeps the state.
         QVERIFY(!isError(cellOf(*server, tool, QStringLiteral("second"), define, 0)));
