@@ -516,6 +516,73 @@ private Q_SLOTS:
                                 "gpu_count: 2"));
     }
 
+    // A call of the separate headless server, watched while it runs: its output shows in the
+    // detail pane before it ends; Stop ends it as cancelled, its client gets what it printed
+    // and why it stopped, and no container is left.
+    void aRunningCallShowsItsOutputLiveAndStops()
+    {
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const RunsModel& model = findNamed<RunsModel>(page, "model");
+        findNamed<QLineEdit>(page, "textFilter").clear();
+        for (const char* filter :
+             {"statusFilter", "languageFilter", "clientFilter", "timeFilter", "sessionFilter"})
+            findNamed<QComboBox>(page, filter).setCurrentIndex(0);
+        const int request = m_server->sendRequest(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+             {QStringLiteral("arguments"),
+              code(QStringLiteral("import sys, time\n"
+                                  "for i in range(600):\n"
+                                  "    print('tick', i, flush=True)\n"
+                                  "    if i % 10 == 0:\n"
+                                  "        print('warn', i, file=sys.stderr, flush=True)\n"
+                                  "    time.sleep(0.05)\n"))}});
+        int row = -1;
+        QTRY_VERIFY_WITH_TIMEOUT((row = rowWithStatus(model, QStringLiteral("running"))) >= 0,
+                                 30'000);
+        const qint64 id = model.runId(row);
+        selectRuns(page, {id});
+        csm::RunDetailPane& detail = findNamed<csm::RunDetailPane>(page, "detail");
+        QTRY_COMPARE(detail.shownRunId(), id);
+        const QPlainTextEdit& out = findNamed<QPlainTextEdit>(detail, "stdout");
+        // Printed lines show while the program goes on.
+        QTRY_VERIFY_WITH_TIMEOUT(out.toPlainText().contains(QLatin1String("tick 5\n")), 30'000);
+        QTRY_VERIFY(findNamed<QPlainTextEdit>(detail, "stderr")
+                        .toPlainText()
+                        .contains(QLatin1String("warn 0\n")));
+        QVERIFY(detail.showsRunningRun());
+        const QString seen = out.toPlainText();
+        QTRY_VERIFY_WITH_TIMEOUT(out.toPlainText().size() > seen.size(), 5000);
+        QVERIFY2(findNamed<QLabel>(detail, "summary").text().contains(QLatin1String("s so far")),
+                 qPrintable(findNamed<QLabel>(detail, "summary").text()));
+        QVERIFY(!m_server->receivesResponseWithin(request, 0));
+
+        QPushButton& stop = findNamed<QPushButton>(detail, "stopButton");
+        QVERIFY(stop.isVisible() && stop.isEnabled());
+        QTest::mouseClick(&stop, Qt::LeftButton);
+        const std::optional<QJsonObject> response = m_server->waitForResponse(request, 15'000);
+        QVERIFY2(response, "the client gets an answer when the run is stopped from the app");
+        const QJsonObject result = response->value(QLatin1String("result")).toObject();
+        QCOMPARE(result.value(QLatin1String("isError")).toBool(), true);
+        const QString answer = callresult::text(result);
+        QVERIFY2(answer.startsWith(QLatin1String("tick 0\n")), qPrintable(answer));
+        QVERIFY2(answer.contains(QLatin1String("stopped after")) &&
+                     answer.contains(QLatin1String("by the user, from the Code Sandbox app")),
+                 qPrintable(answer));
+        QTRY_COMPARE_WITH_TIMEOUT(cell(model, rowOf(model, id), RunsModel::Status),
+                                  QStringLiteral("cancelled"), 5000);
+        QTRY_VERIFY(!detail.showsRunningRun());
+        QVERIFY(!stop.isVisible());
+        QVERIFY2(findNamed<QLabel>(detail, "summary")
+                     .text()
+                     .contains(QLatin1String("Stopped from the Code Sandbox app")),
+                 qPrintable(findNamed<QLabel>(detail, "summary").text()));
+        // The whole output now, as the client got it.
+        QVERIFY(out.toPlainText().startsWith(QLatin1String("tick 0\n")));
+        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(m_server->pid()), 15'000),
+                 QStringList());
+    }
+
 private:
     std::unique_ptr<csm::HistoryStore> openHistory()
     {
@@ -559,6 +626,24 @@ private:
         end.endedAt = startedAt.addMSecs(120);
         end.unenforcedLimits = unenforced;
         return history->recordEnd(*id, end) ? *id : 0;
+    }
+
+    static int rowWithStatus(const RunsModel& model, const QString& status)
+    {
+        for (int row = 0; row < model.rowCount(); ++row) {
+            if (cell(model, row, RunsModel::Status) == status)
+                return row;
+        }
+        return -1;
+    }
+
+    static int rowOf(const RunsModel& model, qint64 id)
+    {
+        for (int row = 0; row < model.rowCount(); ++row) {
+            if (model.runId(row) == id)
+                return row;
+        }
+        return -1;
     }
 
     // The first run of the test (print('hello from the sandbox')).

@@ -978,6 +978,70 @@ private Q_SLOTS:
         QCOMPARE(idsOf(monitor->changedSince(0)), QList<qint64>{*first});
     }
 
+    // The output of a running run, as its server writes it for live views: seen by another
+    // connection as a change, replaced by the run's end, refused once the run has ended.
+    void runningOutputIsAChangeUntilTheEnd()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto writer = openStore(historyPath(dir));
+        auto monitor = openStore(historyPath(dir));
+        QVERIFY(writer && monitor);
+        const auto id = writer->recordStart(newRun(QStringLiteral("print(1)")));
+        QVERIFY(id);
+        const qint64 before = monitor->lastChangeSeq();
+        QVERIFY(writer->recordOutput(*id, QStringLiteral("so far\n"), QStringLiteral("warn\n")));
+        const QList<RunRecord> changes = monitor->changedSince(before);
+        QCOMPARE(idsOf(changes), QList<qint64>{*id});
+        QCOMPARE(changes.at(0).status, RunStatus::Running);
+        QCOMPARE(monitor->get(*id)->stdoutText, QStringLiteral("so far\n"));
+        QCOMPARE(monitor->get(*id)->stderrText, QStringLiteral("warn\n"));
+
+        QVERIFY(writer->recordEnd(*id, ended(RunStatus::Ok, QStringLiteral("all\n"))));
+        QCOMPARE(monitor->get(*id)->stdoutText, QStringLiteral("all\n"));
+        // A late write (the end won the race) changes nothing and says why.
+        QVERIFY(!writer->recordOutput(*id, QStringLiteral("late"), QString()));
+        QVERIFY2(writer->lastError().contains(QLatin1String("not running")),
+                 qPrintable(writer->lastError()));
+        QCOMPARE(monitor->get(*id)->stdoutText, QStringLiteral("all\n"));
+    }
+
+    // The desktop app's Stop: a request from one connection, taken once by the run's server
+    // on another, only for the runs it asks about; none for runs that are not running.
+    void stopRequestsAreTakenOnce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto server = openStore(historyPath(dir));
+        auto app = openStore(historyPath(dir));
+        QVERIFY(server && app);
+        const auto first = server->recordStart(newRun(QStringLiteral("a")));
+        const auto second = server->recordStart(newRun(QStringLiteral("b")));
+        const auto done = server->recordStart(newRun(QStringLiteral("c")));
+        QVERIFY(first && second && done);
+        QVERIFY(server->recordEnd(*done, ended(RunStatus::Ok, QString())));
+        QVERIFY(server->takeStopRequests({*first, *second}).isEmpty());
+
+        QVERIFY(app->requestStop(*first));
+        QVERIFY(app->requestStop(*first)); // pressed twice: still one request
+        QVERIFY(!app->requestStop(*done));
+        QVERIFY2(app->lastError().contains(QLatin1String("not running")),
+                 qPrintable(app->lastError()));
+        QVERIFY(!app->requestStop(*done + 100));
+        // Another server's runs are not handed to this one.
+        QVERIFY(server->takeStopRequests({*second}).isEmpty());
+        QCOMPARE(server->takeStopRequests({*first, *second}), QList<qint64>{*first});
+        QVERIFY(server->takeStopRequests({*first, *second}).isEmpty());
+
+        // A request the run's end overtook goes with it.
+        QVERIFY(app->requestStop(*second));
+        QVERIFY(server->recordEnd(*second, ended(RunStatus::Ok, QString())));
+        QCOMPARE(RawDatabase(historyPath(dir))
+                     .value(QStringLiteral("SELECT count(*) FROM stop_requests"))
+                     .toLongLong(),
+                 0);
+    }
+
     void countAndRemove()
     {
         QTemporaryDir dir;
@@ -1478,7 +1542,11 @@ private Q_SLOTS:
         QVERIFY(first->sessionKey.isEmpty());
         QCOMPARE(first->cellNumber, 0);
         QVERIFY(store->sessions().isEmpty());
-        QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), 3);
+
+        // Version 4: the old run that was still going can be asked to stop no more.
+        QVERIFY(!store->requestStop(2));
+        QCOMPARE(raw.value(QStringLiteral("SELECT count(*) FROM stop_requests")).toInt(), 0);
+        QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), 4);
     }
 
     void appendedMigrationUpgradesAndKeepsRows()

@@ -80,6 +80,7 @@ private Q_SLOTS:
     void unknownHandleIsIgnored();
     void filesInAndOutAreRecorded();
 
+    void printedOutputAndStopRequestsWhileRunning();
     void toolPathInvalidArguments();
     void toolPathEngineError();
     void toolPathCancelled();
@@ -363,6 +364,49 @@ void tst_RunHistoryRecorder::toolPathEngineError()
     QCOMPARE(run.limits.value(QLatin1String("network")).toString(), policy.network);
     QCOMPARE(run.limits.value(QLatin1String("output_cap_bytes")).toInteger(),
              policy.outputCapBytes);
+}
+
+// What a running run printed goes to the history for live views; a stop asked for through the
+// history (the app, another connection) reaches the run's stopper, once, and only while it runs.
+void tst_RunHistoryRecorder::printedOutputAndStopRequestsWhileRunning()
+{
+    const auto recorder = makeRecorder();
+    QVERIFY(recorder);
+    const qint64 handle = recorder->runStarted(start(QStringLiteral("while True: print(1)")));
+    const qint64 other = recorder->runStarted(start(QStringLiteral("print(2)")));
+    QVERIFY(handle > 0 && other > 0);
+    recorder->runPrinted(handle, QStringLiteral("1\n1\n"), QStringLiteral("warning\n"));
+    QCOMPARE(recorder->store().get(handle)->stdoutText, QStringLiteral("1\n1\n"));
+    QCOMPARE(recorder->store().get(handle)->stderrText, QStringLiteral("warning\n"));
+
+    int stops = 0;
+    int otherStops = 0;
+    recorder->watchForStop(handle, [&] { ++stops; });
+    recorder->watchForStop(other, [&] { ++otherStops; });
+    auto app = HistoryStore::open(m_path);
+    QVERIFY(app);
+    QVERIFY((*app)->requestStop(handle));
+    QTRY_COMPARE_WITH_TIMEOUT(stops, 1, 5000);
+    QTest::qWait(3 * RunHistoryRecorder::kStopPollIntervalMs);
+    QCOMPARE(stops, 1);
+    QCOMPARE(otherStops, 0);
+
+    ExecutionResult result;
+    result.outcome = ExecutionResult::Outcome::Cancelled;
+    result.stoppedByUser = true;
+    result.stdoutBytes = "1\n1\n1\n";
+    recorder->runEnded(handle, result);
+    const auto ended = recorder->store().get(handle);
+    QCOMPARE(ended->status, RunStatus::Cancelled);
+    QCOMPARE(ended->stdoutText, QStringLiteral("1\n1\n1\n"));
+    QVERIFY2(ended->errorMessage.contains(QLatin1String("Code Sandbox app")),
+             qPrintable(ended->errorMessage));
+    // Once ended, neither its output nor a stop can be recorded any more.
+    recorder->runPrinted(handle, QStringLiteral("late"), QString());
+    QCOMPARE(recorder->store().get(handle)->stdoutText, QStringLiteral("1\n1\n1\n"));
+    QVERIFY(!(*app)->requestStop(handle));
+    recorder->runEnded(other, {});
+    QCOMPARE(otherStops, 0);
 }
 
 void tst_RunHistoryRecorder::toolPathCancelled()

@@ -106,6 +106,7 @@ private Q_SLOTS:
     void flagsAndNotices_data();
     void flagsAndNotices();
     void timeoutNoticeGivesDuration();
+    void aRunStoppedFromTheAppSaysSo();
     void unenforcedLimitsAndEngineWarningsAreSaid();
     void structuredContent_data();
     void structuredContent();
@@ -371,6 +372,20 @@ void tst_ToolResultFormatter::timeoutNoticeGivesDuration()
         textOf(ToolResultFormatter::format(makeResult({}, {}, -1, Outcome::TimedOut, 2500)));
     QVERIFY2(anyLineContainsAll(text, {QStringLiteral("timed out"), QStringLiteral("2.5")}),
              qPrintable(text));
+}
+
+// The model hears that a person stopped the run, with what it printed: an error, not a retry.
+void tst_ToolResultFormatter::aRunStoppedFromTheAppSaysSo()
+{
+    ExecutionResult result = makeResult("step 1\n", {}, -1, Outcome::Cancelled, 4200);
+    result.stoppedByUser = true;
+    const QJsonObject callResult = ToolResultFormatter::format(result);
+    const QString text = textOf(callResult);
+    QVERIFY2(text.startsWith(QLatin1String("step 1\n")), qPrintable(text));
+    QVERIFY2(anyLineContainsAll(text, {QStringLiteral("stopped after 4.2 s by the user"),
+                                       QStringLiteral("Code Sandbox app")}),
+             qPrintable(text));
+    QCOMPARE(callResult.value(QLatin1String("isError")).toBool(), true);
 }
 
 void tst_ToolResultFormatter::structuredContent_data()

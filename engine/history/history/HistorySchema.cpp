@@ -105,12 +105,30 @@ HistoryMigration version3()
     return migration;
 }
 
+// Version 4: the desktop app's Stop (issue 19). A process that shows a run it does not serve
+// asks the run's server to stop it through this table: the server looks for requests for its
+// running runs a few times a second and cancels them. A request goes with its run's end (or the
+// run itself, ON DELETE CASCADE).
+HistoryMigration version4()
+{
+    HistoryMigration migration;
+    migration.version = 4;
+    migration.description = QStringLiteral("stop requests");
+    migration.statements = {
+        QStringLiteral(R"(CREATE TABLE stop_requests (
+    run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+    requested_at INTEGER NOT NULL
+))"),
+    };
+    return migration;
+}
+
 } // namespace
 
 const QList<HistoryMigration>& HistorySchema::migrations()
 {
-    // Append version 4 here.
-    static const QList<HistoryMigration> all{version1(), version2(), version3()};
+    // Append version 5 here.
+    static const QList<HistoryMigration> all{version1(), version2(), version3(), version4()};
     return all;
 }
 

@@ -707,8 +707,97 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
             qCInfo(lcHistory).noquote() << m_lastError;
             return false;
         }
-        return insertFiles(id, finished.files, RunFileRecord::Direction::Output);
+        QSqlQuery dropStop(m_db);
+        dropStop.prepare(QStringLiteral("DELETE FROM stop_requests WHERE run_id = ?"));
+        dropStop.addBindValue(id);
+        return execute(dropStop, "recording the end of a run") &&
+               insertFiles(id, finished.files, RunFileRecord::Direction::Output);
     });
+}
+
+bool HistoryStore::recordOutput(qint64 id, const QString& stdoutText, const QString& stderrText)
+{
+    if (!onOwnerThread())
+        return false;
+    return write("recording a running run's output", [&] {
+        const auto seq = nextChangeSeq();
+        if (!seq)
+            return false;
+        QSqlQuery update(m_db);
+        update.prepare(QStringLiteral("UPDATE runs SET change_seq = ?, stdout_text = ?, "
+                                      "stderr_text = ? WHERE id = ? AND status = ?"));
+        update.addBindValue(*seq);
+        update.addBindValue(text(stdoutText));
+        update.addBindValue(text(stderrText));
+        update.addBindValue(id);
+        update.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+        if (!execute(update, "recording a running run's output"))
+            return false;
+        if (update.numRowsAffected() != 1) {
+            setError(QStringLiteral("recording the output of run %1: it is not running").arg(id));
+            return false;
+        }
+        return true;
+    });
+}
+
+bool HistoryStore::requestStop(qint64 id)
+{
+    if (!onOwnerThread())
+        return false;
+    return write("asking for a run to stop", [&] {
+        QSqlQuery insert(m_db);
+        insert.prepare(QStringLiteral("INSERT OR IGNORE INTO stop_requests (run_id, requested_at) "
+                                      "SELECT id, ? FROM runs WHERE id = ? AND status = ?"));
+        insert.addBindValue(QDateTime::currentMSecsSinceEpoch());
+        insert.addBindValue(id);
+        insert.addBindValue(RunStatusTraits::toString(RunStatus::Running));
+        if (!execute(insert, "asking for a run to stop"))
+            return false;
+        if (insert.numRowsAffected() != 1 &&
+            readInteger(
+                QStringLiteral("SELECT count(*) FROM stop_requests WHERE run_id = %1").arg(id),
+                "asking for a run to stop")
+                    .value_or(0) == 0) {
+            setError(QStringLiteral("run %1 is not running").arg(id));
+            return false;
+        }
+        return true;
+    });
+}
+
+QList<qint64> HistoryStore::takeStopRequests(const QList<qint64>& runningIds)
+{
+    QList<qint64> taken;
+    if (runningIds.isEmpty() || !onOwnerThread())
+        return taken;
+    QStringList ids;
+    for (qint64 id : runningIds)
+        ids << QString::number(id);
+    const QString inList = ids.join(QLatin1Char(','));
+    // A cheap read first: nearly always there is no request, and a read takes no write lock.
+    QSqlQuery find(m_db);
+    if (!find.exec(
+            QStringLiteral("SELECT run_id FROM stop_requests WHERE run_id IN (%1)").arg(inList))) {
+        setError(QStringLiteral("looking for stop requests: %1").arg(describe(find.lastError())));
+        return taken;
+    }
+    while (find.next())
+        taken << find.value(0).toLongLong();
+    find.finish();
+    if (taken.isEmpty())
+        return taken;
+    QStringList takenIds;
+    for (qint64 id : std::as_const(taken))
+        takenIds << QString::number(id);
+    const bool removed = write("taking stop requests", [&] {
+        return execute(QStringLiteral("DELETE FROM stop_requests WHERE run_id IN (%1)")
+                           .arg(takenIds.join(QLatin1Char(','))),
+                       "taking stop requests");
+    });
+    // Not removed: handed out again next time, and stopping a run twice does no harm.
+    Q_UNUSED(removed);
+    return taken;
 }
 
 bool HistoryStore::insertFiles(qint64 runId, const QList<RunFileRecord>& files,

@@ -81,6 +81,16 @@ public:
     // A run already marked interrupted is ended all the same: its real end wins. False when
     // the run does not exist (any more) or the write failed.
     bool recordEnd(qint64 id, const RunRecord& finished);
+    // While run `id` runs: what it has printed so far (its server's redacted view of it, e.g.
+    // the tail of each stream), for live views in any process; the run's end replaces it. False
+    // when the run is not running (any more) or the write failed.
+    bool recordOutput(qint64 id, const QString& stdoutText, const QString& stderrText);
+    // Asks the server of running run `id` to stop it, as its client's cancellation would (the
+    // server looks for requests with takeStopRequests). False when the run is not running.
+    bool requestStop(qint64 id);
+    // The runs among `runningIds` someone asked to stop (requestStop), each handed out once.
+    // An empty list on failure too (lastError() then says why).
+    QList<qint64> takeStopRequests(const QList<qint64>& runningIds);
     // Every run still `running` on `hostName` whose server is gone becomes `interrupted`, ended
     // now. `isServerAlive` is asked once per server pid (outside any transaction); pass
     // ProcessProbe::isCodeSandboxProcessAlive. A pid reused by a new server does not catch its

@@ -30,6 +30,9 @@ struct ExecutionResult
     bool stdoutTruncated = false;
     bool stderrTruncated = false;
     bool oomKilled = false; // the kernel killed the program at the memory limit
+    // Cancelled by a person (the desktop app's Stop), not by the client: the client still gets
+    // a result.
+    bool stoppedByUser = false;
     // Limits the engine ignored ("memory", "pids", "cpus"): the program ran because the policy
     // allows that (--allow-unlimited), or did not run at all (EngineError).
     QStringList unenforcedLimits;

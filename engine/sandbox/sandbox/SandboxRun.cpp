@@ -370,10 +370,12 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
     case Type::Stdout:
         m_stdout.append(frame.payload);
         m_latestLine.append(frame.payload);
+        Q_EMIT printed();
         return;
     case Type::Stderr:
         m_stderr.append(frame.payload);
         m_latestLine.append(frame.payload);
+        Q_EMIT printed();
         return;
     case Type::File:
         m_outputFiles.beginFile(frame.payload);

@@ -51,10 +51,15 @@ public:
     // else the last line the program printed so far (empty before any). Raw: redact it with
     // secrets().
     QString progressMessage() const;
+    // What the program has printed so far (up to the output cap). Raw: redact it with secrets().
+    const QByteArray& stdoutSoFar() const { return m_stdout.data(); }
+    const QByteArray& stderrSoFar() const { return m_stderr.data(); }
     // The secrets in this run's container (before one is chosen: the runner's at the time).
     const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
 
 Q_SIGNALS:
+    // The program printed (stdoutSoFar() or stderrSoFar() grew, or would have past the cap).
+    void printed();
     void finished(const csm::ExecutionResult& result);
 
 private:

@@ -40,7 +40,10 @@ RunHistoryRecorder::RunHistoryRecorder(std::unique_ptr<HistoryStore> store, Serv
     , m_pruner(std::make_unique<HistoryPruner>(*m_store, config.retention, config.pruneInterval))
     , m_server(std::move(server))
     , m_config(config)
-{}
+{
+    m_stopPoll.setInterval(kStopPollIntervalMs);
+    QObject::connect(&m_stopPoll, &QTimer::timeout, [this] { takeStopRequests(); });
+}
 
 RunHistoryRecorder::~RunHistoryRecorder() = default;
 
@@ -135,6 +138,8 @@ RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result, qint64 ma
         break;
     case ExecutionResult::Outcome::Cancelled:
         run.status = RunStatus::Cancelled;
+        if (result.stoppedByUser)
+            run.errorMessage = QStringLiteral("Stopped from the Code Sandbox app.");
         break;
     case ExecutionResult::Outcome::EngineError:
         run.status = RunStatus::EngineError;
@@ -164,10 +169,47 @@ void RunHistoryRecorder::runFailed(qint64 handle, const QString& message)
     end(handle, run);
 }
 
+void RunHistoryRecorder::runPrinted(qint64 handle, const QString& stdoutText,
+                                    const QString& stderrText)
+{
+    if (handle <= 0)
+        return;
+    if (!m_store->recordOutput(handle, HistoryFieldCap::apply(stdoutText, m_config.maxFieldBytes),
+                               HistoryFieldCap::apply(stderrText, m_config.maxFieldBytes))) {
+        qCDebug(lcHistory).noquote()
+            << "the output of a running run was not recorded:" << m_store->lastError();
+    }
+}
+
+void RunHistoryRecorder::watchForStop(qint64 handle, std::function<void()> stop)
+{
+    if (handle <= 0)
+        return;
+    m_stoppers.insert(handle, std::move(stop));
+    if (!m_stopPoll.isActive())
+        m_stopPoll.start();
+}
+
+void RunHistoryRecorder::takeStopRequests()
+{
+    const QList<qint64> requested = m_store->takeStopRequests(m_stoppers.keys());
+    for (qint64 handle : requested) {
+        // Looked up again each time: stopping one run can end another (a session's cells).
+        const std::function<void()> stop = m_stoppers.value(handle);
+        if (!stop)
+            continue;
+        qCInfo(lcHistory) << "run" << handle << "stopped from the desktop app";
+        stop();
+    }
+}
+
 void RunHistoryRecorder::end(qint64 handle, const RunRecord& finished)
 {
     if (handle <= 0)
         return;
+    m_stoppers.remove(handle);
+    if (m_stoppers.isEmpty())
+        m_stopPoll.stop();
     if (!m_store->recordEnd(handle, finished)) {
         qCWarning(lcHistory).noquote()
             << "the end of run" << handle

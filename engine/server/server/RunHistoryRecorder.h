@@ -8,9 +8,12 @@
 #include "sandbox/OutputFile.h"
 #include "tools/RunObserver.h"
 
+#include <QHash>
 #include <QString>
+#include <QTimer>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 namespace csm {
@@ -21,7 +24,10 @@ class HistoryStore;
 // when the call starts (`running`), completed when it ends. Each text of a run (code, stdout,
 // stderr, error message) is kept up to a size (HistoryFieldCap), and the history within its
 // retention limits (HistoryPruner). A write that fails is logged and only loses that record; the
-// call itself never depends on the store. Lives on the server's thread, the store's.
+// call itself never depends on the store. While a run goes on, what it printed so far goes to
+// the history too (for the app's live view), and requests to stop it (the app's Stop,
+// HistoryStore::requestStop) are looked for a few times a second. Lives on the server's thread,
+// the store's.
 class RunHistoryRecorder final : public RunObserver
 {
 public:
@@ -52,6 +58,11 @@ public:
     qint64 runStarted(const Start& start) override;
     void runEnded(qint64 handle, const ExecutionResult& result) override;
     void runFailed(qint64 handle, const QString& message) override;
+    void runPrinted(qint64 handle, const QString& stdoutText, const QString& stderrText) override;
+    void watchForStop(qint64 handle, std::function<void()> stop) override;
+
+    // How often the history is asked whether someone wants a running run stopped.
+    static constexpr int kStopPollIntervalMs = 200;
 
     // How a run's result is recorded: status, outputs (each cut to `maxFieldBytes`), exit code,
     // duration, error message.
@@ -71,11 +82,15 @@ public:
 
 private:
     void end(qint64 handle, const RunRecord& finished);
+    void takeStopRequests();
 
     std::unique_ptr<HistoryStore> m_store;
     std::unique_ptr<HistoryPruner> m_pruner;
     Server m_server;
     Config m_config;
+    // The running runs that can be stopped, by handle (their id in the store).
+    QHash<qint64, std::function<void()>> m_stoppers;
+    QTimer m_stopPoll;
 };
 
 } // namespace csm

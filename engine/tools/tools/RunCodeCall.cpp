@@ -2,6 +2,7 @@
 
 #include "mcp/ToolResult.h"
 #include "sandbox/ExecutionResult.h"
+#include "sandbox/LiveOutputTail.h"
 #include "sandbox/RunFileRedactor.h"
 #include "sandbox/SandboxRun.h"
 #include "sandbox/SandboxSecrets.h"
@@ -37,6 +38,38 @@ RunCodeCall::RunCodeCall(SandboxRun* run, bool redactOutput, QObject* parent, Ru
     m_run = run;
     run->setParent(this);
     connect(run, &SandboxRun::finished, this, &RunCodeCall::onRunFinished);
+    if (m_handle == 0)
+        return;
+    // A program printing 10,000 lines a second costs one write of its latest output per
+    // interval, not one per line.
+    m_printedDelay.setSingleShot(true);
+    m_printedDelay.setInterval(kPrintedIntervalMs);
+    connect(&m_printedDelay, &QTimer::timeout, this, &RunCodeCall::reportPrinted);
+    connect(run, &SandboxRun::printed, this, &RunCodeCall::onPrinted);
+    m_observer->watchForStop(m_handle, [this] { stopByUser(); });
+}
+
+void RunCodeCall::onPrinted()
+{
+    if (!m_printedDelay.isActive())
+        m_printedDelay.start();
+}
+
+void RunCodeCall::reportPrinted()
+{
+    if (m_handle == 0 || !m_run)
+        return;
+    const SecretRedactor& redactor = m_run->secrets()->redactor();
+    m_observer->runPrinted(m_handle, LiveOutputTail::of(m_run->stdoutSoFar(), redactor),
+                           LiveOutputTail::of(m_run->stderrSoFar(), redactor));
+}
+
+void RunCodeCall::stopByUser()
+{
+    if (m_cancelled || !m_run)
+        return;
+    m_stoppedByUser = true;
+    m_run->cancel();
 }
 
 RunCodeCall::~RunCodeCall()
@@ -100,7 +133,9 @@ void RunCodeCall::tidyFiles(const ExecutionResult& result) const
 
 void RunCodeCall::onRunFinished(const ExecutionResult& ended)
 {
+    m_printedDelay.stop();
     ExecutionResult result = ended;
+    result.stoppedByUser = m_stoppedByUser && result.outcome == ExecutionResult::Outcome::Cancelled;
     // Whatever --no-redact says: the files on disk are the history's copy as well. The inputs'
     // copies again too: the call may have come before the secrets were read.
     const SecretRedactor& redactor = m_run->secrets()->redactor();
@@ -115,7 +150,9 @@ void RunCodeCall::onRunFinished(const ExecutionResult& ended)
     // answer finds the run ended.
     reportEnd(safe);
     const ExecutionResult& answer = m_redactOutput ? safe : result;
-    if (answer.outcome == ExecutionResult::Outcome::Cancelled) {
+    // Stopped from the app, the call still owes its client an answer: what the run printed, and
+    // that a person stopped it (ToolResultFormatter), so that the model does not try again.
+    if (answer.outcome == ExecutionResult::Outcome::Cancelled && !answer.stoppedByUser) {
         Q_EMIT cancelled();
         return;
     }

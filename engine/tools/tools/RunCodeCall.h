@@ -4,6 +4,7 @@
 #include "mcp/ToolCall.h"
 
 #include <QPointer>
+#include <QTimer>
 
 #include <optional>
 
@@ -15,7 +16,10 @@ struct ExecutionResult;
 
 // A run_*_code call in flight: owns its sandbox run and reports its result, and its end to the
 // observer (when there is one) exactly once, whichever way it ends. The values of the secrets in
-// the run's container never reach the observer, and reach the client only if asked for.
+// the run's container never reach the observer, and reach the client only if asked for. While
+// the run prints, the observer hears what it printed so far, a few times a second at most; and
+// the observer may stop the run (the desktop app's Stop): the client then gets what the run
+// printed, with a note that a person stopped it.
 class RunCodeCall final : public ToolCall
 {
     Q_OBJECT
@@ -44,10 +48,16 @@ public:
     };
     void setFiles(Files files) { m_files = std::move(files); }
 
+    // How often, at most, the observer hears what the run printed so far.
+    static constexpr int kPrintedIntervalMs = 200;
+
     void cancel() override;
     QString progressMessage() const override;
 
 private:
+    void onPrinted();
+    void reportPrinted();
+    void stopByUser();
     RunCodeCall(QObject* parent, RunObserver* observer, qint64 handle);
     void onRunFinished(const ExecutionResult& result);
     // Drops what a run that did not end normally left half-written, and a folder with nothing.
@@ -59,7 +69,9 @@ private:
     RunObserver* m_observer = nullptr;
     qint64 m_handle = 0; // 0 once the end has been reported (or when nothing is recorded)
     bool m_cancelled = false;
+    bool m_stoppedByUser = false;
     bool m_redactOutput = true;
+    QTimer m_printedDelay;
     std::optional<Files> m_files;
 };
 

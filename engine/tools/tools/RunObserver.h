@@ -7,6 +7,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 namespace csm {
 
 struct ExecutionResult;
@@ -45,6 +47,22 @@ public:
     virtual void runEnded(qint64 handle, const ExecutionResult& result) = 0;
     // The call could not run at all (invalid arguments): `message` is what the client was told.
     virtual void runFailed(qint64 handle, const QString& message) = 0;
+
+    // While the call runs, a few times a second at most while it prints: what it has printed
+    // so far (each stream's latest part, LiveOutputTail), for a live view.
+    virtual void runPrinted(qint64 handle, const QString& stdoutText, const QString& stderrText)
+    {
+        Q_UNUSED(handle);
+        Q_UNUSED(stdoutText);
+        Q_UNUSED(stderrText);
+    }
+    // From now until its end is reported, the observer calls `stop` when someone outside the
+    // call (a person in the desktop app) asks to stop it.
+    virtual void watchForStop(qint64 handle, std::function<void()> stop)
+    {
+        Q_UNUSED(handle);
+        Q_UNUSED(stop);
+    }
 };
 
 } // namespace csm

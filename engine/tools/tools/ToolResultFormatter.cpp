@@ -181,7 +181,8 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result, const QSt
                                                : decodeOutput(result.stdoutBytes);
     const QString err = result.stderrTruncated ? decodeTruncatedOutput(result.stderrBytes)
                                                : decodeOutput(result.stderrBytes);
-    const bool failed = result.timedOut() || result.oomKilled || result.exitCode != 0;
+    const bool failed =
+        result.timedOut() || result.oomKilled || result.exitCode != 0 || result.stoppedByUser;
 
     QString text = out;
     if (!err.isEmpty())
@@ -201,6 +202,10 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result, const QSt
     } else if (result.timedOut()) {
         appendSection(text, QStringLiteral("[timed out after %1 s: the program was killed; the "
                                            "output above is what it printed until then]")
+                                .arg(QString::number(result.durationMs / 1000.0, 'f', 1)));
+    } else if (result.stoppedByUser) {
+        appendSection(text, QStringLiteral("[stopped after %1 s by the user, from the Code Sandbox "
+                                           "app: the output above is what it printed until then]")
                                 .arg(QString::number(result.durationMs / 1000.0, 'f', 1)));
     } else if (result.exitCode != 0) {
         appendSection(text, QStringLiteral("[exit code: %1]").arg(result.exitCode));

@@ -3,12 +3,16 @@
 #include "ui/widgets/CodeView.h"
 #include "ui/widgets/RunFilesView.h"
 
+#include <QDateTime>
 #include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -127,8 +131,14 @@ QString summaryOf(const RunRecord& run)
     };
     if (run.exitCode)
         parts << QObject::tr("exit %1").arg(*run.exitCode);
-    if (RunStatusTraits::isFinal(run.status))
+    if (RunStatusTraits::isFinal(run.status)) {
         parts << QObject::tr("%1 ms").arg(run.durationMs);
+    } else if (run.startedAt.isValid()) {
+        // Since the call came in: its wait for a sandbox included, as its client sees it.
+        const qint64 elapsed =
+            std::max<qint64>(run.startedAt.msecsTo(QDateTime::currentDateTime()), 0);
+        parts << QObject::tr("%1 s so far").arg(QString::number(double(elapsed) / 1000.0, 'f', 1));
+    }
     parts << run.tool << run.image;
     if (!run.clientName.isEmpty())
         parts << QObject::tr("from %1 %2 over %3")
@@ -145,6 +155,7 @@ QString summaryOf(const RunRecord& run)
 RunDetailPane::RunDetailPane(QWidget* parent)
     : QWidget(parent)
     , m_summary(new QLabel(this))
+    , m_stop(new QPushButton(tr("Stop"), this))
     , m_tabs(new QTabWidget(this))
     , m_code(new CodeView(this))
     , m_stdout(monospaceView(this))
@@ -161,13 +172,27 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     m_tabs->addTab(m_stderr, tr("Stderr"));
     m_tabs->addTab(m_files, tr("Files"));
     m_tabs->addTab(m_limits, tr("Limits"));
+    m_stop->setToolTip(tr("Stop this run, as its assistant could cancel it: the container is "
+                          "removed, and the assistant gets what the run printed so far"));
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        if (!showsRunningRun())
+            return;
+        setStopping();
+        Q_EMIT stopRequested(m_run->id);
+    });
+    m_elapsedTick.setInterval(kElapsedTickMs);
+    connect(&m_elapsedTick, &QTimer::timeout, this, &RunDetailPane::updateSummary);
+    auto* header = new QHBoxLayout;
+    header->addWidget(m_summary, 1);
+    header->addWidget(m_stop, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_summary);
+    layout->addLayout(header);
     layout->addWidget(m_tabs, 1);
     showRun(std::nullopt);
     // Stable names: tests find the widgets by them (findChild).
     m_summary->setObjectName(QStringLiteral("summary"));
+    m_stop->setObjectName(QStringLiteral("stopButton"));
     m_code->setObjectName(QStringLiteral("codeView"));
     m_stdout->setObjectName(QStringLiteral("stdout"));
     m_stderr->setObjectName(QStringLiteral("stderr"));
@@ -176,13 +201,69 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     m_tabs->setObjectName(QStringLiteral("detailTabs"));
 }
 
+namespace {
+
+// Replaces the text of `view` keeping where it was scrolled to; scrolled to the end (or not
+// scrollable yet), it stays at the end, following new output.
+void replaceOutput(QPlainTextEdit* view, const QString& text)
+{
+    if (view->toPlainText() == text)
+        return;
+    QScrollBar* bar = view->verticalScrollBar();
+    const bool following = bar->value() >= bar->maximum();
+    const int value = bar->value();
+    const int column = view->horizontalScrollBar()->value();
+    view->setPlainText(text);
+    bar->setValue(following ? bar->maximum() : value);
+    view->horizontalScrollBar()->setValue(column);
+}
+
+} // namespace
+
+bool RunDetailPane::showsRunningRun() const
+{
+    return m_run && !RunStatusTraits::isFinal(m_run->status);
+}
+
+void RunDetailPane::updateSummary()
+{
+    if (!m_run) {
+        m_summary->setText(tr("Select a run to see its code and output."));
+        return;
+    }
+    m_summary->setText(summaryOf(*m_run) +
+                       (m_stopAsked && showsRunningRun() ? tr("\nStopping…") : QString()));
+}
+
+void RunDetailPane::setStopping()
+{
+    m_stopAsked = true;
+    m_stop->setEnabled(false);
+    updateSummary();
+}
+
 void RunDetailPane::showRun(const std::optional<RunRecord>& run)
 {
-    m_runId = run ? run->id : 0;
-    m_summary->setText(run ? summaryOf(*run) : tr("Select a run to see its code and output."));
-    m_code->showCode(run ? run->code : QString(), run ? run->language : QString());
-    m_stdout->setPlainText(run ? run->stdoutText : QString());
-    m_stderr->setPlainText(run ? run->stderrText : QString());
+    const bool sameRun = run && m_run && run->id == m_run->id;
+    if (!sameRun)
+        m_stopAsked = false;
+    m_run = run;
+    updateSummary();
+    m_stop->setVisible(showsRunningRun());
+    m_stop->setEnabled(showsRunningRun() && !m_stopAsked);
+    if (showsRunningRun())
+        m_elapsedTick.start();
+    else
+        m_elapsedTick.stop();
+    if (sameRun) {
+        // The same run printed more, or ended: what the person reads or scrolled to stays.
+        replaceOutput(m_stdout, run->stdoutText);
+        replaceOutput(m_stderr, run->stderrText);
+    } else {
+        m_code->showCode(run ? run->code : QString(), run ? run->language : QString());
+        m_stdout->setPlainText(run ? run->stdoutText : QString());
+        m_stderr->setPlainText(run ? run->stderrText : QString());
+    }
     m_limits->setPlainText(run ? limitsText(run->limits) : QString());
     const QList<RunFileRecord> files = run ? run->files : QList<RunFileRecord>();
     m_files->showFiles(files);

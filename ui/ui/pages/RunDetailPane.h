@@ -2,10 +2,14 @@
 
 #include "history/RunRecord.h"
 
+#include <QTimer>
 #include <QWidget>
+
+#include <optional>
 
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 class QTabWidget;
 
 namespace csm {
@@ -14,27 +18,45 @@ class CodeView;
 class RunFilesView;
 
 // One run in full: what ran (code), what it printed (stdout, stderr), the files that went in and
-// came out, how it ended and the limits it ran under. Read-only.
+// came out, how it ended and the limits it ran under. A run still going shows how long it has
+// run, what it printed so far (its server writes that to the history a few times a second) and
+// a Stop button.
 class RunDetailPane final : public QWidget
 {
     Q_OBJECT
 
 public:
+    // How often the elapsed time of a running run is redrawn.
+    static constexpr int kElapsedTickMs = 100;
+
     explicit RunDetailPane(QWidget* parent = nullptr);
 
-    // Shows `run`; nothing shows an empty pane.
+    // Shows `run`; nothing shows an empty pane. The same run again (as it prints, and when it
+    // ends) keeps each output's scrolling: at the end, it follows what comes.
     void showRun(const std::optional<RunRecord>& run);
-    qint64 shownRunId() const { return m_runId; }
+    qint64 shownRunId() const { return m_run ? m_run->id : 0; }
+    // Whether the run shown is still running (as last read).
+    bool showsRunningRun() const;
+
+Q_SIGNALS:
+    // The person asked to stop running run `id`, as its client could cancel it.
+    void stopRequested(qint64 id);
 
 private:
+    void updateSummary();
+    void setStopping();
+
     QLabel* m_summary = nullptr;
+    QPushButton* m_stop = nullptr;
     QTabWidget* m_tabs = nullptr;
     CodeView* m_code = nullptr;
     QPlainTextEdit* m_stdout = nullptr;
     QPlainTextEdit* m_stderr = nullptr;
     QPlainTextEdit* m_limits = nullptr;
     RunFilesView* m_files = nullptr;
-    qint64 m_runId = 0;
+    std::optional<RunRecord> m_run;
+    bool m_stopAsked = false; // Stop was pressed for the run shown
+    QTimer m_elapsedTick;
 };
 
 } // namespace csm

@@ -192,6 +192,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
         connect(combo, &QComboBox::currentIndexChanged, this, &RunsPage::applyFilter);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &RunsPage::showSelectedRun);
+    connect(m_detail, &RunDetailPane::stopRequested, this, &RunsPage::stopRun);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &RunsPage::updateActions);
     // A run that ends while it is shown gets its output.
@@ -412,6 +413,18 @@ void RunsPage::showSelectedRun()
 {
     const qint64 id = m_model->runId(m_table->currentIndex().row());
     m_detail->showRun(id > 0 ? m_store.get(id) : std::nullopt);
+    m_refresh.setInterval(m_detail->showsRunningRun() ? kLiveRefreshIntervalMs
+                                                      : kRefreshIntervalMs);
+}
+
+void RunsPage::stopRun(qint64 id)
+{
+    // Through the history, whichever process serves the run (this app's server or a headless
+    // one an assistant started): its server stops it within a fraction of a second.
+    if (m_store.requestStop(id))
+        setMessage(tr("Stopping run #%1…").arg(id));
+    else
+        setMessage(tr("Run #%1 cannot be stopped: %2").arg(id).arg(m_store.lastError()));
 }
 
 QList<qint64> RunsPage::selectedRunIds() const

@@ -37,6 +37,8 @@ class RunsPage final : public QWidget
 public:
     // How often the history is asked what changed: a run shows within this long of its start.
     static constexpr int kRefreshIntervalMs = 500;
+    // The same while the run in the detail pane is running: its output shows as it comes.
+    static constexpr int kLiveRefreshIntervalMs = 150;
     // How often the client filter's list is read again (a new client shows at once anyway when
     // one of its runs joins the table).
     static constexpr int kClientsRefreshMs = 10'000;
@@ -90,6 +92,7 @@ private:
     // Fits the columns the user has not sized to what the rows in view show.
     void fitColumns();
     void showSelectedRun();
+    void stopRun(qint64 id);
     void updateActions();
     void copyCode();
     void copyOutput();
