@@ -11,6 +11,7 @@
 
 #include <QDir>
 
+#include <algorithm>
 #include <utility>
 
 namespace csm {
@@ -41,9 +42,8 @@ RunCodeCall::RunCodeCall(SandboxRun* run, bool redactOutput, QObject* parent, Ru
     if (m_handle == 0)
         return;
     // A program printing 10,000 lines a second costs one write of its latest output per
-    // interval, not one per line.
+    // interval, not one per line; one that prints now and then has each line written at once.
     m_printedDelay.setSingleShot(true);
-    m_printedDelay.setInterval(kPrintedIntervalMs);
     connect(&m_printedDelay, &QTimer::timeout, this, &RunCodeCall::reportPrinted);
     connect(run, &SandboxRun::printed, this, &RunCodeCall::onPrinted);
     m_observer->watchForStop(m_handle, [this] { stopByUser(); });
@@ -51,14 +51,26 @@ RunCodeCall::RunCodeCall(SandboxRun* run, bool redactOutput, QObject* parent, Ru
 
 void RunCodeCall::onPrinted()
 {
-    if (!m_printedDelay.isActive())
-        m_printedDelay.start();
+    if (m_printedDelay.isActive())
+        return;
+    // 0 (the first output, or a pause longer than the interval): once the frames read together
+    // with this one are decoded.
+    const qint64 sinceLast =
+        m_sinceReported.isValid() ? m_sinceReported.elapsed() : kPrintedIntervalMs;
+    m_printedDelay.start(int(std::max<qint64>(0, kPrintedIntervalMs - sinceLast)));
 }
 
 void RunCodeCall::reportPrinted()
 {
     if (m_handle == 0 || !m_run)
         return;
+    // Past the output cap the kept output stops growing: nothing new to write.
+    const std::pair<qsizetype, qsizetype> sizes{m_run->stdoutSoFar().size(),
+                                                m_run->stderrSoFar().size()};
+    if (sizes == m_reportedSizes)
+        return;
+    m_reportedSizes = sizes;
+    m_sinceReported.start();
     const SecretRedactor& redactor = m_run->secrets()->redactor();
     m_observer->runPrinted(m_handle, LiveOutputTail::of(m_run->stdoutSoFar(), redactor),
                            LiveOutputTail::of(m_run->stderrSoFar(), redactor));

@@ -3,10 +3,12 @@
 #include "core/RunFilesStore.h"
 #include "mcp/ToolCall.h"
 
+#include <QElapsedTimer>
 #include <QPointer>
 #include <QTimer>
 
 #include <optional>
+#include <utility>
 
 namespace csm {
 
@@ -48,8 +50,9 @@ public:
     };
     void setFiles(Files files) { m_files = std::move(files); }
 
-    // How often, at most, the observer hears what the run printed so far.
-    static constexpr int kPrintedIntervalMs = 200;
+    // How often, at most, the observer hears what the run printed so far (output after a
+    // longer pause is reported at once).
+    static constexpr int kPrintedIntervalMs = 100;
 
     void cancel() override;
     QString progressMessage() const override;
@@ -72,6 +75,8 @@ private:
     bool m_stoppedByUser = false;
     bool m_redactOutput = true;
     QTimer m_printedDelay;
+    QElapsedTimer m_sinceReported;
+    std::pair<qsizetype, qsizetype> m_reportedSizes{0, 0}; // stdout, stderr last reported
     std::optional<Files> m_files;
 };
 

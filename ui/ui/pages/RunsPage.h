@@ -2,6 +2,7 @@
 
 #include "history/HistorySession.h"
 #include "history/RunRecord.h"
+#include "ui/pages/RunsSelection.h"
 
 #include <QList>
 #include <QPointer>
@@ -38,7 +39,7 @@ public:
     // How often the history is asked what changed: a run shows within this long of its start.
     static constexpr int kRefreshIntervalMs = 500;
     // The same while the run in the detail pane is running: its output shows as it comes.
-    static constexpr int kLiveRefreshIntervalMs = 150;
+    static constexpr int kLiveRefreshIntervalMs = 100;
     // How often the client filter's list is read again (a new client shows at once anyway when
     // one of its runs joins the table).
     static constexpr int kClientsRefreshMs = 10'000;
@@ -51,6 +52,7 @@ public:
         Today,
         Last7Days,
         Last30Days,
+        Custom, // a stretch another page asked for (showSelection)
     };
 
     explicit RunsPage(HistoryStore& store, QWidget* parent = nullptr);
@@ -70,6 +72,9 @@ public:
     // Shows only the cells of the session `key` (RunRecord::sessionKey), whatever the other
     // filters said.
     void showSession(const QString& key);
+    // Shows only the runs of `selection` (a bar of the Activity page): its time, and its client
+    // or status; the other filters are cleared.
+    void showSelection(const RunsSelection& selection);
     // Writes the session `key`'s cells, in order, to `path`: a Jupyter notebook when it ends in
     // ".ipynb", else a script. False, with the reason in the message line, on failure.
     bool exportSession(const QString& key, const QString& path);
@@ -132,6 +137,9 @@ private:
     QSet<int> m_userSizedColumns; // widened or narrowed by hand: left as the user made them
     bool m_fittingColumns = false;
     QList<HistorySession> m_sessions;
+    // The time filter's Custom item: the stretch it stands for.
+    QDateTime m_customFrom;
+    QDateTime m_customBefore;
     QTimer m_refresh;
     QTimer m_clientsRefresh;
     QTimer m_filterDelay;
