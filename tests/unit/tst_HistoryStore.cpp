@@ -1042,6 +1042,74 @@ private Q_SLOTS:
                  0);
     }
 
+    // The activity view's numbers: calls per interval by client and by status, and the
+    // nearest-rank percentiles of the ended runs' durations, for the runs in the stretch only.
+    void activityCountsCallsAndPercentilesPerInterval()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = openStore(historyPath(dir));
+        QVERIFY(store);
+        const QDateTime from = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000LL);
+        const auto add = [&](qint64 offsetMs, const QString& client, RunStatus status,
+                             qint64 durationMs) {
+            RunRecord run = newRun(QStringLiteral("x"));
+            run.clientName = client;
+            run.startedAt = from.addMSecs(offsetMs);
+            const auto id = store->recordStart(run);
+            QVERIFY(id);
+            if (status == RunStatus::Running)
+                return;
+            RunRecord end = ended(status, QString());
+            end.durationMs = durationMs;
+            QVERIFY(store->recordEnd(*id, end));
+        };
+        const qint64 hour = 3'600'000;
+        // Interval 0: durations 1..20 (claude: 15 ok, 2 errors; codex: 3 ok).
+        for (int i = 1; i <= 20; ++i) {
+            add(i * 1000, i <= 17 ? QStringLiteral("claude") : QStringLiteral("codex"),
+                i == 4 || i == 9 ? RunStatus::Error : RunStatus::Ok, i);
+        }
+        // Interval 2: one timeout, one still running (no duration); interval 1 is empty.
+        add(2 * hour + 5, QStringLiteral("codex"), RunStatus::Timeout, 30'000);
+        add(2 * hour + 6, QString(), RunStatus::Running, 0);
+        // Outside the stretch: before it, and at its end (excluded).
+        add(-1, QStringLiteral("claude"), RunStatus::Ok, 1);
+        add(3 * hour, QStringLiteral("claude"), RunStatus::Ok, 1);
+
+        const auto report = store->activity({from, from.addMSecs(3 * hour), hour});
+        QVERIFY2(report, qPrintable(store->lastError()));
+        QCOMPARE(report->query.bucketCount(), 3);
+        QCOMPARE(report->totalCalls, 22);
+        QCOMPARE(report->clients.size(), 3);
+        QCOMPARE(report->clients.at(0).client, QStringLiteral("claude"));
+        QCOMPARE(report->clients.at(0).calls, (QList<int>{17, 0, 0}));
+        QCOMPARE(report->clients.at(1).client, QStringLiteral("codex"));
+        QCOMPARE(report->clients.at(1).calls, (QList<int>{3, 0, 1}));
+        QCOMPARE(report->clients.at(2).client, QString());
+        QCOMPARE(report->clients.at(2).calls, (QList<int>{0, 0, 1}));
+        QCOMPARE(report->statuses.size(), 4);
+        QCOMPARE(report->statuses.at(0).status, RunStatus::Running);
+        QCOMPARE(report->statuses.at(0).calls, (QList<int>{0, 0, 1}));
+        QCOMPARE(report->statuses.at(1).status, RunStatus::Ok);
+        QCOMPARE(report->statuses.at(1).calls, (QList<int>{18, 0, 0}));
+        QCOMPARE(report->statuses.at(2).status, RunStatus::Error);
+        QCOMPARE(report->statuses.at(2).calls, (QList<int>{2, 0, 0}));
+        QCOMPARE(report->statuses.at(3).status, RunStatus::Timeout);
+        QCOMPARE(report->statuses.at(3).total, 1);
+        // Nearest rank of 1..20: the 10th and the 19th.
+        QCOMPARE(report->p50Ms, (QList<qint64>{10, -1, 30'000}));
+        QCOMPARE(report->p95Ms, (QList<qint64>{19, -1, 30'000}));
+        QCOMPARE(report->maxMs, (QList<qint64>{20, -1, 30'000}));
+
+        // An empty stretch, and one with nothing in it.
+        QCOMPARE(store->activity({from, from, hour})->query.bucketCount(), 0);
+        const auto quiet = store->activity({from.addMSecs(-10 * hour), from.addMSecs(-hour), hour});
+        QVERIFY(quiet);
+        QCOMPARE(quiet->totalCalls, 0);
+        QCOMPARE(quiet->p50Ms, QList<qint64>(9, -1));
+    }
+
     void countAndRemove()
     {
         QTemporaryDir dir;

@@ -6,6 +6,7 @@
 #include "ui/ApprovalPrompter.h"
 #include "ui/DesktopNotifier.h"
 #include "ui/dialogs/SetupDialog.h"
+#include "ui/pages/ActivityPage.h"
 #include "ui/pages/ImagesPage.h"
 #include "ui/pages/RunsPage.h"
 #include "ui/pages/SecretsPage.h"
@@ -45,6 +46,14 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
         m_runs = new RunsPage(*m_history, m_pages);
         m_runs->setObjectName(QStringLiteral("runsPage"));
         m_pages->addTab(m_runs, tr("Runs"));
+        m_activity = new ActivityPage(*m_history, m_pages);
+        m_activity->setObjectName(QStringLiteral("activityPage"));
+        m_pages->addTab(m_activity, tr("Activity"));
+        connect(m_activity, &ActivityPage::runsRequested, this,
+                [this](const RunsSelection& selection) {
+                    m_runs->showSelection(selection);
+                    m_pages->setCurrentWidget(m_runs);
+                });
     } else {
         auto* problem = new QLabel(tr("The run history in %1 cannot be opened: %2")
                                        .arg(QDir::toNativeSeparators(dataDir), history.error()),

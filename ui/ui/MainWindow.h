@@ -9,6 +9,7 @@ class QTabWidget;
 
 namespace csm {
 
+class ActivityPage;
 class ApprovalPrompter;
 class DesktopNotifier;
 class EmbeddedServer;
@@ -45,6 +46,7 @@ private:
     std::unique_ptr<HistoryStore> m_history;
     QTabWidget* m_pages = nullptr;
     RunsPage* m_runs = nullptr;
+    ActivityPage* m_activity = nullptr;
     SecretsPage* m_secrets = nullptr;
     ImagesPage* m_images = nullptr;
     SettingsPage* m_settings = nullptr;

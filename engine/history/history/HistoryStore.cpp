@@ -2,6 +2,7 @@
 
 #include "core/Logging.h"
 #include "core/RunFilesStore.h"
+#include "history/ActivityReader.h"
 #include "history/HistorySchema.h"
 
 #include <QDir>
@@ -1411,6 +1412,16 @@ QList<HistorySession> HistoryStore::sessions(int limit) const
     }
     setError({});
     return sessions;
+}
+
+std::optional<ActivityReport> HistoryStore::activity(const ActivityQuery& query) const
+{
+    if (!onOwnerThread())
+        return std::nullopt;
+    QString error;
+    std::optional<ActivityReport> report = ActivityReader::read(m_db, query, &error);
+    setError(report ? QString() : QStringLiteral("reading the activity: %1").arg(error));
+    return report;
 }
 
 qint64 HistoryStore::lastChangeSeq() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Expected.h"
+#include "history/ActivityReport.h"
 #include "history/HistoryMigration.h"
 #include "history/HistoryQuery.h"
 #include "history/HistorySession.h"
@@ -140,6 +141,10 @@ public:
     // The persistent sessions that have cells in the history, the most recently used first, at
     // most `limit`: for choosing one to show (HistoryQuery::sessionKey) or export.
     QList<HistorySession> sessions(int limit = 50) const;
+
+    // Calls per interval by client and by outcome, and duration percentiles, over a stretch of
+    // time (ActivityReader): aggregated in SQL, cheap at 100,000 runs. Nullopt on failure.
+    std::optional<ActivityReport> activity(const ActivityQuery& query) const;
 
     // For a live view in any process: the runs inserted or updated since the change
     // `lastSeenChangeSeq`, oldest change first, at most `limit` of them, with code and outputs cut

@@ -67,6 +67,8 @@ QDateTime startOf(RunsPage::TimeRange range)
         return now.addDays(-7);
     case RunsPage::TimeRange::Last30Days:
         return now.addDays(-30);
+    case RunsPage::TimeRange::Custom:
+        return {};
     }
     return {};
 }
@@ -321,7 +323,10 @@ void RunsPage::applyFilter()
     if (m_client->currentData().isValid())
         filter.exactClientName = m_client->currentData().toString();
     // Fixed when chosen: "last hour" keeps the runs it showed until the filter changes.
-    filter.startedFrom = startOf(static_cast<TimeRange>(m_time->currentData().toInt()));
+    const auto range = static_cast<TimeRange>(m_time->currentData().toInt());
+    filter.startedFrom = range == TimeRange::Custom ? m_customFrom : startOf(range);
+    if (range == TimeRange::Custom)
+        filter.startedBefore = m_customBefore;
     filter.sessionKey = m_session->currentData().toString();
     m_model->setFilter(filter);
 }
@@ -390,6 +395,57 @@ void RunsPage::showSession(const QString& key)
         index = m_session->count() - 1;
     }
     m_session->setCurrentIndex(index); // applies the filter
+}
+
+void RunsPage::showSelection(const RunsSelection& selection)
+{
+    {
+        // Every filter at once, then one query: each change would otherwise apply its own.
+        const QSignalBlocker text(m_text);
+        const QSignalBlocker status(m_status);
+        const QSignalBlocker language(m_language);
+        const QSignalBlocker client(m_client);
+        const QSignalBlocker time(m_time);
+        const QSignalBlocker session(m_session);
+        m_text->clear();
+        m_language->setCurrentIndex(0);
+        m_session->setCurrentIndex(0);
+        m_status->setCurrentIndex(
+            selection.status ? std::max(0, m_status->findData(int(*selection.status))) : 0);
+        int clientIndex = 0;
+        if (selection.client) {
+            refreshClients();
+            clientIndex = m_client->findData(*selection.client);
+            if (clientIndex < 0) {
+                m_client->addItem(selection.client->isEmpty() ? tr("(no name)") : *selection.client,
+                                  *selection.client);
+                clientIndex = m_client->count() - 1;
+            }
+        }
+        m_client->setCurrentIndex(clientIndex);
+        m_customFrom = selection.from;
+        m_customBefore = selection.before;
+        const QLocale locale;
+        const QDateTime from = selection.from.toLocalTime();
+        const QDateTime before = selection.before.toLocalTime();
+        const QString label =
+            from.date() == before.addMSecs(-1).date()
+                ? QStringLiteral("%1, %2–%3")
+                      .arg(locale.toString(from.date(), QStringLiteral("MMM d")),
+                           locale.toString(from.time(), QStringLiteral("HH:mm")),
+                           locale.toString(before.time(), QStringLiteral("HH:mm")))
+                : QStringLiteral("%1 – %2").arg(
+                      locale.toString(from, QStringLiteral("MMM d HH:mm")),
+                      locale.toString(before, QStringLiteral("MMM d HH:mm")));
+        int custom = m_time->findData(int(TimeRange::Custom));
+        if (custom < 0) {
+            m_time->addItem(label, int(TimeRange::Custom));
+            custom = m_time->count() - 1;
+        }
+        m_time->setItemText(custom, label);
+        m_time->setCurrentIndex(custom);
+    }
+    applyFilter();
 }
 
 void RunsPage::noteNewClients(int first, int last)

@@ -1,0 +1,131 @@
+#include "history/ActivityReader.h"
+
+#include <QHash>
+#include <QScopeGuard>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <algorithm>
+#include <map>
+
+namespace csm {
+
+namespace {
+
+// `text` with FROM, BEFORE and BUCKET replaced by the query's numbers (integers we computed, so
+// written into the SQL rather than bound: each appears several times).
+bool run(QSqlQuery& sql, QString text, const ActivityQuery& query, QString* error)
+{
+    text.replace(QLatin1String("FROM_MS"), QString::number(query.from.toMSecsSinceEpoch()))
+        .replace(QLatin1String("BEFORE_MS"), QString::number(query.before.toMSecsSinceEpoch()))
+        .replace(QLatin1String("BUCKET_MS"), QString::number(query.bucketMs));
+    sql.setForwardOnly(true);
+    if (!sql.exec(text)) {
+        *error = sql.lastError().text();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<ActivityReport> ActivityReader::read(const QSqlDatabase& db,
+                                                   const ActivityQuery& query, QString* error)
+{
+    ActivityReport report;
+    report.query = query;
+    const int buckets = query.bucketCount();
+    report.p50Ms.fill(-1, buckets);
+    report.p95Ms.fill(-1, buckets);
+    report.maxMs.fill(-1, buckets);
+    if (buckets == 0)
+        return report;
+    // One snapshot for the three queries: a run that ends meanwhile is counted once, one way.
+    QSqlQuery transaction(db);
+    const bool inTransaction = transaction.exec(QStringLiteral("BEGIN"));
+    const auto endTransaction = qScopeGuard([&] {
+        if (inTransaction)
+            transaction.exec(QStringLiteral("COMMIT"));
+    });
+    // The interval a run falls in: integer division.
+    const QString kBucket = QStringLiteral("(started_at - FROM_MS) / BUCKET_MS");
+    const QString inRange =
+        QStringLiteral(" FROM runs WHERE started_at >= FROM_MS AND started_at < BEFORE_MS ");
+    const auto inBounds = [buckets](int bucket) {
+        return bucket >= 0 && bucket < buckets;
+    };
+
+    // One pass for both breakdowns: per interval, client and status.
+    QSqlQuery counts(db);
+    if (!run(counts,
+             QStringLiteral("SELECT %1 AS b, client_name, status, count(*)").arg(kBucket) +
+                 inRange + QStringLiteral("GROUP BY b, client_name, status"),
+             query, error))
+        return std::nullopt;
+    QHash<QString, int> clientIndex;
+    std::map<RunStatus, ActivityReport::StatusCalls> statuses;
+    while (counts.next()) {
+        const int bucket = counts.value(0).toInt();
+        if (!inBounds(bucket))
+            continue;
+        const QString client = counts.value(1).toString();
+        const int calls = counts.value(3).toInt();
+        auto found = clientIndex.constFind(client);
+        if (found == clientIndex.constEnd()) {
+            found = clientIndex.insert(client, int(report.clients.size()));
+            report.clients.append({client, QList<int>(buckets, 0), 0});
+        }
+        ActivityReport::ClientCalls& byClient = report.clients[*found];
+        byClient.calls[bucket] += calls;
+        byClient.total += calls;
+        report.totalCalls += calls;
+        const std::optional<RunStatus> status =
+            RunStatusTraits::fromString(counts.value(2).toString());
+        if (!status)
+            continue; // a status a newer build wrote: counted, not charted
+        ActivityReport::StatusCalls& byStatus = statuses[*status];
+        if (byStatus.calls.isEmpty()) {
+            byStatus.status = *status;
+            byStatus.calls.fill(0, buckets);
+        }
+        byStatus.calls[bucket] += calls;
+        byStatus.total += calls;
+    }
+    std::stable_sort(report.clients.begin(), report.clients.end(),
+                     [](const auto& a, const auto& b) {
+                         return a.total != b.total ? a.total > b.total : a.client < b.client;
+                     });
+    for (auto& [status, entry] : statuses)
+        report.statuses.append(entry);
+
+    // The p-th percentile of n sorted durations is the ceil(n * p / 100)-th (nearest rank).
+    QSqlQuery durations(db);
+    if (!run(durations,
+             QStringLiteral("SELECT b, duration_ms, rank, n FROM (SELECT %1 AS b, duration_ms, "
+                            "row_number() OVER (PARTITION BY %1 ORDER BY duration_ms) AS rank, "
+                            "count(*) OVER (PARTITION BY %1) AS n")
+                     .arg(kBucket) +
+                 inRange +
+                 QStringLiteral("AND status <> 'running') WHERE rank = (n * 50 + 99) / 100 OR "
+                                "rank = (n * 95 + 99) / 100 OR rank = n"),
+             query, error))
+        return std::nullopt;
+    while (durations.next()) {
+        const int bucket = durations.value(0).toInt();
+        if (!inBounds(bucket))
+            continue;
+        const qint64 duration = durations.value(1).toLongLong();
+        const qint64 rank = durations.value(2).toLongLong();
+        const qint64 n = durations.value(3).toLongLong();
+        if (rank == (n * 50 + 99) / 100)
+            report.p50Ms[bucket] = duration;
+        if (rank == (n * 95 + 99) / 100)
+            report.p95Ms[bucket] = duration;
+        if (rank == n)
+            report.maxMs[bucket] = duration;
+    }
+    return report;
+}
+
+} // namespace csm

@@ -1,0 +1,226 @@
+// The Activity page of the real main window under the offscreen platform, over a real SQLite
+// history written as servers write it: its charts count what the history holds, interval by
+// interval, and a click on a bar shows that bar's runs on the Runs page.
+#include "FindNamed.h"
+#include "history/HistoryStore.h"
+#include "ui/MainWindow.h"
+#include "ui/models/RunsModel.h"
+#include "ui/pages/ActivityPage.h"
+#include "ui/pages/RunsPage.h"
+#include "ui/settings/DesktopSettings.h"
+#include "ui/widgets/ActivityCharts.h"
+
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QLabel>
+#include <QStackedBarSeries>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using csm::ActivityPage;
+using csm::RunStatus;
+
+class tst_ActivityPage final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_data.isValid());
+        auto opened = csm::HistoryStore::open(historyPath());
+        QVERIFY2(opened, qPrintable(opened.error()));
+        std::unique_ptr<csm::HistoryStore> store = *std::move(opened);
+        // Over the last 24 hours: claude-code in this hour and three hours ago, codex two hours
+        // ago, with every outcome; and runs of two days ago, outside the range.
+        const QDateTime now = QDateTime::currentDateTime();
+        const QDateTime hourStart =
+            QDateTime::fromMSecsSinceEpoch(now.toMSecsSinceEpoch() / 3'600'000 * 3'600'000);
+        m_thisHour = hourStart;
+        const auto add = [&](const QDateTime& at, const QString& client, RunStatus status,
+                             qint64 durationMs) {
+            csm::RunRecord run;
+            run.tool = QStringLiteral("run_python_code");
+            run.language = QStringLiteral("python");
+            run.clientName = client;
+            run.code = QStringLiteral("print(%1)").arg(durationMs);
+            run.startedAt = at;
+            const auto id = store->recordStart(run);
+            QVERIFY(id);
+            csm::RunRecord end;
+            end.status = status;
+            end.exitCode = status == RunStatus::Ok ? 0 : 1;
+            end.durationMs = durationMs;
+            end.endedAt = at.addMSecs(durationMs);
+            QVERIFY(store->recordEnd(*id, end));
+        };
+        for (int i = 0; i < 6; ++i)
+            add(hourStart.addSecs(i), QStringLiteral("claude-code"), RunStatus::Ok, 100 + i);
+        add(hourStart.addSecs(7), QStringLiteral("claude-code"), RunStatus::Error, 50);
+        for (int i = 0; i < 3; ++i) {
+            add(hourStart.addSecs(-2 * 3600 + i), QStringLiteral("codex"),
+                i == 0 ? RunStatus::Timeout : RunStatus::Oom, 30'000);
+        }
+        add(hourStart.addSecs(-3 * 3600 + 1), QStringLiteral("claude-code"), RunStatus::Cancelled,
+            700);
+        add(now.addDays(-2), QStringLiteral("old"), RunStatus::Ok, 1);
+        store.reset();
+
+        csm::DesktopSettings desktop;
+        desktop.setupDone = true;
+        QVERIFY(desktop.save(m_data.path()));
+        m_window = std::make_unique<csm::MainWindow>(m_data.path());
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+
+    // The page's counts are the history's, per client and per outcome, in the right hours.
+    void chartsCountWhatTheHistoryHolds()
+    {
+        QTabWidget& pages = findNamed<QTabWidget>(*m_window, "pages");
+        ActivityPage& page = findNamed<ActivityPage>(*m_window, "activityPage");
+        pages.setCurrentWidget(&page);
+        QTRY_VERIFY(page.report().has_value());
+        QTRY_VERIFY(!page.isLoading());
+        const csm::ActivityReport& report = *page.report();
+        QCOMPARE(report.query.bucketCount(), 24);
+        const int now = 23; // the current hour is the last interval
+        QCOMPARE(report.totalCalls, 11);
+
+        const csm::ActivityCharts& charts = findNamed<csm::ActivityCharts>(page, "activityCharts");
+        const QList<QBarSet*> clients = charts.clientSets();
+        QCOMPARE(clients.size(), 2);
+        QCOMPARE(clients.at(0)->label(), QStringLiteral("claude-code"));
+        QCOMPARE(clients.at(0)->at(now), 7.0);
+        QCOMPARE(clients.at(0)->at(now - 3), 1.0);
+        QCOMPARE(clients.at(1)->label(), QStringLiteral("codex"));
+        QCOMPARE(clients.at(1)->at(now - 2), 3.0);
+        QCOMPARE(clients.at(1)->sum(), 3.0);
+        // What the history says, counted by its own query, bar by bar.
+        auto store = csm::HistoryStore::open(historyPath());
+        QVERIFY(store);
+        for (QBarSet* set : clients) {
+            for (int bucket = 0; bucket < set->count(); ++bucket) {
+                csm::HistoryQuery query;
+                query.exactClientName = set->label();
+                query.startedFrom = report.query.bucketStart(bucket);
+                query.startedBefore = report.query.bucketStart(bucket + 1);
+                QCOMPARE(qint64(set->at(bucket)), (*store)->count(query));
+            }
+        }
+        QStringList statuses;
+        for (QBarSet* set : charts.statusSets())
+            statuses << set->label();
+        QCOMPARE(statuses, (QStringList{QStringLiteral("ok"), QStringLiteral("error"),
+                                        QStringLiteral("timeout"), QStringLiteral("cancelled"),
+                                        QStringLiteral("oom")}));
+        QCOMPARE(charts.statusSets().at(4)->at(now - 2), 2.0);
+        // Median and 95th percentile of this hour's seven (50, 100..105 ms), by nearest rank.
+        QCOMPARE(report.p50Ms.at(now), 102);
+        QCOMPARE(report.p95Ms.at(now), 105);
+        const QString summary = findNamed<QLabel>(page, "activitySummary").text();
+        QVERIFY2(summary.contains(QLatin1String("11 calls")) &&
+                     summary.contains(QLatin1String("55% ok")) &&
+                     summary.contains(QLatin1String("2 clients")),
+                 qPrintable(summary));
+    }
+
+    // A new run shows without touching the page; another range reads the history again.
+    void followsTheHistoryAndTheRange()
+    {
+        ActivityPage& page = findNamed<ActivityPage>(*m_window, "activityPage");
+        {
+            auto store = csm::HistoryStore::open(historyPath());
+            QVERIFY(store);
+            csm::RunRecord run;
+            run.clientName = QStringLiteral("gemini-cli");
+            QVERIFY((*store)->recordStart(run));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(page.report()->totalCalls, 12, ActivityPage::kChangeCheckMs * 3);
+        QCOMPARE(page.report()->clients.size(), 3);
+        findNamed<QComboBox>(page, "activityRange")
+            .setCurrentIndex(int(ActivityPage::Range::Last7Days));
+        QTRY_COMPARE(page.report()->query.bucketCount(), 7);
+        QTRY_COMPARE(page.report()->totalCalls, 13); // two days ago too
+        findNamed<QComboBox>(page, "activityRange")
+            .setCurrentIndex(int(ActivityPage::Range::Last24Hours));
+        QTRY_COMPARE(page.report()->query.bucketCount(), 24);
+    }
+
+    // Clicking codex's bar, two hours ago, shows exactly its three runs on the Runs page.
+    void clickingABarFiltersTheRunsTable()
+    {
+        QTabWidget& pages = findNamed<QTabWidget>(*m_window, "pages");
+        ActivityPage& page = findNamed<ActivityPage>(*m_window, "activityPage");
+        QTRY_VERIFY(!page.isLoading());
+        const csm::ActivityCharts& charts = findNamed<csm::ActivityCharts>(page, "activityCharts");
+        QBarSet* codex = nullptr;
+        for (QBarSet* set : charts.clientSets()) {
+            if (set->label() == QLatin1String("codex"))
+                codex = set;
+        }
+        QVERIFY(codex);
+        QChartView* view = charts.callsView();
+        QChart* chart = view->chart();
+        auto* series = qobject_cast<QStackedBarSeries*>(chart->series().constFirst());
+        QVERIFY(series);
+        const int bucket = 21;
+        // The middle of codex's bar (the second in the stack, on top of claude-code's nothing).
+        const QPointF middle = chart->mapToPosition(QPointF(bucket, codex->at(bucket) / 2), series);
+        const QPoint at = view->mapFromScene(chart->mapToScene(middle));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+
+        csm::RunsPage& runs = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        QTRY_COMPARE(pages.currentWidget(), &runs);
+        const csm::RunsModel& model = findNamed<csm::RunsModel>(runs, "model");
+        QTRY_COMPARE(model.rowCount(), 3);
+        for (int row = 0; row < model.rowCount(); ++row)
+            QCOMPARE(model.index(row, csm::RunsModel::Client).data().toString(),
+                     QStringLiteral("codex"));
+        QCOMPARE(findNamed<QComboBox>(runs, "clientFilter").currentData().toString(),
+                 QStringLiteral("codex"));
+        QCOMPARE(findNamed<QComboBox>(runs, "timeFilter").currentData().toInt(),
+                 int(csm::RunsPage::TimeRange::Custom));
+        QVERIFY2(findNamed<QComboBox>(runs, "timeFilter")
+                     .currentText()
+                     .contains(m_thisHour.addSecs(-2 * 3600).toString(QStringLiteral("HH:mm"))),
+                 qPrintable(findNamed<QComboBox>(runs, "timeFilter").currentText()));
+    }
+
+    // An outcome bar selects its status: this hour's one error.
+    void anOutcomeBarSelectsItsStatus()
+    {
+        ActivityPage& page = findNamed<ActivityPage>(*m_window, "activityPage");
+        const csm::ActivityCharts& charts = findNamed<csm::ActivityCharts>(page, "activityCharts");
+        QBarSet* errors = nullptr;
+        for (QBarSet* set : charts.statusSets()) {
+            if (set->label() == QLatin1String("error"))
+                errors = set;
+        }
+        QVERIFY(errors);
+        Q_EMIT errors->clicked(23);
+        csm::RunsPage& runs = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        const csm::RunsModel& model = findNamed<csm::RunsModel>(runs, "model");
+        QTRY_COMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, csm::RunsModel::Status).data().toString(), QStringLiteral("error"));
+        QCOMPARE(findNamed<QComboBox>(runs, "clientFilter").currentIndex(), 0);
+    }
+
+private:
+    QString historyPath() const { return m_data.filePath(QStringLiteral("history.sqlite")); }
+
+    QTemporaryDir m_data;
+    QDateTime m_thisHour;
+    std::unique_ptr<csm::MainWindow> m_window;
+};
+
+QTEST_MAIN(tst_ActivityPage)
+#include "tst_ActivityPage.moc"
