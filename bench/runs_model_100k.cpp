@@ -4,6 +4,8 @@
 // then times each step with the model's real store. Prints one table; see RESULTS.md.
 //
 //   bench_runs_model_100k [--runs N] [--keep DIR]
+#include "BenchHistory.h"
+#include "BenchTable.h"
 #include "history/HistoryStore.h"
 #include "ui/models/RunsModel.h"
 
@@ -12,10 +14,6 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QJsonObject>
-#include <QRandomGenerator>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTextStream>
@@ -31,157 +29,14 @@ using namespace csm;
 
 namespace {
 
-constexpr qint64 kMsPerDay = 24LL * 60 * 60 * 1000;
 constexpr int kHistoryDays = 90;
-// Appears in the code of one run in a thousand; kMissing in none.
-const QString kRareWord = QStringLiteral("zebra_needle");
+// Appears in no run.
 const QString kMissing = QStringLiteral("no-such-text-anywhere");
-const QString kRareClient = QStringLiteral("rare-client");
 
 QTextStream& out()
 {
     static QTextStream stream(stdout);
     return stream;
-}
-
-struct Timing
-{
-    QString name;
-    std::vector<double> samples; // ms
-    QString note;
-};
-
-double percentile(std::vector<double> samples, double p)
-{
-    std::sort(samples.begin(), samples.end());
-    const auto rank = static_cast<size_t>(std::max(1.0, std::ceil(p * double(samples.size()))));
-    return samples.at(rank - 1);
-}
-
-double timeMs(const std::function<void()>& step)
-{
-    QElapsedTimer timer;
-    timer.start();
-    step();
-    return double(timer.nsecsElapsed()) / 1e6;
-}
-
-QString clientFor(quint32 roll)
-{
-    // Per mille: a few big clients, a long tail, some runs without a name.
-    if (roll < 400)
-        return QStringLiteral("claude-ai");
-    if (roll < 650)
-        return QStringLiteral("claude-code");
-    if (roll < 800)
-        return QStringLiteral("gemini-cli");
-    if (roll < 900)
-        return QStringLiteral("cursor-vscode");
-    if (roll < 990)
-        return QStringLiteral("Visual Studio Code");
-    if (roll < 999)
-        return QStringLiteral(""); // QtSql binds a null QString as NULL
-    return kRareClient;
-}
-
-// Fills `path` (a history HistoryStore created) with `runs` ended runs, oldest first, started
-// evenly over the last kHistoryDays days, in one transaction.
-bool fill(const QString& path, int runs, QString* error)
-{
-    const QString connection = QStringLiteral("bench-fill");
-    bool ok = false;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
-        db.setDatabaseName(path);
-        if (!db.open()) {
-            *error = db.lastError().text();
-            return false;
-        }
-        QSqlQuery query(db);
-        query.exec(QStringLiteral("PRAGMA journal_mode = WAL"));
-        query.exec(QStringLiteral("BEGIN IMMEDIATE"));
-        QSqlQuery insert(db);
-        insert.prepare(QStringLiteral(
-            "INSERT INTO runs (change_seq, server_instance, server_pid, host_name, transport, "
-            "session_id, client_name, client_version, tool, language, image, code, limits, "
-            "stdout_text, stderr_text, exit_code, duration_ms, status, started_at, ended_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-        QRandomGenerator random(42);
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        const qint64 first = now - kHistoryDays * kMsPerDay;
-        const qint64 step = kHistoryDays * kMsPerDay / runs;
-        const QString limits =
-            QStringLiteral(R"({"cpus":1,"memory":"512m","network":"none","timeout_ms":30000})");
-        for (int i = 0; i < runs; ++i) {
-            const bool python = random.bounded(100) < 75;
-            const quint32 statusRoll = random.bounded(100);
-            const QString status = statusRoll < 85   ? QStringLiteral("ok")
-                                   : statusRoll < 95 ? QStringLiteral("error")
-                                   : statusRoll < 98 ? QStringLiteral("timeout")
-                                                     : QStringLiteral("oom");
-            // Code of 100-600 characters, output of 0-1500: typical assistant snippets.
-            QString code =
-                python ? QStringLiteral("import math\n") : QStringLiteral("const x = 1;\n");
-            const int lines = 3 + int(random.bounded(20));
-            for (int line = 0; line < lines; ++line)
-                code += python
-                            ? QStringLiteral("print(math.sqrt(%1) * %2)\n").arg(i).arg(line)
-                            : QStringLiteral("console.log(Math.sqrt(%1) * %2);\n").arg(i).arg(line);
-            if (i % 1000 == 500)
-                code += QStringLiteral("# %1\n").arg(kRareWord);
-            QString stdoutText = QStringLiteral("");
-            const int outLines = int(random.bounded(60));
-            for (int line = 0; line < outLines; ++line)
-                stdoutText += QStringLiteral("%1.%2\n").arg(i).arg(random.generate());
-            const QString stderrText =
-                status == QLatin1String("ok")
-                    ? QStringLiteral("")
-                    : QStringLiteral("Traceback (most recent call last):\n  File \"<stdin>\", "
-                                     "line 3\nValueError: bad value %1\n")
-                          .arg(i);
-            const qint64 started = first + qint64(i) * step;
-            const qint64 duration = 20 + random.bounded(3000);
-            insert.addBindValue(qint64(i) + 1);
-            insert.addBindValue(QStringLiteral("instance-%1").arg(i / 500));
-            insert.addBindValue(1000 + i / 500);
-            insert.addBindValue(QStringLiteral("bench-host"));
-            insert.addBindValue(QStringLiteral("stdio"));
-            insert.addBindValue(QStringLiteral("session-%1").arg(i / 50));
-            insert.addBindValue(clientFor(random.bounded(1000)));
-            insert.addBindValue(QStringLiteral("1.0.%1").arg(i / 10000));
-            insert.addBindValue(python ? QStringLiteral("run_python_code")
-                                       : QStringLiteral("run_javascript_code"));
-            insert.addBindValue(python ? QStringLiteral("python") : QStringLiteral("javascript"));
-            insert.addBindValue(python ? QStringLiteral("code-sandbox-python:latest")
-                                       : QStringLiteral("code-sandbox-javascript:latest"));
-            insert.addBindValue(code);
-            insert.addBindValue(limits);
-            insert.addBindValue(stdoutText);
-            insert.addBindValue(stderrText);
-            insert.addBindValue(status == QLatin1String("ok") ? 0 : 1);
-            insert.addBindValue(duration);
-            insert.addBindValue(status);
-            insert.addBindValue(started);
-            insert.addBindValue(started + duration);
-            if (!insert.exec()) {
-                *error = insert.lastError().text();
-                query.exec(QStringLiteral("ROLLBACK"));
-                break;
-            }
-            if (i == runs - 1)
-                ok = true;
-        }
-        if (ok) {
-            ok = query.exec(QStringLiteral("UPDATE counters SET change_seq = %1").arg(runs)) &&
-                 query.exec(QStringLiteral("COMMIT")) &&
-                 query.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
-            if (!ok)
-                *error = query.lastError().text();
-        }
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(connection);
-    return ok;
 }
 
 RunRecord newRun(const QString& client)
@@ -229,7 +84,7 @@ int main(int argc, char* argv[])
             return 1;
         }
         const double fillMs = timeMs([&] {
-            if (!fill(path, runs, &error))
+            if (!BenchHistory::fill(path, runs, kHistoryDays, &error))
                 std::fprintf(stderr, "filling the history failed: %s\n", qPrintable(error));
         });
         if (!error.isEmpty())
@@ -345,7 +200,8 @@ int main(int argc, char* argv[])
     filter(QStringLiteral("none (reset)"), [](HistoryQuery&) {});
     filter(QStringLiteral("text, common (\"sqrt\")"),
            [](HistoryQuery& q) { q.text = QStringLiteral("sqrt"); });
-    filter(QStringLiteral("text, 1 run in 1000"), [](HistoryQuery& q) { q.text = kRareWord; });
+    filter(QStringLiteral("text, 1 run in 1000"),
+           [](HistoryQuery& q) { q.text = BenchHistory::kRareWord; });
     filter(QStringLiteral("text, no match"), [](HistoryQuery& q) { q.text = kMissing; });
     filter(QStringLiteral("status ok (85%)"),
            [](HistoryQuery& q) { q.statuses = {RunStatus::Ok}; });
@@ -360,7 +216,7 @@ int main(int argc, char* argv[])
     filter(QStringLiteral("client claude-ai (40%)"),
            [](HistoryQuery& q) { q.exactClientName = QStringLiteral("claude-ai"); });
     filter(QStringLiteral("client rare-client (0.1%)"),
-           [](HistoryQuery& q) { q.exactClientName = kRareClient; });
+           [](HistoryQuery& q) { q.exactClientName = BenchHistory::kRareClient; });
     const QDateTime now = QDateTime::currentDateTimeUtc();
     filter(QStringLiteral("time: last hour"),
            [now](HistoryQuery& q) { q.startedFrom = now.addSecs(-3600); });
@@ -369,7 +225,7 @@ int main(int argc, char* argv[])
     filter(QStringLiteral("time: last 30 days"),
            [now](HistoryQuery& q) { q.startedFrom = now.addDays(-30); });
     filter(QStringLiteral("rare client + javascript + last 7 days"), [now](HistoryQuery& q) {
-        q.exactClientName = kRareClient;
+        q.exactClientName = BenchHistory::kRareClient;
         q.language = QStringLiteral("javascript");
         q.startedFrom = now.addDays(-7);
     });
@@ -422,21 +278,6 @@ int main(int argc, char* argv[])
 
     out() << "RunsModel over " << runs << " runs (" << QSysInfo::prettyProductName() << ", "
           << QSysInfo::currentCpuArchitecture() << ")\n";
-    out() << QStringLiteral("%1 %2 %3 %4   %5\n")
-                 .arg(QStringLiteral("step"), -52)
-                 .arg(QStringLiteral("n"), 4)
-                 .arg(QStringLiteral("p50 ms"), 8)
-                 .arg(QStringLiteral("max ms"), 8)
-                 .arg(QStringLiteral("notes"));
-    for (const Timing& timing : timings) {
-        out() << QStringLiteral("%1 %2 %3 %4   %5\n")
-                     .arg(timing.name, -52)
-                     .arg(timing.samples.size(), 4)
-                     .arg(percentile(timing.samples, 0.5), 8, 'f', 2)
-                     .arg(*std::max_element(timing.samples.begin(), timing.samples.end()), 8, 'f',
-                          2)
-                     .arg(timing.note);
-    }
-    out().flush();
+    printTimings(out(), timings);
     return 0;
 }
