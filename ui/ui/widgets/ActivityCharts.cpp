@@ -5,14 +5,15 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
-#include <QGridLayout>
 #include <QLineSeries>
 #include <QLocale>
 #include <QStackedBarSeries>
 #include <QToolTip>
 #include <QValueAxis>
+#include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace csm {
 
@@ -56,17 +57,28 @@ QChartView* newView(QWidget* parent)
 {
     auto* view = new QChartView(newChart(QString()), parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(180);
+    view->setMinimumHeight(150);
     return view;
 }
 
-// A y axis from 0 that counts whole things: no "2.5 calls".
-QValueAxis* countAxis(int maximum)
+// The smallest of 1, 2, 5, 10, 20, 50... that cuts `maximum` in at most `steps` steps.
+double niceStep(double maximum, int steps)
 {
+    double step = 1;
+    for (int i = 0; step * steps < maximum; ++i)
+        step *= i % 3 == 1 ? 2.5 : 2; // 1, 2, 5, 10, 20, 50...
+    return step;
+}
+
+// A y axis from 0 in round steps, at most five: 0, 5, 10, 15 rather than 0, 2.8, 5.6.
+QValueAxis* roundAxis(double maximum, const QString& labelFormat)
+{
+    const double step = niceStep(std::max(maximum, 1.0), 5);
+    const int steps = std::max(1, int(std::ceil(std::max(maximum, 1.0) / step)));
     auto* axis = new QValueAxis;
-    axis->setRange(0, std::max(maximum, 1));
-    axis->setLabelFormat(QStringLiteral("%d"));
-    axis->setTickCount(std::min(std::max(maximum, 1), 5) + 1);
+    axis->setRange(0, step * steps);
+    axis->setTickCount(steps + 1);
+    axis->setLabelFormat(labelFormat);
     return axis;
 }
 
@@ -78,13 +90,12 @@ ActivityCharts::ActivityCharts(QWidget* parent)
     , m_outcomesView(newView(this))
     , m_durationsView(newView(this))
 {
-    auto* layout = new QGridLayout(this);
+    // One above the other, each the page's width: a label for every one of 30 bars fits.
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_callsView, 0, 0, 1, 2);
-    layout->addWidget(m_outcomesView, 1, 0);
-    layout->addWidget(m_durationsView, 1, 1);
-    layout->setRowStretch(0, 1);
-    layout->setRowStretch(1, 1);
+    layout->addWidget(m_callsView, 1);
+    layout->addWidget(m_outcomesView, 1);
+    layout->addWidget(m_durationsView, 1);
     m_callsView->setObjectName(QStringLiteral("callsChart"));
     m_outcomesView->setObjectName(QStringLiteral("outcomesChart"));
     m_durationsView->setObjectName(QStringLiteral("durationsChart"));
@@ -92,10 +103,17 @@ ActivityCharts::ActivityCharts(QWidget* parent)
 
 QString ActivityCharts::bucketLabel(const ActivityQuery& query, int bucket)
 {
+    // Short enough for a label per bar at 1280 pixels, the bottom charts' half width included:
+    // "14:05" for 12 intervals, "14" for 24 hours, "Fri 4" for a week, "4" for a month.
     const QDateTime start = query.bucketStart(bucket).toLocalTime();
-    if (query.bucketMs >= 86'400'000)
-        return QLocale().toString(start.date(), QStringLiteral("MMM d"));
-    return QLocale().toString(start.time(), QStringLiteral("HH:mm"));
+    const QLocale locale;
+    if (query.bucketMs < 3'600'000)
+        return locale.toString(start.time(), QStringLiteral("HH:mm"));
+    if (query.bucketMs < 86'400'000)
+        return locale.toString(start.time(), QStringLiteral("HH"));
+    if (query.bucketCount() <= 7)
+        return locale.toString(start.date(), QStringLiteral("ddd d"));
+    return locale.toString(start.date(), QStringLiteral("d"));
 }
 
 QStringList ActivityCharts::bucketLabels(const ActivityQuery& query) const
@@ -150,9 +168,6 @@ void ActivityCharts::showReport(const ActivityReport& report)
     const auto xAxis = [&labels] {
         auto* axis = new QBarCategoryAxis;
         axis->append(labels);
-        // Many intervals: slanted labels, so that they do not run into each other.
-        if (labels.size() > 12)
-            axis->setLabelsAngle(-45);
         return axis;
     };
 
@@ -171,7 +186,7 @@ void ActivityCharts::showReport(const ActivityReport& report)
         series->append(sets);
         chart->addSeries(series);
         QAbstractAxis* x = xAxis();
-        QAbstractAxis* y = countAxis(busiest);
+        QAbstractAxis* y = roundAxis(busiest, QStringLiteral("%d"));
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);
@@ -195,27 +210,30 @@ void ActivityCharts::showReport(const ActivityReport& report)
     }
     m_outcomesView->setChart(stackedChart(tr("Outcomes"), m_statusSets));
 
-    QChart* durations = newChart(tr("Duration (ms)"));
     qint64 slowest = 0;
+    for (const QList<qint64>* values : {&report.p50Ms, &report.p95Ms}) {
+        for (qint64 ms : *values)
+            slowest = std::max(slowest, ms);
+    }
+    // Seconds once a run takes seconds: "30", not "30284".
+    const bool inSeconds = slowest >= 2000;
+    const double unit = inSeconds ? 1000.0 : 1.0;
+    QChart* durations = newChart(inSeconds ? tr("Duration (s)") : tr("Duration (ms)"));
     const auto line = [&](const QString& name, const QList<qint64>& values) {
         auto* series = new QLineSeries;
         series->setName(name);
         series->setPointsVisible(true);
         for (int bucket = 0; bucket < values.size(); ++bucket) {
             // An interval where nothing ended has no duration: no point, not a zero.
-            if (values.at(bucket) >= 0) {
-                series->append(bucket, double(values.at(bucket)));
-                slowest = std::max(slowest, values.at(bucket));
-            }
+            if (values.at(bucket) >= 0)
+                series->append(bucket, double(values.at(bucket)) / unit);
         }
         durations->addSeries(series);
         return series;
     };
     QLineSeries* median = line(tr("median"), report.p50Ms);
     QLineSeries* p95 = line(tr("95th percentile"), report.p95Ms);
-    auto* durationAxis = new QValueAxis;
-    durationAxis->setRange(0, double(std::max<qint64>(slowest, 1)) * 1.1);
-    durationAxis->setLabelFormat(QStringLiteral("%.0f"));
+    QValueAxis* durationAxis = roundAxis(double(slowest) / unit, QStringLiteral("%g"));
     // A category axis with lines too: interval i's point sits on its label.
     QBarCategoryAxis* intervals = xAxis();
     durations->addAxis(intervals, Qt::AlignBottom);
