@@ -1,26 +1,35 @@
 // Takes the README's screenshots of code-sandbox-desktop: the real main window at 1280x800 on
 // an X server (scripts/screenshots runs it under Xvfb), over a data folder filled the way a
 // user's is: runs made by a real headless server for an assistant, secrets set with the CLI,
-// and the engine's real images. Not a test: it asserts nothing, it shows.
+// and the engine's real images; for the Activity page, a day of earlier runs written to the
+// history as servers write them (a day of real calls is too long to make). Not a test: it
+// asserts nothing, it shows.
 #include "CallResult.h"
 #include "FindNamed.h"
+#include "history/HistoryLocation.h"
+#include "history/HistoryStore.h"
 #include "McpStdioClient.h"
 #include "server/EmbeddedServer.h"
 #include "server/ServerOptionsParser.h"
 #include "ServerCli.h"
 #include "ui/MainWindow.h"
 #include "ui/models/RunsModel.h"
+#include "ui/pages/RunDetailPane.h"
 #include "ui/pages/RunsPage.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QRandomGenerator>
 #include <QScreen>
 #include <QTableView>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
+
+#include <algorithm>
 
 namespace {
 
@@ -66,6 +75,53 @@ void fillHistory(const QString& dataDir)
     assistant.waitForExit(20'000);
 }
 
+// The last 24 hours of three assistants, busier in working hours, mostly fine.
+void fillEarlierDay(const QString& dataDir)
+{
+    auto opened = csm::HistoryStore::open(csm::HistoryLocation::historyPath(dataDir));
+    if (!opened)
+        qFatal("%s", qPrintable(opened.error()));
+    const std::unique_ptr<csm::HistoryStore> store = *std::move(opened);
+    QRandomGenerator random(19);
+    const QDateTime now = QDateTime::currentDateTime();
+    for (int hour = 24; hour >= 1; --hour) {
+        const QDateTime start = now.addSecs(-hour * 3600);
+        const int localHour = start.time().hour();
+        const int calls =
+            localHour >= 9 && localHour < 19 ? 6 + int(random.bounded(10)) : int(random.bounded(3));
+        QList<qint64> offsets;
+        for (int call = 0; call < calls; ++call)
+            offsets << qint64(random.bounded(3600));
+        std::sort(offsets.begin(), offsets.end()); // recorded in the order they started
+        for (qint64 offset : std::as_const(offsets)) {
+            csm::RunRecord run;
+            const quint32 who = random.bounded(10);
+            run.clientName = who < 5   ? QStringLiteral("claude-code")
+                             : who < 8 ? QStringLiteral("codex-mcp-client")
+                                       : QStringLiteral("gemini-cli-mcp-client");
+            run.tool = QStringLiteral("run_python_code");
+            run.language = QStringLiteral("python");
+            run.code = QStringLiteral("print('earlier')");
+            run.startedAt = start.addSecs(offset);
+            const auto id = store->recordStart(run);
+            if (!id)
+                continue;
+            csm::RunRecord end;
+            const quint32 roll = random.bounded(100);
+            end.status = roll < 82   ? csm::RunStatus::Ok
+                         : roll < 93 ? csm::RunStatus::Error
+                         : roll < 97 ? csm::RunStatus::Timeout
+                         : roll < 99 ? csm::RunStatus::Cancelled
+                                     : csm::RunStatus::Oom;
+            end.exitCode = end.status == csm::RunStatus::Ok ? 0 : 1;
+            end.durationMs =
+                40 + random.bounded(end.status == csm::RunStatus::Timeout ? 30'000 : 900);
+            end.endedAt = run.startedAt.addMSecs(end.durationMs);
+            store->recordEnd(*id, end);
+        }
+    }
+}
+
 void grab(const QString& path)
 {
     QTest::qWait(700); // the page's refresh and layout
@@ -85,6 +141,8 @@ int main(int argc, char* argv[])
     }
     const QDir out(QString::fromLocal8Bit(argv[1]));
     QTemporaryDir data;
+    // The earlier day first: the real runs are the newest.
+    fillEarlierDay(data.path());
     fillHistory(data.path());
     for (const auto& [name, value] : {std::pair{"OPENAI_API_KEY", "sk-example-not-real-0000"},
                                       std::pair{"GITHUB_TOKEN", "ghp_example_not_real_0000"}}) {
@@ -116,6 +174,43 @@ int main(int argc, char* argv[])
         pages.setCurrentIndex(page);
         const QString name = pages.tabText(page).remove(QLatin1Char('&')).toLower();
         grab(out.filePath(name + QStringLiteral(".png")));
+    }
+
+    // A call as it runs: its output so far, the time it has taken, and Stop.
+    McpStdioClient assistant;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), data.path());
+    if (assistant.start({QStringLiteral("--pool"), QStringLiteral("0")}, environment)) {
+        assistant.initialize(QStringLiteral("2025-11-25"),
+                             QJsonObject{{QStringLiteral("name"), QStringLiteral("claude-code")},
+                                         {QStringLiteral("version"), QStringLiteral("2.1.0")}});
+        const int call = assistant.sendRequest(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+             {QStringLiteral("arguments"),
+              callresult::code(
+                  QStringLiteral("import time\n"
+                                 "for epoch in range(1, 41):\n"
+                                 "    loss = 2.0 / epoch\n"
+                                 "    print(f'epoch {epoch:2d}/40  loss {loss:.4f}', flush=True)\n"
+                                 "    time.sleep(0.25)\n"))}});
+        pages.setCurrentWidget(&runs);
+        auto& model = findNamed<csm::RunsModel>(runs, "model");
+        if (QTest::qWaitFor(
+                [&] {
+                    return model.index(0, csm::RunsModel::Status).data().toString() ==
+                           QLatin1String("running");
+                },
+                30'000)) {
+            findNamed<QTableView>(runs, "table").selectRow(0);
+            findNamed<QTabWidget>(runs, "detailTabs").setCurrentIndex(1); // Stdout
+            QTest::qWait(3000);
+            grab(out.filePath(QStringLiteral("runs-live.png")));
+            QTest::mouseClick(&findNamed<QPushButton>(runs, "stopButton"), Qt::LeftButton);
+            assistant.waitForResponse(call, 15'000);
+        }
+        assistant.closeStdin();
+        assistant.waitForExit(20'000);
     }
     window.shutDownAndQuit();
     return QApplication::exec();
