@@ -58,6 +58,24 @@ private Q_SLOTS:
         }
     }
 
+    // A secret printed in two writes: its start is held back until the rest is there, then the
+    // whole is redacted. Text that only looks like a secret's start shows once more follows.
+    void theStartOfASecretStillBeingPrintedIsHeldBack()
+    {
+        const SecretRedactor redactor({{QStringLiteral("KEY"), "ABCDEFGHIJKLMNOP"}});
+        QCOMPARE(LiveOutputTail::of("token: ABCDEFGHIJ", redactor, 1024),
+                 QStringLiteral("token: "));
+        QCOMPARE(LiveOutputTail::of("token: ABCDEFGHIJKLMNOP\n", redactor, 1024),
+                 QStringLiteral("token: [secret:KEY]\n"));
+        QCOMPARE(LiveOutputTail::of("ABC", redactor, 1024), QString());
+        QCOMPARE(LiveOutputTail::of("ABCx", redactor, 1024), QStringLiteral("ABCx"));
+        // The same at the end of a long stream, past the cut.
+        const QByteArray longStream = QByteArray(5000, 'x') + "\nkey ABCDEFGHIJKLMNO";
+        const QString tail = LiveOutputTail::of(longStream, redactor, 100);
+        QVERIFY2(!tail.contains(QLatin1String("ABCD")), qPrintable(tail));
+        QVERIFY2(tail.endsWith(QLatin1String("key ")), qPrintable(tail));
+    }
+
     void aCharacterTheCutSplitsIsLeftOut()
     {
         QByteArray printed;

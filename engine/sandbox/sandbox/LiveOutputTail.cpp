@@ -16,9 +16,11 @@ bool isUtf8Continuation(char byte)
 }
 } // namespace
 
-QString LiveOutputTail::of(const QByteArray& printed, const SecretRedactor& redactor,
+QString LiveOutputTail::of(const QByteArray& printedSoFar, const SecretRedactor& redactor,
                            qsizetype maxBytes)
 {
+    const qsizetype unfinished = redactor.unfinishedValueLength(printedSoFar);
+    const QByteArray printed = unfinished > 0 ? printedSoFar.chopped(unfinished) : printedSoFar;
     if (printed.size() <= maxBytes)
         return QString::fromUtf8(redactor.redact(printed));
     const qsizetype overlap = redactor.longestValueLength();

@@ -8,9 +8,10 @@ namespace csm {
 class SecretRedactor;
 
 // What a live view shows of a stream a program is still printing: its last `maxBytes`, redacted,
-// starting at a line. A secret that the cut would split is never shown in part: the tail is
-// redacted with as many bytes before it as the longest secret has, and those bytes are dropped
-// after redaction (with the rest of the line they start).
+// starting at a line. A secret is never shown in part, wherever it is cut: at the start, the
+// tail is redacted with as many bytes before it as the longest secret has, and those bytes are
+// dropped after redaction (with the rest of the line they start); at the end, bytes that begin
+// a secret whose rest has not been printed yet are held back until it has (or the run ends).
 class LiveOutputTail final
 {
 public:

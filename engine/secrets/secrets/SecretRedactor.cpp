@@ -64,6 +64,22 @@ qsizetype SecretRedactor::longestValueLength() const
     return m_entries.isEmpty() ? 0 : m_entries.constFirst().length;
 }
 
+qsizetype SecretRedactor::unfinishedValueLength(const QByteArray& text) const
+{
+    qsizetype longest = 0;
+    for (const Entry& entry : m_entries) {
+        const QByteArray value = entry.matcher.pattern();
+        for (qsizetype length = std::min(entry.length - 1, text.size()); length > longest;
+             --length) {
+            if (text.endsWith(QByteArrayView(value).first(length))) {
+                longest = length;
+                break;
+            }
+        }
+    }
+    return longest;
+}
+
 QByteArray SecretRedactor::redactBytes(const QByteArray& text, bool* changed) const
 {
     *changed = false;

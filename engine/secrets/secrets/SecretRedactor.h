@@ -44,6 +44,10 @@ public:
     // The longest value's length (0 when empty): a stream searched in chunks overlaps them by
     // one byte less, so that no value is split unseen.
     qsizetype longestValueLength() const;
+    // How many bytes at the end of `text` are the start of a value, the rest of which may be
+    // still to come (a stream read while it is written): the longest such end, 0 for none. A
+    // live view holds them back, or it would show most of a secret printed in two writes.
+    qsizetype unfinishedValueLength(const QByteArray& text) const;
 
     static QByteArray marker(const QString& name);
 
