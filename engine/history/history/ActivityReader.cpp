@@ -48,8 +48,17 @@ std::optional<ActivityReport> ActivityReader::read(const QSqlDatabase& db,
         if (inTransaction)
             transaction.exec(QStringLiteral("COMMIT"));
     });
-    // The interval a run falls in: integer division.
-    const QString kBucket = QStringLiteral("(started_at - FROM_MS) / BUCKET_MS");
+    // The interval a run falls in: integer division, or the first start it is not past.
+    QString bucketOf = QStringLiteral("(started_at - FROM_MS) / BUCKET_MS");
+    if (!query.starts.isEmpty()) {
+        bucketOf = QStringLiteral("CASE");
+        for (int bucket = 1; bucket < buckets; ++bucket) {
+            bucketOf += QStringLiteral(" WHEN started_at < %1 THEN %2")
+                            .arg(query.starts.at(bucket).toMSecsSinceEpoch())
+                            .arg(bucket - 1);
+        }
+        bucketOf += QStringLiteral(" ELSE %1 END").arg(buckets - 1);
+    }
     const QString inRange =
         QStringLiteral(" FROM runs WHERE started_at >= FROM_MS AND started_at < BEFORE_MS ");
     const auto inBounds = [buckets](int bucket) {
@@ -59,7 +68,7 @@ std::optional<ActivityReport> ActivityReader::read(const QSqlDatabase& db,
     // One pass for both breakdowns: per interval, client and status.
     QSqlQuery counts(db);
     if (!run(counts,
-             QStringLiteral("SELECT %1 AS b, client_name, status, count(*)").arg(kBucket) +
+             QStringLiteral("SELECT %1 AS b, client_name, status, count(*)").arg(bucketOf) +
                  inRange + QStringLiteral("GROUP BY b, client_name, status"),
              query, error))
         return std::nullopt;
@@ -105,9 +114,12 @@ std::optional<ActivityReport> ActivityReader::read(const QSqlDatabase& db,
              QStringLiteral("SELECT b, duration_ms, rank, n FROM (SELECT %1 AS b, duration_ms, "
                             "row_number() OVER (PARTITION BY %1 ORDER BY duration_ms) AS rank, "
                             "count(*) OVER (PARTITION BY %1) AS n")
-                     .arg(kBucket) +
+                     .arg(bucketOf) +
                  inRange +
-                 QStringLiteral("AND status <> 'running') WHERE rank = (n * 50 + 99) / 100 OR "
+                 // Not the runs that have no duration of their own: running, or never ran
+                 // (their server died: interrupted; the engine failed: engine_error).
+                 QStringLiteral("AND status NOT IN ('running', 'interrupted', 'engine_error')) "
+                                "WHERE rank = (n * 50 + 99) / 100 OR "
                                 "rank = (n * 95 + 99) / 100 OR rank = n"),
              query, error))
         return std::nullopt;

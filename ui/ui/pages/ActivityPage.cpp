@@ -101,11 +101,15 @@ ActivityQuery ActivityPage::queryFor(Range range, const QDateTime& now)
         break;
     case Range::Last7Days:
     case Range::Last30Days: {
-        // Local days; a day that changes the clock (daylight saving) counts an hour more or less.
+        // Local days, from midnight to midnight: a day that changes the clock (daylight saving)
+        // has an hour more or less.
         const int days = range == Range::Last7Days ? 7 : 30;
+        const QDate today = now.toLocalTime().date();
         query.bucketMs = 24 * kHourMs;
-        query.before = now.toLocalTime().date().addDays(1).startOfDay();
-        query.from = query.before.addDays(-days);
+        for (int day = days - 1; day >= 0; --day)
+            query.starts << today.addDays(-day).startOfDay();
+        query.from = query.starts.constFirst();
+        query.before = today.addDays(1).startOfDay();
         break;
     }
     }

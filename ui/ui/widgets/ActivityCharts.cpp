@@ -61,6 +61,15 @@ QChartView* newView(QWidget* parent)
     return view;
 }
 
+// Shows `chart` in `view`. The view does not delete the chart it showed before: this does, with
+// its series and sets (a page that reloads every few seconds would otherwise grow).
+void replaceChart(QChartView* view, QChart* chart)
+{
+    QChart* previous = view->chart();
+    view->setChart(chart);
+    delete previous;
+}
+
 // The smallest of 1, 2, 5, 10, 20, 50... that cuts `maximum` in at most `steps` steps.
 double niceStep(double maximum, int steps)
 {
@@ -198,8 +207,7 @@ void ActivityCharts::showReport(const ActivityReport& report)
         m_clientSets << barSet(exact.isEmpty() ? tr("(no name)") : exact, client.calls,
                                [exact](RunsSelection& selection) { selection.client = exact; });
     }
-    // The view deletes the chart it showed before.
-    m_callsView->setChart(stackedChart(tr("Calls by client"), m_clientSets));
+    replaceChart(m_callsView, stackedChart(tr("Calls by client"), m_clientSets));
     for (const auto& status : report.statuses) {
         const RunStatus exact = status.status;
         QBarSet* set = barSet(RunStatusTraits::toString(exact), status.calls,
@@ -208,7 +216,7 @@ void ActivityCharts::showReport(const ActivityReport& report)
         set->setBorderColor(statusColor(exact));
         m_statusSets << set;
     }
-    m_outcomesView->setChart(stackedChart(tr("Outcomes"), m_statusSets));
+    replaceChart(m_outcomesView, stackedChart(tr("Outcomes"), m_statusSets));
 
     qint64 slowest = 0;
     for (const QList<qint64>* values : {&report.p50Ms, &report.p95Ms}) {
@@ -242,7 +250,7 @@ void ActivityCharts::showReport(const ActivityReport& report)
         series->attachAxis(intervals);
         series->attachAxis(durationAxis);
     }
-    m_durationsView->setChart(durations);
+    replaceChart(m_durationsView, durations);
 }
 
 } // namespace csm
