@@ -496,7 +496,9 @@ private Q_SLOTS:
         // The newest runs are the ones kept.
         const QList<RunRecord> kept = history->list({});
         QVERIFY(!kept.isEmpty() && kept.size() < kRuns);
-        QCOMPARE(history->lastChangeSeq(), 2 * kRuns);
+        // Every run recorded its start and its end (and, as it printed, its output so far).
+        QVERIFY2(history->lastChangeSeq() >= 2 * kRuns,
+                 qPrintable(QString::number(history->lastChangeSeq())));
     }
 
     // Runs beyond --history-max-runs, written while a server runs, go without a restart.

@@ -1073,22 +1073,24 @@ private Q_SLOTS:
         // Interval 2: one timeout, one still running (no duration); interval 1 is empty.
         add(2 * hour + 5, QStringLiteral("codex"), RunStatus::Timeout, 30'000);
         add(2 * hour + 6, QString(), RunStatus::Running, 0);
+        // A call whose program never ran: counted, but no duration of its own.
+        add(2 * hour + 7, QString(), RunStatus::EngineError, 0);
         // Outside the stretch: before it, and at its end (excluded).
         add(-1, QStringLiteral("claude"), RunStatus::Ok, 1);
         add(3 * hour, QStringLiteral("claude"), RunStatus::Ok, 1);
 
-        const auto report = store->activity({from, from.addMSecs(3 * hour), hour});
+        const auto report = store->activity({from, from.addMSecs(3 * hour), hour, {}});
         QVERIFY2(report, qPrintable(store->lastError()));
         QCOMPARE(report->query.bucketCount(), 3);
-        QCOMPARE(report->totalCalls, 22);
+        QCOMPARE(report->totalCalls, 23);
         QCOMPARE(report->clients.size(), 3);
         QCOMPARE(report->clients.at(0).client, QStringLiteral("claude"));
         QCOMPARE(report->clients.at(0).calls, (QList<int>{17, 0, 0}));
         QCOMPARE(report->clients.at(1).client, QStringLiteral("codex"));
         QCOMPARE(report->clients.at(1).calls, (QList<int>{3, 0, 1}));
         QCOMPARE(report->clients.at(2).client, QString());
-        QCOMPARE(report->clients.at(2).calls, (QList<int>{0, 0, 1}));
-        QCOMPARE(report->statuses.size(), 4);
+        QCOMPARE(report->clients.at(2).calls, (QList<int>{0, 0, 2}));
+        QCOMPARE(report->statuses.size(), 5);
         QCOMPARE(report->statuses.at(0).status, RunStatus::Running);
         QCOMPARE(report->statuses.at(0).calls, (QList<int>{0, 0, 1}));
         QCOMPARE(report->statuses.at(1).status, RunStatus::Ok);
@@ -1097,14 +1099,28 @@ private Q_SLOTS:
         QCOMPARE(report->statuses.at(2).calls, (QList<int>{2, 0, 0}));
         QCOMPARE(report->statuses.at(3).status, RunStatus::Timeout);
         QCOMPARE(report->statuses.at(3).total, 1);
-        // Nearest rank of 1..20: the 10th and the 19th.
+        QCOMPARE(report->statuses.at(4).status, RunStatus::EngineError);
+        // Nearest rank of 1..20: the 10th and the 19th; the engine error's 0 is not a duration.
         QCOMPARE(report->p50Ms, (QList<qint64>{10, -1, 30'000}));
         QCOMPARE(report->p95Ms, (QList<qint64>{19, -1, 30'000}));
         QCOMPARE(report->maxMs, (QList<qint64>{20, -1, 30'000}));
 
+        // Intervals of their own lengths (local days across a clock change, say).
+        ActivityQuery uneven{from,
+                             from.addMSecs(3 * hour),
+                             hour,
+                             {from, from.addMSecs(10'500), from.addMSecs(2 * hour)}};
+        const auto cut = store->activity(uneven);
+        QVERIFY2(cut, qPrintable(store->lastError()));
+        QCOMPARE(cut->clients.at(0).calls, (QList<int>{10, 7, 0}));
+        QCOMPARE(cut->clients.at(1).calls, (QList<int>{0, 3, 1}));
+        QCOMPARE(cut->p50Ms, (QList<qint64>{5, 15, 30'000}));
+        QCOMPARE(uneven.bucketStart(3), uneven.before);
+
         // An empty stretch, and one with nothing in it.
-        QCOMPARE(store->activity({from, from, hour})->query.bucketCount(), 0);
-        const auto quiet = store->activity({from.addMSecs(-10 * hour), from.addMSecs(-hour), hour});
+        QCOMPARE(store->activity({from, from, hour, {}})->query.bucketCount(), 0);
+        const auto quiet =
+            store->activity({from.addMSecs(-10 * hour), from.addMSecs(-hour), hour, {}});
         QVERIFY(quiet);
         QCOMPARE(quiet->totalCalls, 0);
         QCOMPARE(quiet->p50Ms, QList<qint64>(9, -1));

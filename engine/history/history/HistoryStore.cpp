@@ -708,12 +708,17 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
             qCInfo(lcHistory).noquote() << m_lastError;
             return false;
         }
-        QSqlQuery dropStop(m_db);
-        dropStop.prepare(QStringLiteral("DELETE FROM stop_requests WHERE run_id = ?"));
-        dropStop.addBindValue(id);
-        return execute(dropStop, "recording the end of a run") &&
+        return dropStopRequest(id, "recording the end of a run") &&
                insertFiles(id, finished.files, RunFileRecord::Direction::Output);
     });
+}
+
+bool HistoryStore::dropStopRequest(qint64 runId, const char* what)
+{
+    QSqlQuery drop(m_db);
+    drop.prepare(QStringLiteral("DELETE FROM stop_requests WHERE run_id = ?"));
+    drop.addBindValue(runId);
+    return execute(drop, what);
 }
 
 bool HistoryStore::recordOutput(qint64 id, const QString& stdoutText, const QString& stderrText)
@@ -964,7 +969,8 @@ int HistoryStore::markInterrupted(const QString& hostName,
                     QStringLiteral("The server process (pid %1) ended before the run did.")
                         .arg(pid));
                 update.addBindValue(id);
-                if (!execute(update, "marking interrupted runs"))
+                if (!execute(update, "marking interrupted runs") ||
+                    !dropStopRequest(id, "marking interrupted runs"))
                     return false;
                 ++marked;
             }

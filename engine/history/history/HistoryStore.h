@@ -180,6 +180,8 @@ private:
     bool pruneBySize(qint64 maxBytes, int* total);
     std::optional<qint64> nextChangeSeq();
     bool bumpDeletionSeq();
+    // A run that ended needs no stop any more: its request (if any) goes, in the same write.
+    bool dropStopRequest(qint64 runId, const char* what);
     bool insertFiles(qint64 runId, const QList<RunFileRecord>& files,
                      RunFileRecord::Direction direction);
     QList<RunFileRecord> filesOf(qint64 runId) const;

@@ -13,6 +13,26 @@
 
 namespace csm {
 
+namespace {
+
+// The end of a running run's output within the history's field size: its latest lines are what
+// a live view is for (HistoryFieldCap keeps the beginning, which the run's end records).
+QString latestWithin(const QString& text, qint64 maxBytes)
+{
+    if (maxBytes <= 0)
+        return text;
+    QByteArray utf8 = text.toUtf8();
+    if (utf8.size() <= maxBytes)
+        return text;
+    utf8 = utf8.right(maxBytes);
+    qsizetype start = 0;
+    while (start < utf8.size() && (static_cast<unsigned char>(utf8.at(start)) & 0xC0) == 0x80)
+        ++start; // not in the middle of a character
+    return QString::fromUtf8(utf8.mid(start));
+}
+
+} // namespace
+
 Expected<std::unique_ptr<RunHistoryRecorder>>
 RunHistoryRecorder::open(const QString& path, const Config& config, Server server)
 {
@@ -174,8 +194,8 @@ void RunHistoryRecorder::runPrinted(qint64 handle, const QString& stdoutText,
 {
     if (handle <= 0)
         return;
-    if (!m_store->recordOutput(handle, HistoryFieldCap::apply(stdoutText, m_config.maxFieldBytes),
-                               HistoryFieldCap::apply(stderrText, m_config.maxFieldBytes))) {
+    if (!m_store->recordOutput(handle, latestWithin(stdoutText, m_config.maxFieldBytes),
+                               latestWithin(stderrText, m_config.maxFieldBytes))) {
         qCDebug(lcHistory).noquote()
             << "the output of a running run was not recorded:" << m_store->lastError();
     }

@@ -147,7 +147,9 @@ void RunCodeCall::onRunFinished(const ExecutionResult& ended)
 {
     m_printedDelay.stop();
     ExecutionResult result = ended;
-    result.stoppedByUser = m_stoppedByUser && result.outcome == ExecutionResult::Outcome::Cancelled;
+    // A client that cancelled meanwhile wants no answer: its cancellation wins.
+    result.stoppedByUser =
+        m_stoppedByUser && !m_cancelled && result.outcome == ExecutionResult::Outcome::Cancelled;
     // Whatever --no-redact says: the files on disk are the history's copy as well. The inputs'
     // copies again too: the call may have come before the secrets were read.
     const SecretRedactor& redactor = m_run->secrets()->redactor();

@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QTabWidget>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 namespace csm {
@@ -180,6 +181,15 @@ RunDetailPane::RunDetailPane(QWidget* parent)
         setStopping();
         Q_EMIT stopRequested(m_run->id);
     });
+    m_stopWait.setSingleShot(true);
+    m_stopWait.setInterval(kStopAnswerMs);
+    connect(&m_stopWait, &QTimer::timeout, this, [this] {
+        // Still running: Stop can be tried again, and the pane says what may be wrong.
+        m_stopAsked = false;
+        m_stopUnanswered = true;
+        m_stop->setEnabled(showsRunningRun());
+        updateSummary();
+    });
     m_elapsedTick.setInterval(kElapsedTickMs);
     connect(&m_elapsedTick, &QTimer::timeout, this, &RunDetailPane::updateSummary);
     auto* header = new QHBoxLayout;
@@ -203,17 +213,26 @@ RunDetailPane::RunDetailPane(QWidget* parent)
 
 namespace {
 
-// Replaces the text of `view` keeping where it was scrolled to; scrolled to the end (or not
-// scrollable yet), it stays at the end, following new output.
+// Shows `text` in `view` instead of what it shows, keeping where it was scrolled to (scrolled
+// to the end, or not scrollable yet, it stays at the end: it follows new output). Output that
+// only grew is appended, so that a selection being made stays; a tail that moved on (past
+// 64 KiB) or the run's full output at its end replace the text.
 void replaceOutput(QPlainTextEdit* view, const QString& text)
 {
-    if (view->toPlainText() == text)
+    const QString shown = view->toPlainText();
+    if (shown == text)
         return;
     QScrollBar* bar = view->verticalScrollBar();
     const bool following = bar->value() >= bar->maximum();
     const int value = bar->value();
     const int column = view->horizontalScrollBar()->value();
-    view->setPlainText(text);
+    if (!shown.isEmpty() && text.startsWith(shown)) {
+        QTextCursor end(view->document());
+        end.movePosition(QTextCursor::End);
+        end.insertText(text.mid(shown.size()));
+    } else {
+        view->setPlainText(text);
+    }
     bar->setValue(following ? bar->maximum() : value);
     view->horizontalScrollBar()->setValue(column);
 }
@@ -231,22 +250,40 @@ void RunDetailPane::updateSummary()
         m_summary->setText(tr("Select a run to see its code and output."));
         return;
     }
-    m_summary->setText(summaryOf(*m_run) +
-                       (m_stopAsked && showsRunningRun() ? tr("\nStopping…") : QString()));
+    QString note;
+    if (showsRunningRun() && m_stopAsked)
+        note = tr("\nStopping…");
+    else if (showsRunningRun() && m_stopUnanswered)
+        note = tr("\nIts server has not stopped it: the server may be of an older version, or no "
+                  "longer running (its run then shows as interrupted when a server starts).");
+    m_summary->setText(summaryOf(*m_run) + note);
 }
 
 void RunDetailPane::setStopping()
 {
     m_stopAsked = true;
+    m_stopUnanswered = false;
     m_stop->setEnabled(false);
+    m_stopWait.start();
+    updateSummary();
+}
+
+void RunDetailPane::stopFailed()
+{
+    m_stopAsked = false;
+    m_stopWait.stop();
+    m_stop->setEnabled(showsRunningRun());
     updateSummary();
 }
 
 void RunDetailPane::showRun(const std::optional<RunRecord>& run)
 {
     const bool sameRun = run && m_run && run->id == m_run->id;
-    if (!sameRun)
+    if (!sameRun) {
         m_stopAsked = false;
+        m_stopUnanswered = false;
+        m_stopWait.stop();
+    }
     m_run = run;
     updateSummary();
     m_stop->setVisible(showsRunningRun());

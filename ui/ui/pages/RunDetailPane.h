@@ -28,6 +28,9 @@ class RunDetailPane final : public QWidget
 public:
     // How often the elapsed time of a running run is redrawn.
     static constexpr int kElapsedTickMs = 100;
+    // How long a Stop may take before the pane says the run's server has not answered (a server
+    // looks for stop requests five times a second).
+    static constexpr int kStopAnswerMs = 5000;
 
     explicit RunDetailPane(QWidget* parent = nullptr);
 
@@ -37,6 +40,9 @@ public:
     qint64 shownRunId() const { return m_run ? m_run->id : 0; }
     // Whether the run shown is still running (as last read).
     bool showsRunningRun() const;
+    // The Stop asked for could not be passed on (the history refused it): Stop can be pressed
+    // again.
+    void stopFailed();
 
 Q_SIGNALS:
     // The person asked to stop running run `id`, as its client could cancel it.
@@ -55,7 +61,9 @@ private:
     QPlainTextEdit* m_limits = nullptr;
     RunFilesView* m_files = nullptr;
     std::optional<RunRecord> m_run;
-    bool m_stopAsked = false; // Stop was pressed for the run shown
+    bool m_stopAsked = false;      // Stop was pressed for the run shown
+    bool m_stopUnanswered = false; // ... and the run went on past kStopAnswerMs
+    QTimer m_stopWait;
     QTimer m_elapsedTick;
 };
 

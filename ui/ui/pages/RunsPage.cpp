@@ -477,10 +477,12 @@ void RunsPage::stopRun(qint64 id)
 {
     // Through the history, whichever process serves the run (this app's server or a headless
     // one an assistant started): its server stops it within a fraction of a second.
-    if (m_store.requestStop(id))
+    if (m_store.requestStop(id)) {
         setMessage(tr("Stopping run #%1…").arg(id));
-    else
+    } else {
         setMessage(tr("Run #%1 cannot be stopped: %2").arg(id).arg(m_store.lastError()));
+        m_detail->stopFailed();
+    }
 }
 
 QList<qint64> RunsPage::selectedRunIds() const

@@ -1,0 +1,130 @@
+// The detail pane alone under the offscreen platform, fed runs as the Runs page reads them from
+// the history: a running run's output that grows keeps what the person selected and follows
+// the end; Stop asks once, says it is stopping, and says so when the run's server never
+// answers; a run that ends shows its whole output and no Stop.
+#include "FindNamed.h"
+#include "ui/pages/RunDetailPane.h"
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTextCursor>
+
+using csm::RunDetailPane;
+using csm::RunRecord;
+using csm::RunStatus;
+
+namespace {
+
+RunRecord running(const QString& stdoutText)
+{
+    RunRecord run;
+    run.id = 7;
+    run.status = RunStatus::Running;
+    run.tool = QStringLiteral("run_python_code");
+    run.language = QStringLiteral("python");
+    run.code = QStringLiteral("for i in range(100): print(i)");
+    run.startedAt = QDateTime::currentDateTime().addSecs(-3);
+    run.stdoutText = stdoutText;
+    return run;
+}
+
+QString lines(int from, int to)
+{
+    QString text;
+    for (int line = from; line < to; ++line)
+        text += QStringLiteral("line %1\n").arg(line);
+    return text;
+}
+
+} // namespace
+
+class tst_RunDetailPane final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void growingOutputKeepsTheSelectionAndFollowsTheEnd()
+    {
+        RunDetailPane pane;
+        pane.resize(600, 300);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        auto& out = findNamed<QPlainTextEdit>(pane, "stdout");
+        pane.showRun(running(lines(0, 200)));
+        QTextCursor selection(out.document());
+        selection.setPosition(0);
+        selection.setPosition(6, QTextCursor::KeepAnchor);
+        out.setTextCursor(selection);
+        QCOMPARE(out.textCursor().selectedText(), QStringLiteral("line 0"));
+        QScrollBar* bar = out.verticalScrollBar();
+        bar->setValue(bar->maximum()); // then scrolled to the end: following it
+
+        pane.showRun(running(lines(0, 400)));
+        QCOMPARE(out.toPlainText(), lines(0, 400));
+        QCOMPARE(out.textCursor().selectedText(), QStringLiteral("line 0"));
+        QCOMPARE(bar->value(), bar->maximum());
+
+        // Scrolled up to read: it stays there while more comes.
+        bar->setValue(10);
+        pane.showRun(running(lines(0, 600)));
+        QCOMPARE(bar->value(), 10);
+
+        // The end: the whole output, no Stop.
+        RunRecord ended = running(lines(0, 700));
+        ended.status = RunStatus::Ok;
+        ended.exitCode = 0;
+        ended.durationMs = 4200;
+        pane.showRun(ended);
+        QCOMPARE(out.toPlainText(), lines(0, 700));
+        QVERIFY(!pane.showsRunningRun());
+        QVERIFY(!findNamed<QPushButton>(pane, "stopButton").isVisible());
+        QVERIFY(findNamed<QLabel>(pane, "summary").text().contains(QLatin1String("4200 ms")));
+    }
+
+    void stopAsksOnceAndSaysWhenNobodyAnswers()
+    {
+        RunDetailPane pane;
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QSignalSpy asked(&pane, &RunDetailPane::stopRequested);
+        pane.showRun(running(QStringLiteral("0\n")));
+        auto& stop = findNamed<QPushButton>(pane, "stopButton");
+        const auto& summary = findNamed<QLabel>(pane, "summary");
+        QVERIFY(stop.isVisible() && stop.isEnabled());
+        QVERIFY2(summary.text().contains(QLatin1String("s so far")), qPrintable(summary.text()));
+        QTest::mouseClick(&stop, Qt::LeftButton);
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(asked.at(0).at(0).toLongLong(), 7);
+        QVERIFY(!stop.isEnabled());
+        QVERIFY(summary.text().contains(QStringLiteral("Stopping…")));
+        // New output while it stops does not offer Stop again.
+        pane.showRun(running(QStringLiteral("0\n1\n")));
+        QVERIFY(!stop.isEnabled());
+
+        // The history refused the request: Stop can be pressed again.
+        pane.stopFailed();
+        QVERIFY(stop.isEnabled());
+        QVERIFY(!summary.text().contains(QStringLiteral("Stopping…")));
+
+        // Asked, and the run goes on: after a while the pane says why that may be.
+        QTest::mouseClick(&stop, Qt::LeftButton);
+        QCOMPARE(asked.size(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(stop.isEnabled(), RunDetailPane::kStopAnswerMs + 2000);
+        QVERIFY2(summary.text().contains(QLatin1String("has not stopped it")),
+                 qPrintable(summary.text()));
+
+        // Another run shown: nothing of this one's Stop stays.
+        RunRecord other = running(QString());
+        other.id = 8;
+        pane.showRun(other);
+        QVERIFY(stop.isEnabled());
+        QVERIFY(!summary.text().contains(QLatin1String("has not stopped it")));
+    }
+};
+
+QTEST_MAIN(tst_RunDetailPane)
+#include "tst_RunDetailPane.moc"
