@@ -1,0 +1,65 @@
+#include "egress/EgressPolicy.h"
+
+#include <utility>
+
+namespace csm {
+
+EgressPolicy::EgressPolicy(EgressMode mode, QList<HostPattern> allowed,
+                           QList<QHostAddress> ownAddresses)
+    : m_mode(mode)
+    , m_allowed(std::move(allowed))
+    , m_ownAddresses(std::move(ownAddresses))
+{}
+
+bool EgressPolicy::named(const QString& host, quint16 port) const
+{
+    for (const HostPattern& pattern : m_allowed) {
+        if (pattern.matches(host, port))
+            return true;
+    }
+    return false;
+}
+
+EgressPolicy::Decision EgressPolicy::decide(const QString& host, quint16 port,
+                                            const QList<QHostAddress>& resolved) const
+{
+    const QString target = QStringLiteral("%1:%2").arg(host).arg(port);
+    if (m_mode == EgressMode::None)
+        return {Verdict::Deny, QStringLiteral("%1: this sandbox has no network").arg(target)};
+    if (m_mode == EgressMode::Bridge)
+        return {Verdict::Allow, QStringLiteral("%1: unfiltered (bridge)").arg(target)};
+    if (resolved.isEmpty())
+        return {Verdict::Deny, QStringLiteral("%1: the name does not resolve").arg(target)};
+    // Named by the user: wherever it leads, that is what was asked for.
+    if (named(host, port))
+        return {Verdict::Allow, QStringLiteral("%1: allowed by a rule").arg(target)};
+    for (const QHostAddress& address : resolved) {
+        const QString shown = address.toString();
+        if (m_ownAddresses.contains(address)) {
+            return {Verdict::Deny,
+                    QStringLiteral("%1: %2 is this machine; name the host in an allow rule "
+                                   "(--allow-host) to reach it")
+                        .arg(target, shown)};
+        }
+        const AddressScope scope = AddressScopes::of(address);
+        if (scope != AddressScope::Public) {
+            return {Verdict::Deny, QStringLiteral("%1: %2 is %3; name the host in an allow rule "
+                                                  "(--allow-host) to reach it")
+                                       .arg(target, shown, AddressScopes::describe(scope))};
+        }
+    }
+    switch (m_mode) {
+    case EgressMode::Open:
+        return {Verdict::Allow, QStringLiteral("%1: a public host").arg(target)};
+    case EgressMode::Allowlist:
+        return {Verdict::Deny, QStringLiteral("%1: not on the allow list").arg(target)};
+    case EgressMode::Ask:
+        return {Verdict::Ask, QStringLiteral("%1: not decided yet").arg(target)};
+    case EgressMode::None:
+    case EgressMode::Bridge:
+        break;
+    }
+    return {Verdict::Deny, QStringLiteral("%1: refused").arg(target)};
+}
+
+} // namespace csm

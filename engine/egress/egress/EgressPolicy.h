@@ -1,0 +1,53 @@
+#pragma once
+
+#include "egress/AddressScope.h"
+#include "egress/EgressMode.h"
+#include "egress/HostPattern.h"
+
+#include <QHostAddress>
+#include <QList>
+#include <QString>
+
+namespace csm {
+
+// Whether a sandbox's connection to HOST:PORT may go, once the proxy has resolved HOST: the
+// decision is made on the name and on every address it resolved to, and the proxy then
+// connects to those checked addresses only, so a name that resolves to a public address for
+// the check and a private one for the connection (DNS rebinding) gets nowhere.
+//
+// By default only public addresses are reachable: loopback, private networks, link-local (the
+// cloud metadata service at 169.254.169.254), multicast, reserved ranges and this machine's own
+// addresses are refused, unless an allow rule names the host (by name or address).
+class EgressPolicy final
+{
+public:
+    enum class Verdict
+    {
+        Allow,
+        Deny,
+        Ask, // the person decides (ask mode); the proxy waits for the answer
+    };
+    struct Decision
+    {
+        Verdict verdict = Verdict::Deny;
+        // Why, for the history, the app and the model: "169.254.169.254 is a link-local
+        // address (such as the cloud metadata service)".
+        QString reason;
+    };
+
+    EgressPolicy(EgressMode mode, QList<HostPattern> allowed, QList<QHostAddress> ownAddresses);
+
+    EgressMode mode() const { return m_mode; }
+    // `host` as the program asked for it (a name or an address literal), `resolved`: the
+    // addresses the proxy resolved it to (the literal's own for an address).
+    Decision decide(const QString& host, quint16 port, const QList<QHostAddress>& resolved) const;
+
+private:
+    bool named(const QString& host, quint16 port) const;
+
+    EgressMode m_mode;
+    QList<HostPattern> m_allowed;
+    QList<QHostAddress> m_ownAddresses;
+};
+
+} // namespace csm

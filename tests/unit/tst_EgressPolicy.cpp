@@ -1,0 +1,241 @@
+// The egress policy's decisions as an attacker probes them from inside a sandbox: loopback,
+// private and link-local addresses written every way an address can be (IPv4 carried in IPv6
+// included), names that resolve to them, this machine's own addresses, and the rules a user
+// writes to name a host explicitly.
+#include "egress/AddressScope.h"
+#include "egress/EgressMode.h"
+#include "egress/EgressPolicy.h"
+#include "egress/HostPattern.h"
+
+#include <QTest>
+
+using namespace csm;
+
+Q_DECLARE_METATYPE(csm::AddressScope)
+
+namespace {
+
+QList<QHostAddress> addresses(const QStringList& texts)
+{
+    QList<QHostAddress> list;
+    for (const QString& text : texts)
+        list << QHostAddress(text);
+    return list;
+}
+
+HostPattern pattern(const QString& text)
+{
+    Expected<HostPattern> parsed = HostPattern::parse(text);
+    if (!parsed)
+        qFatal("%s", qPrintable(parsed.error()));
+    return *parsed;
+}
+
+} // namespace
+
+class tst_EgressPolicy final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void addressScopes_data()
+    {
+        QTest::addColumn<QString>("address");
+        QTest::addColumn<AddressScope>("scope");
+        const auto row = [](const char* address, AddressScope scope) {
+            QTest::newRow(address) << QString::fromLatin1(address) << scope;
+        };
+        row("8.8.8.8", AddressScope::Public);
+        row("1.1.1.1", AddressScope::Public);
+        row("172.32.0.1", AddressScope::Public);
+        row("2606:4700:4700::1111", AddressScope::Public);
+        row("127.0.0.1", AddressScope::Loopback);
+        row("127.255.255.254", AddressScope::Loopback);
+        row("::1", AddressScope::Loopback);
+        row("::ffff:127.0.0.1", AddressScope::Loopback);
+        row("::ffff:7f00:1", AddressScope::Loopback);
+        row("::127.0.0.1", AddressScope::Loopback);
+        row("64:ff9b::7f00:1", AddressScope::Loopback);
+        row("2002:7f00:1::1", AddressScope::Loopback);
+        row("10.1.2.3", AddressScope::Private);
+        row("172.16.0.1", AddressScope::Private);
+        row("172.31.255.255", AddressScope::Private);
+        row("192.168.1.1", AddressScope::Private);
+        row("100.64.0.1", AddressScope::Private);
+        row("::ffff:10.0.0.1", AddressScope::Private);
+        row("fd00::1", AddressScope::Private);
+        row("fc00::1", AddressScope::Private);
+        row("169.254.169.254", AddressScope::LinkLocal);
+        row("::ffff:169.254.169.254", AddressScope::LinkLocal);
+        row("fe80::1", AddressScope::LinkLocal);
+        row("224.0.0.1", AddressScope::Multicast);
+        row("ff02::1", AddressScope::Multicast);
+        row("0.0.0.0", AddressScope::Unspecified);
+        row("0.1.2.3", AddressScope::Unspecified);
+        row("::", AddressScope::Unspecified);
+        row("255.255.255.255", AddressScope::Reserved);
+        row("240.0.0.1", AddressScope::Reserved);
+        row("192.0.2.1", AddressScope::Reserved);
+        row("198.18.0.1", AddressScope::Reserved);
+        row("2001:db8::1", AddressScope::Reserved);
+    }
+
+    void addressScopes()
+    {
+        QFETCH(QString, address);
+        QFETCH(AddressScope, scope);
+        const QHostAddress parsed(address);
+        QVERIFY2(!parsed.isNull(), qPrintable(address));
+        QCOMPARE(AddressScopes::of(parsed), scope);
+    }
+
+    void hostPatterns()
+    {
+        QVERIFY(pattern(QStringLiteral("api.github.com"))
+                    .matches(QStringLiteral("API.GitHub.com."), 443));
+        QVERIFY(pattern(QStringLiteral("api.github.com:443"))
+                    .matches(QStringLiteral("api.github.com"), 443));
+        QVERIFY(!pattern(QStringLiteral("api.github.com:443"))
+                     .matches(QStringLiteral("api.github.com"), 80));
+        const HostPattern pypi = pattern(QStringLiteral("*.pypi.org"));
+        QVERIFY(pypi.matches(QStringLiteral("files.pypi.org"), 443));
+        QVERIFY(pypi.matches(QStringLiteral("a.b.pypi.org"), 443));
+        QVERIFY(!pypi.matches(QStringLiteral("pypi.org"), 443));
+        QVERIFY(!pypi.matches(QStringLiteral("evilpypi.org"), 443));
+        QVERIFY(!pypi.matches(QStringLiteral("pypi.org.evil.com"), 443));
+        // Addresses match however they are written, and only as addresses.
+        const HostPattern local = pattern(QStringLiteral("10.0.0.5:8080"));
+        QVERIFY(local.matches(QStringLiteral("10.0.0.5"), 8080));
+        QVERIFY(local.matches(QStringLiteral("[::ffff:10.0.0.5]"), 8080));
+        QVERIFY(!local.matches(QStringLiteral("10.0.0.6"), 8080));
+        QVERIFY(!local.matches(QStringLiteral("10.0.0.5.nip.io"), 8080));
+        QVERIFY(pattern(QStringLiteral("[fd00::1]:53")).matches(QStringLiteral("fd00:0::1"), 53));
+        QVERIFY(pattern(QStringLiteral("fd00::1")).matches(QStringLiteral("[fd00::1]"), 1));
+        QCOMPARE(pattern(QStringLiteral("*.PyPI.org")).toString(), QStringLiteral("*.pypi.org"));
+        QCOMPARE(pattern(QStringLiteral("[fd00::1]:53")).toString(),
+                 QStringLiteral("[fd00::1]:53"));
+        QCOMPARE(pattern(QStringLiteral("localhost:8080")).toString(),
+                 QStringLiteral("localhost:8080"));
+    }
+
+    void badPatternsSayWhy_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("empty") << QString();
+        QTest::newRow("port 0") << QStringLiteral("a.com:0");
+        QTest::newRow("port too big") << QStringLiteral("a.com:70000");
+        QTest::newRow("port not a number") << QStringLiteral("a.com:http");
+        QTest::newRow("wildcard inside") << QStringLiteral("api.*.com");
+        QTest::newRow("bare wildcard") << QStringLiteral("*");
+        QTest::newRow("space") << QStringLiteral("a b.com");
+        QTest::newRow("slash") << QStringLiteral("a.com/path");
+        QTest::newRow("unclosed bracket") << QStringLiteral("[fd00::1");
+    }
+
+    void badPatternsSayWhy()
+    {
+        QFETCH(QString, text);
+        const Expected<HostPattern> parsed = HostPattern::parse(text);
+        QVERIFY(!parsed);
+        QVERIFY(!parsed.error().isEmpty());
+    }
+
+    void openModeRefusesWhatIsNotPublic()
+    {
+        const EgressPolicy policy(EgressMode::Open, {}, addresses({QStringLiteral("203.0.114.7")}));
+        QCOMPARE(policy
+                     .decide(QStringLiteral("example.org"), 443,
+                             addresses({QStringLiteral("93.184.215.14")}))
+                     .verdict,
+                 EgressPolicy::Verdict::Allow);
+        // The metadata service, by address and by a name that resolves to it.
+        for (const QString& host :
+             {QStringLiteral("169.254.169.254"), QStringLiteral("metadata.google.internal")}) {
+            const auto decision =
+                policy.decide(host, 80, addresses({QStringLiteral("169.254.169.254")}));
+            QCOMPARE(decision.verdict, EgressPolicy::Verdict::Deny);
+            QVERIFY2(decision.reason.contains(QLatin1String("metadata")),
+                     qPrintable(decision.reason));
+        }
+        // A name with a public and a private address: refused, whichever the connection used.
+        const auto rebinding =
+            policy.decide(QStringLiteral("rebind.example"), 80,
+                          addresses({QStringLiteral("93.184.215.14"), QStringLiteral("10.0.0.1")}));
+        QCOMPARE(rebinding.verdict, EgressPolicy::Verdict::Deny);
+        QVERIFY2(rebinding.reason.contains(QLatin1String("10.0.0.1 is a private network")),
+                 qPrintable(rebinding.reason));
+        // This machine, even at a public address.
+        const auto self = policy.decide(QStringLiteral("me.example"), 22,
+                                        addresses({QStringLiteral("203.0.114.7")}));
+        QCOMPARE(self.verdict, EgressPolicy::Verdict::Deny);
+        QVERIFY2(self.reason.contains(QLatin1String("this machine")), qPrintable(self.reason));
+        QCOMPARE(policy
+                     .decide(QStringLiteral("localhost"), 8080,
+                             addresses({QStringLiteral("::ffff:127.0.0.1")}))
+                     .verdict,
+                 EgressPolicy::Verdict::Deny);
+        QCOMPARE(policy.decide(QStringLiteral("nowhere.invalid"), 80, {}).verdict,
+                 EgressPolicy::Verdict::Deny);
+    }
+
+    void aNamedHostIsReachableWhereverItIs()
+    {
+        const EgressPolicy policy(
+            EgressMode::Open,
+            {pattern(QStringLiteral("localhost:8080")), pattern(QStringLiteral("10.0.0.5"))}, {});
+        const auto loopback = addresses({QStringLiteral("127.0.0.1")});
+        QCOMPARE(policy.decide(QStringLiteral("localhost"), 8080, loopback).verdict,
+                 EgressPolicy::Verdict::Allow);
+        // Only on the port named, and only by the name named.
+        QCOMPARE(policy.decide(QStringLiteral("localhost"), 22, loopback).verdict,
+                 EgressPolicy::Verdict::Deny);
+        QCOMPARE(policy.decide(QStringLiteral("127.0.0.1"), 8080, loopback).verdict,
+                 EgressPolicy::Verdict::Deny);
+        QCOMPARE(
+            policy.decide(QStringLiteral("10.0.0.5"), 9000, addresses({QStringLiteral("10.0.0.5")}))
+                .verdict,
+            EgressPolicy::Verdict::Allow);
+    }
+
+    void allowlistAskAndNone()
+    {
+        const QList<HostPattern> rules{pattern(QStringLiteral("*.pypi.org")),
+                                       pattern(QStringLiteral("api.github.com:443"))};
+        const auto publicAddress = addresses({QStringLiteral("151.101.0.223")});
+        const auto privateAddress = addresses({QStringLiteral("192.168.0.10")});
+        const EgressPolicy allowlist(EgressMode::Allowlist, rules, {});
+        QCOMPARE(allowlist.decide(QStringLiteral("files.pypi.org"), 443, publicAddress).verdict,
+                 EgressPolicy::Verdict::Allow);
+        const auto other = allowlist.decide(QStringLiteral("example.org"), 443, publicAddress);
+        QCOMPARE(other.verdict, EgressPolicy::Verdict::Deny);
+        QVERIFY2(other.reason.contains(QLatin1String("not on the allow list")),
+                 qPrintable(other.reason));
+        QCOMPARE(allowlist.decide(QStringLiteral("api.github.com"), 80, publicAddress).verdict,
+                 EgressPolicy::Verdict::Deny);
+
+        const EgressPolicy ask(EgressMode::Ask, rules, {});
+        QCOMPARE(ask.decide(QStringLiteral("example.org"), 443, publicAddress).verdict,
+                 EgressPolicy::Verdict::Ask);
+        QCOMPARE(ask.decide(QStringLiteral("files.pypi.org"), 443, publicAddress).verdict,
+                 EgressPolicy::Verdict::Allow);
+        // A private address is refused, not asked about: only a rule opens it.
+        QCOMPARE(ask.decide(QStringLiteral("nas.home"), 443, privateAddress).verdict,
+                 EgressPolicy::Verdict::Deny);
+
+        const EgressPolicy none(EgressMode::None, rules, {});
+        QCOMPARE(none.decide(QStringLiteral("files.pypi.org"), 443, publicAddress).verdict,
+                 EgressPolicy::Verdict::Deny);
+    }
+
+    void modeNames()
+    {
+        for (const QString& name : EgressModes::names())
+            QCOMPARE(EgressModes::toString(*EgressModes::fromString(name)), name);
+        QCOMPARE(EgressModes::names().size(), 5);
+        QVERIFY(!EgressModes::fromString(QStringLiteral("Open")));
+        QCOMPARE(*EgressModes::fromString(QStringLiteral("allowlist")), EgressMode::Allowlist);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_EgressPolicy)
+#include "tst_EgressPolicy.moc"
