@@ -18,6 +18,8 @@
 #include <QUuid>
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -1729,6 +1731,44 @@ private Q_SLOTS:
         const auto refused = HistoryStore::open(path, gap);
         QVERIFY(!refused);
         QVERIFY2(refused.error().contains(QLatin1String("a bug")), qPrintable(refused.error()));
+    }
+
+    // A running run's output waits briefly for another writer and gives up, then the usual
+    // wait applies again to the writes that matter.
+    void liveOutputDoesNotWaitLongForTheLock()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = historyPath(dir);
+        auto store = openStore(path);
+        QVERIFY(store);
+        const auto id = store->recordStart(newRun(QStringLiteral("print(1)")));
+        QVERIFY(id);
+        RawDatabase locker(path);
+        QVERIFY(locker.exec(QStringLiteral("BEGIN IMMEDIATE")));
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(!store->recordOutput(*id, QStringLiteral("1\n"), QString()));
+        QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(locker.exec(QStringLiteral("ROLLBACK")));
+        // The end still waits up to its 5 s: another process holding the lock for 300 ms
+        // does not make it fail.
+        std::atomic<bool> locked = false;
+        std::unique_ptr<QThread> holder(QThread::create([&] {
+            RawDatabase other(path);
+            if (!other.exec(QStringLiteral("BEGIN IMMEDIATE")))
+                return;
+            locked = true;
+            QThread::msleep(300);
+            other.exec(QStringLiteral("ROLLBACK"));
+        }));
+        holder->start();
+        QTRY_VERIFY(locked);
+        QVERIFY2(store->recordEnd(*id, ended(RunStatus::Ok, QStringLiteral("1\n"))),
+                 qPrintable(store->lastError()));
+        QVERIFY(holder->wait(5000));
+        QVERIFY(store->recordOutput(*store->recordStart(newRun(QStringLiteral("x"))),
+                                    QStringLiteral("ok"), QString()));
     }
 
     void busyDatabaseFailsCleanly()

@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
@@ -512,6 +513,7 @@ bool HistoryStore::setBusyTimeout(std::chrono::milliseconds timeout)
     if (!execute(QStringLiteral("PRAGMA busy_timeout = %1").arg(timeout.count()),
                  "setting the busy timeout"))
         return false;
+    m_busyTimeout = timeout;
     setError({});
     return true;
 }
@@ -725,6 +727,16 @@ bool HistoryStore::recordOutput(qint64 id, const QString& stdoutText, const QStr
 {
     if (!onOwnerThread())
         return false;
+    // A live view can do without one update; the server's thread must not wait seconds for it
+    // while another process holds the file (the app deleting many runs, say).
+    const std::chrono::milliseconds usual = m_busyTimeout;
+    if (!setBusyTimeout(kLiveOutputBusyTimeout))
+        return false;
+    const auto restore = qScopeGuard([&] {
+        const QString error = m_lastError; // the write's, which restoring must not clear
+        setBusyTimeout(usual);
+        m_lastError = error;
+    });
     return write("recording a running run's output", [&] {
         const auto seq = nextChangeSeq();
         if (!seq)

@@ -41,6 +41,9 @@ class HistoryStore final
 {
 public:
     static constexpr std::chrono::milliseconds kDefaultBusyTimeout{5000};
+    // What recordOutput waits at most for another writer: it skips an update rather than hold up
+    // the server.
+    static constexpr std::chrono::milliseconds kLiveOutputBusyTimeout{50};
 
     // <GenericDataLocation>/code-sandbox/history.sqlite, e.g.
     // ~/.local/share/code-sandbox/history.sqlite: shared by the app and the headless server
@@ -84,7 +87,8 @@ public:
     bool recordEnd(qint64 id, const RunRecord& finished);
     // While run `id` runs: what it has printed so far (its server's redacted view of it, e.g.
     // the tail of each stream), for live views in any process; the run's end replaces it. False
-    // when the run is not running (any more) or the write failed.
+    // when the run is not running (any more) or the write failed, for one thing because another
+    // process held the file for more than kLiveOutputBusyTimeout.
     bool recordOutput(qint64 id, const QString& stdoutText, const QString& stderrText);
     // Asks the server of running run `id` to stop it, as its client's cancellation would (the
     // server looks for requests with takeStopRequests). False when the run is not running.
@@ -200,6 +204,7 @@ private:
     QSqlDatabase m_db;
     QThread* m_thread = nullptr;
     int m_schemaVersion = 0;
+    std::chrono::milliseconds m_busyTimeout = kDefaultBusyTimeout;
     mutable QString m_lastError;
     QStringList m_deletedFilesKeys;
 };
