@@ -1,0 +1,41 @@
+#include "egress/EgressProxy.h"
+
+#include "egress/EgressRelay.h"
+
+#include <QHostInfo>
+#include <QIODevice>
+
+#include <utility>
+
+namespace csm {
+
+EgressProxy::EgressProxy(EgressPolicy policy, Limits limits, QObject* parent)
+    : QObject(parent)
+    , m_policy(std::move(policy))
+    , m_limits(limits)
+    , m_resolver([](const QString& host, std::function<void(QList<QHostAddress>)> done) {
+        QHostInfo::lookupHost(
+            host, [done = std::move(done)](const QHostInfo& info) { done(info.addresses()); });
+    })
+{}
+
+EgressProxy::~EgressProxy() = default;
+
+void EgressProxy::serve(QIODevice* stream)
+{
+    ++m_open;
+    ++m_total;
+    auto* relay = new EgressRelay(*this, stream);
+    if (m_open > m_limits.maxOpenConnections) {
+        relay->refuse(429, QStringLiteral("more than %1 connections open at once")
+                               .arg(m_limits.maxOpenConnections));
+    } else if (m_total > m_limits.maxConnections) {
+        relay->refuse(
+            429,
+            QStringLiteral("more than %1 connections in this run").arg(m_limits.maxConnections));
+    } else {
+        relay->start();
+    }
+}
+
+} // namespace csm

@@ -1,0 +1,279 @@
+#include "egress/EgressRelay.h"
+
+#include "egress/EgressProxy.h"
+#include "egress/ProxyRequestHead.h"
+
+#include <QIODevice>
+#include <QLocalSocket>
+#include <QTcpSocket>
+
+namespace csm {
+
+namespace {
+
+QByteArray response(int status, const QString& reason)
+{
+    const char* phrase = status == 403   ? "Forbidden"
+                         : status == 429 ? "Too Many Requests"
+                         : status == 502 ? "Bad Gateway"
+                         : status == 504 ? "Gateway Timeout"
+                                         : "Bad Request";
+    const QByteArray body = "Code Sandbox egress: " + reason.toUtf8() + '\n';
+    return "HTTP/1.1 " + QByteArray::number(status) + ' ' + phrase +
+           "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n"
+           "Content-Length: " +
+           QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+
+} // namespace
+
+EgressRelay::EgressRelay(EgressProxy& proxy, QIODevice* program)
+    : QObject(&proxy)
+    , m_proxy(proxy)
+    , m_program(program)
+{
+    program->setParent(this);
+    // Bounded reading: a side that does not read holds the other back (pump()), the kernel's
+    // buffers fill, and the sender waits; nothing piles up in the server.
+    if (auto* socket = qobject_cast<QAbstractSocket*>(program))
+        socket->setReadBufferSize(kMaxBufferedBytes);
+    else if (auto* local = qobject_cast<QLocalSocket*>(program))
+        local->setReadBufferSize(kMaxBufferedBytes);
+    m_connection.started = QDateTime::currentDateTime();
+    m_clock.start();
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, [this] {
+        if (m_upstream && m_upstream->state() != QAbstractSocket::ConnectedState)
+            refuse(504, QStringLiteral("%1:%2 did not answer in time")
+                            .arg(m_connection.host)
+                            .arg(m_connection.port));
+        else
+            refuse(408, QStringLiteral("the request head did not come in time"));
+    });
+    connect(program, &QIODevice::readyRead, this, [this] {
+        if (m_connection.host.isEmpty()) {
+            readHead();
+        } else if (m_tunnel && !m_connected) {
+            // A client waits for the tunnel before it speaks.
+            refuse(400, QStringLiteral("data sent before the tunnel was open"));
+        } else {
+            pump();
+        }
+    });
+    connect(program, &QIODevice::readChannelFinished, this, [this] {
+        if (m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState) {
+            pump();
+            m_upstream->disconnectFromHost();
+        } else {
+            finish(m_connection.reason.isEmpty() ? QStringLiteral("closed by the program")
+                                                 : m_connection.reason);
+        }
+    });
+}
+
+void EgressRelay::start()
+{
+    m_deadline.start(m_proxy.m_limits.headTimeoutMs);
+    readHead();
+}
+
+void EgressRelay::refuse(int status, const QString& reason)
+{
+    if (m_finished)
+        return;
+    m_connection.allowed = false;
+    if (m_program && m_program->isOpen())
+        m_program->write(response(status, reason));
+    finish(reason);
+}
+
+void EgressRelay::readHead()
+{
+    if (!m_program)
+        return;
+    m_head += m_program->readAll();
+    const ProxyRequestHead head = ProxyRequestHead::parse(m_head);
+    switch (head.status()) {
+    case ProxyRequestHead::Status::Incomplete:
+        return;
+    case ProxyRequestHead::Status::Invalid:
+        refuse(400, head.error());
+        return;
+    case ProxyRequestHead::Status::Complete:
+        break;
+    }
+    m_deadline.stop();
+    m_connection.host = head.host();
+    m_connection.port = head.port();
+    m_tunnel = head.kind() == ProxyRequestHead::Kind::Connect;
+    if (!m_tunnel)
+        m_pendingUpstream = head.forwardHead() + m_head.mid(head.headBytes());
+    m_head.clear();
+    resolve();
+}
+
+void EgressRelay::resolve()
+{
+    QHostAddress literal;
+    if (literal.setAddress(m_connection.host)) {
+        decide({literal});
+        return;
+    }
+    QPointer<EgressRelay> self(this);
+    m_proxy.m_resolver(m_connection.host, [self](QList<QHostAddress> addresses) {
+        if (self)
+            self->decide(addresses);
+    });
+}
+
+void EgressRelay::decide(const QList<QHostAddress>& addresses)
+{
+    const EgressPolicy::Decision decision =
+        m_proxy.m_policy.decide(m_connection.host, m_connection.port, addresses);
+    m_connection.reason = decision.reason;
+    m_addresses = addresses;
+    switch (decision.verdict) {
+    case EgressPolicy::Verdict::Allow:
+        m_connection.allowed = true;
+        connectNext();
+        return;
+    case EgressPolicy::Verdict::Deny:
+        refuse(403, decision.reason);
+        return;
+    case EgressPolicy::Verdict::Ask:
+        break;
+    }
+    if (!m_proxy.m_asker) {
+        refuse(
+            403,
+            QStringLiteral("%1:%2: no one to ask").arg(m_connection.host).arg(m_connection.port));
+        return;
+    }
+    QPointer<EgressRelay> self(this);
+    m_proxy.m_asker(m_connection.host, m_connection.port, [self](bool allow) {
+        if (!self)
+            return;
+        if (allow) {
+            self->m_connection.allowed = true;
+            self->m_connection.reason = QStringLiteral("%1:%2: allowed when asked")
+                                            .arg(self->m_connection.host)
+                                            .arg(self->m_connection.port);
+            self->connectNext();
+        } else {
+            self->refuse(403, QStringLiteral("%1:%2: denied when asked")
+                                  .arg(self->m_connection.host)
+                                  .arg(self->m_connection.port));
+        }
+    });
+}
+
+void EgressRelay::connectNext()
+{
+    if (m_addresses.isEmpty()) {
+        refuse(
+            502,
+            QStringLiteral("%1:%2: cannot connect").arg(m_connection.host).arg(m_connection.port));
+        return;
+    }
+    if (m_upstream)
+        m_upstream->deleteLater();
+    // Only the addresses the policy checked: the name is not resolved again.
+    const QHostAddress address = m_addresses.takeFirst();
+    m_connection.address = address.toString();
+    m_upstream = new QTcpSocket(this);
+    m_upstream->setReadBufferSize(kMaxBufferedBytes);
+    connect(m_upstream, &QTcpSocket::connected, this, &EgressRelay::onUpstreamConnected);
+    connect(m_upstream, &QTcpSocket::errorOccurred, this, [this] {
+        if (!m_connected)
+            connectNext(); // the next checked address, if there is one
+    });
+    connect(m_upstream, &QTcpSocket::readyRead, this, &EgressRelay::pump);
+    connect(m_upstream, &QTcpSocket::bytesWritten, this, &EgressRelay::pump);
+    connect(m_upstream, &QTcpSocket::disconnected, this, [this] {
+        pump();
+        finish(QStringLiteral("closed by %1:%2").arg(m_connection.host).arg(m_connection.port));
+    });
+    m_deadline.start(m_proxy.m_limits.connectTimeoutMs);
+    m_upstream->connectToHost(address, m_connection.port);
+}
+
+void EgressRelay::onUpstreamConnected()
+{
+    m_connected = true;
+    m_deadline.stop();
+    if (m_tunnel)
+        m_program->write("HTTP/1.1 200 Connection established\r\n\r\n");
+    else
+        count(m_upstream->write(m_pendingUpstream), &m_connection.bytesSent);
+    m_pendingUpstream.clear();
+    connect(m_program, &QIODevice::bytesWritten, this, &EgressRelay::pump);
+    pump();
+}
+
+void EgressRelay::pump()
+{
+    if (m_finished || !m_upstream || !m_program ||
+        m_upstream->state() != QAbstractSocket::ConnectedState)
+        return;
+    // Each way, only as much as the other side has taken: a side that does not read holds up
+    // the other instead of filling the server's memory.
+    if (m_upstream->bytesToWrite() < kMaxBufferedBytes && m_program->bytesAvailable() > 0)
+        count(m_upstream->write(m_program->read(kMaxBufferedBytes)), &m_connection.bytesSent);
+    if (m_program->bytesToWrite() < kMaxBufferedBytes && m_upstream->bytesAvailable() > 0)
+        count(m_program->write(m_upstream->read(kMaxBufferedBytes)), &m_connection.bytesReceived);
+}
+
+void EgressRelay::count(qint64 bytes, qint64* side)
+{
+    if (bytes <= 0)
+        return;
+    *side += bytes;
+    m_proxy.m_bytes += bytes;
+    if (m_proxy.m_bytes > m_proxy.m_limits.maxBytes) {
+        m_connection.reason = QStringLiteral("cut: the run's network traffic reached its limit "
+                                             "of %1 bytes")
+                                  .arg(m_proxy.m_limits.maxBytes);
+        if (m_upstream)
+            m_upstream->abort();
+        finish(m_connection.reason);
+    }
+}
+
+void EgressRelay::finish(const QString& reason)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_deadline.stop();
+    // An allowed connection keeps the policy's reason, unless it was cut (count()).
+    if (m_connection.reason.isEmpty() || !m_connection.allowed)
+        m_connection.reason = reason;
+    m_connection.durationMs = m_clock.elapsed();
+    if (m_upstream)
+        m_upstream->disconnectFromHost();
+    if (m_program) {
+        // What was written to the program (a refusal's reason) still goes out: the stream
+        // outlives this relay until it has disconnected.
+        QIODevice* program = m_program.data();
+        program->setParent(nullptr);
+        if (auto* socket = qobject_cast<QAbstractSocket*>(program)) {
+            connect(socket, &QAbstractSocket::disconnected, socket, &QObject::deleteLater);
+            socket->disconnectFromHost();
+            if (socket->state() == QAbstractSocket::UnconnectedState)
+                socket->deleteLater();
+        } else if (auto* local = qobject_cast<QLocalSocket*>(program)) {
+            connect(local, &QLocalSocket::disconnected, local, &QObject::deleteLater);
+            local->disconnectFromServer();
+            if (local->state() == QLocalSocket::UnconnectedState)
+                local->deleteLater();
+        } else {
+            program->close();
+            program->deleteLater();
+        }
+    }
+    --m_proxy.m_open;
+    Q_EMIT m_proxy.connectionEnded(m_connection);
+    deleteLater();
+}
+
+} // namespace csm

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "egress/EgressConnection.h"
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QHostAddress>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+class QIODevice;
+class QTcpSocket;
+
+namespace csm {
+
+class EgressProxy;
+
+// One program connection through the EgressProxy, from its request head to its end: resolve,
+// decide, connect to a checked address, relay, report. Deletes itself once it has reported.
+class EgressRelay final : public QObject
+{
+    Q_OBJECT
+
+public:
+    // Most bytes held for a side that does not read: past it, the other side is not read either.
+    static constexpr qint64 kMaxBufferedBytes = 1024 * 1024;
+
+    EgressRelay(EgressProxy& proxy, QIODevice* program);
+
+    // Reads the program's request (what came already, and what comes).
+    void start();
+    // Refuses at once (too many connections) with `status` and `reason`.
+    void refuse(int status, const QString& reason);
+
+private:
+    void readHead();
+    void resolve();
+    void decide(const QList<QHostAddress>& addresses);
+    void connectNext();
+    void onUpstreamConnected();
+    void pump();
+    void count(qint64 bytes, qint64* side);
+    void finish(const QString& reason);
+
+    EgressProxy& m_proxy;
+    QPointer<QIODevice> m_program;
+    QPointer<QTcpSocket> m_upstream;
+    EgressConnection m_connection;
+    QByteArray m_head;
+    QByteArray m_pendingUpstream; // a plain request's head and what followed it
+    bool m_tunnel = false;
+    bool m_connected = false; // to the host
+    QList<QHostAddress> m_addresses;
+    QTimer m_deadline;
+    QElapsedTimer m_clock;
+    bool m_finished = false;
+};
+
+} // namespace csm

@@ -1,0 +1,259 @@
+// The egress proxy between a program's connections and real servers on this machine's loopback:
+// what a rule names goes through (a CONNECT tunnel, a plain request), everything else is
+// refused with the reason before any connection is made, and the limits hold against a program
+// that opens too many connections, sends too much, or never finishes its request.
+#include "egress/EgressProxy.h"
+
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTest>
+
+#include <memory>
+
+using namespace csm;
+
+namespace {
+
+HostPattern pattern(const QString& text)
+{
+    Expected<HostPattern> parsed = HostPattern::parse(text);
+    if (!parsed)
+        qFatal("%s", qPrintable(parsed.error()));
+    return *parsed;
+}
+
+// What one client connection to the proxy receives until the proxy closes it (what came within
+// `timeoutMs` if it does not).
+QByteArray exchange(QTcpSocket& client, const QByteArray& send, int timeoutMs = 5000)
+{
+    client.write(send);
+    QByteArray received;
+    [[maybe_unused]] const bool closed = QTest::qWaitFor(
+        [&] {
+            received += client.readAll();
+            return client.state() == QAbstractSocket::UnconnectedState;
+        },
+        timeoutMs);
+    return received + client.readAll();
+}
+
+} // namespace
+
+class tst_EgressProxy final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init()
+    {
+        // An upstream on loopback: echoes what a tunnel carries; answers a plain request.
+        m_upstream = std::make_unique<QTcpServer>();
+        QVERIFY(m_upstream->listen(QHostAddress::LocalHost));
+        m_upstreamSaw.clear();
+        connect(m_upstream.get(), &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* socket = m_upstream->nextPendingConnection()) {
+                connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
+                    const QByteArray bytes = socket->readAll();
+                    m_upstreamSaw += bytes;
+                    if (bytes.startsWith("GET ")) {
+                        socket->write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello");
+                        socket->disconnectFromHost();
+                    } else {
+                        socket->write(bytes);
+                    }
+                });
+            }
+        });
+        m_front = std::make_unique<QTcpServer>();
+        QVERIFY(m_front->listen(QHostAddress::LocalHost));
+    }
+
+    void aNamedHostIsTunnelled()
+    {
+        EgressProxy& proxy = start(EgressMode::Open, {QStringLiteral("localhost:%1").arg(port())});
+        QSignalSpy ended(&proxy, &EgressProxy::connectionEnded);
+        QTcpSocket client;
+        connectClient(client);
+        client.write(
+            QStringLiteral("CONNECT localhost:%1 HTTP/1.1\r\n\r\n").arg(port()).toLatin1());
+        QByteArray received;
+        QVERIFY(QTest::qWaitFor([&] {
+            received += client.readAll();
+            return received.contains("\r\n\r\n");
+        }));
+        QVERIFY2(received.startsWith("HTTP/1.1 200"), received.constData());
+        client.write("ping");
+        QTRY_VERIFY((received += client.readAll()).endsWith("ping"));
+        client.disconnectFromHost();
+        QTRY_COMPARE(ended.size(), 1);
+        const auto connection = ended.at(0).at(0).value<EgressConnection>();
+        QVERIFY(connection.allowed);
+        QCOMPARE(connection.host, QStringLiteral("localhost"));
+        QCOMPARE(connection.bytesSent, 4);
+        QCOMPARE(connection.bytesReceived, 4);
+        QVERIFY(connection.address == QLatin1String("127.0.0.1") ||
+                connection.address == QLatin1String("::1"));
+    }
+
+    // Far more than the relay holds at once, both ways: it flows, held back, not piled up.
+    void aLargeTransferFlowsThrough()
+    {
+        start(EgressMode::Open, {QStringLiteral("localhost:%1").arg(port())});
+        QTcpSocket client;
+        connectClient(client);
+        client.write(
+            QStringLiteral("CONNECT localhost:%1 HTTP/1.1\r\n\r\n").arg(port()).toLatin1());
+        QTRY_VERIFY(client.bytesAvailable() > 0);
+        QVERIFY(client.readAll().startsWith("HTTP/1.1 200"));
+        constexpr qint64 kTotal = 16 * 1024 * 1024;
+        const QByteArray chunk(64 * 1024, 'z');
+        qint64 sent = 0;
+        qint64 received = 0;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                while (sent < kTotal && client.bytesToWrite() < 4 * chunk.size())
+                    sent += client.write(chunk);
+                received += client.readAll().size();
+                return received == kTotal;
+            },
+            30'000));
+    }
+
+    void aPlainRequestIsForwardedOnce()
+    {
+        start(EgressMode::Open, {QStringLiteral("localhost:%1").arg(port())});
+        QTcpSocket client;
+        connectClient(client);
+        const QByteArray answer = exchange(
+            client, QStringLiteral("GET http://localhost:%1/data?x=1 HTTP/1.1\r\nHost: 10.0.0.1\r\n"
+                                   "Proxy-Authorization: secret\r\n\r\n")
+                        .arg(port())
+                        .toLatin1());
+        QVERIFY2(answer.endsWith("hello"), answer.constData());
+        QVERIFY2(m_upstreamSaw.startsWith("GET /data?x=1 HTTP/1.1\r\n"), m_upstreamSaw.constData());
+        QVERIFY(m_upstreamSaw.contains(
+            QStringLiteral("Host: localhost:%1\r\n").arg(port()).toLatin1()));
+        QVERIFY(!m_upstreamSaw.contains("10.0.0.1"));
+        QVERIFY(!m_upstreamSaw.contains("Proxy-Authorization"));
+    }
+
+    void whatIsNotNamedOrPublicIsRefusedBeforeAnyConnection()
+    {
+        EgressProxy& proxy = start(EgressMode::Open, {});
+        QSignalSpy ended(&proxy, &EgressProxy::connectionEnded);
+        int upstreamConnections = 0;
+        connect(m_upstream.get(), &QTcpServer::newConnection, this, [&] { ++upstreamConnections; });
+        for (const QString& target : {QStringLiteral("localhost:%1").arg(port()),
+                                      QStringLiteral("127.0.0.1:%1").arg(port()),
+                                      QStringLiteral("[::ffff:127.0.0.1]:%1").arg(port()),
+                                      QStringLiteral("169.254.169.254:80")}) {
+            QTcpSocket client;
+            connectClient(client);
+            const QByteArray answer =
+                exchange(client, "CONNECT " + target.toLatin1() + " HTTP/1.1\r\n\r\n");
+            QVERIFY2(answer.startsWith("HTTP/1.1 403"), answer.constData());
+            QVERIFY2(answer.contains("allow rule"), answer.constData());
+        }
+        QTRY_COMPARE(ended.size(), 4);
+        QVERIFY(
+            ended.at(3).at(0).value<EgressConnection>().reason.contains(QLatin1String("metadata")));
+        QCOMPARE(upstreamConnections, 0);
+    }
+
+    // A name that resolves to a public and a private address (DNS rebinding), and ask mode.
+    void resolvedAddressesAreCheckedAndAskModeAsks()
+    {
+        EgressProxy& proxy = start(EgressMode::Ask, {});
+        proxy.setResolver([](const QString& host, std::function<void(QList<QHostAddress>)> done) {
+            if (host == QLatin1String("rebind.example"))
+                done({QHostAddress(QStringLiteral("93.184.215.14")), QHostAddress::LocalHost});
+            else
+                done({QHostAddress(QStringLiteral("93.184.215.14"))});
+        });
+        QStringList asked;
+        proxy.setAsker([&](const QString& host, quint16 port, std::function<void(bool)> done) {
+            asked << QStringLiteral("%1:%2").arg(host).arg(port);
+            done(false);
+        });
+        QTcpSocket rebind;
+        connectClient(rebind);
+        QVERIFY(
+            exchange(rebind, "CONNECT rebind.example:443 HTTP/1.1\r\n\r\n").contains("loopback"));
+        QTcpSocket askedClient;
+        connectClient(askedClient);
+        const QByteArray answer = exchange(askedClient, "CONNECT new.example:443 HTTP/1.1\r\n\r\n");
+        QVERIFY2(answer.contains("denied when asked"), answer.constData());
+        QCOMPARE(asked, QStringList{QStringLiteral("new.example:443")});
+    }
+
+    void badInputAndLimits()
+    {
+        EgressProxy::Limits limits;
+        limits.headTimeoutMs = 300;
+        limits.maxOpenConnections = 2;
+        limits.maxBytes = 1000;
+        EgressProxy& proxy =
+            start(EgressMode::Open, {QStringLiteral("localhost:%1").arg(port())}, limits);
+        QTcpSocket binary;
+        connectClient(binary);
+        QVERIFY(exchange(binary, QByteArray("\x16\x03\x01\x00", 4)).startsWith("HTTP/1.1 400"));
+
+        // Two that never finish their request, then a third: refused at once; the two are cut.
+        QTcpSocket slow1;
+        QTcpSocket slow2;
+        QTcpSocket third;
+        for (QTcpSocket* client : {&slow1, &slow2, &third})
+            connectClient(*client);
+        slow1.write("CONNECT local");
+        slow2.write("GET http://");
+        QTRY_COMPARE(proxy.openConnections(), 2);
+        QVERIFY(exchange(third, "CONNECT localhost:1 HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 429"));
+        QTRY_COMPARE_WITH_TIMEOUT(slow1.state(), QAbstractSocket::UnconnectedState, 3000);
+        QTRY_COMPARE(proxy.openConnections(), 0);
+
+        // More than the run's byte budget through a tunnel: cut.
+        QSignalSpy ended(&proxy, &EgressProxy::connectionEnded);
+        QTcpSocket heavy;
+        connectClient(heavy);
+        heavy.write(QStringLiteral("CONNECT localhost:%1 HTTP/1.1\r\n\r\n").arg(port()).toLatin1());
+        QTRY_VERIFY(heavy.bytesAvailable() > 0);
+        heavy.readAll();
+        heavy.write(QByteArray(5000, 'x'));
+        QTRY_COMPARE(ended.size(), 1);
+        QVERIFY2(
+            ended.at(0).at(0).value<EgressConnection>().reason.contains(QLatin1String("limit")),
+            qPrintable(ended.at(0).at(0).value<EgressConnection>().reason));
+        QTRY_COMPARE(heavy.state(), QAbstractSocket::UnconnectedState);
+    }
+
+private:
+    quint16 port() const { return m_upstream->serverPort(); }
+
+    EgressProxy& start(EgressMode mode, const QStringList& rules, EgressProxy::Limits limits = {})
+    {
+        QList<HostPattern> allowed;
+        for (const QString& rule : rules)
+            allowed << pattern(rule);
+        m_proxy = std::make_unique<EgressProxy>(EgressPolicy(mode, allowed, {}), limits);
+        connect(m_front.get(), &QTcpServer::newConnection, m_proxy.get(), [this] {
+            while (QTcpSocket* socket = m_front->nextPendingConnection())
+                m_proxy->serve(socket);
+        });
+        return *m_proxy;
+    }
+
+    void connectClient(QTcpSocket& client)
+    {
+        client.connectToHost(QHostAddress::LocalHost, m_front->serverPort());
+        QVERIFY(client.waitForConnected(5000));
+    }
+
+    std::unique_ptr<QTcpServer> m_upstream;
+    std::unique_ptr<QTcpServer> m_front;
+    std::unique_ptr<EgressProxy> m_proxy;
+    QByteArray m_upstreamSaw;
+};
+
+QTEST_GUILESS_MAIN(tst_EgressProxy)
+#include "tst_EgressProxy.moc"
