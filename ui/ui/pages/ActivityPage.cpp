@@ -136,8 +136,8 @@ void ActivityPage::checkForChanges()
     }
     const qint64 changes = m_store.lastChangeSeq();
     const qint64 deletions = m_store.deletionSeq();
-    // The last interval moves on with the clock as well: a report older than a minute is read
-    // again even when nothing changed.
+    // The intervals move on with the clock as well: once the report's last interval has ended,
+    // it is read again even when nothing changed.
     const bool stale = m_report && QDateTime::currentDateTime() >= m_report->query.before;
     if (changes != m_seenChangeSeq || deletions != m_seenDeletionSeq || stale || !m_report) {
         m_seenChangeSeq = changes;
