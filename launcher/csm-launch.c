@@ -42,10 +42,15 @@
  * it died (the launcher then ends). The output folder is emptied after each cell's files are sent,
  * so that a cell returns only what it made.
  *
+ * With --egress-relay PORT:SOCKET (egress proxy mode: the container has no network) it listens on
+ * 127.0.0.1:PORT before the program starts and carries each connection to the server's proxy
+ * through the Unix socket SOCKET (egress_relay.h).
+ *
  * Static, with no dependency on the image: custom images keep working. Linux only.
  */
 #define _GNU_SOURCE
 #include "csm/launcher_protocol.h"
+#include "egress_relay.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -88,6 +93,8 @@ static int g_frames = STDOUT_FILENO;
 static int g_ready = -1;
 /* --session: cells share one interpreter, and a cell's input file may replace an earlier one. */
 static int g_session = 0;
+/* --egress-relay: the relay's pid, 0 without one. */
+static pid_t g_relay = 0;
 
 static void on_sigchld(int signal_number)
 {
@@ -628,10 +635,11 @@ static void set_nonblocking(int fd)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] [--listen SOCKET] "
-                    "[--limits memory=BYTES,pids=N,millicpus=N] [--unenforced refuse|allow] "
-                    "[--cgroup-root DIR] [--out-dir DIR] [--out-files N] [--out-bytes BYTES] "
-                    "[--ready-fd N] [--session] -- PROGRAM [ARG...]\n");
+    fprintf(stderr,
+            "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] [--listen SOCKET] "
+            "[--limits memory=BYTES,pids=N,millicpus=N] [--unenforced refuse|allow] "
+            "[--cgroup-root DIR] [--out-dir DIR] [--out-files N] [--out-bytes BYTES] "
+            "[--ready-fd N] [--session] [--egress-relay PORT:SOCKET] -- PROGRAM [ARG...]\n");
     exit(CSM_LAUNCH_EXIT_USAGE);
 }
 
@@ -926,6 +934,7 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
                    unenforced_text, extra);
     }
     kill(driver.pid, SIGKILL);
+    egress_relay_stop(g_relay); /* it never ends on its own */
     while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {
     }
     return 0;
@@ -936,6 +945,7 @@ int main(int argc, char** argv)
     long long output_cap = 1024 * 1024;
     long long code_limit = 64LL * 1024 * 1024;
     const char* listen_path = NULL;
+    const char* egress_relay = NULL;
     const char* limits = NULL;
     const char* out_dir = NULL;
     struct output_budget out_budget = {100, 32LL * 1024 * 1024};
@@ -973,6 +983,8 @@ int main(int argc, char** argv)
             out_budget.bytes_left = atoll(argv[++first]);
         else if (strcmp(argv[first], "--ready-fd") == 0)
             ready_fd = atoi(argv[++first]);
+        else if (strcmp(argv[first], "--egress-relay") == 0)
+            egress_relay = argv[++first];
         else
             usage();
     }
@@ -992,6 +1004,10 @@ int main(int argc, char** argv)
     const struct rlimit no_core = {0, 0};
     if (setrlimit(RLIMIT_CORE, &no_core) != 0)
         fail("setting the core dump limit to 0");
+
+    /* Before any of the program's code runs (a warm interpreter starts below). */
+    if (egress_relay)
+        g_relay = egress_relay_start(egress_relay, fail);
 
     /* Limits the engine was given but does not enforce: checked before the program can run. */
     const int unenforced = limits ? unenforced_limits(limits) : 0;

@@ -1,0 +1,212 @@
+#define _GNU_SOURCE
+#include "egress_relay.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum
+{
+    /* Connections carried at once; the proxy's own cap (64 by default) is lower, so this only
+     * bounds the relay's memory (two buffers each) whatever the program does. */
+    kMaxPairs = 256,
+    kBufferBytes = 32 * 1024,
+};
+
+/* One connection of the program: side 0 is the program's TCP socket, side 1 the proxy's Unix
+ * socket. buffer[d] holds bytes read from side d that side 1-d has not taken yet. */
+struct pair
+{
+    int fd[2];
+    char buffer[2][kBufferBytes];
+    size_t length[2];
+    size_t offset[2];
+    int ended[2];     /* side d said end of stream */
+    int shut_down[2]; /* ...and side 1-d was told so, once its bytes were through */
+};
+
+static struct pair* g_pairs[kMaxPairs];
+
+static void set_nonblocking(int fd)
+{
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+static void close_pair(int index)
+{
+    close(g_pairs[index]->fd[0]);
+    close(g_pairs[index]->fd[1]);
+    free(g_pairs[index]);
+    g_pairs[index] = NULL;
+}
+
+/* The program learns why its connection goes nowhere instead of seeing it reset. */
+static void answer_unreachable(int program)
+{
+    static const char answer[] = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n"
+                                 "Connection: close\r\nContent-Length: 51\r\n\r\n"
+                                 "Code Sandbox egress: the proxy is not reachable.\r\n";
+    if (send(program, answer, sizeof answer - 1, MSG_NOSIGNAL) < 0) {
+        /* the program is gone already */
+    }
+}
+
+static void accept_one(int listener, const char* socket_path)
+{
+    const int program = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+    if (program < 0)
+        return;
+    int slot = 0;
+    while (slot < kMaxPairs && g_pairs[slot])
+        ++slot;
+    struct pair* pair = slot < kMaxPairs ? calloc(1, sizeof *pair) : NULL;
+    const int proxy = pair ? socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0) : -1;
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    strncpy(address.sun_path, socket_path, sizeof address.sun_path - 1);
+    /* Blocking: the host accepts at once, and a full backlog is worth waiting for. */
+    if (proxy < 0 || connect(proxy, (struct sockaddr*)&address, sizeof address) != 0) {
+        answer_unreachable(program);
+        close(program);
+        if (proxy >= 0)
+            close(proxy);
+        free(pair);
+        return;
+    }
+    set_nonblocking(program);
+    set_nonblocking(proxy);
+    pair->fd[0] = program;
+    pair->fd[1] = proxy;
+    g_pairs[slot] = pair;
+}
+
+/* Moves what it can in direction d (side d to side 1-d); 0 when the pair is done or broken. */
+static int pump(struct pair* pair, int d, short readable, short writable)
+{
+    if (pair->length[d] == 0 && !pair->ended[d] && readable) {
+        const ssize_t got = read(pair->fd[d], pair->buffer[d], kBufferBytes);
+        if (got > 0) {
+            pair->length[d] = (size_t)got;
+            pair->offset[d] = 0;
+        } else if (got == 0) {
+            pair->ended[d] = 1;
+        } else if (errno != EAGAIN && errno != EINTR) {
+            return 0;
+        }
+    }
+    if (pair->length[d] > 0 && writable) {
+        const ssize_t sent =
+            send(pair->fd[1 - d], pair->buffer[d] + pair->offset[d], pair->length[d], MSG_NOSIGNAL);
+        if (sent > 0) {
+            pair->offset[d] += (size_t)sent;
+            pair->length[d] -= (size_t)sent;
+        } else if (sent < 0 && errno != EAGAIN && errno != EINTR) {
+            return 0;
+        }
+    }
+    if (pair->ended[d] && pair->length[d] == 0 && !pair->shut_down[d]) {
+        shutdown(pair->fd[1 - d], SHUT_WR);
+        pair->shut_down[d] = 1;
+    }
+    return !(pair->shut_down[0] && pair->shut_down[1]);
+}
+
+static _Noreturn void relay(int listener, const char* socket_path)
+{
+    struct pollfd fds[1 + 2 * kMaxPairs];
+    for (;;) {
+        fds[0] = (struct pollfd){.fd = listener, .events = POLLIN};
+        for (int i = 0; i < kMaxPairs; ++i) {
+            struct pair* pair = g_pairs[i];
+            for (int side = 0; side < 2; ++side) {
+                short events = 0;
+                if (pair && pair->length[side] == 0 && !pair->ended[side])
+                    events |= POLLIN;
+                if (pair && pair->length[1 - side] > 0)
+                    events |= POLLOUT;
+                /* A side we want nothing from stays out of the set: its hang-up would otherwise
+                 * wake us again and again while the other side is slow. */
+                fds[1 + 2 * i + side] =
+                    (struct pollfd){.fd = events ? pair->fd[side] : -1, .events = events};
+            }
+        }
+        if (poll(fds, 1 + 2 * kMaxPairs, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            _exit(1);
+        }
+        for (int i = 0; i < kMaxPairs; ++i) {
+            struct pair* pair = g_pairs[i];
+            if (!pair)
+                continue;
+            const short side0 = fds[1 + 2 * i].revents;
+            const short side1 = fds[2 + 2 * i].revents;
+            const short hangup = POLLHUP | POLLERR;
+            const int alive =
+                pump(pair, 0, side0 & (POLLIN | hangup), side1 & (POLLOUT | hangup)) &&
+                pump(pair, 1, side1 & (POLLIN | hangup), side0 & (POLLOUT | hangup));
+            if (!alive)
+                close_pair(i);
+        }
+        if (fds[0].revents & POLLIN)
+            accept_one(listener, socket_path);
+    }
+}
+
+pid_t egress_relay_start(const char* spec, void (*fail)(const char* what))
+{
+    char* end = NULL;
+    const long port = strtol(spec, &end, 10);
+    if (port <= 0 || port > 65535 || *end != ':' || strlen(end + 1) == 0 ||
+        strlen(end + 1) >= sizeof(((struct sockaddr_un*)0)->sun_path))
+        fail("reading --egress-relay (PORT:SOCKET)");
+    const char* socket_path = end + 1;
+
+    const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    const int yes = 1;
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (listener < 0 || setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes) != 0 ||
+        bind(listener, (struct sockaddr*)&address, sizeof address) != 0 ||
+        listen(listener, 128) != 0)
+        fail("listening on the sandbox's loopback for its proxy (is the loopback up?)");
+
+    const pid_t relay_pid = fork();
+    if (relay_pid < 0)
+        fail("starting the egress relay");
+    if (relay_pid == 0) {
+        /* Outside a container (a test) nothing else would end it. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        signal(SIGCHLD, SIG_DFL);
+        /* It holds none of the launcher's streams: the host's frames end when the launcher's do. */
+        const int null = open("/dev/null", O_RDWR);
+        for (int fd = 0; fd < 3; ++fd)
+            dup2(null, fd);
+        for (int fd = 3; fd < 1024; ++fd) {
+            if (fd != listener)
+                close(fd);
+        }
+        relay(listener, socket_path);
+    }
+    close(listener);
+    return relay_pid;
+}
+
+void egress_relay_stop(pid_t relay_pid)
+{
+    if (relay_pid <= 0)
+        return;
+    kill(relay_pid, SIGKILL);
+    while (waitpid(relay_pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+}

@@ -1,0 +1,20 @@
+/*
+ * The sandbox's way out in egress proxy mode (issue 18). The container has no network, only its
+ * own loopback; the relay listens there (127.0.0.1:PORT, which HTTP_PROXY names) and carries each
+ * connection the program opens, byte for byte, to the server's egress proxy through a Unix socket
+ * in a folder the host mounts read-only into the container. The proxy on the host reads the
+ * request, decides and connects; the relay decides nothing and needs no trust: a program that
+ * bypasses it reaches the same socket and the same proxy, and one that kills it loses its own
+ * network only.
+ */
+#pragma once
+
+#include <sys/types.h>
+
+/* Parses "PORT:SOCKET" (--egress-relay), binds 127.0.0.1:PORT before anything of the program's
+ * runs (so its first connection finds it), and forks the relay. Returns its pid; exits through
+ * the launcher's failure path (`fail`) when the port cannot be bound. */
+pid_t egress_relay_start(const char* spec, void (*fail)(const char* what));
+
+/* Ends the relay (a session's launcher waits for every child at the end). */
+void egress_relay_stop(pid_t relay);
