@@ -15,6 +15,8 @@ using namespace csm;
 
 namespace {
 
+constexpr qint64 kBigBody = 24 * 1024 * 1024;
+
 HostPattern pattern(const QString& text)
 {
     Expected<HostPattern> parsed = HostPattern::parse(text);
@@ -56,7 +58,12 @@ private Q_SLOTS:
                 connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
                     const QByteArray bytes = socket->readAll();
                     m_upstreamSaw += bytes;
-                    if (bytes.startsWith("GET ")) {
+                    if (bytes.startsWith("GET /big ")) {
+                        const QByteArray body(kBigBody, 'b');
+                        socket->write("HTTP/1.1 200 OK\r\nContent-Length: " +
+                                      QByteArray::number(kBigBody) + "\r\n\r\n" + body);
+                        socket->disconnectFromHost();
+                    } else if (bytes.startsWith("GET ")) {
                         socket->write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello");
                         socket->disconnectFromHost();
                     } else {
@@ -118,6 +125,33 @@ private Q_SLOTS:
                 return received == kTotal;
             },
             30'000));
+    }
+
+    // A host that sends a large answer and closes at once, to a program that reads slowly: the
+    // answer's last megabyte, still held when the host closed, reaches the program too.
+    void theLastBytesBeforeTheHostClosesArrive()
+    {
+        EgressProxy& proxy = start(EgressMode::Open, {QStringLiteral("localhost:%1").arg(port())});
+        QSignalSpy ended(&proxy, &EgressProxy::connectionEnded);
+        QTcpSocket client;
+        connectClient(client);
+        client.write(
+            QStringLiteral("GET http://localhost:%1/big HTTP/1.1\r\n\r\n").arg(port()).toLatin1());
+        // Read slowly, a little at a time: the relay holds the rest, and the host finishes
+        // sending (and closes) while the relay still holds some of it.
+        client.setReadBufferSize(64 * 1024);
+        QByteArray received;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                received += client.read(64 * 1024);
+                return client.state() == QAbstractSocket::UnconnectedState;
+            },
+            60'000));
+        QCOMPARE(ended.size(), 1);
+        received += client.readAll();
+        QVERIFY(received.startsWith("HTTP/1.1 200 OK\r\n"));
+        QCOMPARE(received.size() - received.indexOf("\r\n\r\n") - 4, kBigBody);
+        QCOMPARE(ended.at(0).at(0).value<EgressConnection>().bytesReceived, received.size());
     }
 
     void aPlainRequestIsForwardedOnce()

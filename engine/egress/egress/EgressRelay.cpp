@@ -62,7 +62,9 @@ EgressRelay::EgressRelay(EgressProxy& proxy, QIODevice* program)
     });
     connect(program, &QIODevice::readChannelFinished, this, [this] {
         if (m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState) {
-            pump();
+            // The same the other way: the program's last bytes go before the host's side is
+            // closed (which waits for them to be written).
+            count(m_upstream->write(m_program->readAll()), &m_connection.bytesSent);
             m_upstream->disconnectFromHost();
         } else {
             finish(m_connection.reason.isEmpty() ? QStringLiteral("closed by the program")
@@ -190,7 +192,11 @@ void EgressRelay::connectNext()
     connect(m_upstream, &QTcpSocket::readyRead, this, &EgressRelay::pump);
     connect(m_upstream, &QTcpSocket::bytesWritten, this, &EgressRelay::pump);
     connect(m_upstream, &QTcpSocket::disconnected, this, [this] {
-        pump();
+        // What the host sent last (at most the read buffer: it is read no further while the
+        // program lags) still goes to the program, past the usual bound: the program's stream
+        // is flushed before it is closed (finish()).
+        if (m_program)
+            count(m_program->write(m_upstream->readAll()), &m_connection.bytesReceived);
         finish(QStringLiteral("closed by %1:%2").arg(m_connection.host).arg(m_connection.port));
     });
     m_deadline.start(m_proxy.m_limits.connectTimeoutMs);
