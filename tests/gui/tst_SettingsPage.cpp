@@ -20,6 +20,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSignalSpy>
@@ -111,7 +112,8 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QSpinBox>(page, "writableSpace").value(), 64);
         QCOMPARE(findNamed<QSpinBox>(page, "outputCap").value(), 1);
         QCOMPARE(findNamed<QComboBox>(page, "outputCapUnit").currentText(), QStringLiteral("MiB"));
-        QVERIFY(findNamed<QRadioButton>(page, "networkBridge").isChecked());
+        QVERIFY(findNamed<QRadioButton>(page, "egress-open").isChecked());
+        QVERIFY(findNamed<QPlainTextEdit>(page, "allowedHosts").toPlainText().isEmpty());
         QCOMPARE(findNamed<QSpinBox>(page, "defaultTimeout").value(), 30);
         QCOMPARE(findNamed<QSpinBox>(page, "maxTimeout").value(), 600);
         QCOMPARE(findNamed<QSpinBox>(page, "poolSize").value(), 2);
@@ -158,9 +160,15 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QComboBox>(page, "outputCapUnit").currentText(), QStringLiteral("KiB"));
         QCOMPARE(findNamed<QSpinBox>(page, "outputCap").value(), 1024);
         type(findNamed<QSpinBox>(page, "outputCap"), QStringLiteral("256"));
-        clickIndicator(findNamed<QRadioButton>(page, "networkNone"));
-        QVERIFY(findNamed<QRadioButton>(page, "networkNone").isChecked());
-        QVERIFY(!findNamed<QRadioButton>(page, "networkBridge").isChecked());
+        clickIndicator(findNamed<QRadioButton>(page, "egress-allowlist"));
+        QVERIFY(findNamed<QRadioButton>(page, "egress-allowlist").isChecked());
+        QVERIFY(!findNamed<QRadioButton>(page, "egress-open").isChecked());
+        findNamed<QPlainTextEdit>(page, "allowedHosts").setFocus();
+        QTest::keyClicks(&findNamed<QPlainTextEdit>(page, "allowedHosts"),
+                         QStringLiteral("api.github.com:443"));
+        QTest::keyClick(&findNamed<QPlainTextEdit>(page, "allowedHosts"), Qt::Key_Return);
+        QTest::keyClicks(&findNamed<QPlainTextEdit>(page, "allowedHosts"),
+                         QStringLiteral("*.pypi.org"));
         type(findNamed<QSpinBox>(page, "defaultTimeout"), QStringLiteral("45"));
         type(findNamed<QSpinBox>(page, "maxTimeout"), QStringLiteral("900"));
         type(findNamed<QSpinBox>(page, "poolSize"), QStringLiteral("4"));
@@ -208,7 +216,9 @@ private Q_SLOTS:
         QCOMPARE(saved.policy.pidsLimit, 100);
         QCOMPARE(saved.policy.tmpfsBytes, 128 * MiB);
         QCOMPARE(saved.policy.outputCapBytes, 256 * qint64(1024));
-        QCOMPARE(saved.policy.network, QStringLiteral("none"));
+        QCOMPARE(saved.egress.mode, csm::EgressMode::Allowlist);
+        QCOMPARE(saved.egress.allowedHosts.size(), 2);
+        QCOMPARE(saved.egress.allowedHosts.at(1).toString(), QStringLiteral("*.pypi.org"));
         QCOMPARE(saved.defaultTimeoutSeconds, 45.0);
         QCOMPARE(saved.maxTimeoutSeconds, 900.0);
         QCOMPARE(saved.poolSize, 4);
@@ -257,6 +267,9 @@ private Q_SLOTS:
         QCOMPARE(options->policy.pidsLimit, 100);
         QCOMPARE(options->policy.tmpfsBytes, 128 * MiB);
         QCOMPARE(options->policy.outputCapBytes, 256 * qint64(1024));
+        QCOMPARE(options->egress.mode, csm::EgressMode::Allowlist);
+        QCOMPARE(options->egress.allowedHosts.at(0).toString(),
+                 QStringLiteral("api.github.com:443"));
         QCOMPARE(options->policy.network, QStringLiteral("none"));
         QCOMPARE(options->defaultTimeoutSeconds, 45.0);
         QCOMPARE(options->maxTimeoutSeconds, 900.0);
@@ -287,7 +300,9 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QSpinBox>(page, "writableSpace").value(), 128);
         QCOMPARE(findNamed<QSpinBox>(page, "outputCap").value(), 256);
         QCOMPARE(findNamed<QComboBox>(page, "outputCapUnit").currentText(), QStringLiteral("KiB"));
-        QVERIFY(findNamed<QRadioButton>(page, "networkNone").isChecked());
+        QVERIFY(findNamed<QRadioButton>(page, "egress-allowlist").isChecked());
+        QCOMPARE(findNamed<QPlainTextEdit>(page, "allowedHosts").toPlainText(),
+                 QStringLiteral("api.github.com:443\n*.pypi.org"));
         QCOMPARE(findNamed<QSpinBox>(page, "defaultTimeout").value(), 45);
         QCOMPARE(findNamed<QSpinBox>(page, "maxTimeout").value(), 900);
         QCOMPARE(findNamed<QSpinBox>(page, "poolSize").value(), 4);
@@ -312,11 +327,11 @@ private Q_SLOTS:
         SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
         const QByteArray before = readSettingsFile();
         type(findNamed<QSpinBox>(page, "memory"), QStringLiteral("2048"));
-        clickIndicator(findNamed<QRadioButton>(page, "networkBridge"));
+        clickIndicator(findNamed<QRadioButton>(page, "egress-bridge"));
         QVERIFY(page.hasChanges());
         QTest::mouseClick(&findNamed<QPushButton>(page, "revertButton"), Qt::LeftButton);
         QCOMPARE(findNamed<QSpinBox>(page, "memory").value(), 1024);
-        QVERIFY(findNamed<QRadioButton>(page, "networkNone").isChecked());
+        QVERIFY(findNamed<QRadioButton>(page, "egress-allowlist").isChecked());
         QVERIFY(!page.hasChanges());
         QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
         QVERIFY(!findNamed<QPushButton>(page, "revertButton").isEnabled());
@@ -473,7 +488,8 @@ private Q_SLOTS:
         QTest::mouseClick(&findNamed<QPushButton>(page, "restoreDefaultsButton"), Qt::LeftButton);
         QVERIFY(page.hasChanges());
         QCOMPARE(findNamed<QSpinBox>(page, "processes").value(), 256);
-        QVERIFY(findNamed<QRadioButton>(page, "networkBridge").isChecked());
+        QVERIFY(findNamed<QRadioButton>(page, "egress-open").isChecked());
+        QVERIFY(findNamed<QPlainTextEdit>(page, "allowedHosts").toPlainText().isEmpty());
         QVERIFY(!findNamed<QCheckBox>(page, "approvalRequired").isChecked());
         QVERIFY(findNamed<QCheckBox>(page, "notifyApprovals").isChecked());
         QVERIFY(!findNamed<QCheckBox>(page, "notifyFailures").isChecked());

@@ -5,6 +5,7 @@
 #include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QStringDecoder>
+#include <QTest>
 
 McpStdioClient::McpStdioClient() = default;
 
@@ -188,4 +189,15 @@ QString McpStdioClient::standardError()
 {
     m_stderr += m_process.readAllStandardError();
     return QString::fromUtf8(m_stderr);
+}
+
+bool McpStdioClient::waitForPooledReady(int count, int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        if (standardError().count(QStringLiteral(" ready in all")) >= count)
+            return true;
+        QTest::qWait(100);
+    }
+    return false;
 }

@@ -49,6 +49,10 @@ public:
     qint64 pid() const { return m_process.processId(); }
     QProcess& process() { return m_process; }
     QString standardError();
+    // Until the server's log (--verbose) says `count` pooled containers have become ready since
+    // it started (each logs "... ready in all" once); false if that takes longer than
+    // `timeoutMs`.
+    bool waitForPooledReady(int count, int timeoutMs = 60'000);
 
 private:
     void readLines(int timeoutMs);

@@ -90,7 +90,9 @@ void tst_Doctor::healthy()
     QVERIFY2(has(result.out, "ok       sandbox           a Python program ran in "),
              result.out.constData());
     QVERIFY(has(result.out, "limits enforced (512m of memory, 256 processes, 1 CPU)"));
-    QVERIFY(has(result.out, "network bridge (eth0)"));
+    QVERIFY2(has(result.out, "network through the egress proxy (open; it refused the metadata "
+                             "address)"),
+             result.out.constData());
     QVERIFY2(has(result.out, "ok       storage           overlay"), result.out.constData());
     QVERIFY(has(result.out, "csm-seccomp.json"));
 }

@@ -60,20 +60,9 @@ private:
                                     pooled ? QStringLiteral("1") : QStringLiteral("0")};
         if (!client->start(arguments, env) || client->initialize().isEmpty())
             return nullptr;
-        if (pooled && !waitForReady(*client))
+        if (pooled && !client->waitForPooledReady(1))
             return nullptr;
         return client;
-    }
-
-    static bool waitForReady(McpStdioClient& server)
-    {
-        QDeadlineTimer deadline(60'000);
-        while (!deadline.hasExpired()) {
-            if (server.standardError().count(QStringLiteral(" ready in all")) >= 1)
-                return true;
-            QTest::qWait(100);
-        }
-        return false;
     }
 
     static QJsonObject run(McpStdioClient& server, const QString& program,

@@ -49,6 +49,8 @@ const QList<std::pair<QString, QString>>& policyFlags()
         {QStringLiteral("--pids-limit"), QStringLiteral("CODE_SANDBOX_PIDS_LIMIT")},
         {QStringLiteral("--tmpfs-size"), QStringLiteral("CODE_SANDBOX_TMPFS_SIZE")},
         {QStringLiteral("--network"), QStringLiteral("CODE_SANDBOX_NETWORK")},
+        {QStringLiteral("--egress"), QStringLiteral("CODE_SANDBOX_EGRESS")},
+        {QStringLiteral("--allow-host"), QStringLiteral("CODE_SANDBOX_ALLOW_HOST")},
         {QStringLiteral("--output-cap"), QStringLiteral("CODE_SANDBOX_OUTPUT_CAP")},
         {QStringLiteral("--timeout"), QStringLiteral("CODE_SANDBOX_TIMEOUT")},
         {QStringLiteral("--max-timeout"), QStringLiteral("CODE_SANDBOX_MAX_TIMEOUT")},
@@ -515,6 +517,16 @@ private Q_SLOTS:
         QTest::newRow("--network container:x")
             << QStringList{network, QStringLiteral("container:x")} << QString() << QString()
             << QStringList{network};
+        QTest::newRow("--egress host")
+            << QStringList{QStringLiteral("--egress"), QStringLiteral("host")} << QString()
+            << QString() << QStringList{QStringLiteral("--egress")};
+        QTest::newRow("--allow-host with a bad port")
+            << QStringList{QStringLiteral("--allow-host"), QStringLiteral("api.github.com:http")}
+            << QString() << QString() << QStringList{QStringLiteral("--allow-host")};
+        QTest::newRow("CODE_SANDBOX_EGRESS=everything")
+            << QStringList() << QStringLiteral("CODE_SANDBOX_EGRESS")
+            << QStringLiteral("everything")
+            << QStringList{QStringLiteral("--egress"), QStringLiteral("CODE_SANDBOX_EGRESS")};
         QTest::newRow("--output-cap lots") << QStringList{cap, QStringLiteral("lots")} << QString()
                                            << QString() << QStringList{cap};
         QTest::newRow("--timeout 0")
@@ -558,7 +570,8 @@ private Q_SLOTS:
         QTest::addColumn<double>("cpus");
         QTest::addColumn<int>("pids");
         QTest::addColumn<qint64>("tmpfs");
-        QTest::addColumn<bool>("networkNone");
+        // Only the loopback: the default (the egress proxy) and --egress none alike.
+        QTest::addColumn<bool>("onlyLoopback");
         QTest::addColumn<int>("outputCap");
         QTest::addColumn<int>("timeoutS");    // 0: the default (30 s), not waited for
         QTest::addColumn<int>("maxTimeoutS"); // 0: the default (600 s), not waited for
@@ -567,16 +580,16 @@ private Q_SLOTS:
                                        QStringLiteral("--cpus"),        QStringLiteral("0.5"),
                                        QStringLiteral("--pids-limit"),  QStringLiteral("64"),
                                        QStringLiteral("--tmpfs-size"),  QStringLiteral("16m"),
-                                       QStringLiteral("--network"),     QStringLiteral("none"),
+                                       QStringLiteral("--egress"),      QStringLiteral("none"),
                                        QStringLiteral("--output-cap"),  QStringLiteral("1k"),
                                        QStringLiteral("--timeout"),     QStringLiteral("1"),
                                        QStringLiteral("--max-timeout"), QStringLiteral("2")};
         QTest::newRow("defaults") << QStringList() << QStringList() << 512 * kMiB << 1.0 << 256
-                                  << 64 * kMiB << false << 1024 * 1024 << 0 << 0;
+                                  << 64 * kMiB << true << 1024 * 1024 << 0 << 0;
         // No containers started ahead of calls: the limits hold on the cold path too.
         QTest::newRow("defaults, cold start")
             << QStringList() << QStringList{QStringLiteral("CODE_SANDBOX_POOL=0")} << 512 * kMiB
-            << 1.0 << 256 << 64 * kMiB << false << 1024 * 1024 << 0 << 0;
+            << 1.0 << 256 << 64 * kMiB << true << 1024 * 1024 << 0 << 0;
         QTest::newRow("flags") << limitedFlags << QStringList() << 256 * kMiB << 0.5 << 64
                                << 16 * kMiB << true << 1024 << 1 << 2;
         QTest::newRow("environment")
@@ -584,7 +597,7 @@ private Q_SLOTS:
                                             QStringLiteral("CODE_SANDBOX_CPUS=0.5"),
                                             QStringLiteral("CODE_SANDBOX_PIDS_LIMIT=64"),
                                             QStringLiteral("CODE_SANDBOX_TMPFS_SIZE=16m"),
-                                            QStringLiteral("CODE_SANDBOX_NETWORK=none"),
+                                            QStringLiteral("CODE_SANDBOX_EGRESS=none"),
                                             QStringLiteral("CODE_SANDBOX_OUTPUT_CAP=1k"),
                                             QStringLiteral("CODE_SANDBOX_TIMEOUT=1"),
                                             QStringLiteral("CODE_SANDBOX_MAX_TIMEOUT=2")}
@@ -594,13 +607,15 @@ private Q_SLOTS:
                                            QStringLiteral("CODE_SANDBOX_CPUS=0.75"),
                                            QStringLiteral("CODE_SANDBOX_PIDS_LIMIT=128"),
                                            QStringLiteral("CODE_SANDBOX_TMPFS_SIZE=32m"),
-                                           QStringLiteral("CODE_SANDBOX_NETWORK=bridge"),
+                                           QStringLiteral("CODE_SANDBOX_EGRESS=bridge"),
                                            QStringLiteral("CODE_SANDBOX_OUTPUT_CAP=4k"),
                                            QStringLiteral("CODE_SANDBOX_TIMEOUT=5"),
                                            QStringLiteral("CODE_SANDBOX_MAX_TIMEOUT=10")}
             << 256 * kMiB << 0.5 << 64 << 16 * kMiB << true << 1024 << 1 << 2;
-        QTest::newRow("sizes in bytes and g")
-            << QStringList{QStringLiteral("--memory"),     QStringLiteral("1g"),
+        // With the unfiltered bridge: an interface besides the loopback.
+        QTest::newRow("sizes in bytes and g, bridge")
+            << QStringList{QStringLiteral("--egress"),     QStringLiteral("bridge"),
+                           QStringLiteral("--memory"),     QStringLiteral("1g"),
                            QStringLiteral("--tmpfs-size"), QStringLiteral("16777216"),
                            QStringLiteral("--output-cap"), QStringLiteral("2048"),
                            QStringLiteral("--cpus"),       QStringLiteral("0.75"),
@@ -616,7 +631,7 @@ private Q_SLOTS:
         QFETCH(double, cpus);
         QFETCH(int, pids);
         QFETCH(qint64, tmpfs);
-        QFETCH(bool, networkNone);
+        QFETCH(bool, onlyLoopback);
         QFETCH(int, outputCap);
         QFETCH(int, timeoutS);
         QFETCH(int, maxTimeoutS);
@@ -645,7 +660,7 @@ private Q_SLOTS:
         QStringList interfaces;
         for (const QJsonValue& name : limits.value(QLatin1String("net")).toArray())
             interfaces << name.toString();
-        if (networkNone)
+        if (onlyLoopback)
             QCOMPARE(interfaces, QStringList{QStringLiteral("lo")});
         else
             QVERIFY2(interfaces.size() > 1 && interfaces.contains(QStringLiteral("lo")),
@@ -1035,11 +1050,13 @@ print(json.dumps(r))
                  describe(result).constData());
     }
 
-    void defaultBridgeHasAnInterface()
+    void bridgeHasAnInterface()
     {
+        auto server = startServer({QStringLiteral("--egress"), QStringLiteral("bridge")});
+        QVERIFY(server);
         // Only the interfaces are looked at: no traffic leaves this machine.
         const QJsonObject result =
-            python(*m_server,
+            python(*server,
                    QStringLiteral(
                        "import json, os\nprint(json.dumps(sorted(os.listdir('/sys/class/net'))))"),
                    20);

@@ -106,18 +106,6 @@ private:
         return callresult::toolDescription(server.request(QStringLiteral("tools/list")));
     }
 
-    // Until the server's log says `count` pooled containers have become ready.
-    static bool waitForReady(McpStdioClient& server, int count)
-    {
-        QDeadlineTimer deadline(60'000);
-        while (!deadline.hasExpired()) {
-            if (server.standardError().count(QStringLiteral(" ready in all")) >= count)
-                return true;
-            QTest::qWait(100);
-        }
-        return false;
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -183,7 +171,7 @@ private Q_SLOTS:
         auto server = startServer(poolSize);
         QVERIFY(server);
         if (poolSize > 0)
-            QVERIFY2(waitForReady(*server, 2), qPrintable(server->standardError()));
+            QVERIFY2(server->waitForPooledReady(2), qPrintable(server->standardError()));
         const QJsonObject result =
             server->callTool(QStringLiteral("run_python_code"), code(kProbe));
         const QJsonObject seen = printedJson(result);
@@ -212,7 +200,7 @@ private Q_SLOTS:
         QTemporaryDir data;
         auto server = startServer(1, {QStringLiteral("--data-dir"), data.path()});
         QVERIFY(server);
-        QVERIFY2(waitForReady(*server, 2), qPrintable(server->standardError()));
+        QVERIFY2(server->waitForPooledReady(2), qPrintable(server->standardError()));
         QVERIFY(!pythonDescription(*server).contains(QLatin1String("/data/")));
         {
             QSettings file(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);

@@ -21,7 +21,10 @@ inline csm::ServerSettings changed()
     settings.policy.cpus = 0.5;
     settings.policy.pidsLimit = 64;
     settings.policy.tmpfsBytes = 8LL << 20;
-    settings.policy.network = QStringLiteral("none");
+    // Bridge: the one mode whose engine network (the older --network) differs from the default.
+    settings.setEgressMode(csm::EgressMode::Bridge);
+    settings.egress.allowedHosts = {*csm::HostPattern::parse(QStringLiteral("api.github.com:443")),
+                                    *csm::HostPattern::parse(QStringLiteral("*.pypi.org"))};
     settings.policy.outputCapBytes = 64LL << 10;
     settings.policy.allowUnenforcedLimits = true;
     // A folder that exists wherever the tests run, as the server resolves it.

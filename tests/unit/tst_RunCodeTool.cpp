@@ -199,19 +199,42 @@ void tst_RunCodeTool::definition()
 
 void tst_RunCodeTool::openWorldHintFollowsNetwork_data()
 {
-    QTest::addColumn<QString>("network");
+    QTest::addColumn<QString>("egress");
+    QTest::addColumn<QString>("allowHost");
     QTest::addColumn<bool>("openWorld");
-    QTest::newRow("bridge") << QStringLiteral("bridge") << true;
-    QTest::newRow("none") << QStringLiteral("none") << false;
+    QTest::addColumn<QString>("said");
+    QTest::newRow("open") << QStringLiteral("open") << QString() << true
+                          << QStringLiteral("Network access: public hosts, through a proxy");
+    QTest::newRow("open, a host named")
+        << QStringLiteral("open") << QStringLiteral("10.0.0.5:8080") << true
+        << QStringLiteral("the cloud metadata address are refused except 10.0.0.5:8080.");
+    QTest::newRow("allowlist") << QStringLiteral("allowlist") << QStringLiteral("*.pypi.org")
+                               << true
+                               << QStringLiteral(
+                                      "Network access: only *.pypi.org, through a proxy");
+    QTest::newRow("allowlist, empty")
+        << QStringLiteral("allowlist") << QString() << true
+        << QStringLiteral("Network access: none (no host is allowed)");
+    QTest::newRow("ask") << QStringLiteral("ask") << QString() << true
+                         << QStringLiteral("a host the user has not allowed is refused");
+    QTest::newRow("bridge") << QStringLiteral("bridge") << QString() << true
+                            << QStringLiteral("Network access: yes, unfiltered.");
+    QTest::newRow("none") << QStringLiteral("none") << QString() << false
+                          << QStringLiteral("Network access: none.");
 }
 
 void tst_RunCodeTool::openWorldHintFollowsNetwork()
 {
-    QFETCH(QString, network);
+    QFETCH(QString, egress);
+    QFETCH(QString, allowHost);
     QFETCH(bool, openWorld);
-    SandboxPolicy policy;
-    policy.network = network;
-    const auto runner = makeRunner(policy);
+    QFETCH(QString, said);
+    const auto runner = makeRunner();
+    EgressSettings settings;
+    settings.mode = *EgressModes::fromString(egress);
+    if (!allowHost.isEmpty())
+        settings.allowedHosts = {*HostPattern::parse(allowHost)};
+    runner->setEgress(settings);
     const RunCodeTool tool(*runner, makeConfig(Language::Python));
     const QJsonObject definition = tool.definition();
     QCOMPARE(definition.value(QLatin1String("annotations"))
@@ -220,9 +243,7 @@ void tst_RunCodeTool::openWorldHintFollowsNetwork()
                  .toBool(),
              openWorld);
     const QString description = definition.value(QLatin1String("description")).toString();
-    QVERIFY2(description.contains(openWorld ? QLatin1String("Network access: yes")
-                                            : QLatin1String("Network access: none")),
-             qPrintable(description));
+    QVERIFY2(description.contains(said), qPrintable(description));
 }
 
 void tst_RunCodeTool::sessionsAreOfferedForBothLanguages()

@@ -71,7 +71,8 @@ private Q_SLOTS:
         const ServerOptions options = parseIn(data.path());
         QCOMPARE(options.engine, QStringLiteral("docker"));
         QCOMPARE(options.pythonImage, QStringLiteral("localhost/my-python:3"));
-        QCOMPARE(options.policy.network, QStringLiteral("none"));
+        QCOMPARE(options.egress, changedSettings().egress);
+        QCOMPARE(options.policy.network, QStringLiteral("bridge"));
         QCOMPARE(options.policy.memoryBytes, 256LL << 20);
         QCOMPARE(options.defaultTimeoutSeconds, 12.5);
         QCOMPARE(options.poolSize, 0);
@@ -120,7 +121,7 @@ private Q_SLOTS:
         environment.insert(QStringLiteral("CONTAINER_LANGUAGE"), QStringLiteral("python"));
         const ServerOptions options = parseIn(
             data.path(),
-            {QStringLiteral("--network"), QStringLiteral("bridge"), QStringLiteral("--timeout"),
+            {QStringLiteral("--egress"), QStringLiteral("open"), QStringLiteral("--timeout"),
              QStringLiteral("3"), QStringLiteral("--js-image"), QStringLiteral("flag-node"),
              QStringLiteral("--history-max-runs"), QStringLiteral("7")},
             environment);
@@ -128,7 +129,8 @@ private Q_SLOTS:
         QCOMPARE(options.engine, QStringLiteral("podman"));
         QCOMPARE(options.pythonImage, QStringLiteral("env-image"));
         QCOMPARE(options.jsImage, QStringLiteral("flag-node"));
-        QCOMPARE(options.policy.network, QStringLiteral("bridge"));
+        QCOMPARE(options.egress.mode, csm::EgressMode::Open);
+        QCOMPARE(options.policy.network, QStringLiteral("none"));
         QCOMPARE(options.defaultTimeoutSeconds, 3.0);
         QCOMPARE(options.historyRetention.maxRuns, 7);
         // What no flag or variable names still comes from the file.

@@ -135,7 +135,8 @@ private Q_SLOTS:
             QStringLiteral("cpus"),
             QStringLiteral("pids-limit"),
             QStringLiteral("tmpfs-size"),
-            QStringLiteral("network"),
+            QStringLiteral("egress"),
+            QStringLiteral("allow-host"),
             QStringLiteral("share"),
             QStringLiteral("output-cap"),
             QStringLiteral("pool"),
@@ -202,7 +203,9 @@ private Q_SLOTS:
     {
         QFETCH(QString, key);
         const ServerSetting& setting = settingFor(key);
-        const QString bad = QStringLiteral("not-valid");
+        // Any name is a host an allow rule may name: a space is what no host has.
+        const QString bad = key == QLatin1String("allow-host") ? QStringLiteral("not valid")
+                                                               : QStringLiteral("not-valid");
         ServerSettings ignored;
         const auto problem = setting.read(bad, ignored);
         if (key.endsWith(QLatin1String("-image"))) {
@@ -258,7 +261,7 @@ private Q_SLOTS:
             << QStringLiteral("CODE_SANDBOX_NETWORK") << QStringLiteral("host")
             << QStringLiteral("CODE_SANDBOX_NETWORK \"host\": \"host\" is refused: it would give "
                               "sandboxed code the host's network, loopback services included; "
-                              "use bridge or none");
+                              "use --egress open, allowlist, ask, none or bridge");
         QTest::newRow("allow-unlimited")
             << QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED") << QStringLiteral(" Yes ")
             << QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED \"yes\": must be 1 or 0");

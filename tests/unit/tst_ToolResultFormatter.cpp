@@ -107,6 +107,8 @@ private Q_SLOTS:
     void flagsAndNotices();
     void timeoutNoticeGivesDuration();
     void aRunStoppedFromTheAppSaysSo();
+    void refusedConnectionsAreExplainedOncePerHost();
+    void allowedConnectionsAddNothing();
     void unenforcedLimitsAndEngineWarningsAreSaid();
     void structuredContent_data();
     void structuredContent();
@@ -386,6 +388,55 @@ void tst_ToolResultFormatter::aRunStoppedFromTheAppSaysSo()
                                        QStringLiteral("Code Sandbox app")}),
              qPrintable(text));
     QCOMPARE(callResult.value(QLatin1String("isError")).toBool(), true);
+}
+
+namespace {
+csm::EgressConnection connection(const QString& host, quint16 port, bool allowed,
+                                 const QString& reason)
+{
+    csm::EgressConnection made;
+    made.host = host;
+    made.port = port;
+    made.allowed = allowed;
+    made.reason = reason;
+    return made;
+}
+} // namespace
+
+// The model reads which hosts were refused and why, each once, and that retrying will not help;
+// a program that hammered many hosts gets a bounded list.
+void tst_ToolResultFormatter::refusedConnectionsAreExplainedOncePerHost()
+{
+    ExecutionResult result = makeResult("done\n", {}, 0);
+    const QString metadata = QStringLiteral("169.254.169.254:80: 169.254.169.254 is link-local");
+    result.connections = {connection(QStringLiteral("pypi.org"), 443, true, QStringLiteral("ok")),
+                          connection(QStringLiteral("169.254.169.254"), 80, false, metadata),
+                          connection(QStringLiteral("169.254.169.254"), 80, false, metadata)};
+    for (int i = 0; i < 7; ++i) {
+        result.connections.append(
+            connection(QStringLiteral("10.0.0.%1").arg(i), 22, false, QStringLiteral("private")));
+    }
+    const QJsonObject callResult = ToolResultFormatter::format(result);
+    const QString text = textOf(callResult);
+    QVERIFY2(text.contains(QLatin1String("[network: the sandbox's egress proxy refused 9 "
+                                         "connections: 169.254.169.254:80 (")),
+             qPrintable(text));
+    QCOMPARE(text.count(QLatin1String("169.254.169.254:80 (")), 1);
+    QVERIFY2(text.contains(QLatin1String("10.0.0.3:22 (private)")), qPrintable(text));
+    QVERIFY2(!text.contains(QLatin1String("10.0.0.4:22")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("; and 3 more")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("retrying or another library will not get through")),
+             qPrintable(text));
+    QVERIFY2(!text.contains(QLatin1String("pypi.org")), qPrintable(text));
+    // The program itself succeeded: a refusal is news, not a failure of the call.
+    QCOMPARE(callResult.value(QLatin1String("isError")).toBool(), false);
+}
+
+void tst_ToolResultFormatter::allowedConnectionsAddNothing()
+{
+    ExecutionResult result = makeResult("done\n", {}, 0);
+    result.connections = {connection(QStringLiteral("pypi.org"), 443, true, QStringLiteral("ok"))};
+    QCOMPARE(textOf(ToolResultFormatter::format(result)), QStringLiteral("done\n"));
 }
 
 void tst_ToolResultFormatter::structuredContent_data()

@@ -480,7 +480,7 @@ void DoctorCommand::startSandboxCheck()
                 check.fix = report.fix;
                 finishIfDone();
             });
-    m_trialRun->start(m_engineName, m_settings.policy, m_pythonImage);
+    m_trialRun->start(m_engineName, m_settings.policy, m_settings.egress, m_pythonImage);
 }
 
 void DoctorCommand::startSecretsCheck(const QString& dataDir, bool secretsFile)

@@ -10,6 +10,7 @@
 #include "sandbox/SandboxRun.h"
 #include "sandbox/SandboxRunner.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,10 +18,20 @@
 namespace csm {
 
 namespace {
-// The network interfaces the sandbox has, as one JSON line.
-constexpr char kProbe[] =
-    "import json, os\n"
-    "print(json.dumps({'interfaces': sorted(os.listdir('/sys/class/net'))}))\n";
+// The network interfaces the sandbox has, and in proxy mode the egress proxy's answer to a
+// CONNECT to the metadata address (refused: the way through the launcher's relay to this
+// server's proxy works, and nothing leaves the machine), as one JSON line.
+constexpr char kProbe[] = "import json, os, socket\n"
+                          "r = {'interfaces': sorted(os.listdir('/sys/class/net'))}\n"
+                          "if os.environ.get('HTTP_PROXY'):\n"
+                          "    try:\n"
+                          "        s = socket.create_connection(('127.0.0.1', 3128), timeout=5)\n"
+                          "        s.sendall(b'CONNECT 169.254.169.254:80 HTTP/1.1\\r\\n\\r\\n')\n"
+                          "        s.settimeout(5)\n"
+                          "        r['proxy'] = s.recv(200).decode('latin1').split('\\r\\n')[0]\n"
+                          "    except OSError as e:\n"
+                          "        r['proxy'] = 'no answer: %s' % e\n"
+                          "print(json.dumps(r))\n";
 
 QString limitsText(const SandboxPolicy& policy)
 {
@@ -44,28 +55,31 @@ SandboxTrialRun::~SandboxTrialRun()
 }
 
 void SandboxTrialRun::start(const QString& engine, const SandboxPolicy& policy,
-                            const QString& pythonImage)
+                            const EgressSettings& egress, const QString& pythonImage)
 {
     m_runner = std::make_unique<SandboxRunner>(RuntimeFactory::create(engine), policy,
                                                SandboxFilesLocator::find());
+    m_runner->setEgress(egress);
     RunRequest request;
     request.language = Language::Python;
     request.image = pythonImage;
     request.code = kProbe;
     request.timeoutMs = kTimeoutMs;
     SandboxRun* run = m_runner->start(request, this);
-    connect(run, &SandboxRun::finished, this, [this, run, policy](const ExecutionResult& result) {
-        const Report report = interpret(result, policy);
-        run->deleteLater();
-        // Reported once the container is gone: doctor leaves nothing behind.
-        connect(&m_runner->reaper(), &ContainerReaper::drained, this,
-                [this, report] { Q_EMIT finished(report); });
-        m_runner->shutdown();
-    });
+    connect(run, &SandboxRun::finished, this,
+            [this, run, policy, egress](const ExecutionResult& result) {
+                const Report report = interpret(result, policy, egress);
+                run->deleteLater();
+                // Reported once the container is gone: doctor leaves nothing behind.
+                connect(&m_runner->reaper(), &ContainerReaper::drained, this,
+                        [this, report] { Q_EMIT finished(report); });
+                m_runner->shutdown();
+            });
 }
 
 SandboxTrialRun::Report SandboxTrialRun::interpret(const ExecutionResult& result,
-                                                   const SandboxPolicy& policy)
+                                                   const SandboxPolicy& policy,
+                                                   const EgressSettings& egress)
 {
     Report report;
     const QString unenforced = result.unenforcedLimits.join(QStringLiteral(", "));
@@ -105,14 +119,23 @@ SandboxTrialRun::Report SandboxTrialRun::interpret(const ExecutionResult& result
         report.fix = QStringLiteral("check the image: code-sandbox-desktop's Images page, Test");
         return report;
     }
-    const QJsonArray interfaces = QJsonDocument::fromJson(result.stdoutBytes)
-                                      .object()
-                                      .value(QLatin1String("interfaces"))
-                                      .toArray();
+    const QJsonObject probe = QJsonDocument::fromJson(result.stdoutBytes).object();
+    const QJsonArray interfaces = probe.value(QLatin1String("interfaces")).toArray();
     QStringList names;
     for (const QJsonValue& name : interfaces)
         names << name.toString();
     names.removeAll(QStringLiteral("lo"));
+    const QString proxyAnswer = probe.value(QLatin1String("proxy")).toString();
+    if (egress.throughProxy() && !proxyAnswer.startsWith(QLatin1String("HTTP/1.1 403"))) {
+        report.detail = QStringLiteral("the sandbox's egress proxy did not answer as it should "
+                                       "(%1)")
+                            .arg(proxyAnswer.isEmpty() ? QStringLiteral("no proxy in the sandbox")
+                                                       : proxyAnswer);
+        report.fix = QStringLiteral("check that the engine can mount folders of %1 into "
+                                    "containers; or choose --egress none")
+                         .arg(QDir::tempPath());
+        return report;
+    }
     if (policy.network != QLatin1String("none") && names.isEmpty()) {
         report.detail = QStringLiteral("the sandbox has no network besides loopback, though the "
                                        "settings ask for %1")
@@ -129,10 +152,16 @@ SandboxTrialRun::Report SandboxTrialRun::interpret(const ExecutionResult& result
                      ? QStringLiteral("limits enforced (%1)").arg(limitsText(policy))
                      : QStringLiteral("limits NOT enforced: %1 (accepted by allow-unlimited)")
                            .arg(unenforced));
-    report.detail += policy.network == QLatin1String("none")
-                         ? QStringLiteral("; no network")
-                         : QStringLiteral("; network %1 (%2)")
-                               .arg(policy.network, names.join(QStringLiteral(", ")));
+    if (egress.throughProxy()) {
+        report.detail += QStringLiteral("; network through the egress proxy (%1; it refused the "
+                                        "metadata address)")
+                             .arg(EgressModes::toString(egress.mode));
+    } else {
+        report.detail += policy.network == QLatin1String("none")
+                             ? QStringLiteral("; no network")
+                             : QStringLiteral("; network %1 (%2)")
+                                   .arg(policy.network, names.join(QStringLiteral(", ")));
+    }
     return report;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "egress/EgressSettings.h"
 #include "runtime/Language.h"
 #include "runtime/SandboxPolicy.h"
 
@@ -37,10 +38,12 @@ public:
 
     // `engine`: as RuntimeFactory takes it (empty: auto). finished() follows once, after the
     // container is gone.
-    void start(const QString& engine, const SandboxPolicy& policy, const QString& pythonImage);
+    void start(const QString& engine, const SandboxPolicy& policy, const EgressSettings& egress,
+               const QString& pythonImage);
 
     // What `result` (of the probe program) says about sandboxes under `policy`.
-    static Report interpret(const ExecutionResult& result, const SandboxPolicy& policy);
+    static Report interpret(const ExecutionResult& result, const SandboxPolicy& policy,
+                            const EgressSettings& egress);
 
 Q_SIGNALS:
     void finished(const csm::SandboxTrialRun::Report& report);

@@ -38,4 +38,10 @@ void EgressProxy::serve(QIODevice* stream)
     }
 }
 
+void EgressProxy::closeAll(const QString& reason)
+{
+    for (EgressRelay* relay : findChildren<EgressRelay*>(Qt::FindDirectChildrenOnly))
+        relay->end(reason);
+}
+
 } // namespace csm

@@ -53,6 +53,9 @@ public:
     // Serves the program's connection `stream` (the proxy takes it over, and closes it).
     void serve(QIODevice* stream);
     int openConnections() const { return m_open; }
+    // Cuts every open connection (the run ended); each is reported with `reason` before this
+    // returns.
+    void closeAll(const QString& reason);
 
 Q_SIGNALS:
     // A connection ended (refused, failed, or closed by either side).

@@ -33,6 +33,8 @@ public:
     void start();
     // Refuses at once (too many connections) with `status` and `reason`.
     void refuse(int status, const QString& reason);
+    // Cuts the connection (the run ended) and reports it with `reason`.
+    void end(const QString& reason) { finish(reason); }
 
 private:
     void readHead();

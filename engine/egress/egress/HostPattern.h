@@ -26,6 +26,8 @@ public:
     // As the user would write it again: "*.pypi.org", "api.github.com:443", "[fd00::1]:8080".
     QString toString() const;
 
+    friend bool operator==(const HostPattern&, const HostPattern&) = default;
+
 private:
     HostPattern() = default;
 

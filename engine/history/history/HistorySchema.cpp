@@ -127,12 +127,39 @@ HistoryMigration version4()
     return migration;
 }
 
+// Version 5 (issue 18): the connections a run's program made through the egress proxy, in the
+// order they ended, with the policy's reason for each; they go with their run.
+HistoryMigration version5()
+{
+    HistoryMigration migration;
+    migration.version = 5;
+    migration.description = QStringLiteral("run connections");
+    migration.statements = {
+        QStringLiteral(R"(CREATE TABLE run_connections (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    port INTEGER NOT NULL,
+    allowed INTEGER NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    address TEXT NOT NULL DEFAULT '',
+    bytes_sent INTEGER NOT NULL DEFAULT 0,
+    bytes_received INTEGER NOT NULL DEFAULT 0,
+    started_at INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, ordinal)
+))"),
+    };
+    return migration;
+}
+
 } // namespace
 
 const QList<HistoryMigration>& HistorySchema::migrations()
 {
-    // Append version 5 here.
-    static const QList<HistoryMigration> all{version1(), version2(), version3(), version4()};
+    // Append version 6 here.
+    static const QList<HistoryMigration> all{version1(), version2(), version3(), version4(),
+                                             version5()};
     return all;
 }
 

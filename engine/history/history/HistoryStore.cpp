@@ -711,7 +711,8 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
             return false;
         }
         return dropStopRequest(id, "recording the end of a run") &&
-               insertFiles(id, finished.files, RunFileRecord::Direction::Output);
+               insertFiles(id, finished.files, RunFileRecord::Direction::Output) &&
+               insertConnections(id, finished.connections);
     });
 }
 
@@ -849,6 +850,61 @@ bool HistoryStore::insertFiles(qint64 runId, const QList<RunFileRecord>& files,
             return false;
     }
     return true;
+}
+
+bool HistoryStore::insertConnections(qint64 runId, const QList<RunConnectionRecord>& connections)
+{
+    QSqlQuery insert(m_db);
+    insert.prepare(QStringLiteral(
+        "INSERT INTO run_connections (run_id, ordinal, host, port, allowed, reason, address, "
+        "bytes_sent, bytes_received, started_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?)"));
+    qint64 ordinal = 0;
+    for (const RunConnectionRecord& connection : connections) {
+        insert.addBindValue(runId);
+        insert.addBindValue(ordinal++);
+        insert.addBindValue(text(connection.host));
+        insert.addBindValue(connection.port);
+        insert.addBindValue(connection.allowed ? 1 : 0);
+        insert.addBindValue(text(connection.reason));
+        insert.addBindValue(text(connection.address));
+        insert.addBindValue(connection.bytesSent);
+        insert.addBindValue(connection.bytesReceived);
+        insert.addBindValue(connection.startedAt.isValid()
+                                ? connection.startedAt.toMSecsSinceEpoch()
+                                : QDateTime::currentMSecsSinceEpoch());
+        insert.addBindValue(connection.durationMs);
+        if (!execute(insert, "recording a run's connections"))
+            return false;
+    }
+    return true;
+}
+
+QList<RunConnectionRecord> HistoryStore::connectionsOf(qint64 runId) const
+{
+    QSqlQuery query(m_db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT host, port, allowed, reason, address, bytes_sent, "
+                                 "bytes_received, started_at, duration_ms FROM run_connections "
+                                 "WHERE run_id = ? ORDER BY ordinal"));
+    query.addBindValue(runId);
+    QList<RunConnectionRecord> connections;
+    if (!execute(query, "reading a run's connections"))
+        return connections;
+    while (query.next()) {
+        RunConnectionRecord connection;
+        connection.host = query.value(0).toString();
+        connection.port = query.value(1).toInt();
+        connection.allowed = query.value(2).toInt() != 0;
+        connection.reason = query.value(3).toString();
+        connection.address = query.value(4).toString();
+        connection.bytesSent = query.value(5).toLongLong();
+        connection.bytesReceived = query.value(6).toLongLong();
+        connection.startedAt = QDateTime::fromMSecsSinceEpoch(query.value(7).toLongLong());
+        connection.durationMs = query.value(8).toLongLong();
+        connections.append(connection);
+    }
+    return connections;
 }
 
 void HistoryStore::addFiles(QList<RunRecord>& runs) const
@@ -1365,6 +1421,7 @@ std::optional<RunRecord> HistoryStore::get(qint64 id) const
     if (runs.isEmpty())
         return std::nullopt;
     addFiles(runs);
+    runs.first().connections = connectionsOf(id);
     return runs.constFirst();
 }
 

@@ -189,6 +189,8 @@ private:
     bool insertFiles(qint64 runId, const QList<RunFileRecord>& files,
                      RunFileRecord::Direction direction);
     QList<RunFileRecord> filesOf(qint64 runId) const;
+    bool insertConnections(qint64 runId, const QList<RunConnectionRecord>& connections);
+    QList<RunConnectionRecord> connectionsOf(qint64 runId) const;
     void addFiles(QList<RunRecord>& runs) const;
     // Notes the files keys of the runs matching `condition` (an SQL condition on runs with `?`
     // for `values`), which are about to be deleted in the current transaction.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "history/RunConnectionRecord.h"
 #include "history/RunFileRecord.h"
 #include "history/RunStatus.h"
 
@@ -65,6 +66,10 @@ struct RunRecord
     // How many output files came back (skipped ones not counted): kept with the run, so that a
     // list shows it without loading `files` (which only get() does).
     int outputFileCount = 0;
+
+    // The connections its program made through the egress proxy, in the order they ended
+    // (recordEnd() stores them; only get() reads them).
+    QList<RunConnectionRecord> connections;
 };
 
 } // namespace csm

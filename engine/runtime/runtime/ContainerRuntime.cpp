@@ -59,6 +59,27 @@ QProcess* ContainerRuntime::newRunProcess(const ContainerSpec& spec, QObject* pa
     return process;
 }
 
+QMap<QString, QString> ContainerRuntime::egressEnvironment()
+{
+    const QString proxy =
+        QStringLiteral("http://127.0.0.1:%1").arg(ContainerSpec::kEgressProxyPort);
+    const QString local = QStringLiteral("localhost,127.0.0.1,::1");
+    // Both spellings: curl reads only the lower-case http_proxy, Go only the upper-case, and
+    // Python, pip, requests and npm either. Node's fetch takes neither: the preload routes it.
+    return {
+        {QStringLiteral("HTTP_PROXY"), proxy},
+        {QStringLiteral("HTTPS_PROXY"), proxy},
+        {QStringLiteral("http_proxy"), proxy},
+        {QStringLiteral("https_proxy"), proxy},
+        {QStringLiteral("NO_PROXY"), local},
+        {QStringLiteral("no_proxy"), local},
+        {QStringLiteral("NODE_OPTIONS"),
+         QStringLiteral("--require %1/%2")
+             .arg(QLatin1String(ContainerSpec::kEgressMountPoint),
+                  QLatin1String(ContainerSpec::kEgressNodePreloadName))},
+    };
+}
+
 QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
 {
     const SandboxPolicy& policy = spec.policy;
@@ -102,7 +123,16 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
                     .arg(folder.hostPath, folder.mountPoint(),
                          folder.writable ? QString() : QStringLiteral(",ro=true"));
     }
-    for (auto it = spec.environment.cbegin(); it != spec.environment.cend(); ++it)
+    QMap<QString, QString> environment = spec.environment;
+    if (!spec.egressDirectory.isEmpty()) {
+        // Read-only: the program can reach the socket (connecting needs no write access to the
+        // mount) but cannot leave files on the host's disk.
+        args << QStringLiteral("--mount")
+             << QStringLiteral("type=bind,source=%1,target=%2,ro=true")
+                    .arg(spec.egressDirectory, QLatin1String(ContainerSpec::kEgressMountPoint));
+        environment.insert(egressEnvironment());
+    }
+    for (auto it = environment.cbegin(); it != environment.cend(); ++it)
         args << QStringLiteral("-e") << it.key() + QLatin1Char('=') + it.value();
     // By name only: the engine reads the value from its own environment, so it is never in argv.
     for (const auto& [name, value] : spec.secretVariables)
@@ -120,6 +150,13 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     // A session's driver always reports on the ready fd (cold or pooled).
     if (spec.session)
         args << QStringLiteral("--session");
+    if (!spec.egressDirectory.isEmpty()) {
+        args << QStringLiteral("--egress-relay")
+             << QStringLiteral("%1:%2/%3")
+                    .arg(QString::number(ContainerSpec::kEgressProxyPort),
+                         QLatin1String(ContainerSpec::kEgressMountPoint),
+                         QLatin1String(ContainerSpec::kEgressSocketName));
+    }
     if (spec.session || (pooled && spec.interpreterSignalsReady))
         args << QStringLiteral("--ready-fd") << QStringLiteral("3");
     // The launcher checks that the engine enforces them before the program runs.

@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -43,6 +44,8 @@ public:
 
     // `run` in the foreground, attached to stdin/stdout/stderr, removed when it exits.
     virtual QStringList runArguments(const ContainerSpec& spec) const;
+    // The variables that lead a container's programs to the egress proxy (proxy mode).
+    static QMap<QString, QString> egressEnvironment();
     // Kills (without a grace period) and removes a container; no error if it is already gone.
     virtual QStringList forceRemoveArguments(const QString& container) const = 0;
     virtual QStringList imageCheckArguments(const QString& image) const = 0;

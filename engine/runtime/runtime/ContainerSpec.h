@@ -17,6 +17,13 @@ struct ContainerSpec
     static constexpr char kLauncherMountPoint[] = "/.code-sandbox/launch";
     // Where a pooled container finds the folder holding its launcher's socket.
     static constexpr char kIoMountPoint[] = "/.code-sandbox/io";
+    // Where a container in egress proxy mode finds its egress folder (read-only): the socket the
+    // launcher's relay connects to and Node's fetch preload.
+    static constexpr char kEgressMountPoint[] = "/.code-sandbox/egress";
+    static constexpr char kEgressSocketName[] = "proxy";
+    static constexpr char kEgressNodePreloadName[] = "fetch-proxy.cjs";
+    // The port on the container's loopback where the relay listens, which HTTP_PROXY names.
+    static constexpr int kEgressProxyPort = 3128;
 
     QString name;
     QString image;
@@ -43,6 +50,10 @@ struct ContainerSpec
     // its state between cells. Attached like a cold container, or (with ioDirectory) a warm
     // pool's, whose cells come through the socket.
     bool session = false;
+    // Egress proxy mode: the host folder (EgressEndpoint) mounted at kEgressMountPoint. The
+    // container then has no network of its own (policy.network is "none") and its programs
+    // find the proxy through HTTP_PROXY and the like. Empty: no proxy.
+    QString egressDirectory;
 };
 
 } // namespace csm

@@ -15,7 +15,9 @@ struct SandboxPolicy
     double cpus = 1.0;
     int pidsLimit = 256;
     qint64 tmpfsBytes = 64LL * 1024 * 1024; // each of /tmp and the workdir
-    QString network = QStringLiteral("bridge");
+    // The engine's network: none (the egress proxy, when on, is the only way out) or bridge
+    // (--egress bridge).
+    QString network = QStringLiteral("none");
     QString user = QStringLiteral("65534:65534"); // nobody:nogroup
     QString workdir = QStringLiteral("/sandbox");
     qint64 outputCapBytes = 1024LL * 1024; // each of stdout and stderr

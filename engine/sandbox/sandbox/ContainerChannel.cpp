@@ -1,5 +1,7 @@
 #include "sandbox/ContainerChannel.h"
 
+#include "sandbox/EgressEndpoint.h"
+
 namespace csm {
 
 ContainerChannel::ContainerChannel(QString containerName,
@@ -8,5 +10,13 @@ ContainerChannel::ContainerChannel(QString containerName,
     , m_containerName(std::move(containerName))
     , m_secrets(secrets ? std::move(secrets) : SandboxSecrets::none())
 {}
+
+void ContainerChannel::setEgressEndpoint(EgressEndpoint* endpoint)
+{
+    delete m_egress;
+    m_egress = endpoint;
+    if (endpoint)
+        endpoint->setParent(this);
+}
 
 } // namespace csm

@@ -11,6 +11,7 @@
 namespace csm {
 
 class ContainerReaper;
+class EgressEndpoint;
 
 // A container that will run one program, and the channel to its launcher: started on demand
 // (ColdContainerChannel) or ahead of time by the warm pool (WarmContainerChannel). SandboxRun
@@ -40,6 +41,11 @@ public:
     // Asks the program to stop (a session's cell: KeyboardInterrupt) without ending the
     // container; false where there is no such thing (a one-shot run is killed instead).
     virtual bool interrupt() { return false; }
+    // Egress proxy mode: the host's end of the container's network, whose connections the run
+    // given this channel serves; null without one.
+    virtual EgressEndpoint* egressEndpoint() const { return m_egress; }
+    // Takes `endpoint` over (null: none).
+    void setEgressEndpoint(EgressEndpoint* endpoint);
 
 Q_SIGNALS:
     void framesReceived(const QByteArray& bytes);
@@ -52,6 +58,7 @@ Q_SIGNALS:
 private:
     QString m_containerName;
     std::shared_ptr<const SandboxSecrets> m_secrets;
+    EgressEndpoint* m_egress = nullptr;
 };
 
 } // namespace csm

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "egress/EgressConnection.h"
 #include "sandbox/OutputFile.h"
 
 #include <QByteArray>
@@ -49,6 +50,10 @@ struct ExecutionResult
     // What the program left in its output folder, in the order the launcher sent it: returned
     // files and skipped ones (with their reason).
     QList<OutputFile> outputFiles;
+    // Egress proxy mode: the connections the program made (or tried), in the order they ended;
+    // at most SandboxRun::kMaxConnectionRecords.
+    QList<EgressConnection> connections;
+    int connectionsNotListed = 0; // beyond that cap
 
     bool timedOut() const { return outcome == Outcome::TimedOut; }
     bool truncated() const { return stdoutTruncated || stderrTruncated; }

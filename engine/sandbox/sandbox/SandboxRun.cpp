@@ -1,9 +1,11 @@
 #include "sandbox/SandboxRun.h"
 
 #include "core/Logging.h"
+#include "egress/EgressProxy.h"
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/EgressEndpoint.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherRequest.h"
 #include "sandbox/SandboxRunHost.h"
@@ -287,6 +289,7 @@ void SandboxRun::launch(ContainerChannel* channel)
     m_channel = channel;
     m_secrets = channel->secrets();
     m_containerName = channel->containerName();
+    serveEgress(channel->egressEndpoint());
     connect(channel, &ContainerChannel::framesReceived, this, &SandboxRun::onFrames);
     connect(channel, &ContainerChannel::ended, this, &SandboxRun::onChannelEnded);
     connect(channel, &ContainerChannel::failedToStart, this, [this](const QString& reason) {
@@ -637,10 +640,43 @@ void SandboxRun::finish(ExecutionResult result)
     m_queueDeadline.stop();
     if (m_admitted)
         m_host.runEnded();
+    result.connections = endEgress();
+    result.connectionsNotListed = m_connectionsNotRecorded;
     // The slot goes to the next run in the queue: this run's program has ended, and its
     // container's teardown (off the call's path) no longer runs a program.
     leaveQueue();
     Q_EMIT finished(result);
+}
+
+void SandboxRun::serveEgress(EgressEndpoint* endpoint)
+{
+    if (!endpoint)
+        return;
+    // A pooled start that falls back to a cold one keeps the run's proxy and its counts.
+    if (!m_egress) {
+        m_egress = m_host.newEgressProxy(this);
+        if (!m_egress)
+            return;
+        connect(m_egress, &EgressProxy::connectionEnded, this,
+                [this](const EgressConnection& connection) {
+                    if (m_connections.size() < kMaxConnectionRecords)
+                        m_connections.append(connection);
+                    else
+                        ++m_connectionsNotRecorded;
+                });
+    }
+    m_egressEndpoint = endpoint;
+    endpoint->setProxy(m_egress);
+}
+
+QList<EgressConnection> SandboxRun::endEgress()
+{
+    // A session's container outlives the cell: nothing it opens later is this run's, or goes.
+    if (m_egressEndpoint)
+        m_egressEndpoint->setProxy(nullptr);
+    if (m_egress)
+        m_egress->closeAll(QStringLiteral("cut when the program ended"));
+    return m_connections;
 }
 
 void SandboxRun::handOverChannel(bool removeContainer)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "egress/EgressConnection.h"
 #include "sandbox/CappedBuffer.h"
 #include "sandbox/ExecutionResult.h"
 #include "sandbox/LatestOutputLine.h"
@@ -21,6 +22,8 @@ namespace csm {
 
 class SandboxRunHost;
 class ContainerChannel;
+class EgressEndpoint;
+class EgressProxy;
 struct LauncherExitStatus;
 
 // One program in one fresh container. It takes a warm container from the pool, or checks the
@@ -38,6 +41,9 @@ public:
     static constexpr int kStartTimeoutMs = 60'000;
     // How long an interrupted cell of a session may take to stop before the session is ended.
     static constexpr int kInterruptGraceMs = 3'000;
+    // Connections a run's result lists (and the history keeps); a program that opens more gets
+    // them counted, not listed.
+    static constexpr int kMaxConnectionRecords = 1000;
 
     SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent = nullptr);
     ~SandboxRun() override;
@@ -102,6 +108,10 @@ private:
     void failWithEngineError(const QString& message, const QStringList& unenforcedLimits = {});
     void finish(ExecutionResult result);
     void handOverChannel(bool removeContainer);
+    // Egress proxy mode: the run's proxy serves the container's connections from now on.
+    void serveEgress(EgressEndpoint* endpoint);
+    // The run ended: its open connections are cut, and its records are what it made.
+    QList<EgressConnection> endEgress();
     ExecutionResult collectedResult() const;
     QString engineMissingMessage(const QString& processError) const;
     // What the engine said on stderr (the channel's, or the last one's once handed over); the
@@ -145,6 +155,10 @@ private:
     CappedBuffer m_stderr;
     LatestOutputLine m_latestLine;
     OutputFileCollector m_outputFiles;
+    EgressProxy* m_egress = nullptr;
+    QPointer<EgressEndpoint> m_egressEndpoint;
+    QList<EgressConnection> m_connections;
+    int m_connectionsNotRecorded = 0;
 };
 
 } // namespace csm

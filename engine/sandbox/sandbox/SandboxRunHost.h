@@ -16,6 +16,7 @@ namespace csm {
 class ContainerChannel;
 class ContainerReaper;
 class ContainerRuntime;
+class EgressProxy;
 class RunQueue;
 
 // What one SandboxRun needs from whoever starts it, and nothing more: a container channel, what
@@ -63,6 +64,13 @@ public:
     virtual void reportEngineWarning(const QString& warning) = 0;
     // Where channels and helper processes a run is done with finish on their own.
     virtual ContainerReaper& reaper() = 0;
+    // The proxy that serves one run's connections (egress proxy mode), under the user's rules
+    // as they are now; owned by `parent`. Null where there is none (a test's host).
+    virtual EgressProxy* newEgressProxy(QObject* parent)
+    {
+        (void)parent;
+        return nullptr;
+    }
 };
 
 } // namespace csm

@@ -7,6 +7,7 @@
 #include "runtime/ContainerSpec.h"
 #include "sandbox/ColdContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/EgressEndpoint.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxFilesLocator.h"
@@ -16,6 +17,8 @@
 #include "sandbox/WarmPool.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QNetworkInterface>
 #include <QRandomGenerator>
 #include <QSysInfo>
 
@@ -65,6 +68,7 @@ ContainerSpec SandboxRunner::makeSpec(Language language, const QString& image)
     spec.files = m_files;
     spec.command = LanguageTraits::interpreterCommand(language);
     spec.policy = m_policy;
+    spec.policy.network = m_egress.engineNetwork();
     spec.secretVariables = m_secrets->variables();
     // The root filesystem is read-only: tools that write to $HOME (matplotlib, npm) need a
     // writable one.
@@ -118,6 +122,53 @@ void SandboxRunner::setPolicy(const SandboxPolicy& policy)
         m_pool->renew();
 }
 
+void SandboxRunner::setEgress(const EgressSettings& egress)
+{
+    if (egress == m_egress)
+        return;
+    m_egress = egress;
+    if (m_pool)
+        m_pool->renew();
+}
+
+EgressEndpoint* SandboxRunner::attachEgress(ContainerSpec& spec)
+{
+    if (!m_egress.throughProxy())
+        return nullptr;
+    if (!m_egressRoot) {
+        m_egressRoot = std::make_unique<QTemporaryDir>(
+            QDir::tempPath() + QStringLiteral("/code-sandbox-egress-XXXXXX"));
+    }
+    if (!m_egressRoot->isValid()) {
+        qCWarning(lcSandbox).noquote()
+            << "no folder for the sandboxes' egress proxy:" << m_egressRoot->errorString()
+            << "- they have no network";
+        return nullptr;
+    }
+    auto* endpoint = new EgressEndpoint(m_egressRoot->filePath(spec.name));
+    if (!endpoint->error().isEmpty()) {
+        qCWarning(lcSandbox).noquote()
+            << "the egress proxy of" << spec.name << "failed:" << endpoint->error()
+            << "- that sandbox has no network";
+        delete endpoint;
+        return nullptr;
+    }
+    spec.egressDirectory = endpoint->folder();
+    return endpoint;
+}
+
+EgressProxy* SandboxRunner::newEgressProxy(QObject* parent)
+{
+    if (!m_egress.throughProxy())
+        return nullptr;
+    // Read for each run: an address this machine gained since (a VPN, a new network) counts.
+    EgressPolicy policy(m_egress.mode, m_egress.allowedHosts, QNetworkInterface::allAddresses());
+    auto* proxy = new EgressProxy(std::move(policy), m_egressLimits, parent);
+    if (m_egressAsker)
+        proxy->setAsker(m_egressAsker);
+    return proxy;
+}
+
 void SandboxRunner::enablePool(int sizePerImage, int idleTimeoutMs)
 {
     delete m_pool;
@@ -135,7 +186,11 @@ ContainerChannel* SandboxRunner::acquireChannel(Channel kind, Language language,
 {
     if (kind == Channel::Warm)
         return m_pool ? m_pool->take(language, image, parent) : nullptr;
-    return new ColdContainerChannel(*m_runtime, makeSpec(language, image), m_secrets, parent);
+    ContainerSpec spec = makeSpec(language, image);
+    EgressEndpoint* egress = attachEgress(spec);
+    auto* channel = new ColdContainerChannel(*m_runtime, spec, m_secrets, parent);
+    channel->setEgressEndpoint(egress);
+    return channel;
 }
 
 void SandboxRunner::whenSecretsSettled(QObject* context, std::function<void()> ready)
@@ -196,7 +251,9 @@ SandboxSession* SandboxRunner::startSession(Language language, const QString& im
         if (spec.command.isEmpty())
             return nullptr;
         spec.session = true;
+        EgressEndpoint* egress = attachEgress(spec);
         session = new SandboxSession(*m_runtime, spec, m_secrets, *m_reaper, parent);
+        session->setEgressEndpoint(egress);
     }
     session->start();
     return session;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "egress/EgressProxy.h"
+#include "egress/EgressSettings.h"
 #include "runtime/ContainerSpec.h"
 #include "runtime/Language.h"
 #include "runtime/SandboxFiles.h"
@@ -11,6 +13,7 @@
 #include <QSet>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <memory>
 
@@ -22,6 +25,7 @@ class ContainerRuntime;
 class SandboxRun;
 class SandboxSession;
 class ContainerChannel;
+class EgressEndpoint;
 class WarmPool;
 struct RunRequest;
 
@@ -58,6 +62,10 @@ public:
                                      QObject* parent) override;
     // A fresh container's spec: a unique name, the policy, the labels that tie it to us.
     ContainerSpec makeSpec(Language language, const QString& image);
+    // In egress proxy mode, the host's end of `spec`'s network (owned by the caller, which
+    // gives it to the container's channel), with spec.egressDirectory set; else null.
+    EgressEndpoint* attachEgress(ContainerSpec& spec);
+    EgressProxy* newEgressProxy(QObject* parent) override;
     void reportColdStart(Language language, const QString& image, qint64 ms) override;
     void runStarted() override;
     void runEnded() override;
@@ -69,6 +77,14 @@ public:
     // The policy of containers started from now on (the user's settings changed). Waiting
     // containers of the pool, started under the old one, are replaced.
     void setPolicy(const SandboxPolicy& policy);
+    // How sandboxes reach the network (--egress, --allow-host); as setPolicy(). The container's
+    // engine network follows from the mode (EgressSettings::engineNetwork), whatever the
+    // policy says.
+    void setEgress(const EgressSettings& egress);
+    const EgressSettings& egress() const { return m_egress; }
+    void setEgressLimits(const EgressProxy::Limits& limits) { m_egressLimits = limits; }
+    // Asks the person about a host (ask mode); without one, ask mode refuses what it would ask.
+    void setEgressAsker(EgressProxy::Asker asker) { m_egressAsker = std::move(asker); }
     // The secrets every new container gets (never null; none at first).
     std::shared_ptr<const SandboxSecrets> secrets() const override { return m_secrets; }
     // While the secrets are being (re)read, runs that start wait for them (secretsSettled()),
@@ -102,6 +118,11 @@ Q_SIGNALS:
 private:
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxPolicy m_policy;
+    EgressSettings m_egress;
+    EgressProxy::Limits m_egressLimits;
+    EgressProxy::Asker m_egressAsker;
+    // Where the containers' egress folders live (made on first use).
+    std::unique_ptr<QTemporaryDir> m_egressRoot;
     std::shared_ptr<const SandboxSecrets> m_secrets = SandboxSecrets::none();
     bool m_heldForSecrets = false;
     SandboxFiles m_files;

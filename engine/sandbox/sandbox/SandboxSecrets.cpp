@@ -40,6 +40,11 @@ ExecutionResult SandboxSecrets::redacted(const ExecutionResult& result) const
     safe.stdoutBytes = m_redactor.redact(result.stdoutBytes);
     safe.stderrBytes = m_redactor.redact(result.stderrBytes);
     safe.engineError = m_redactor.redact(result.engineError);
+    // The program names the hosts: a secret sent as a host name must not come back in a record.
+    for (EgressConnection& connection : safe.connections) {
+        connection.host = m_redactor.redact(connection.host);
+        connection.reason = m_redactor.redact(connection.reason);
+    }
     return safe;
 }
 

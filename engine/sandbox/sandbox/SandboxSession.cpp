@@ -3,6 +3,7 @@
 #include "core/Logging.h"
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/EgressEndpoint.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/SessionCellChannel.h"
 #include "sandbox/WarmContainerChannel.h"
@@ -63,6 +64,19 @@ SandboxSession::~SandboxSession()
 {
     // The server is going down: the reaper removes the container.
     releaseContainer();
+}
+
+EgressEndpoint* SandboxSession::egressEndpoint() const
+{
+    return m_pooled ? m_pooled->egressEndpoint() : m_egress;
+}
+
+void SandboxSession::setEgressEndpoint(EgressEndpoint* endpoint)
+{
+    delete m_egress;
+    m_egress = endpoint;
+    if (endpoint)
+        endpoint->setParent(this);
 }
 
 void SandboxSession::start()

@@ -19,6 +19,7 @@ namespace csm {
 class ContainerChannel;
 class ContainerReaper;
 class ContainerRuntime;
+class EgressEndpoint;
 class SessionCellChannel;
 class WarmContainerChannel;
 
@@ -79,6 +80,11 @@ public:
     void end(const QString& reason, bool toldByCell = false);
     // Whether it ended with a cell whose result said so (the model knows its state is gone).
     bool endedWithCell() const { return m_endedWithCell; }
+    // Egress proxy mode: the host's end of the container's network (a pooled container's
+    // channel's, or the one given here for a container started for the session, which the
+    // session then owns); null without one.
+    EgressEndpoint* egressEndpoint() const;
+    void setEgressEndpoint(EgressEndpoint* endpoint);
 
 Q_SIGNALS:
     void ready();
@@ -108,6 +114,7 @@ private:
     // channel: one of the two while the container lives.
     QPointer<QProcess> m_client;
     QPointer<WarmContainerChannel> m_pooled;
+    EgressEndpoint* m_egress = nullptr;
     CappedBuffer m_engineStderr;
     LauncherStreamDecoder m_beforeReady;
     LauncherStreamDecoder m_afterReady;

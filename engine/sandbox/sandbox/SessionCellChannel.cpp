@@ -54,6 +54,11 @@ void SessionCellChannel::handOver(ContainerReaper&, bool removeContainer)
         session->end(QStringLiteral("its cell had to be killed"), true);
 }
 
+EgressEndpoint* SessionCellChannel::egressEndpoint() const
+{
+    return m_session ? m_session->egressEndpoint() : nullptr;
+}
+
 bool SessionCellChannel::interrupt()
 {
     if (!m_session || !m_sent)

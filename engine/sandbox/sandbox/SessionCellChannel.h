@@ -24,6 +24,7 @@ public:
     QByteArray engineDiagnostics() const override;
     void handOver(ContainerReaper& reaper, bool removeContainer) override;
     bool interrupt() override;
+    EgressEndpoint* egressEndpoint() const override;
 
 private:
     friend class SandboxSession;

@@ -2,6 +2,7 @@
 
 #include "core/Logging.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/EgressEndpoint.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/StartingContainerChoice.h"
@@ -231,7 +232,9 @@ void WarmPool::startOne(Slot& slot)
                                                 QFileDevice::WriteGroup | QFileDevice::ExeGroup |
                                                 QFileDevice::ReadOther | QFileDevice::WriteOther |
                                                 QFileDevice::ExeOther);
+    EgressEndpoint* egress = m_runner.attachEgress(spec);
     auto* channel = new WarmContainerChannel(m_runner.runtime(), spec, m_runner.secrets(), this);
+    channel->setEgressEndpoint(egress);
     slot.starting.append(channel);
     Slot* slotPointer = &slot;
     connect(channel, &WarmContainerChannel::up, this, [this, slotPointer](qint64 afterMs) {

@@ -94,6 +94,7 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     if (!files.isComplete())
         qCCritical(lcServer).noquote() << SandboxFilesLocator::missingMessage(files);
     m_runner = std::make_unique<SandboxRunner>(std::move(runtime), options.policy, files);
+    m_runner->setEgress(options.egress);
     m_runner->queue().setLimits(runLimits(options));
     // Before anything can print a secret: every log line of the process is redacted.
     LogRedaction::install();
@@ -216,6 +217,7 @@ void McpServer::applySettings(const ServerOptions& options)
     m_pythonTool->setConfig(python);
     m_jsTool->setConfig(js);
     m_runner->setPolicy(options.policy);
+    m_runner->setEgress(options.egress);
     m_runner->queue().setLimits(runLimits(options));
     m_sessionRegistry->setLimits(sessionLimits(options));
     if (m_history)

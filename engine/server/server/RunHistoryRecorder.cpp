@@ -141,6 +141,12 @@ RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result, qint64 ma
     run.durationMs = result.durationMs;
     run.unenforcedLimits = result.unenforcedLimits;
     run.files = outputRecords(result.outputFiles);
+    for (const EgressConnection& connection : result.connections) {
+        run.connections.append({HistoryFieldCap::apply(connection.host, 1024), connection.port,
+                                connection.allowed, HistoryFieldCap::apply(connection.reason, 4096),
+                                connection.address, connection.bytesSent, connection.bytesReceived,
+                                connection.started, connection.durationMs});
+    }
     switch (result.outcome) {
     case ExecutionResult::Outcome::Exited:
         run.exitCode = result.exitCode;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Expected.h"
+#include "egress/EgressSettings.h"
 #include "history/HistoryFieldCap.h"
 #include "history/RetentionPolicy.h"
 #include "runtime/EngineChoice.h"
@@ -24,6 +25,8 @@ struct ServerSettings
     QString pythonImage; // empty: the locally built default
     QString jsImage;
     SandboxPolicy policy;
+    // How sandboxes reach the network; policy.network follows its mode (setEgressMode).
+    EgressSettings egress;
     double defaultTimeoutSeconds = 30;
     double maxTimeoutSeconds = 600;
     // Containers kept started ahead of calls, per image; 0 disables the warm pool.
@@ -58,6 +61,11 @@ struct ServerSettings
     EngineChoice engineChoice() const { return {engine, pythonImage, jsImage}; }
     QString image(Language language) const { return engineChoice().image(language); }
     void setImage(Language language, const QString& image);
+    void setEgressMode(EgressMode mode)
+    {
+        egress.mode = mode;
+        policy.network = egress.engineNetwork();
+    }
 
     friend bool operator==(const ServerSettings&, const ServerSettings&) = default;
 };

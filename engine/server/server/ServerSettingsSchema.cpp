@@ -238,21 +238,72 @@ std::vector<ServerSetting> sandboxSettings()
         });
     add(
         "network", "mode",
-        QStringLiteral("Network of a sandbox: bridge (outbound access, the default) or "
-                       "none (no network at all). Env: CODE_SANDBOX_NETWORK."),
+        QStringLiteral("Older name for --egress none and --egress bridge. Env: "
+                       "CODE_SANDBOX_NETWORK."),
         "CODE_SANDBOX_NETWORK",
         [](const QString& text, ServerSettings& settings) -> Problem {
             const QString mode = text.trimmed().toLower();
             if (mode == QLatin1String("host"))
                 return QStringLiteral("\"host\" is refused: it would give sandboxed code the "
-                                      "host's network, loopback services included; use bridge "
-                                      "or none");
+                                      "host's network, loopback services included; use "
+                                      "--egress open, allowlist, ask, none or bridge");
             if (mode != QLatin1String("bridge") && mode != QLatin1String("none"))
-                return QStringLiteral("must be bridge or none");
-            settings.policy.network = mode;
+                return QStringLiteral("must be bridge or none (or use --egress)");
+            settings.setEgressMode(mode == QLatin1String("none") ? EgressMode::None
+                                                                 : EgressMode::Bridge);
             return std::nullopt;
         },
         [](const ServerSettings& settings) { return settings.policy.network; });
+    // The app saves --egress; a settings file that still says network= is read before it.
+    list.back().saved = false;
+    add(
+        "egress", "mode",
+        QStringLiteral("How sandboxes reach the network. open (the default): through this "
+                       "server's proxy, to any public host; loopback, private networks, the "
+                       "cloud metadata address and this machine are refused unless named with "
+                       "--allow-host. allowlist: only the --allow-host hosts. ask: the desktop "
+                       "app asks about each new host (elsewhere: refused). none: no network. "
+                       "bridge: the engine's bridge, unfiltered, everything this machine "
+                       "reaches. Env: CODE_SANDBOX_EGRESS."),
+        "CODE_SANDBOX_EGRESS",
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            const auto mode = EgressModes::fromString(text.trimmed().toLower());
+            if (!mode) {
+                return QStringLiteral("must be one of %1")
+                    .arg(EgressModes::names().join(QStringLiteral(", ")));
+            }
+            settings.setEgressMode(*mode);
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) { return EgressModes::toString(settings.egress.mode); });
+    add(
+        "allow-host", "host[:port]",
+        QStringLiteral("A host sandboxes may reach through the proxy: a name, *.domain (its "
+                       "subdomains) or an address, with an optional :port. The only ones "
+                       "reachable with --egress allowlist; with open or ask, the way to reach a "
+                       "private or loopback host. May be repeated. Env: CODE_SANDBOX_ALLOW_HOST "
+                       "(one a line)."),
+        "CODE_SANDBOX_ALLOW_HOST",
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            QList<HostPattern> hosts;
+            for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+                if (line.trimmed().isEmpty())
+                    continue;
+                auto pattern = HostPattern::parse(line.trimmed());
+                if (!pattern)
+                    return QStringLiteral("\"%1\": %2").arg(line.trimmed(), pattern.error());
+                hosts.append(*pattern);
+            }
+            settings.egress.allowedHosts = hosts;
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) {
+            QStringList lines;
+            for (const HostPattern& host : settings.egress.allowedHosts)
+                lines.append(host.toString());
+            return lines.join(QLatin1Char('\n'));
+        });
+    list.back().repeatable = true;
     add(
         "share", "dir[:name][:ro|rw]",
         QStringLiteral("Share a host folder with every sandbox at /data/NAME (NAME defaults to "

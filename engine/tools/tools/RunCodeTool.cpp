@@ -1,6 +1,7 @@
 #include "tools/RunCodeTool.h"
 
 #include "core/Logging.h"
+#include "egress/EgressSettings.h"
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/RunFileRedactor.h"
 #include "sandbox/RunQueue.h"
@@ -94,10 +95,45 @@ QString RunCodeTool::description() const
         .arg(policy.cpus)
         .arg(m_config.defaultTimeoutSeconds)
         .arg(m_config.maxTimeoutSeconds)
-        .arg(policy.network == QLatin1String("none") ? QStringLiteral("none")
-                                                     : QStringLiteral("yes"))
+        .arg(networkText())
         .arg(sharedFoldersText(policy))
         .arg(filesSentence() + sessionSentence());
+}
+
+QString RunCodeTool::networkText() const
+{
+    const EgressSettings& egress = m_runner.egress();
+    QStringList hosts;
+    for (const HostPattern& host : egress.allowedHosts)
+        hosts.append(host.toString());
+    const QString clients = m_config.language == Language::Python
+                                ? QStringLiteral("requests, urllib and pip use it")
+                                : QStringLiteral("fetch and npm use it");
+    const QString through =
+        QStringLiteral("through a proxy that HTTP_PROXY and HTTPS_PROXY name (%1; other sockets "
+                       "find no network)")
+            .arg(clients);
+    switch (egress.mode) {
+    case EgressMode::Open:
+        return QStringLiteral("public hosts, %1; private networks, this machine and the cloud "
+                              "metadata address are refused%2")
+            .arg(through, hosts.isEmpty()
+                              ? QString()
+                              : QStringLiteral(" except %1").arg(hosts.join(QStringLiteral(", "))));
+    case EgressMode::Allowlist:
+        return hosts.isEmpty()
+                   ? QStringLiteral("none (no host is allowed)")
+                   : QStringLiteral("only %1, %2").arg(hosts.join(QStringLiteral(", ")), through);
+    case EgressMode::Ask:
+        return QStringLiteral("%1; a host the user has not allowed is refused (a refused "
+                              "connection says so: do not retry it)")
+            .arg(through);
+    case EgressMode::None:
+        return QStringLiteral("none");
+    case EgressMode::Bridge:
+        return QStringLiteral("yes, unfiltered");
+    }
+    return QStringLiteral("none");
 }
 
 QString RunCodeTool::sessionSentence() const
@@ -202,7 +238,7 @@ QJsonObject RunCodeTool::definition() const
              // The program cannot touch the user's files, only its throw-away sandbox.
              {QStringLiteral("destructiveHint"), false},
              {QStringLiteral("idempotentHint"), false},
-             {QStringLiteral("openWorldHint"), m_runner.policy().network != QLatin1String("none")},
+             {QStringLiteral("openWorldHint"), m_runner.egress().mode != EgressMode::None},
          }},
     };
 }
@@ -256,6 +292,7 @@ qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& co
         {QStringLiteral("pids_limit"), policy.pidsLimit},
         {QStringLiteral("tmpfs_bytes"), policy.tmpfsBytes},
         {QStringLiteral("network"), policy.network},
+        {QStringLiteral("egress"), EgressModes::toString(m_runner.egress().mode)},
         {QStringLiteral("timeout_ms"), timeoutMs},
         {QStringLiteral("output_cap_bytes"), policy.outputCapBytes},
     };

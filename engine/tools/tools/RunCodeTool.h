@@ -57,6 +57,8 @@ private:
     QString filesSentence() const;
     // What the description says about sessions (empty when there are none).
     QString sessionSentence() const;
+    // How the sandbox reaches the network, for the description.
+    QString networkText() const;
     // A folder for the call's files, with a copy of its inputs; none without a store.
     std::optional<RunCodeCall::Files> prepareFiles(const QList<InputFile>& inputs) const;
     // The session a call asked for: its name, and the key of the interpreter it got (empty when

@@ -7,6 +7,7 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QSet>
 
 #include <optional>
 
@@ -174,6 +175,41 @@ QString ToolResultFormatter::decodeOutput(const QByteArray& bytes)
     return QString::fromUtf8(bytes);
 }
 
+QString ToolResultFormatter::describeRefusals(const QList<EgressConnection>& connections)
+{
+    constexpr int kMostListed = 5;
+    QStringList listed;
+    QSet<QString> seen;
+    int refused = 0;
+    for (const EgressConnection& connection : connections) {
+        if (connection.allowed)
+            continue;
+        ++refused;
+        const QString target = QStringLiteral("%1:%2").arg(connection.host).arg(connection.port);
+        if (seen.contains(target))
+            continue;
+        seen.insert(target);
+        if (listed.size() == kMostListed)
+            continue;
+        listed.append(connection.host.isEmpty()
+                          ? connection.reason
+                          : QStringLiteral("%1 (%2)").arg(target, connection.reason));
+    }
+    if (refused == 0)
+        return {};
+    // The model's next move is often to retry or to try another way out: say that neither helps.
+    return QStringLiteral("[network: the sandbox's egress proxy refused %1 connection%2: %3%4. "
+                          "The user's egress rules decide this (the Code Sandbox app, or "
+                          "--egress and --allow-host); retrying or another library will not "
+                          "get through]")
+        .arg(refused)
+        .arg(refused == 1 ? QString() : QStringLiteral("s"))
+        .arg(listed.join(QStringLiteral("; ")))
+        .arg(seen.size() > listed.size()
+                 ? QStringLiteral("; and %1 more").arg(seen.size() - listed.size())
+                 : QString());
+}
+
 QJsonObject ToolResultFormatter::format(const ExecutionResult& result, const QString& filesKey,
                                         const QString& outputDirectory)
 {
@@ -220,6 +256,8 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result, const QSt
     }
     for (const QString& warning : result.engineWarnings)
         appendSection(text, QStringLiteral("[engine warning: %1]").arg(warning));
+    if (const QString refused = describeRefusals(result.connections); !refused.isEmpty())
+        appendSection(text, refused);
     const FilesPart files = describeFiles(result.outputFiles, filesKey, outputDirectory);
     if (text.isEmpty() && files.text.isEmpty())
         text = QStringLiteral("[no output; exit code 0]");

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "egress/EgressConnection.h"
+
 #include <QByteArray>
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 
 namespace csm {
@@ -29,6 +32,9 @@ public:
     static QString decodeOutput(const QByteArray& bytes);
     // The same for output cut at the cap: a character the cut split in two is left out.
     static QString decodeTruncatedOutput(const QByteArray& bytes);
+    // What the model reads about the connections the egress proxy refused (empty: none was), so
+    // that it stops retrying: each host once, with the reason.
+    static QString describeRefusals(const QList<EgressConnection>& connections);
     // The outputSchema matching format()'s structuredContent.
     static QJsonObject outputSchema();
 };

@@ -2,6 +2,7 @@
 
 #include "ui/widgets/CodeView.h"
 #include "ui/widgets/RunFilesView.h"
+#include "ui/widgets/RunNetworkView.h"
 
 #include <QDateTime>
 #include <QFontDatabase>
@@ -163,6 +164,7 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     , m_stderr(monospaceView(this))
     , m_limits(monospaceView(this))
     , m_files(new RunFilesView(this))
+    , m_network(new RunNetworkView(this))
 {
     m_summary->setWordWrap(true);
     // The client's name and version are the client's own words: text, never HTML.
@@ -172,6 +174,7 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     m_tabs->addTab(m_stdout, tr("Stdout"));
     m_tabs->addTab(m_stderr, tr("Stderr"));
     m_tabs->addTab(m_files, tr("Files"));
+    m_tabs->addTab(m_network, tr("Network"));
     m_tabs->addTab(m_limits, tr("Limits"));
     m_stop->setToolTip(tr("Stop this run, as its assistant could cancel it: the container is "
                           "removed, and the assistant gets what the run printed so far"));
@@ -208,6 +211,7 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     m_stderr->setObjectName(QStringLiteral("stderr"));
     m_limits->setObjectName(QStringLiteral("limits"));
     m_files->setObjectName(QStringLiteral("files"));
+    m_network->setObjectName(QStringLiteral("network"));
     m_tabs->setObjectName(QStringLiteral("detailTabs"));
 }
 
@@ -307,6 +311,10 @@ void RunDetailPane::showRun(const std::optional<RunRecord>& run)
     // The tab says at a glance whether there is anything in it.
     m_tabs->setTabText(m_tabs->indexOf(m_files),
                        files.isEmpty() ? tr("Files") : tr("Files (%1)").arg(files.size()));
+    const QList<RunConnectionRecord> connections =
+        run ? run->connections : QList<RunConnectionRecord>();
+    m_network->showConnections(connections);
+    m_tabs->setTabText(m_tabs->indexOf(m_network), RunNetworkView::tabTitle(connections));
 }
 
 } // namespace csm

@@ -16,6 +16,7 @@ namespace csm {
 
 class CodeView;
 class RunFilesView;
+class RunNetworkView;
 
 // One run in full: what ran (code), what it printed (stdout, stderr), the files that went in and
 // came out, how it ended and the limits it ran under. A run still going shows how long it has
@@ -60,6 +61,7 @@ private:
     QPlainTextEdit* m_stderr = nullptr;
     QPlainTextEdit* m_limits = nullptr;
     RunFilesView* m_files = nullptr;
+    RunNetworkView* m_network = nullptr;
     std::optional<RunRecord> m_run;
     bool m_stopAsked = false;      // Stop was pressed for the run shown
     bool m_stopUnanswered = false; // ... and the run went on past kStopAnswerMs

@@ -5,6 +5,7 @@
 #include "sandbox/RunQueue.h"
 #include "ui/widgets/SharedFoldersEditor.h"
 
+#include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -13,6 +14,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
@@ -152,18 +154,42 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
 
     // Network.
     auto* network = new QGroupBox(tr("Network"), form);
-    m_networkBridge = new QRadioButton(tr("&Bridge"), network);
-    m_networkNone = new QRadioButton(tr("&None"), network);
     auto* networkLayout = new QVBoxLayout(network);
-    networkLayout->addWidget(m_networkBridge);
-    networkLayout->addWidget(note(tr("Sandboxed code can open connections out, to the internet "
-                                     "for example; nothing outside can connect in, and the "
-                                     "host's own network is never shared."),
-                                  network));
-    networkLayout->addWidget(m_networkNone);
-    networkLayout->addWidget(note(tr("Sandboxed code has no network at all: the safest choice "
-                                     "when the code you run needs none."),
-                                  network));
+    m_egressModes = new QButtonGroup(network);
+    const auto addMode = [&](EgressMode mode, const QString& label, const QString& explanation) {
+        auto* button = new QRadioButton(label, network);
+        button->setObjectName(QStringLiteral("egress-") + EgressModes::toString(mode));
+        m_egressModes->addButton(button, static_cast<int>(mode));
+        networkLayout->addWidget(button);
+        networkLayout->addWidget(note(explanation, network));
+    };
+    addMode(EgressMode::Open, tr("&Public hosts, through the proxy"),
+            tr("Sandboxed code reaches any public host through this app's proxy, and every "
+               "connection shows in the run's Network tab. This computer, other sandboxes, "
+               "private networks and the cloud metadata address are refused unless listed "
+               "below."));
+    addMode(EgressMode::Allowlist, tr("Only the hosts &listed below"),
+            tr("Every other connection is refused, and the assistant is told why."));
+    // Ask (--egress ask) gets its place here with the question it needs (issue 18).
+    addMode(EgressMode::None, tr("&No network"),
+            tr("Sandboxed code has no network at all: the safest choice when the code you run "
+               "needs none."));
+    addMode(EgressMode::Bridge, tr("&Bridge, unfiltered"),
+            tr("The container engine's own network, with no proxy: sandboxed code reaches "
+               "everything this computer reaches, this computer's own services and the cloud "
+               "metadata address included, and nothing is recorded."));
+    m_allowedHosts = new QPlainTextEdit(network);
+    m_allowedHosts->setObjectName(QStringLiteral("allowedHosts"));
+    m_allowedHosts->setPlaceholderText(tr("api.github.com\n*.pypi.org\n192.168.1.20:8080"));
+    m_allowedHosts->setTabChangesFocus(true);
+    m_allowedHosts->setMaximumHeight(m_allowedHosts->fontMetrics().lineSpacing() * 7);
+    auto* hostsLabel = new QLabel(tr("Allowed &hosts, one a line (a name, *.domain or an "
+                                     "address, with an optional :port):"),
+                                  network);
+    hostsLabel->setWordWrap(true);
+    hostsLabel->setBuddy(m_allowedHosts);
+    networkLayout->addWidget(hostsLabel);
+    networkLayout->addWidget(m_allowedHosts);
 
     // Shared folders.
     auto* shared = new QGroupBox(tr("Shared folders"), form);
@@ -360,12 +386,13 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
         connect(box, &QSpinBox::valueChanged, this, &SettingsPage::updateState);
     connect(m_cpus, &QDoubleSpinBox::valueChanged, this, &SettingsPage::updateState);
     for (QAbstractButton* button :
-         {static_cast<QAbstractButton*>(m_networkBridge), static_cast<QAbstractButton*>(m_redact),
-          static_cast<QAbstractButton*>(m_approval),
+         {static_cast<QAbstractButton*>(m_redact), static_cast<QAbstractButton*>(m_approval),
           static_cast<QAbstractButton*>(m_notifyApprovals),
           static_cast<QAbstractButton*>(m_notifyFailures),
           static_cast<QAbstractButton*>(m_allowUnlimited)})
         connect(button, &QAbstractButton::toggled, this, &SettingsPage::updateState);
+    connect(m_egressModes, &QButtonGroup::idToggled, this, &SettingsPage::updateState);
+    connect(m_allowedHosts, &QPlainTextEdit::textChanged, this, &SettingsPage::updateState);
     connect(m_engine, &QComboBox::currentIndexChanged, this, &SettingsPage::updateState);
     connect(m_sharedFolders, &SharedFoldersEditor::changed, this, &SettingsPage::updateState);
     connect(m_outputCapUnit, &QComboBox::currentIndexChanged, this,
@@ -384,8 +411,6 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     m_tmpfs->setObjectName(QStringLiteral("writableSpace"));
     m_outputCap->setObjectName(QStringLiteral("outputCap"));
     m_outputCapUnit->setObjectName(QStringLiteral("outputCapUnit"));
-    m_networkBridge->setObjectName(QStringLiteral("networkBridge"));
-    m_networkNone->setObjectName(QStringLiteral("networkNone"));
     m_timeout->setObjectName(QStringLiteral("defaultTimeout"));
     m_maxTimeout->setObjectName(QStringLiteral("maxTimeout"));
     m_poolSize->setObjectName(QStringLiteral("poolSize"));
@@ -508,8 +533,12 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     m_pids->setValue(server.policy.pidsLimit);
     m_tmpfs->setValue(shown(m_tmpfs, static_cast<double>(server.policy.tmpfsBytes) / MiB));
     setOutputCap(server.policy.outputCapBytes);
-    (server.policy.network == QLatin1String("none") ? m_networkNone : m_networkBridge)
-        ->setChecked(true);
+    if (QAbstractButton* mode = m_egressModes->button(static_cast<int>(server.egress.mode)))
+        mode->setChecked(true);
+    QStringList hosts;
+    for (const HostPattern& host : server.egress.allowedHosts)
+        hosts.append(host.toString());
+    m_allowedHosts->setPlainText(hosts.join(QLatin1Char('\n')));
     m_sharedFolders->setFolders(server.policy.sharedFolders);
     m_timeout->setValue(shown(m_timeout, server.defaultTimeoutSeconds));
     m_maxTimeout->setValue(shown(m_maxTimeout, server.maxTimeoutSeconds));
@@ -547,7 +576,11 @@ SettingsPage::FormValues SettingsPage::formValues() const
     values.pids = m_pids->value();
     values.tmpfsMiB = m_tmpfs->value();
     values.outputCapBytes = m_outputCap->value() * m_outputCapFactor;
-    values.network = m_networkNone->isChecked() ? QStringLiteral("none") : QStringLiteral("bridge");
+    values.egressMode = m_egressModes->checkedId();
+    for (const QString& line : m_allowedHosts->toPlainText().split(QLatin1Char('\n'))) {
+        if (!line.trimmed().isEmpty())
+            values.allowedHosts.append(line.trimmed());
+    }
     values.sharedFolders = m_sharedFolders->folders();
     values.timeoutSeconds = m_timeout->value();
     values.maxTimeoutSeconds = m_maxTimeout->value();
@@ -586,8 +619,17 @@ ServerSettings SettingsPage::changedServer(ServerSettings onto) const
         onto.policy.tmpfsBytes = now.tmpfsMiB * MiB;
     if (now.outputCapBytes != was.outputCapBytes)
         onto.policy.outputCapBytes = std::clamp(now.outputCapBytes, kMinOutputCap, kMaxOutputCap);
-    if (now.network != was.network)
-        onto.policy.network = now.network;
+    if (now.egressMode != was.egressMode && now.egressMode >= 0)
+        onto.setEgressMode(static_cast<EgressMode>(now.egressMode));
+    if (now.allowedHosts != was.allowedHosts) {
+        // A host that does not parse stops the save (invalidReason), as the server would refuse
+        // the whole list.
+        onto.egress.allowedHosts.clear();
+        for (const QString& text : now.allowedHosts) {
+            if (auto host = HostPattern::parse(text))
+                onto.egress.allowedHosts.append(*host);
+        }
+    }
     if (now.sharedFolders != was.sharedFolders)
         onto.policy.sharedFolders = now.sharedFolders;
     if (now.timeoutSeconds != was.timeoutSeconds)
@@ -641,6 +683,10 @@ DesktopSettings SettingsPage::changedDesktop(DesktopSettings onto) const
 
 QString SettingsPage::invalidReason(const ServerSettings& settings) const
 {
+    for (const QString& text : formValues().allowedHosts) {
+        if (auto host = HostPattern::parse(text); !host)
+            return tr("the allowed host \"%1\" is not valid: %2.").arg(text, host.error());
+    }
     // A server refuses a stored default longer than the stored maximum, and would then ignore
     // the whole file.
     if (settings.defaultTimeoutSeconds > settings.maxTimeoutSeconds)

@@ -6,10 +6,12 @@
 #include <QStringList>
 #include <QWidget>
 
+class QButtonGroup;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPlainTextEdit;
 class QPushButton;
 class QRadioButton;
 class QSpinBox;
@@ -59,7 +61,8 @@ private:
         int pids = 0;
         int tmpfsMiB = 0;
         qint64 outputCapBytes = 0;
-        QString network;
+        int egressMode = -1; // EgressMode
+        QStringList allowedHosts;
         QList<SharedFolder> sharedFolders;
         int timeoutSeconds = 0;
         int maxTimeoutSeconds = 0;
@@ -115,8 +118,8 @@ private:
     QSpinBox* m_tmpfs = nullptr;
     QSpinBox* m_outputCap = nullptr;
     QComboBox* m_outputCapUnit = nullptr;
-    QRadioButton* m_networkBridge = nullptr;
-    QRadioButton* m_networkNone = nullptr;
+    QButtonGroup* m_egressModes = nullptr;
+    QPlainTextEdit* m_allowedHosts = nullptr;
     SharedFoldersEditor* m_sharedFolders = nullptr;
     QSpinBox* m_timeout = nullptr;
     QSpinBox* m_maxTimeout = nullptr;

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "egress/EgressMode.h"
+#include "egress/HostPattern.h"
+
+#include <QList>
+
+namespace csm {
+
+// What the user chose for sandboxes' network (--egress, --allow-host, the Settings page).
+struct EgressSettings
+{
+    EgressMode mode = EgressMode::Open;
+    // Hosts the user names: the only ones in allowlist mode, and the way to reach a private or
+    // loopback host in the other proxy modes.
+    QList<HostPattern> allowedHosts;
+
+    // Whether connections go through the host's proxy (open, allowlist, ask); none and bridge
+    // give the container no network or the engine's own.
+    bool throughProxy() const
+    {
+        return mode == EgressMode::Open || mode == EgressMode::Allowlist || mode == EgressMode::Ask;
+    }
+    // The container engine's network for this mode: only bridge gives the container one.
+    QString engineNetwork() const
+    {
+        return mode == EgressMode::Bridge ? QStringLiteral("bridge") : QStringLiteral("none");
+    }
+
+    friend bool operator==(const EgressSettings&, const EgressSettings&) = default;
+};
+
+} // namespace csm
