@@ -448,13 +448,13 @@ private Q_SLOTS:
         const auto description = [&server] {
             return callresult::toolDescription(server->request(QStringLiteral("tools/list")));
         };
-        QVERIFY(description().contains(QLatin1String("Network access: yes")));
+        QVERIFY(description().contains(QLatin1String("Network access: public hosts")));
 
         // What the desktop app's Settings page writes (tst_ServerSettings checks that it does).
         {
             QSettings file(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
             file.setValue(QStringLiteral("server/timeout"), QStringLiteral("1"));
-            file.setValue(QStringLiteral("server/network"), QStringLiteral("none"));
+            file.setValue(QStringLiteral("server/egress"), QStringLiteral("none"));
         }
         QTRY_VERIFY_WITH_TIMEOUT(description().contains(QLatin1String("Network access: none")),
                                  5000);
@@ -462,9 +462,11 @@ private Q_SLOTS:
 
         const QJsonObject interfaces = server->callTool(
             QStringLiteral("run_python_code"),
-            code(QStringLiteral("import os; print(sorted(os.listdir('/sys/class/net')))")));
+            code(QStringLiteral("import os; print(sorted(os.listdir('/sys/class/net')), "
+                                "os.environ.get('HTTP_PROXY'))")));
+        // No proxy either: nothing at all.
         QCOMPARE(structured(interfaces).value(QLatin1String("stdout")).toString(),
-                 QStringLiteral("['lo']\n"));
+                 QStringLiteral("['lo'] None\n"));
         QElapsedTimer clock;
         clock.start();
         const QJsonObject slow = server->callTool(
