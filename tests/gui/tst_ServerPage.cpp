@@ -331,7 +331,9 @@ private Q_SLOTS:
         std::unique_ptr<QNetworkReply> greedy(client.callTool(
             QStringLiteral("run_python_code"), QStringLiteral("b = b'x' * (1024 ** 3)")));
         QTRY_VERIFY_WITH_TIMEOUT(greedy->isFinished(), 60'000);
-        QTRY_COMPARE_WITH_TIMEOUT(notified.count(), 2, 5'000);
+        // The notifier finds it in the history a moment after the reply: on a loaded machine,
+        // seconds after.
+        QTRY_COMPARE_WITH_TIMEOUT(notified.count(), 2, 20'000);
         QCOMPARE(notified.at(1).at(0).toString(), QStringLiteral("A call ran out of memory"));
 
         // Back to the defaults for the tests that follow.

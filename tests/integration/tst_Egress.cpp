@@ -1,22 +1,20 @@
 // Egress control (issue 18) through the real code-sandbox-mcp binary against a real engine
 // (CSM_TEST_ENGINE), cold and pooled. The upstream is a real HTTP server this test starts on the
-// host's loopback at 127.0.0.2 (a loopback address the sandbox's NO_PROXY does not cover), named
-// in --allow-host: never an outside address. Python's requests and urllib and Node's fetch reach
+// host's loopback at 127.0.0.2 (LoopbackHttpServer), named in --allow-host: never an outside
+// address. Python's requests and urllib and Node's fetch reach
 // it through the proxy without code changes; what the policy refuses (another loopback address,
 // the metadata address, a name that resolves to this machine) is refused with its reason, in the
 // result text and in the history's connection records; a program that ignores the proxy finds no
 // network at all; --egress none gives none, --egress allowlist only the listed hosts.
 #include "CallResult.h"
 #include "history/HistoryStore.h"
+#include "LoopbackHttpServer.h"
 #include "McpStdioClient.h"
 #include "TestEngine.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
-#include <QFile>
 #include <QJsonArray>
-#include <QProcess>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -34,67 +32,7 @@ using csm::RunRecord;
 
 namespace {
 const QString kUpstreamAddress = QStringLiteral("127.0.0.2");
-const QByteArray kPage = "hello from the upstream\n";
-
-// Python's http.server in its own process (the MCP client blocks while a call runs, so the
-// upstream cannot share this test's event loop), serving one folder on 127.0.0.2.
-class Upstream final
-{
-public:
-    bool start()
-    {
-        if (!m_folder.isValid())
-            return false;
-        QFile page(m_folder.filePath(QStringLiteral("hello.txt")));
-        if (!page.open(QIODevice::WriteOnly) || page.write(kPage) != kPage.size())
-            return false;
-        page.close();
-        m_process.setWorkingDirectory(m_folder.path());
-        m_process.setProcessChannelMode(QProcess::MergedChannels);
-        m_process.start(QStringLiteral("python3"),
-                        {QStringLiteral("-u"), QStringLiteral("-m"), QStringLiteral("http.server"),
-                         QStringLiteral("--bind"), kUpstreamAddress, QStringLiteral("0")});
-        QDeadlineTimer deadline(10'000);
-        static const QRegularExpression serving(QStringLiteral(" port (\\d+)"));
-        while (!deadline.hasExpired()) {
-            m_process.waitForReadyRead(100);
-            m_log += m_process.readAll();
-            if (const auto match = serving.match(QString::fromUtf8(m_log)); match.hasMatch()) {
-                m_port = match.captured(1).toInt();
-                return true;
-            }
-        }
-        return false;
-    }
-    ~Upstream()
-    {
-        m_process.kill();
-        m_process.waitForFinished(2000);
-    }
-    int port() const { return m_port; }
-    QString hostPort() const { return QStringLiteral("%1:%2").arg(kUpstreamAddress).arg(m_port); }
-    // The requests it has logged ("GET /hello.txt ..."), one a line.
-    QString log()
-    {
-        m_log += m_process.readAll();
-        return QString::fromUtf8(m_log);
-    }
-    // The times it logged GET /hello.txt, once at least `count` (or 10 s passed): it logs
-    // after it has answered, so its log can come after the program's output.
-    int pagesServed(int count)
-    {
-        QDeadlineTimer deadline(10'000);
-        while (log().count(QStringLiteral("GET /hello.txt")) < count && !deadline.hasExpired())
-            m_process.waitForReadyRead(100);
-        return log().count(QStringLiteral("GET /hello.txt"));
-    }
-
-private:
-    QTemporaryDir m_folder;
-    QProcess m_process;
-    QByteArray m_log;
-    int m_port = 0;
-};
+const QByteArray kPage = LoopbackHttpServer::kPage;
 } // namespace
 
 class tst_Egress final : public QObject
@@ -102,7 +40,7 @@ class tst_Egress final : public QObject
     Q_OBJECT
 
 private:
-    Upstream m_upstream;
+    LoopbackHttpServer m_upstream;
     QTemporaryDir m_data;
 
     std::unique_ptr<McpStdioClient> startServer(int poolSize, const QStringList& arguments)

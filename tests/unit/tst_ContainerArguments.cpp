@@ -136,6 +136,8 @@ private Q_SLOTS:
     void sessionDriverReportsOnItsReadyFdColdOrPooled_data();
     void sessionDriverReportsOnItsReadyFdColdOrPooled();
     void launcherIsTheReadOnlyEntrypoint();
+    void egressProxyModeMountsTheEndpointAndSetsTheProxy_data() { addEngineRows(); }
+    void egressProxyModeMountsTheEndpointAndSetsTheProxy();
     void sharedFoldersAreBindMounts_data() { addEngineRows(); }
     void sharedFoldersAreBindMounts();
 
@@ -823,6 +825,39 @@ void tst_ContainerArguments::pooledContainerRunsDetachedAndListens()
           QStringLiteral("--pids-limit"), QStringLiteral("--user"), QStringLiteral("--network")}) {
         QCOMPARE(valueOf(args, flag), valueOf(cold, flag));
     }
+}
+
+// Proxy mode: no network, the endpoint's folder read-only, the relay on the loopback before the
+// interpreter, and the variables that lead programs (and Node's fetch) to it.
+void tst_ContainerArguments::egressProxyModeMountsTheEndpointAndSetsTheProxy()
+{
+    QFETCH(QString, engine);
+    ContainerSpec spec = sampleSpec();
+    spec.egressDirectory = QStringLiteral("/tmp/code-sandbox-egress-x/code-sandbox-abc123-7");
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    QCOMPARE(valueOf(args, QStringLiteral("--network")), QStringLiteral("none"));
+    QVERIFY(valuesOf(args, QStringLiteral("--mount"))
+                .contains(QStringLiteral("type=bind,source=/tmp/code-sandbox-egress-x/"
+                                         "code-sandbox-abc123-7,target=/.code-sandbox/egress,"
+                                         "ro=true")));
+    const QStringList variables = valuesOf(args, QStringLiteral("-e"));
+    for (const QString& name : {QStringLiteral("HTTP_PROXY"), QStringLiteral("HTTPS_PROXY"),
+                                QStringLiteral("http_proxy"), QStringLiteral("https_proxy")})
+        QVERIFY2(variables.contains(name + QStringLiteral("=http://127.0.0.1:3128")),
+                 qPrintable(variables.join(u' ')));
+    QVERIFY(variables.contains(QStringLiteral("NO_PROXY=localhost,127.0.0.1,::1")));
+    QVERIFY(variables.contains(
+        QStringLiteral("NODE_OPTIONS=--require /.code-sandbox/egress/fetch-proxy.cjs")));
+    QVERIFY(variables.contains(QStringLiteral("HOME=/tmp")));
+    // The launcher's option comes before the program's command.
+    const qsizetype relay = args.indexOf(QStringLiteral("--egress-relay"));
+    QVERIFY(relay > args.indexOf(spec.image));
+    QVERIFY(relay < args.indexOf(QStringLiteral("--")));
+    QCOMPARE(args.at(relay + 1), QStringLiteral("3128:/.code-sandbox/egress/proxy"));
+    // Without the endpoint: none of it.
+    const QStringList plain = makeRuntime(engine)->runArguments(sampleSpec());
+    QVERIFY(!plain.contains(QStringLiteral("--egress-relay")));
+    QVERIFY(!plain.join(u' ').contains(QLatin1String("PROXY")));
 }
 
 void tst_ContainerArguments::sessionDriverReportsOnItsReadyFdColdOrPooled_data()

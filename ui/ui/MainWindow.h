@@ -11,6 +11,7 @@ namespace csm {
 
 class ActivityPage;
 class ApprovalPrompter;
+class EgressPrompter;
 class DesktopNotifier;
 class EmbeddedServer;
 class HealthBanner;
@@ -55,6 +56,7 @@ private:
     EmbeddedServer* m_server = nullptr;
     ServerPage* m_serverPage = nullptr;
     ApprovalPrompter* m_approvals = nullptr;
+    EgressPrompter* m_egressQuestions = nullptr;
     TrayIcon* m_tray = nullptr;
     DesktopNotifier* m_notifier = nullptr;
     QMessageBox* m_closeConfirmation = nullptr;

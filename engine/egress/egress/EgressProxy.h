@@ -3,6 +3,7 @@
 #include "egress/EgressConnection.h"
 #include "egress/EgressPolicy.h"
 
+#include <QHash>
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
@@ -69,6 +70,8 @@ private:
     Limits m_limits;
     Resolver m_resolver;
     Asker m_asker;
+    // Ask mode: what the person answered about each HOST:PORT, for the rest of the run.
+    QHash<QString, bool> m_answers;
     int m_open = 0;
     int m_total = 0;
     qint64 m_bytes = 0;

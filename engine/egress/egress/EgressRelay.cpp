@@ -145,6 +145,13 @@ void EgressRelay::decide(const QList<QHostAddress>& addresses)
     case EgressPolicy::Verdict::Ask:
         break;
     }
+    const QString asked =
+        QStringLiteral("%1:%2").arg(m_connection.host.toLower()).arg(m_connection.port);
+    if (const auto answered = m_proxy.m_answers.constFind(asked);
+        answered != m_proxy.m_answers.cend()) {
+        onAnswer(*answered);
+        return;
+    }
     if (!m_proxy.m_asker) {
         refuse(
             403,
@@ -152,21 +159,26 @@ void EgressRelay::decide(const QList<QHostAddress>& addresses)
         return;
     }
     QPointer<EgressRelay> self(this);
-    m_proxy.m_asker(m_connection.host, m_connection.port, [self](bool allow) {
-        if (!self)
-            return;
-        if (allow) {
-            self->m_connection.allowed = true;
-            self->m_connection.reason = QStringLiteral("%1:%2: allowed when asked")
-                                            .arg(self->m_connection.host)
-                                            .arg(self->m_connection.port);
-            self->connectNext();
-        } else {
-            self->refuse(403, QStringLiteral("%1:%2: denied when asked")
-                                  .arg(self->m_connection.host)
-                                  .arg(self->m_connection.port));
-        }
+    QPointer<EgressProxy> proxy(&m_proxy);
+    m_proxy.m_asker(m_connection.host, m_connection.port, [self, proxy, asked](bool allow) {
+        // Once asked, the run's other connections to the host need no question.
+        if (proxy)
+            proxy->m_answers.insert(asked, allow);
+        if (self)
+            self->onAnswer(allow);
     });
+}
+
+void EgressRelay::onAnswer(bool allow)
+{
+    const QString target = QStringLiteral("%1:%2").arg(m_connection.host).arg(m_connection.port);
+    if (allow) {
+        m_connection.allowed = true;
+        m_connection.reason = QStringLiteral("%1: allowed when asked").arg(target);
+        connectNext();
+    } else {
+        refuse(403, QStringLiteral("%1: denied when asked in the Code Sandbox app").arg(target));
+    }
 }
 
 void EgressRelay::connectNext()

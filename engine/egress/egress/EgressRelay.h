@@ -40,6 +40,8 @@ private:
     void readHead();
     void resolve();
     void decide(const QList<QHostAddress>& addresses);
+    // Ask mode: the person's answer (or the run's earlier one) about this host.
+    void onAnswer(bool allow);
     void connectNext();
     void onUpstreamConnected();
     void pump();

@@ -19,6 +19,7 @@ EmbeddedServer::EmbeddedServer(ServerOptions options, QObject* parent)
 {
     qRegisterMetaType<ServerStatus>();
     qRegisterMetaType<ApprovalRequest>();
+    qRegisterMetaType<EgressQuestion>();
     m_thread.setObjectName(QStringLiteral("mcp-server"));
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
@@ -31,6 +32,10 @@ EmbeddedServer::EmbeddedServer(ServerOptions options, QObject* parent)
             &EmbeddedServer::approvalRequested);
     connect(m_worker, &EmbeddedServerWorker::approvalSettled, this,
             &EmbeddedServer::approvalSettled);
+    connect(m_worker, &EmbeddedServerWorker::egressQuestionAsked, this,
+            &EmbeddedServer::egressQuestionAsked);
+    connect(m_worker, &EmbeddedServerWorker::egressQuestionSettled, this,
+            &EmbeddedServer::egressQuestionSettled);
     connect(m_worker, &EmbeddedServerWorker::statusChanged, this,
             [this](const ServerStatus& status) {
                 m_status = status;
@@ -109,6 +114,11 @@ void EmbeddedServer::setApproval(bool required, int timeoutMs)
 void EmbeddedServer::answerApproval(quint64 id, bool approved)
 {
     post([worker = m_worker, id, approved] { worker->answerApproval(id, approved); });
+}
+
+void EmbeddedServer::answerEgressQuestion(quint64 id, bool allow)
+{
+    post([worker = m_worker, id, allow] { worker->answerEgressQuestion(id, allow); });
 }
 
 void EmbeddedServer::endInterpreterSession(const QString& key)

@@ -32,6 +32,7 @@ public:
     void stopHttp();
     void setApproval(bool required, int timeoutMs);
     void answerApproval(quint64 id, bool approved);
+    void answerEgressQuestion(quint64 id, bool allow);
     // Ends a live interpreter session (ServerStatus::InterpreterSession::key); its client's
     // next call with its name hears that its state is gone.
     void endInterpreterSession(const QString& key);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "approval/ApprovalRequest.h"
+#include "egress/EgressQuestion.h"
 #include "server/ServerStatus.h"
 
 #include <QObject>
@@ -26,6 +27,9 @@ Q_SIGNALS:
     void statusChanged(const csm::ServerStatus& status);
     void approvalRequested(const csm::ApprovalRequest& request);
     void approvalSettled(quint64 id);
+    // Egress ask mode: a sandbox waits to connect to a host the person has not decided on.
+    void egressQuestionAsked(const csm::EgressQuestion& question);
+    void egressQuestionSettled(quint64 id);
     void stopped();
 };
 

@@ -2,6 +2,7 @@
 
 #include "approval/CallApprovals.h"
 #include "core/Logging.h"
+#include "egress/EgressQuestions.h"
 #include "mcp/CallContext.h"
 #include "mcp/McpDispatcher.h"
 #include "mcp/ToolCall.h"
@@ -35,6 +36,12 @@ void EmbeddedServerWorker::start()
     connect(&approvals, &CallApprovals::settled, this, &EmbeddedServerWorker::approvalSettled);
     connect(&approvals, &CallApprovals::requested, this, &EmbeddedServerWorker::schedulePublish);
     connect(&approvals, &CallApprovals::settled, this, &EmbeddedServerWorker::schedulePublish);
+    // The app is here to answer: ask mode asks (a headless server refuses instead).
+    EgressQuestions& questions = m_server->egressQuestions();
+    connect(&questions, &EgressQuestions::asked, this, &EmbeddedServerWorker::egressQuestionAsked);
+    connect(&questions, &EgressQuestions::settled, this,
+            &EmbeddedServerWorker::egressQuestionSettled);
+    m_server->askAboutEgress(true);
     connect(m_server.get(), &McpServer::sessionsChanged, this,
             &EmbeddedServerWorker::schedulePublish);
     connect(m_server.get(), &McpServer::shutdownFinished, this, [this] {
@@ -99,6 +106,14 @@ void EmbeddedServerWorker::setApproval(bool required, int timeoutMs)
         return;
     m_server->approvals().setTimeoutMs(timeoutMs);
     m_server->approvals().setRequired(required);
+    // The person's time to answer is the same for both kinds of question.
+    m_server->egressQuestions().setTimeoutMs(timeoutMs);
+}
+
+void EmbeddedServerWorker::answerEgressQuestion(quint64 id, bool allow)
+{
+    if (m_server)
+        m_server->egressQuestions().answer(id, allow);
 }
 
 void EmbeddedServerWorker::answerApproval(quint64 id, bool approved)

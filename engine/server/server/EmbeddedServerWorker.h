@@ -30,6 +30,7 @@ public:
     void stopHttp();
     void setApproval(bool required, int timeoutMs);
     void answerApproval(quint64 id, bool approved);
+    void answerEgressQuestion(quint64 id, bool allow);
     void endInterpreterSession(const QString& key);
     // Runs `code` with the tool `toolName` as a call of the app itself (no approval asked).
     void runFromApp(quint64 ticket, const QString& toolName, const QString& code);

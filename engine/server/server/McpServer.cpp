@@ -6,6 +6,7 @@
 #include "core/Logging.h"
 #include "core/SettingsFile.h"
 #include "core/Version.h"
+#include "egress/EgressQuestions.h"
 #include "mcp/McpDispatcher.h"
 #include "mcp/ToolRegistry.h"
 #include "platform/ProcessProbe.h"
@@ -85,6 +86,7 @@ RunHistoryRecorder::Config historyConfig(const ServerOptions& options)
 McpServer::McpServer(const ServerOptions& options, QObject* parent)
     : QObject(parent)
     , m_approvals(std::make_unique<CallApprovals>())
+    , m_egressQuestions(std::make_unique<EgressQuestions>())
     , m_tools(std::make_unique<ToolRegistry>())
     , m_options(options)
 {
@@ -339,6 +341,11 @@ void McpServer::finishShutdown()
         return;
     m_shutdownFinished = true;
     Q_EMIT shutdownFinished();
+}
+
+void McpServer::askAboutEgress(bool ask)
+{
+    m_runner->setEgressAsker(ask ? m_egressQuestions->asker() : EgressProxy::Asker());
 }
 
 } // namespace csm

@@ -15,6 +15,7 @@ namespace csm {
 
 class McpDispatcher;
 class CallApprovals;
+class EgressQuestions;
 class FileContentWatcher;
 class PassThroughSecrets;
 class RunCodeTool;
@@ -63,6 +64,10 @@ public:
 
     // Approval mode (off unless the desktop app turns it on): calls wait for the user.
     CallApprovals& approvals() const { return *m_approvals; }
+    // Egress ask mode's questions. Only a server someone can answer (the desktop app's) asks
+    // them (askAboutEgress); elsewhere ask mode refuses the hosts it would ask about.
+    EgressQuestions& egressQuestions() const { return *m_egressQuestions; }
+    void askAboutEgress(bool ask);
     // The clients' persistent interpreter sessions (run_*_code's `session`).
     SessionRegistry& interpreterSessions() const { return *m_sessionRegistry; }
     // The options in force: those the server started with, updated by the settings file.
@@ -90,7 +95,8 @@ private:
     std::unique_ptr<PassThroughSecrets> m_secrets; // feeds the runner
     // Before the tools, which report to it, so that it outlives them.
     std::unique_ptr<RunHistoryRecorder> m_history;
-    std::unique_ptr<CallApprovals> m_approvals; // before the tools, which ask it
+    std::unique_ptr<CallApprovals> m_approvals;         // before the tools, which ask it
+    std::unique_ptr<EgressQuestions> m_egressQuestions; // before the runs' proxies ask it
     std::unique_ptr<ToolRegistry> m_tools;
     std::unique_ptr<RunFilesResources> m_runFiles; // resources/read of runs' files
     // Where runs' files are kept: beside the history, or (--no-history) in m_privateRunFiles.

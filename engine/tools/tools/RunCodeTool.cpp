@@ -125,8 +125,9 @@ QString RunCodeTool::networkText() const
                    ? QStringLiteral("none (no host is allowed)")
                    : QStringLiteral("only %1, %2").arg(hosts.join(QStringLiteral(", ")), through);
     case EgressMode::Ask:
-        return QStringLiteral("%1; a host the user has not allowed is refused (a refused "
-                              "connection says so: do not retry it)")
+        return QStringLiteral("%1; the user is asked about each host not allowed yet, and a "
+                              "host the user does not allow is refused (a refused connection "
+                              "says so: do not retry it)")
             .arg(through);
     case EgressMode::None:
         return QStringLiteral("none");

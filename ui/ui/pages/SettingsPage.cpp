@@ -170,7 +170,11 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
                "below."));
     addMode(EgressMode::Allowlist, tr("Only the hosts &listed below"),
             tr("Every other connection is refused, and the assistant is told why."));
-    // Ask (--egress ask) gets its place here with the question it needs (issue 18).
+    addMode(EgressMode::Ask, tr("As&k me about each new host"),
+            tr("The first connection of a run to a host not listed below waits while this app "
+               "asks you: allow it for the run, always (it joins the list), or deny. Unanswered "
+               "within the approval time below, it is denied. Servers that assistants start "
+               "themselves, with no app to ask, refuse such hosts."));
     addMode(EgressMode::None, tr("&No network"),
             tr("Sandboxed code has no network at all: the safest choice when the code you run "
                "needs none."));

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QString>
+
+namespace csm {
+
+// A host a sandbox asked to connect to, in ask mode, that waits for the person's answer.
+struct EgressQuestion
+{
+    quint64 id = 0;
+    QString host;
+    quint16 port = 0;
+    QDateTime askedAt; // UTC
+    int timeoutMs = 0; // unanswered this long, it is denied
+};
+
+} // namespace csm
+
+Q_DECLARE_METATYPE(csm::EgressQuestion)

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "egress/EgressProxy.h"
+#include "egress/EgressQuestion.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+class QTimer;
+
+namespace csm {
+
+// Ask mode's questions: a connection to a host not decided yet waits while the person is asked
+// (the desktop app shows asked() and calls answer() back). Connections to the same host and
+// port that come while one is asked wait for the same answer. Nobody answering within the
+// timeout is a no, so a program is never left hanging on a person who walked away. Lives on
+// the server's thread, with the proxies it answers.
+class EgressQuestions final : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kDefaultTimeoutMs = 60'000;
+
+    explicit EgressQuestions(QObject* parent = nullptr);
+    ~EgressQuestions() override;
+
+    void setTimeoutMs(int timeoutMs) { m_timeoutMs = timeoutMs; }
+    // Asks about `host`:`port`; `done` is called once, later, with the answer.
+    void ask(const QString& host, quint16 port, std::function<void(bool allow)> done);
+    // What a proxy asks through (EgressProxy::setAsker); safe to call after this is gone.
+    EgressProxy::Asker asker();
+    int pendingCount() const { return static_cast<int>(m_pending.size()); }
+
+public Q_SLOTS:
+    void answer(quint64 id, bool allow);
+
+Q_SIGNALS:
+    void asked(const csm::EgressQuestion& question);
+    // The question no longer waits (answered or timed out).
+    void settled(quint64 id);
+
+private:
+    struct Pending
+    {
+        QString key; // host:port
+        std::vector<std::function<void(bool)>> waiting;
+        std::unique_ptr<QTimer> timer;
+    };
+
+    int m_timeoutMs = kDefaultTimeoutMs;
+    quint64 m_nextId = 1;
+    QHash<quint64, std::shared_ptr<Pending>> m_pending;
+};
+
+} // namespace csm

@@ -1,0 +1,75 @@
+// Ask mode's questions: one per host and port however many connections wait for it, every
+// waiter gets the answer, and nobody answering is a no at the timeout.
+#include "egress/EgressQuestions.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <optional>
+
+using namespace csm;
+
+class tst_EgressQuestions final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void connectionsToOneHostShareOneQuestion()
+    {
+        EgressQuestions questions;
+        QSignalSpy asked(&questions, &EgressQuestions::asked);
+        QSignalSpy settled(&questions, &EgressQuestions::settled);
+        std::optional<bool> first, second, other;
+        const EgressProxy::Asker ask = questions.asker();
+        ask(QStringLiteral("PyPI.org"), 443, [&](bool allow) { first = allow; });
+        ask(QStringLiteral("pypi.org"), 443, [&](bool allow) { second = allow; });
+        ask(QStringLiteral("pypi.org"), 80, [&](bool allow) { other = allow; });
+        QCOMPARE(asked.size(), 2);
+        const auto question = asked.at(0).at(0).value<EgressQuestion>();
+        QCOMPARE(question.host, QStringLiteral("PyPI.org"));
+        QCOMPARE(question.port, quint16(443));
+        QCOMPARE(question.timeoutMs, EgressQuestions::kDefaultTimeoutMs);
+        QCOMPARE(questions.pendingCount(), 2);
+
+        questions.answer(question.id, true);
+        QCOMPARE(first, std::optional<bool>(true));
+        QCOMPARE(second, std::optional<bool>(true));
+        QVERIFY(!other);
+        QCOMPARE(settled.size(), 1);
+        // An answer that comes twice (two dialogs, a late click) changes nothing.
+        questions.answer(question.id, false);
+        QCOMPARE(first, std::optional<bool>(true));
+        QCOMPARE(settled.size(), 1);
+
+        questions.answer(asked.at(1).at(0).value<EgressQuestion>().id, false);
+        QCOMPARE(other, std::optional<bool>(false));
+        QCOMPARE(questions.pendingCount(), 0);
+    }
+
+    void noAnswerIsANo()
+    {
+        EgressQuestions questions;
+        questions.setTimeoutMs(100);
+        QSignalSpy settled(&questions, &EgressQuestions::settled);
+        std::optional<bool> answer;
+        questions.ask(QStringLiteral("example.com"), 443, [&](bool allow) { answer = allow; });
+        QVERIFY(!answer);
+        QTRY_COMPARE(answer, std::optional<bool>(false));
+        QCOMPARE(settled.size(), 1);
+    }
+
+    void anAskerOutlivesItsQuestions()
+    {
+        EgressProxy::Asker ask;
+        {
+            EgressQuestions questions;
+            ask = questions.asker();
+        }
+        std::optional<bool> answer;
+        ask(QStringLiteral("example.com"), 443, [&](bool allow) { answer = allow; });
+        QCOMPARE(answer, std::optional<bool>(false));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_EgressQuestions)
+#include "tst_EgressQuestions.moc"
