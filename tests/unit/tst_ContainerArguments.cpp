@@ -834,6 +834,8 @@ void tst_ContainerArguments::egressProxyModeMountsTheEndpointAndSetsTheProxy()
     QFETCH(QString, engine);
     ContainerSpec spec = sampleSpec();
     spec.egressDirectory = QStringLiteral("/tmp/code-sandbox-egress-x/code-sandbox-abc123-7");
+    // Even a policy that says bridge gets no network of its own beside the proxy.
+    spec.policy.network = QStringLiteral("bridge");
     const QStringList args = makeRuntime(engine)->runArguments(spec);
     QCOMPARE(valueOf(args, QStringLiteral("--network")), QStringLiteral("none"));
     QVERIFY(valuesOf(args, QStringLiteral("--mount"))

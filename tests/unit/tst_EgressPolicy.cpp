@@ -212,6 +212,19 @@ private Q_SLOTS:
                  qPrintable(other.reason));
         QCOMPARE(allowlist.decide(QStringLiteral("api.github.com"), 80, publicAddress).verdict,
                  EgressPolicy::Verdict::Deny);
+        // Refused before any lookup: the name (which a program may fill with data) never
+        // reaches a resolver. A named host is looked up as usual.
+        const auto early =
+            allowlist.decideBeforeResolving(QStringLiteral("c2VjcmV0.attacker.example"), 443);
+        QVERIFY(early);
+        QCOMPARE(early->verdict, EgressPolicy::Verdict::Deny);
+        QVERIFY2(early->reason.contains(QLatin1String("not on the allow list")),
+                 qPrintable(early->reason));
+        QVERIFY(!allowlist.decideBeforeResolving(QStringLiteral("files.pypi.org"), 443));
+        QVERIFY(EgressPolicy(EgressMode::None, rules, {})
+                    .decideBeforeResolving(QStringLiteral("files.pypi.org"), 443));
+        QVERIFY(!EgressPolicy(EgressMode::Open, rules, {})
+                     .decideBeforeResolving(QStringLiteral("example.org"), 443));
 
         const EgressPolicy ask(EgressMode::Ask, rules, {});
         QCOMPARE(ask.decide(QStringLiteral("example.org"), 443, publicAddress).verdict,

@@ -58,6 +58,21 @@ private Q_SLOTS:
         QCOMPARE(settled.size(), 1);
     }
 
+    void aFloodOfHostsOpensABoundedNumberOfQuestions()
+    {
+        EgressQuestions questions;
+        QSignalSpy asked(&questions, &EgressQuestions::asked);
+        int denied = 0;
+        for (int i = 0; i < 100; ++i) {
+            questions.ask(QStringLiteral("h%1.attacker.example").arg(i), 443, [&](bool allow) {
+                if (!allow)
+                    ++denied;
+            });
+        }
+        QCOMPARE(asked.size(), EgressQuestions::kMaxPending);
+        QCOMPARE(denied, 100 - EgressQuestions::kMaxPending);
+    }
+
     void anAskerOutlivesItsQuestions()
     {
         EgressProxy::Asker ask;

@@ -110,6 +110,30 @@ private Q_SLOTS:
                      {{root + QStringLiteral("/out"), QStringLiteral("out"), false}}));
     }
 
+    // The app saves egress=; --network none (its older name) in a client's configuration must
+    // still mean no network, and the variable too.
+    void anOlderNetworkFlagBeatsTheFilesEgress()
+    {
+        QTemporaryDir data;
+        ServerSettings stored;
+        stored.setEgressMode(csm::EgressMode::Open);
+        QVERIFY(stored.save(data.path()));
+        const ServerOptions flagged =
+            parseIn(data.path(), {QStringLiteral("--network"), QStringLiteral("none")});
+        QCOMPARE(flagged.egress.mode, csm::EgressMode::None);
+        QCOMPARE(flagged.policy.network, QStringLiteral("none"));
+        QProcessEnvironment environment;
+        environment.insert(QStringLiteral("CODE_SANDBOX_NETWORK"), QStringLiteral("none"));
+        QCOMPARE(parseIn(data.path(), {}, environment).egress.mode, csm::EgressMode::None);
+        // --egress itself wins over --network.
+        QCOMPARE(parseIn(data.path(), {QStringLiteral("--network"), QStringLiteral("none"),
+                                       QStringLiteral("--egress"), QStringLiteral("allowlist")})
+                     .egress.mode,
+                 csm::EgressMode::Allowlist);
+        // Without a flag, the file's egress stands.
+        QCOMPARE(parseIn(data.path()).egress.mode, csm::EgressMode::Open);
+    }
+
     void flagsAndVariablesWinOverTheFile()
     {
         QTemporaryDir data;

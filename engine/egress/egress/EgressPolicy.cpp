@@ -20,6 +20,18 @@ bool EgressPolicy::named(const QString& host, quint16 port) const
     return false;
 }
 
+std::optional<EgressPolicy::Decision> EgressPolicy::decideBeforeResolving(const QString& host,
+                                                                          quint16 port) const
+{
+    const QString target = QStringLiteral("%1:%2").arg(host).arg(port);
+    if (m_mode == EgressMode::None)
+        return Decision{Verdict::Deny,
+                        QStringLiteral("%1: this sandbox has no network").arg(target)};
+    if (m_mode == EgressMode::Allowlist && !named(host, port))
+        return Decision{Verdict::Deny, QStringLiteral("%1: not on the allow list").arg(target)};
+    return std::nullopt;
+}
+
 EgressPolicy::Decision EgressPolicy::decide(const QString& host, quint16 port,
                                             const QList<QHostAddress>& resolved) const
 {

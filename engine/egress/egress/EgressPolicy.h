@@ -8,6 +8,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace csm {
 
 // Whether a sandbox's connection to HOST:PORT may go, once the proxy has resolved HOST: the
@@ -41,6 +43,10 @@ public:
     // `host` as the program asked for it (a name or an address literal), `resolved`: the
     // addresses the proxy resolved it to (the literal's own for an address).
     Decision decide(const QString& host, quint16 port, const QList<QHostAddress>& resolved) const;
+    // A refusal that needs no lookup (no network; a host the allow list does not name), or
+    // nothing: the proxy then resolves the name. Refusing first keeps a name that will be
+    // refused anyway (and whatever a program encodes in it) off this machine's resolver.
+    std::optional<Decision> decideBeforeResolving(const QString& host, quint16 port) const;
 
 private:
     bool named(const QString& host, quint16 port) const;

@@ -22,6 +22,10 @@ void EgressQuestions::ask(const QString& host, quint16 port, std::function<void(
             return;
         }
     }
+    if (m_pending.size() >= kMaxPending) {
+        done(false);
+        return;
+    }
     const quint64 id = m_nextId++;
     auto pending = std::make_shared<Pending>();
     pending->key = key;

@@ -24,12 +24,16 @@ class EgressQuestions final : public QObject
 
 public:
     static constexpr int kDefaultTimeoutMs = 60'000;
+    // Questions open at once: a program that makes up host names by the thousand gets its
+    // further ones denied, not a thousand dialogs on the person's screen.
+    static constexpr int kMaxPending = 8;
 
     explicit EgressQuestions(QObject* parent = nullptr);
     ~EgressQuestions() override;
 
     void setTimeoutMs(int timeoutMs) { m_timeoutMs = timeoutMs; }
-    // Asks about `host`:`port`; `done` is called once, later, with the answer.
+    // Asks about `host`:`port`; `done` is called once, later, with the answer (at once with no,
+    // while kMaxPending others wait).
     void ask(const QString& host, quint16 port, std::function<void(bool allow)> done);
     // What a proxy asks through (EgressProxy::setAsker); safe to call after this is gone.
     EgressProxy::Asker asker();

@@ -116,6 +116,12 @@ void EgressRelay::readHead()
 
 void EgressRelay::resolve()
 {
+    if (const auto refused =
+            m_proxy.m_policy.decideBeforeResolving(m_connection.host, m_connection.port)) {
+        m_connection.reason = refused->reason;
+        refuse(403, refused->reason);
+        return;
+    }
     QHostAddress literal;
     if (literal.setAddress(m_connection.host)) {
         decide({literal});

@@ -93,7 +93,10 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
                      spec.name};
     for (auto it = spec.labels.cbegin(); it != spec.labels.cend(); ++it)
         args << QStringLiteral("--label") << it.key() + QLatin1Char('=') + it.value();
-    args << QStringLiteral("--network") << policy.network << QStringLiteral("--memory")
+    // Proxy mode: the proxy is the only way out, whatever the policy says.
+    const QString network =
+        spec.egressDirectory.isEmpty() ? policy.network : QStringLiteral("none");
+    args << QStringLiteral("--network") << network << QStringLiteral("--memory")
          << size(policy.memoryBytes) << QStringLiteral("--memory-swap") << size(policy.memoryBytes)
          << QStringLiteral("--cpus") << QString::number(policy.cpus)
          << QStringLiteral("--pids-limit") << QString::number(policy.pidsLimit)

@@ -74,12 +74,26 @@ std::optional<QString> ServerSettingsReader::read(ServerSettings& settings,
                                                   QStringList& warnings) const
 {
     Source timeoutSource = Source::None;
+    Source networkSource = Source::None;
+    Source egressSource = Source::None;
     for (const ServerSetting& setting : ServerSettingsSchema::settings()) {
         Source source = Source::None;
         if (auto problem = readOne(setting, settings, warnings, source))
             return problem;
         if (setting.key == QLatin1String("timeout"))
             timeoutSource = source;
+        else if (setting.key == QLatin1String("network"))
+            networkSource = source;
+        else if (setting.key == QLatin1String("egress"))
+            egressSource = source;
+    }
+    // --network (egress's older name) given to this server beats the egress= that the app
+    // saves in settings.ini: `--network none` in a client's configuration means no network.
+    if (networkSource == Source::CommandLine && egressSource != Source::CommandLine) {
+        Source again = Source::None;
+        if (auto problem = readOne(*ServerSettingsSchema::find(QStringLiteral("network")), settings,
+                                   warnings, again))
+            return problem;
     }
     return reconcileTimeouts(settings, timeoutSource, warnings);
 }
