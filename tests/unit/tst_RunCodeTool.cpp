@@ -216,7 +216,7 @@ void tst_RunCodeTool::openWorldHintFollowsNetwork_data()
         << QStringLiteral("allowlist") << QString() << true
         << QStringLiteral("Network access: none (no host is allowed)");
     QTest::newRow("ask") << QStringLiteral("ask") << QString() << true
-                         << QStringLiteral("a host the user has not allowed is refused");
+                         << QStringLiteral("the user is asked about each host not allowed yet");
     QTest::newRow("bridge") << QStringLiteral("bridge") << QString() << true
                             << QStringLiteral("Network access: yes, unfiltered.");
     QTest::newRow("none") << QStringLiteral("none") << QString() << false

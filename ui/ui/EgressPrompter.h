@@ -14,15 +14,13 @@ namespace csm {
 class EmbeddedServer;
 
 // Egress ask mode in the app: one EgressQuestionDialog per host a sandbox waits to reach, each
-// answer sent back to the server. "Always allow" also adds HOST:PORT to the allowed hosts in the
-// settings file (every server of the user reads it again), so no run asks about it again. A
-// dialog whose question stops waiting (timed out) closes.
+// answer sent back to the server. A dialog whose question stops waiting (timed out) closes.
 class EgressPrompter final : public QObject
 {
     Q_OBJECT
 
 public:
-    EgressPrompter(EmbeddedServer& server, QString dataDir, QWidget* dialogParent);
+    EgressPrompter(EmbeddedServer& server, QWidget* dialogParent);
 
     QList<EgressQuestionDialog*> openDialogs() const;
 
@@ -32,11 +30,8 @@ Q_SIGNALS:
 private:
     void show(const EgressQuestion& question);
     void onAnswered(const EgressQuestion& question, EgressQuestionDialog::Answer answer);
-    // Adds HOST:PORT to the settings file's allowed hosts; false (and a warning) if it fails.
-    bool allowAlways(const EgressQuestion& question);
 
     EmbeddedServer& m_server;
-    QString m_dataDir;
     QWidget* m_dialogParent;
     QHash<quint64, QPointer<EgressQuestionDialog>> m_dialogs;
 };

@@ -27,17 +27,11 @@ EgressQuestionDialog::EgressQuestionDialog(const EgressQuestion& question, QWidg
                       .arg(question.port));
     auto* buttons = new QDialogButtonBox(this);
     QPushButton* once = buttons->addButton(tr("Allow for this &run"), QDialogButtonBox::AcceptRole);
-    QPushButton* always = buttons->addButton(tr("&Always allow"), QDialogButtonBox::AcceptRole);
     QPushButton* deny = buttons->addButton(tr("&Deny"), QDialogButtonBox::RejectRole);
-    always->setToolTip(tr("Adds %1:%2 to the allowed hosts in Settings, for every run from now "
-                          "on")
-                           .arg(question.host)
-                           .arg(question.port));
     // Enter must not open the network to a host the person has not read.
     deny->setDefault(true);
     deny->setFocus();
     connect(once, &QPushButton::clicked, this, [this] { answer(Answer::AllowOnce); });
-    connect(always, &QPushButton::clicked, this, [this] { answer(Answer::AllowAlways); });
     connect(deny, &QPushButton::clicked, this, [this] { answer(Answer::Deny); });
     // Closing the window (Esc, the title bar) denies, said once.
     connect(this, &QDialog::rejected, this, [this] { answer(Answer::Deny); });
@@ -54,7 +48,6 @@ EgressQuestionDialog::EgressQuestionDialog(const EgressQuestion& question, QWidg
     // Stable names: tests find the widgets by them (findChild).
     what->setObjectName(QStringLiteral("questionLabel"));
     once->setObjectName(QStringLiteral("allowOnceButton"));
-    always->setObjectName(QStringLiteral("allowAlwaysButton"));
     deny->setObjectName(QStringLiteral("denyButton"));
 }
 

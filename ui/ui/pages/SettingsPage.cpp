@@ -171,10 +171,10 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     addMode(EgressMode::Allowlist, tr("Only the hosts &listed below"),
             tr("Every other connection is refused, and the assistant is told why."));
     addMode(EgressMode::Ask, tr("As&k me about each new host"),
-            tr("The first connection of a run to a host not listed below waits while this app "
-               "asks you: allow it for the run, always (it joins the list), or deny. Unanswered "
-               "within the approval time below, it is denied. Servers that assistants start "
-               "themselves, with no app to ask, refuse such hosts."));
+            tr("The first connection of a run to a public host not listed below waits while this "
+               "app asks you to allow or deny it for that run; to allow a host for good, list "
+               "it below. Unanswered within the approval time below, it is denied. Servers that "
+               "assistants start themselves, with no app to ask, refuse such hosts."));
     addMode(EgressMode::None, tr("&No network"),
             tr("Sandboxed code has no network at all: the safest choice when the code you run "
                "needs none."));
