@@ -11,16 +11,15 @@
 // The test server is Python's http.server bound to 0.0.0.0 on a free port: the bridge reaches
 // this machine through the bridge's gateway address, which exists only while a container runs.
 #include "BenchTable.h"
+#include "LoopbackHttpServer.h"
 #include "McpStdioClient.h"
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTextStream>
 
@@ -106,9 +105,9 @@ int main(int argc, char** argv)
     const int engineAt = int(args.indexOf(QStringLiteral("--engine")));
     const QString engine = engineAt > 0 ? args.value(engineAt + 1) : QStringLiteral("podman");
 
-    QTemporaryDir files;
+    LoopbackHttpServer upstream;
     QTemporaryDir data;
-    QFile big(files.filePath(QStringLiteral("50mb.bin")));
+    QFile big(upstream.filePath(QStringLiteral("50mb.bin")));
     if (!big.open(QIODevice::WriteOnly))
         return 1;
     QByteArray block(1 << 20, Qt::Uninitialized);
@@ -119,25 +118,12 @@ int main(int argc, char** argv)
     }
     big.close();
 
-    QProcess upstream;
-    upstream.setWorkingDirectory(files.path());
-    upstream.setProcessChannelMode(QProcess::MergedChannels);
-    upstream.start(QStringLiteral("python3"),
-                   {QStringLiteral("-u"), QStringLiteral("-m"), QStringLiteral("http.server"),
-                    QStringLiteral("--bind"), QStringLiteral("0.0.0.0"), QStringLiteral("0")});
-    QByteArray log;
-    int port = 0;
-    static const QRegularExpression serving(QStringLiteral(" port (\\d+)"));
-    for (QDeadlineTimer deadline(10'000); port == 0 && !deadline.hasExpired();) {
-        upstream.waitForReadyRead(100);
-        log += upstream.readAll();
-        if (const auto match = serving.match(QString::fromUtf8(log)); match.hasMatch())
-            port = match.captured(1).toInt();
-    }
-    if (port == 0) {
-        out() << "the test server did not start: " << log << Qt::endl;
+    // On every address: the bridge reaches this machine at its gateway.
+    if (!upstream.start(QStringLiteral("0.0.0.0"))) {
+        out() << "the test server did not start: " << upstream.log() << Qt::endl;
         return 1;
     }
+    const int port = upstream.port();
 
     std::vector<Mode> modes{
         {QStringLiteral("bridge"), {QStringLiteral("--egress"), QStringLiteral("bridge")}, {}, {}},
@@ -211,7 +197,5 @@ int main(int argc, char** argv)
                  .arg(ratio, 0, 'f', 2)
                  .arg(percentile(modes[1].firstByteMs, 0.5) - percentile(modes[0].firstByteMs, 0.5),
                       0, 'f', 1);
-    upstream.kill();
-    upstream.waitForFinished(2000);
     return 0;
 }

@@ -21,6 +21,8 @@ public:
     // The same, served by `script` (tests/gui/netns-http-server): at a public address in a
     // network namespace the script makes on this machine.
     bool startWithScript(const QString& script);
+    // A file in the folder it serves (write it before start(), or any time after).
+    QString filePath(const QString& name) const { return m_folder.filePath(name); }
     QString address() const { return m_address; }
     int port() const { return m_port; }
     // "127.0.0.2:PORT", as --allow-host takes it.
