@@ -19,19 +19,22 @@
 enum
 {
     /* Connections carried at once; the proxy's own cap (64 by default) is lower, so this only
-     * bounds the relay's memory (two buffers each) whatever the program does. */
+     * bounds the relay's descriptors and pipes whatever the program does. */
     kMaxPairs = 256,
-    kBufferBytes = 32 * 1024,
+    /* Bytes in flight each way per connection: large moves are what make a download through the
+     * relay approach the bridge (fewer wake-ups on both sides). */
+    kPipeBytes = 1024 * 1024,
 };
 
 /* One connection of the program: side 0 is the program's TCP socket, side 1 the proxy's Unix
- * socket. buffer[d] holds bytes read from side d that side 1-d has not taken yet. */
+ * socket. Bytes from side d wait in pipe[d] (moved with splice, never copied through this
+ * process) until side 1-d takes them; length[d] counts them. */
 struct pair
 {
     int fd[2];
-    char buffer[2][kBufferBytes];
+    int pipe[2][2];
+    size_t capacity[2];
     size_t length[2];
-    size_t offset[2];
     int ended[2];     /* side d said end of stream */
     int shut_down[2]; /* ...and side 1-d was told so, once its bytes were through */
 };
@@ -45,10 +48,42 @@ static void set_nonblocking(int fd)
 
 static void close_pair(int index)
 {
-    close(g_pairs[index]->fd[0]);
-    close(g_pairs[index]->fd[1]);
-    free(g_pairs[index]);
+    struct pair* pair = g_pairs[index];
+    for (int d = 0; d < 2; ++d) {
+        if (pair->fd[d] >= 0)
+            close(pair->fd[d]);
+        for (int end = 0; end < 2; ++end) {
+            if (pair->pipe[d][end] >= 0)
+                close(pair->pipe[d][end]);
+        }
+    }
+    free(pair);
     g_pairs[index] = NULL;
+}
+
+/* A pair with no descriptors yet, so that close_pair() can undo any step of its making. */
+static struct pair* new_pair(void)
+{
+    struct pair* pair = calloc(1, sizeof *pair);
+    if (!pair)
+        return NULL;
+    for (int d = 0; d < 2; ++d) {
+        pair->fd[d] = -1;
+        pair->pipe[d][0] = pair->pipe[d][1] = -1;
+    }
+    return pair;
+}
+
+static int open_pipes(struct pair* pair)
+{
+    for (int d = 0; d < 2; ++d) {
+        if (pipe2(pair->pipe[d], O_CLOEXEC | O_NONBLOCK) != 0)
+            return 0;
+        /* Past the user's pipe allowance the kernel refuses; the default (64 KiB) still works. */
+        const int size = fcntl(pair->pipe[d][1], F_SETPIPE_SZ, kPipeBytes);
+        pair->capacity[d] = size > 0 ? (size_t)size : (size_t)fcntl(pair->pipe[d][1], F_GETPIPE_SZ);
+    }
+    return 1;
 }
 
 /* The program learns why its connection goes nowhere instead of seeing it reset. */
@@ -70,49 +105,51 @@ static void accept_one(int listener, const char* socket_path)
     int slot = 0;
     while (slot < kMaxPairs && g_pairs[slot])
         ++slot;
-    struct pair* pair = slot < kMaxPairs ? calloc(1, sizeof *pair) : NULL;
-    const int proxy = pair ? socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0) : -1;
+    struct pair* pair = slot < kMaxPairs ? new_pair() : NULL;
+    if (!pair) {
+        answer_unreachable(program);
+        close(program);
+        return;
+    }
+    g_pairs[slot] = pair;
+    pair->fd[0] = program;
+    pair->fd[1] = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     struct sockaddr_un address = {.sun_family = AF_UNIX};
     strncpy(address.sun_path, socket_path, sizeof address.sun_path - 1);
     /* Blocking: the host accepts at once, and a full backlog is worth waiting for. */
-    if (proxy < 0 || connect(proxy, (struct sockaddr*)&address, sizeof address) != 0) {
+    if (pair->fd[1] < 0 || connect(pair->fd[1], (struct sockaddr*)&address, sizeof address) != 0 ||
+        !open_pipes(pair)) {
         answer_unreachable(program);
-        close(program);
-        if (proxy >= 0)
-            close(proxy);
-        free(pair);
+        close_pair(slot);
         return;
     }
-    set_nonblocking(program);
-    set_nonblocking(proxy);
-    pair->fd[0] = program;
-    pair->fd[1] = proxy;
-    g_pairs[slot] = pair;
+    set_nonblocking(pair->fd[0]);
+    set_nonblocking(pair->fd[1]);
 }
 
-/* Moves what it can in direction d (side d to side 1-d); 0 when the pair is done or broken. */
-static int pump(struct pair* pair, int d, short readable, short writable)
+/* Moves what it can in direction d (side d to side 1-d); 0 when the pair is done or broken. What
+ * was just read is passed on at once (a full socket answers EAGAIN): waiting for poll to say
+ * writable would cost each chunk a wake-up. */
+static int pump(struct pair* pair, int d, short readable)
 {
-    if (pair->length[d] == 0 && !pair->ended[d] && readable) {
-        const ssize_t got = read(pair->fd[d], pair->buffer[d], kBufferBytes);
-        if (got > 0) {
-            pair->length[d] = (size_t)got;
-            pair->offset[d] = 0;
-        } else if (got == 0) {
+    const unsigned flags = SPLICE_F_MOVE | SPLICE_F_NONBLOCK;
+    if (pair->length[d] < pair->capacity[d] && !pair->ended[d] && readable) {
+        const ssize_t got = splice(pair->fd[d], NULL, pair->pipe[d][1], NULL,
+                                   pair->capacity[d] - pair->length[d], flags);
+        if (got > 0)
+            pair->length[d] += (size_t)got;
+        else if (got == 0)
             pair->ended[d] = 1;
-        } else if (errno != EAGAIN && errno != EINTR) {
+        else if (errno != EAGAIN && errno != EINTR)
             return 0;
-        }
     }
-    if (pair->length[d] > 0 && writable) {
+    if (pair->length[d] > 0) {
         const ssize_t sent =
-            send(pair->fd[1 - d], pair->buffer[d] + pair->offset[d], pair->length[d], MSG_NOSIGNAL);
-        if (sent > 0) {
-            pair->offset[d] += (size_t)sent;
+            splice(pair->pipe[d][0], NULL, pair->fd[1 - d], NULL, pair->length[d], flags);
+        if (sent > 0)
             pair->length[d] -= (size_t)sent;
-        } else if (sent < 0 && errno != EAGAIN && errno != EINTR) {
+        else if (sent < 0 && errno != EAGAIN && errno != EINTR)
             return 0;
-        }
     }
     if (pair->ended[d] && pair->length[d] == 0 && !pair->shut_down[d]) {
         shutdown(pair->fd[1 - d], SHUT_WR);
@@ -130,7 +167,7 @@ static _Noreturn void relay(int listener, const char* socket_path)
             struct pair* pair = g_pairs[i];
             for (int side = 0; side < 2; ++side) {
                 short events = 0;
-                if (pair && pair->length[side] == 0 && !pair->ended[side])
+                if (pair && pair->length[side] < pair->capacity[side] && !pair->ended[side])
                     events |= POLLIN;
                 if (pair && pair->length[1 - side] > 0)
                     events |= POLLOUT;
@@ -152,9 +189,8 @@ static _Noreturn void relay(int listener, const char* socket_path)
             const short side0 = fds[1 + 2 * i].revents;
             const short side1 = fds[2 + 2 * i].revents;
             const short hangup = POLLHUP | POLLERR;
-            const int alive =
-                pump(pair, 0, side0 & (POLLIN | hangup), side1 & (POLLOUT | hangup)) &&
-                pump(pair, 1, side1 & (POLLIN | hangup), side0 & (POLLOUT | hangup));
+            const int alive = pump(pair, 0, side0 & (POLLIN | hangup)) &&
+                              pump(pair, 1, side1 & (POLLIN | hangup));
             if (!alive)
                 close_pair(i);
         }
