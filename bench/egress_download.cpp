@@ -3,7 +3,7 @@
 // through the engine's bridge (--egress bridge), one real code-sandbox-mcp for each, same
 // engine, same program. The program measures inside the sandbox: the time to the first byte
 // (connect, the request, the proxy's decision and its own connect included) and the throughput
-// of the rest. Pooled containers; a few downloads of each, medians and worst. Prints one table;
+// of the rest. Pooled containers; 9 downloads of each, medians and worst. Prints one table;
 // see RESULTS.md.
 //
 //   bench_egress_download [--engine podman|docker]
@@ -29,7 +29,7 @@ using namespace csm;
 
 namespace {
 
-constexpr int kDownloads = 5;
+constexpr int kDownloads = 9;
 constexpr qint64 kFileBytes = 50LL * 1000 * 1000;
 
 QTextStream& out()

@@ -1,7 +1,8 @@
 // The egress proxy between a program's connections and real servers on this machine's loopback:
 // what a rule names goes through (a CONNECT tunnel, a plain request), everything else is
 // refused with the reason before any connection is made, and the limits hold against a program
-// that opens too many connections, sends too much, or never finishes its request.
+// that opens too many connections, sends too much, or never finishes its request. Every case runs
+// twice: open connections carried in the kernel (ByteShuttle) and through Qt's sockets.
 #include "egress/EgressProxy.h"
 
 #include <QSignalSpy>
@@ -10,6 +11,7 @@
 #include <QTest>
 
 #include <memory>
+#include <sys/socket.h>
 
 using namespace csm;
 
@@ -47,6 +49,13 @@ class tst_EgressProxy final : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase_data()
+    {
+        QTest::addColumn<bool>("kernel");
+        QTest::newRow("kernel") << true;
+        QTest::newRow("qt") << false;
+    }
+
     void init()
     {
         // An upstream on loopback: echoes what a tunnel carries; answers a plain request.
@@ -68,6 +77,9 @@ private Q_SLOTS:
                         socket->disconnectFromHost();
                     } else {
                         socket->write(bytes);
+                        // Out now: a Qt socket that reads the end of the stream closes at
+                        // once, with what it had not written yet (aHalfCloseStillGetsTheAnswer).
+                        socket->flush();
                     }
                 });
             }
@@ -103,16 +115,43 @@ private Q_SLOTS:
                 connection.address == QLatin1String("::1"));
     }
 
+    // A program that says it has sent everything (shutdown of its writing side, as `nc -N`
+    // does) still gets the host's answer.
+    void aHalfCloseStillGetsTheAnswer()
+    {
+        QFETCH_GLOBAL(bool, kernel);
+        if (!kernel)
+            QSKIP("Qt's sockets take a half-close for a close: only the kernel path carries it");
+        EgressProxy& proxy = start(EgressMode::Open, {QStringLiteral("localhost:%1").arg(port())});
+        QSignalSpy ended(&proxy, &EgressProxy::connectionEnded);
+        QTcpSocket client;
+        openTunnel(client);
+        if (QTest::currentTestFailed())
+            return;
+        client.write("ping");
+        QVERIFY(client.waitForBytesWritten(5000));
+        QCOMPARE(::shutdown(int(client.socketDescriptor()), SHUT_WR), 0);
+        QByteArray received;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                received += client.readAll();
+                return client.state() == QAbstractSocket::UnconnectedState;
+            },
+            5000));
+        received += client.readAll();
+        QCOMPARE(received, QByteArray("ping"));
+        QTRY_COMPARE(ended.size(), 1);
+        QCOMPARE(ended.at(0).at(0).value<EgressConnection>().bytesReceived, 4);
+    }
+
     // Far more than the relay holds at once, both ways: it flows, held back, not piled up.
     void aLargeTransferFlowsThrough()
     {
         start(EgressMode::Open, {QStringLiteral("localhost:%1").arg(port())});
         QTcpSocket client;
-        connectClient(client);
-        client.write(
-            QStringLiteral("CONNECT localhost:%1 HTTP/1.1\r\n\r\n").arg(port()).toLatin1());
-        QTRY_VERIFY(client.bytesAvailable() > 0);
-        QVERIFY(client.readAll().startsWith("HTTP/1.1 200"));
+        openTunnel(client);
+        if (QTest::currentTestFailed())
+            return;
         constexpr qint64 kTotal = 16 * 1024 * 1024;
         const QByteArray chunk(64 * 1024, 'z');
         qint64 sent = 0;
@@ -270,6 +309,8 @@ private:
         for (const QString& rule : rules)
             allowed << pattern(rule);
         m_proxy = std::make_unique<EgressProxy>(EgressPolicy(mode, allowed, {}), limits);
+        QFETCH_GLOBAL(bool, kernel);
+        m_proxy->setCarryInKernel(kernel);
         connect(m_front.get(), &QTcpServer::newConnection, m_proxy.get(), [this] {
             while (QTcpSocket* socket = m_front->nextPendingConnection())
                 m_proxy->serve(socket);
@@ -281,6 +322,16 @@ private:
     {
         client.connectToHost(QHostAddress::LocalHost, m_front->serverPort());
         QVERIFY(client.waitForConnected(5000));
+    }
+
+    // A tunnel to the test's upstream, its 200 read.
+    void openTunnel(QTcpSocket& client)
+    {
+        connectClient(client);
+        client.write(
+            QStringLiteral("CONNECT localhost:%1 HTTP/1.1\r\n\r\n").arg(port()).toLatin1());
+        QTRY_VERIFY(client.bytesAvailable() > 0);
+        QVERIFY(client.readAll().startsWith("HTTP/1.1 200"));
     }
 
     std::unique_ptr<QTcpServer> m_upstream;

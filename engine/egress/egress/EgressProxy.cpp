@@ -17,6 +17,7 @@ EgressProxy::EgressProxy(EgressPolicy policy, Limits limits, QObject* parent)
         QHostInfo::lookupHost(
             host, [done = std::move(done)](const QHostInfo& info) { done(info.addresses()); });
     })
+    , m_budget(limits.maxBytes)
 {}
 
 EgressProxy::~EgressProxy() = default;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "egress/ByteBudget.h"
 #include "egress/EgressConnection.h"
 #include "egress/EgressPolicy.h"
 
@@ -20,8 +21,9 @@ class EgressRelay;
 // launcher, or any stream) speaks HTTP proxy to it. The proxy reads the request head
 // (ProxyRequestHead), resolves the host itself, asks the policy about the name and every
 // address, and only then connects, to one of those checked addresses, and relays the bytes both
-// ways untouched (CONNECT) or the one request (plain HTTP). A refusal is answered with a 403 that
-// says why. Limits bound what one sandbox can make it do: connections at once and in all, bytes,
+// ways untouched (CONNECT) or the one request (plain HTTP): in the kernel on a thread of its own
+// (ByteShuttle) where the platform can, else through Qt's sockets. A refusal is answered with a
+// 403 that says why. Limits bound what one sandbox can make it do: connections at once and in all, bytes,
 // and how long a head or a connect may take.
 class EgressProxy final : public QObject
 {
@@ -54,6 +56,9 @@ public:
     // Serves the program's connection `stream` (the proxy takes it over, and closes it).
     void serve(QIODevice* stream);
     int openConnections() const { return m_open; }
+    // Off: open connections are relayed through Qt's sockets even where ByteShuttle could carry
+    // them (the portable path, tested on its own).
+    void setCarryInKernel(bool on) { m_carryInKernel = on; }
     // Cuts every open connection (the run ended); each is reported with `reason` before this
     // returns.
     void closeAll(const QString& reason);
@@ -74,7 +79,9 @@ private:
     QHash<QString, bool> m_answers;
     int m_open = 0;
     int m_total = 0;
-    qint64 m_bytes = 0;
+    ByteBudget m_budget;
+    // Open connections' bytes are carried by ByteShuttle where the platform can.
+    bool m_carryInKernel = true;
 };
 
 } // namespace csm

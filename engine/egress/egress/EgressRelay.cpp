@@ -1,5 +1,6 @@
 #include "egress/EgressRelay.h"
 
+#include "egress/ByteShuttle.h"
 #include "egress/EgressProxy.h"
 #include "egress/ProxyRequestHead.h"
 
@@ -72,6 +73,8 @@ EgressRelay::EgressRelay(EgressProxy& proxy, QIODevice* program)
         }
     });
 }
+
+EgressRelay::~EgressRelay() = default;
 
 void EgressRelay::start()
 {
@@ -225,13 +228,68 @@ void EgressRelay::onUpstreamConnected()
 {
     m_connected = true;
     m_deadline.stop();
+    const QByteArray established = "HTTP/1.1 200 Connection established\r\n\r\n";
+    if (m_proxy.m_carryInKernel &&
+        handOver(m_tunnel ? established : QByteArray(), std::exchange(m_pendingUpstream, {})))
+        return;
     if (m_tunnel)
-        m_program->write("HTTP/1.1 200 Connection established\r\n\r\n");
+        m_program->write(established);
     else
         count(m_upstream->write(m_pendingUpstream), &m_connection.bytesSent);
     m_pendingUpstream.clear();
     connect(m_program, &QIODevice::bytesWritten, this, &EgressRelay::pump);
     pump();
+}
+
+bool EgressRelay::handOver(const QByteArray& toProgram, QByteArray toHost)
+{
+    qintptr programDescriptor = -1;
+    if (auto* socket = qobject_cast<QAbstractSocket*>(m_program.data()))
+        programDescriptor = socket->socketDescriptor();
+    else if (auto* local = qobject_cast<QLocalSocket*>(m_program.data()))
+        programDescriptor = local->socketDescriptor();
+    if (!ByteShuttle::available() || programDescriptor < 0)
+        return false;
+    // What Qt has read of the program's stream already goes first.
+    toHost += m_program->readAll();
+    m_shuttle = ByteShuttle::adopt(programDescriptor, m_upstream->socketDescriptor(), toProgram,
+                                   std::move(toHost), m_proxy.m_budget);
+    if (!m_shuttle)
+        return false;
+    // Qt's sockets close their descriptors; the shuttle holds its own copies.
+    for (QIODevice* stream : {m_program.data(), static_cast<QIODevice*>(m_upstream.data())}) {
+        stream->disconnect(this);
+        if (auto* socket = qobject_cast<QAbstractSocket*>(stream))
+            socket->abort();
+        else if (auto* local = qobject_cast<QLocalSocket*>(stream))
+            local->abort();
+        stream->deleteLater();
+    }
+    m_program = nullptr;
+    m_upstream = nullptr;
+    connect(m_shuttle.get(), &ByteShuttle::ended, this, &EgressRelay::onShuttleEnded);
+    m_shuttle->start();
+    return true;
+}
+
+void EgressRelay::onShuttleEnded()
+{
+    const QString target = QStringLiteral("%1:%2").arg(m_connection.host).arg(m_connection.port);
+    switch (m_shuttle->stop().end) {
+    case ByteShuttle::End::ProgramClosed:
+        finish(QStringLiteral("closed by the program"));
+        return;
+    case ByteShuttle::End::HostClosed:
+        finish(QStringLiteral("closed by %1").arg(target));
+        return;
+    case ByteShuttle::End::OverBudget:
+        m_connection.reason = overBudget();
+        finish(m_connection.reason);
+        return;
+    case ByteShuttle::End::Cut:
+        finish(QStringLiteral("cut"));
+        return;
+    }
 }
 
 void EgressRelay::pump()
@@ -252,15 +310,18 @@ void EgressRelay::count(qint64 bytes, qint64* side)
     if (bytes <= 0)
         return;
     *side += bytes;
-    m_proxy.m_bytes += bytes;
-    if (m_proxy.m_bytes > m_proxy.m_limits.maxBytes) {
-        m_connection.reason = QStringLiteral("cut: the run's network traffic reached its limit "
-                                             "of %1 bytes")
-                                  .arg(m_proxy.m_limits.maxBytes);
+    if (!m_proxy.m_budget.spend(bytes)) {
+        m_connection.reason = overBudget();
         if (m_upstream)
             m_upstream->abort();
         finish(m_connection.reason);
     }
+}
+
+QString EgressRelay::overBudget() const
+{
+    return QStringLiteral("cut: the run's network traffic reached its limit of %1 bytes")
+        .arg(m_proxy.m_budget.limit());
 }
 
 void EgressRelay::finish(const QString& reason)
@@ -269,6 +330,11 @@ void EgressRelay::finish(const QString& reason)
         return;
     m_finished = true;
     m_deadline.stop();
+    if (m_shuttle) {
+        const ByteShuttle::Result carried = m_shuttle->stop();
+        m_connection.bytesSent += carried.bytesSent;
+        m_connection.bytesReceived += carried.bytesReceived;
+    }
     // An allowed connection keeps the policy's reason, unless it was cut (count()).
     if (m_connection.reason.isEmpty() || !m_connection.allowed)
         m_connection.reason = reason;

@@ -10,11 +10,14 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <memory>
+
 class QIODevice;
 class QTcpSocket;
 
 namespace csm {
 
+class ByteShuttle;
 class EgressProxy;
 
 // One program connection through the EgressProxy, from its request head to its end: resolve,
@@ -28,6 +31,7 @@ public:
     static constexpr qint64 kMaxBufferedBytes = 1024 * 1024;
 
     EgressRelay(EgressProxy& proxy, QIODevice* program);
+    ~EgressRelay() override;
 
     // Reads the program's request (what came already, and what comes).
     void start();
@@ -44,13 +48,18 @@ private:
     void onAnswer(bool allow);
     void connectNext();
     void onUpstreamConnected();
+    // Gives the open connection to a ByteShuttle (false: the platform or the stream cannot).
+    bool handOver(const QByteArray& toProgram, QByteArray toHost);
+    void onShuttleEnded();
     void pump();
     void count(qint64 bytes, qint64* side);
+    QString overBudget() const;
     void finish(const QString& reason);
 
     EgressProxy& m_proxy;
     QPointer<QIODevice> m_program;
     QPointer<QTcpSocket> m_upstream;
+    std::unique_ptr<ByteShuttle> m_shuttle;
     EgressConnection m_connection;
     QByteArray m_head;
     QByteArray m_pendingUpstream; // a plain request's head and what followed it
