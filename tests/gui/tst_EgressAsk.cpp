@@ -1,12 +1,14 @@
 // Egress ask mode in the real main window under the offscreen platform, with the app's own
 // server on a real engine (CSM_TEST_ENGINE): a program that connects to a host nobody named waits
 // while the app asks. Allow for this run (the run's second connection is not asked about), deny
-// (the program gets the reason), and no answer (denied at the timeout, the dialog closes). The host
-// is a real HTTP server at a public address (1.2.3.2) in a network namespace the test makes on
-// this machine (netns-http-server): nothing outside is reached.
+// (the program gets the reason), no answer (denied at the timeout, the dialog closes), and always
+// (the host joins the always-allowed hosts in settings.ini, not the allowed ones, and the next run
+// is not asked). The host is a real HTTP server at a public address (1.2.3.2) in a network
+// namespace the test makes on this machine (netns-http-server): nothing outside is reached.
 #include "CallResult.h"
 #include "FindNamed.h"
 #include "LoopbackHttpServer.h"
+#include "server/ServerSettings.h"
 #include "TestEngine.h"
 #include "TestServer.h"
 #include "ui/dialogs/EgressQuestionDialog.h"
@@ -150,6 +152,43 @@ private Q_SLOTS:
         QTRY_VERIFY(dialog.isNull() || !dialog->isVisible());
         QVERIFY(prompter().openDialogs().isEmpty());
         m_server->setApproval(false, 60'000);
+    }
+
+    void alwaysAllowJoinsTheAlwaysAllowedHosts()
+    {
+        QSignalSpy opened(&prompter(), &EgressPrompter::dialogOpened);
+        const auto result = fetch(1);
+        EgressQuestionDialog* dialog = nextDialog(opened);
+        QVERIFY(dialog);
+        QTest::mouseClick(&findNamed<QPushButton>(*dialog, "allowAlwaysButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(result->has_value(), 60'000);
+        QVERIFY2(output(*result).startsWith(QLatin1String("200 ")), qPrintable(output(*result)));
+        const csm::ServerSettings saved = csm::ServerSettings::load(m_data.path());
+        QCOMPARE(saved.egress.mode, csm::EgressMode::Ask);
+        // Not an allowed host: those would reach private addresses too.
+        QVERIFY(saved.egress.allowedHosts.isEmpty());
+        QCOMPARE(saved.egress.alwaysAllowed.size(), 1);
+        QCOMPARE(saved.egress.alwaysAllowed.constFirst().toString(), m_upstream.hostPort());
+
+        // Once the server has read the file again (it watches it), runs go without a question.
+        bool askedAgain = true;
+        for (int attempt = 0; attempt < 5 && askedAgain; ++attempt) {
+            const auto again = fetch(1);
+            QVERIFY(
+                QTest::qWaitFor([&] { return again->has_value() || !opened.isEmpty(); }, 60'000));
+            askedAgain = !opened.isEmpty();
+            if (!askedAgain) {
+                QVERIFY2(output(*again).startsWith(QLatin1String("200 ")),
+                         qPrintable(output(*again)));
+                break;
+            }
+            // Asked before the server read the file: allow, and try again a little later.
+            auto* asked = opened.takeFirst().at(0).value<EgressQuestionDialog*>();
+            QTest::mouseClick(&findNamed<QPushButton>(*asked, "allowOnceButton"), Qt::LeftButton);
+            QVERIFY(QTest::qWaitFor([&] { return again->has_value(); }, 60'000));
+            QTest::qWait(1'000);
+        }
+        QVERIFY(!askedAgain);
     }
 };
 

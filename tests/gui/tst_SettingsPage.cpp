@@ -169,6 +169,17 @@ private Q_SLOTS:
         QTest::keyClick(&findNamed<QPlainTextEdit>(page, "allowedHosts"), Qt::Key_Return);
         QTest::keyClicks(&findNamed<QPlainTextEdit>(page, "allowedHosts"),
                          QStringLiteral("*.pypi.org"));
+        // A host a server would refuse stops the save, and says which list it is in.
+        auto& always = findNamed<QPlainTextEdit>(page, "alwaysAllowed");
+        always.setFocus();
+        QTest::keyClicks(&always, QStringLiteral("example.org:99999"));
+        QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QVERIFY2(findNamed<QLabel>(page, "errorLabel")
+                     .text()
+                     .contains(QStringLiteral("always-allowed host is not valid")),
+                 qPrintable(findNamed<QLabel>(page, "errorLabel").text()));
+        always.selectAll();
+        QTest::keyClicks(&always, QStringLiteral("example.org:443"));
         type(findNamed<QSpinBox>(page, "defaultTimeout"), QStringLiteral("45"));
         type(findNamed<QSpinBox>(page, "maxTimeout"), QStringLiteral("900"));
         type(findNamed<QSpinBox>(page, "poolSize"), QStringLiteral("4"));
@@ -219,6 +230,8 @@ private Q_SLOTS:
         QCOMPARE(saved.egress.mode, csm::EgressMode::Allowlist);
         QCOMPARE(saved.egress.allowedHosts.size(), 2);
         QCOMPARE(saved.egress.allowedHosts.at(1).toString(), QStringLiteral("*.pypi.org"));
+        QCOMPARE(saved.egress.alwaysAllowed.size(), 1);
+        QCOMPARE(saved.egress.alwaysAllowed.at(0).toString(), QStringLiteral("example.org:443"));
         QCOMPARE(saved.defaultTimeoutSeconds, 45.0);
         QCOMPARE(saved.maxTimeoutSeconds, 900.0);
         QCOMPARE(saved.poolSize, 4);
@@ -270,6 +283,7 @@ private Q_SLOTS:
         QCOMPARE(options->egress.mode, csm::EgressMode::Allowlist);
         QCOMPARE(options->egress.allowedHosts.at(0).toString(),
                  QStringLiteral("api.github.com:443"));
+        QCOMPARE(options->egress.alwaysAllowed.at(0).toString(), QStringLiteral("example.org:443"));
         QCOMPARE(options->policy.network, QStringLiteral("none"));
         QCOMPARE(options->defaultTimeoutSeconds, 45.0);
         QCOMPARE(options->maxTimeoutSeconds, 900.0);
@@ -303,6 +317,8 @@ private Q_SLOTS:
         QVERIFY(findNamed<QRadioButton>(page, "egress-allowlist").isChecked());
         QCOMPARE(findNamed<QPlainTextEdit>(page, "allowedHosts").toPlainText(),
                  QStringLiteral("api.github.com:443\n*.pypi.org"));
+        QCOMPARE(findNamed<QPlainTextEdit>(page, "alwaysAllowed").toPlainText(),
+                 QStringLiteral("example.org:443"));
         QCOMPARE(findNamed<QSpinBox>(page, "defaultTimeout").value(), 45);
         QCOMPARE(findNamed<QSpinBox>(page, "maxTimeout").value(), 900);
         QCOMPARE(findNamed<QSpinBox>(page, "poolSize").value(), 4);

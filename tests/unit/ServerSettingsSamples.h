@@ -25,6 +25,7 @@ inline csm::ServerSettings changed()
     settings.setEgressMode(csm::EgressMode::Bridge);
     settings.egress.allowedHosts = {*csm::HostPattern::parse(QStringLiteral("api.github.com:443")),
                                     *csm::HostPattern::parse(QStringLiteral("*.pypi.org"))};
+    settings.egress.alwaysAllowed = {*csm::HostPattern::parse(QStringLiteral("example.org:443"))};
     settings.policy.outputCapBytes = 64LL << 10;
     settings.policy.allowUnenforcedLimits = true;
     // A folder that exists wherever the tests run, as the server resolves it.

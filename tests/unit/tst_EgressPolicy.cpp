@@ -235,6 +235,23 @@ private Q_SLOTS:
         QCOMPARE(ask.decide(QStringLiteral("nas.home"), 443, privateAddress).verdict,
                  EgressPolicy::Verdict::Deny);
 
+        // "Always allow" (ask mode): not asked again, at public addresses only. The same name
+        // resolving to a private address later (the program controls its DNS) is refused.
+        const EgressPolicy always(EgressMode::Ask, rules, {},
+                                  {pattern(QStringLiteral("example.org:443"))});
+        const auto allowedAlways = always.decide(QStringLiteral("example.org"), 443, publicAddress);
+        QCOMPARE(allowedAlways.verdict, EgressPolicy::Verdict::Allow);
+        QVERIFY2(allowedAlways.reason.contains(QLatin1String("always")),
+                 qPrintable(allowedAlways.reason));
+        const auto rebound = always.decide(QStringLiteral("example.org"), 443, privateAddress);
+        QCOMPARE(rebound.verdict, EgressPolicy::Verdict::Deny);
+        QVERIFY2(rebound.reason.contains(QLatin1String("192.168.0.10")),
+                 qPrintable(rebound.reason));
+        QCOMPARE(always.decide(QStringLiteral("example.org"), 80, publicAddress).verdict,
+                 EgressPolicy::Verdict::Ask);
+        QCOMPARE(always.decide(QStringLiteral("example.net"), 443, publicAddress).verdict,
+                 EgressPolicy::Verdict::Ask);
+
         const EgressPolicy none(EgressMode::None, rules, {});
         QCOMPARE(none.decide(QStringLiteral("files.pypi.org"), 443, publicAddress).verdict,
                  EgressPolicy::Verdict::Deny);

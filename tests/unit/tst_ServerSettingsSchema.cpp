@@ -137,6 +137,7 @@ private Q_SLOTS:
             QStringLiteral("tmpfs-size"),
             QStringLiteral("egress"),
             QStringLiteral("allow-host"),
+            QStringLiteral("always-allow"),
             QStringLiteral("share"),
             QStringLiteral("output-cap"),
             QStringLiteral("pool"),
@@ -204,8 +205,10 @@ private Q_SLOTS:
         QFETCH(QString, key);
         const ServerSetting& setting = settingFor(key);
         // Any name is a host an allow rule may name: a space is what no host has.
-        const QString bad = key == QLatin1String("allow-host") ? QStringLiteral("not valid")
-                                                               : QStringLiteral("not-valid");
+        const QString bad =
+            key == QLatin1String("allow-host") || key == QLatin1String("always-allow")
+                ? QStringLiteral("not valid")
+                : QStringLiteral("not-valid");
         ServerSettings ignored;
         const auto problem = setting.read(bad, ignored);
         if (key.endsWith(QLatin1String("-image"))) {

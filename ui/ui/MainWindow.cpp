@@ -99,7 +99,7 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
     if (m_server) {
         m_approvals = new ApprovalPrompter(*m_server, this);
         m_approvals->setObjectName(QStringLiteral("approvals"));
-        m_egressQuestions = new EgressPrompter(*m_server, this);
+        m_egressQuestions = new EgressPrompter(*m_server, m_dataDir, this);
         m_egressQuestions->setObjectName(QStringLiteral("egressQuestions"));
         // Made even where the desktop has no tray: it is then never shown, and what it would
         // have notified goes nowhere (but its notified() signal still tells tests).

@@ -5,15 +5,16 @@
 namespace csm {
 
 EgressPolicy::EgressPolicy(EgressMode mode, QList<HostPattern> allowed,
-                           QList<QHostAddress> ownAddresses)
+                           QList<QHostAddress> ownAddresses, QList<HostPattern> alwaysAllowed)
     : m_mode(mode)
     , m_allowed(std::move(allowed))
+    , m_alwaysAllowed(std::move(alwaysAllowed))
     , m_ownAddresses(std::move(ownAddresses))
 {}
 
-bool EgressPolicy::named(const QString& host, quint16 port) const
+bool EgressPolicy::matches(const QList<HostPattern>& patterns, const QString& host, quint16 port)
 {
-    for (const HostPattern& pattern : m_allowed) {
+    for (const HostPattern& pattern : patterns) {
         if (pattern.matches(host, port))
             return true;
     }
@@ -66,6 +67,10 @@ EgressPolicy::Decision EgressPolicy::decide(const QString& host, quint16 port,
     case EgressMode::Allowlist:
         return {Verdict::Deny, QStringLiteral("%1: not on the allow list").arg(target)};
     case EgressMode::Ask:
+        // Past the address checks above: "always" never reaches a private address.
+        if (matches(m_alwaysAllowed, host, port))
+            return {Verdict::Allow,
+                    QStringLiteral("%1: a public host allowed always when asked").arg(target)};
         return {Verdict::Ask, QStringLiteral("%1: not decided yet").arg(target)};
     case EgressMode::None:
     case EgressMode::Bridge:

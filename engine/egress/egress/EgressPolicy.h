@@ -37,7 +37,9 @@ public:
         QString reason;
     };
 
-    EgressPolicy(EgressMode mode, QList<HostPattern> allowed, QList<QHostAddress> ownAddresses);
+    // `alwaysAllowed`: ask mode's hosts allowed for good, at public addresses only.
+    EgressPolicy(EgressMode mode, QList<HostPattern> allowed, QList<QHostAddress> ownAddresses,
+                 QList<HostPattern> alwaysAllowed = {});
 
     EgressMode mode() const { return m_mode; }
     // `host` as the program asked for it (a name or an address literal), `resolved`: the
@@ -49,10 +51,12 @@ public:
     std::optional<Decision> decideBeforeResolving(const QString& host, quint16 port) const;
 
 private:
-    bool named(const QString& host, quint16 port) const;
+    static bool matches(const QList<HostPattern>& patterns, const QString& host, quint16 port);
+    bool named(const QString& host, quint16 port) const { return matches(m_allowed, host, port); }
 
     EgressMode m_mode;
     QList<HostPattern> m_allowed;
+    QList<HostPattern> m_alwaysAllowed;
     QList<QHostAddress> m_ownAddresses;
 };
 

@@ -23,8 +23,8 @@ class EgressRelay;
 // address, and only then connects, to one of those checked addresses, and relays the bytes both
 // ways untouched (CONNECT) or the one request (plain HTTP): in the kernel on a thread of its own
 // (ByteShuttle) where the platform can, else through Qt's sockets. A refusal is answered with a
-// 403 that says why. Limits bound what one sandbox can make it do: connections at once and in all, bytes,
-// and how long a head or a connect may take.
+// 403 that says why. Limits bound what one sandbox can make it do: connections at once and in all,
+// bytes, and how long a head or a connect may take.
 class EgressProxy final : public QObject
 {
     Q_OBJECT

@@ -14,6 +14,10 @@ struct EgressSettings
     // Hosts the user names: the only ones in allowlist mode, and the way to reach a private or
     // loopback host in the other proxy modes.
     QList<HostPattern> allowedHosts;
+    // Ask mode: hosts the person chose "Always allow" for in the app. Unlike allowedHosts they
+    // reach public addresses only: the program chose the name, and could later make it resolve
+    // to a private one.
+    QList<HostPattern> alwaysAllowed;
 
     // Whether connections go through the host's proxy (open, allowlist, ask); none and bridge
     // give the container no network or the engine's own.

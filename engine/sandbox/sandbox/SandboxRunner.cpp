@@ -126,8 +126,12 @@ void SandboxRunner::setEgress(const EgressSettings& egress)
 {
     if (egress == m_egress)
         return;
+    // Hosts and answers are read by each run's proxy; only a change of the containers' own
+    // network (none, the proxy, the bridge) makes pooled containers outdated.
+    const bool containersChange = egress.throughProxy() != m_egress.throughProxy() ||
+                                  egress.engineNetwork() != m_egress.engineNetwork();
     m_egress = egress;
-    if (m_pool)
+    if (m_pool && containersChange)
         m_pool->renew();
 }
 
@@ -162,7 +166,8 @@ EgressProxy* SandboxRunner::newEgressProxy(QObject* parent)
     if (!m_egress.throughProxy())
         return nullptr;
     // Read for each run: an address this machine gained since (a VPN, a new network) counts.
-    EgressPolicy policy(m_egress.mode, m_egress.allowedHosts, QNetworkInterface::allAddresses());
+    EgressPolicy policy(m_egress.mode, m_egress.allowedHosts, QNetworkInterface::allAddresses(),
+                        m_egress.alwaysAllowed);
     auto* proxy = new EgressProxy(std::move(policy), m_egressLimits, parent);
     if (m_egressAsker)
         proxy->setAsker(m_egressAsker);

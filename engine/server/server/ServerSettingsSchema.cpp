@@ -50,6 +50,30 @@ Problem readSeconds(const QString& text, double& target)
     return std::nullopt;
 }
 
+// One host pattern a line (the file's repeated key, or a variable), each checked.
+Problem readHostPatterns(const QString& text, QList<HostPattern>& target)
+{
+    QList<HostPattern> hosts;
+    for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        if (line.trimmed().isEmpty())
+            continue;
+        auto pattern = HostPattern::parse(line.trimmed());
+        if (!pattern)
+            return QStringLiteral("\"%1\": %2").arg(line.trimmed(), pattern.error());
+        hosts.append(*pattern);
+    }
+    target = hosts;
+    return std::nullopt;
+}
+
+QString hostPatternLines(const QList<HostPattern>& hosts)
+{
+    QStringList lines;
+    for (const HostPattern& host : hosts)
+        lines.append(host.toString());
+    return lines.join(QLatin1Char('\n'));
+}
+
 Problem readSize(const QString& text, qint64 minimum, qint64 maximum, qint64& target)
 {
     const auto bytes = ByteSize::parse(text);
@@ -285,23 +309,24 @@ std::vector<ServerSetting> sandboxSettings()
                        "(one a line)."),
         "CODE_SANDBOX_ALLOW_HOST",
         [](const QString& text, ServerSettings& settings) -> Problem {
-            QList<HostPattern> hosts;
-            for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-                if (line.trimmed().isEmpty())
-                    continue;
-                auto pattern = HostPattern::parse(line.trimmed());
-                if (!pattern)
-                    return QStringLiteral("\"%1\": %2").arg(line.trimmed(), pattern.error());
-                hosts.append(*pattern);
-            }
-            settings.egress.allowedHosts = hosts;
-            return std::nullopt;
+            return readHostPatterns(text, settings.egress.allowedHosts);
         },
         [](const ServerSettings& settings) {
-            QStringList lines;
-            for (const HostPattern& host : settings.egress.allowedHosts)
-                lines.append(host.toString());
-            return lines.join(QLatin1Char('\n'));
+            return hostPatternLines(settings.egress.allowedHosts);
+        });
+    list.back().repeatable = true;
+    add(
+        "always-allow", "host[:port]",
+        QStringLiteral("With --egress ask: a host that is not asked about, at public addresses "
+                       "only (unlike --allow-host, a private or loopback address it resolves to "
+                       "is still refused). The desktop app adds one when you choose \"Always "
+                       "allow\". May be repeated. Env: CODE_SANDBOX_ALWAYS_ALLOW (one a line)."),
+        "CODE_SANDBOX_ALWAYS_ALLOW",
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            return readHostPatterns(text, settings.egress.alwaysAllowed);
+        },
+        [](const ServerSettings& settings) {
+            return hostPatternLines(settings.egress.alwaysAllowed);
         });
     list.back().repeatable = true;
     add(

@@ -27,11 +27,19 @@ EgressQuestionDialog::EgressQuestionDialog(const EgressQuestion& question, QWidg
                       .arg(question.port));
     auto* buttons = new QDialogButtonBox(this);
     QPushButton* once = buttons->addButton(tr("Allow for this &run"), QDialogButtonBox::AcceptRole);
+    QPushButton* always = buttons->addButton(tr("&Always allow"), QDialogButtonBox::AcceptRole);
+    always->setToolTip(tr("Every run from now on may reach %1:%2 without asking, at public "
+                          "addresses only: should the name later lead to a private network or "
+                          "this machine, it is still refused. Listed in Settings, where you can "
+                          "remove it.")
+                           .arg(host.toHtml())
+                           .arg(question.port));
     QPushButton* deny = buttons->addButton(tr("&Deny"), QDialogButtonBox::RejectRole);
     // Enter must not open the network to a host the person has not read.
     deny->setDefault(true);
     deny->setFocus();
     connect(once, &QPushButton::clicked, this, [this] { answer(Answer::AllowOnce); });
+    connect(always, &QPushButton::clicked, this, [this] { answer(Answer::AllowAlways); });
     connect(deny, &QPushButton::clicked, this, [this] { answer(Answer::Deny); });
     // Closing the window (Esc, the title bar) denies, said once.
     connect(this, &QDialog::rejected, this, [this] { answer(Answer::Deny); });
@@ -48,6 +56,7 @@ EgressQuestionDialog::EgressQuestionDialog(const EgressQuestion& question, QWidg
     // Stable names: tests find the widgets by them (findChild).
     what->setObjectName(QStringLiteral("questionLabel"));
     once->setObjectName(QStringLiteral("allowOnceButton"));
+    always->setObjectName(QStringLiteral("allowAlwaysButton"));
     deny->setObjectName(QStringLiteral("denyButton"));
 }
 

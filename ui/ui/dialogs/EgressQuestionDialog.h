@@ -10,11 +10,11 @@ class QPushButton;
 
 namespace csm {
 
-// Egress ask mode: a sandbox waits to connect to a host, and the person decides: allow or deny,
-// for this run; a countdown shows when it will be denied anyway. (No "always": a name the
-// program chose, once on the allowed hosts, would reach whatever it resolves to later, private
-// addresses included; that needs a list of its own that keeps the address checks.) The host is the
-// program's own words: shown as text, with invisible characters made visible. Not modal.
+// Egress ask mode: a sandbox waits to connect to a host, and the person decides: allow for this
+// run, always (the host joins the settings' "always allowed" list, which reaches public addresses
+// only: the program chose the name and may point it elsewhere later), or deny for this run; a
+// countdown shows when it will be denied anyway. The host is the program's own words: shown as
+// text, with invisible characters made visible. Not modal.
 class EgressQuestionDialog final : public QDialog
 {
     Q_OBJECT
@@ -23,6 +23,7 @@ public:
     enum class Answer
     {
         AllowOnce,
+        AllowAlways,
         Deny,
     };
 

@@ -3,6 +3,7 @@
 #include "core/FileContentWatcher.h"
 #include "runtime/SharedFolderText.h"
 #include "sandbox/RunQueue.h"
+#include "ui/widgets/HostListEditor.h"
 #include "ui/widgets/SharedFoldersEditor.h"
 
 #include <QButtonGroup>
@@ -172,9 +173,10 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
             tr("Every other connection is refused, and the assistant is told why."));
     addMode(EgressMode::Ask, tr("As&k me about each new host"),
             tr("The first connection of a run to a public host not listed below waits while this "
-               "app asks you to allow or deny it for that run; to allow a host for good, list "
-               "it below. Unanswered within the approval time below, it is denied. Servers that "
-               "assistants start themselves, with no app to ask, refuse such hosts."));
+               "app asks you: allow it for that run, always (it joins the always-allowed hosts "
+               "below), or deny it. Unanswered within the approval time below, it is denied. "
+               "Servers that assistants start themselves, with no app to ask, refuse such "
+               "hosts."));
     addMode(EgressMode::None, tr("&No network"),
             tr("Sandboxed code has no network at all: the safest choice when the code you run "
                "needs none."));
@@ -182,11 +184,9 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
             tr("The container engine's own network, with no proxy: sandboxed code reaches "
                "everything this computer reaches, this computer's own services and the cloud "
                "metadata address included, and nothing is recorded."));
-    m_allowedHosts = new QPlainTextEdit(network);
+    m_allowedHosts =
+        new HostListEditor(tr("api.github.com\n*.pypi.org\n192.168.1.20:8080"), network);
     m_allowedHosts->setObjectName(QStringLiteral("allowedHosts"));
-    m_allowedHosts->setPlaceholderText(tr("api.github.com\n*.pypi.org\n192.168.1.20:8080"));
-    m_allowedHosts->setTabChangesFocus(true);
-    m_allowedHosts->setMaximumHeight(m_allowedHosts->fontMetrics().lineSpacing() * 7);
     auto* hostsLabel = new QLabel(tr("Allowed &hosts, one a line (a name, *.domain or an "
                                      "address, with an optional :port):"),
                                   network);
@@ -194,6 +194,15 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     hostsLabel->setBuddy(m_allowedHosts);
     networkLayout->addWidget(hostsLabel);
     networkLayout->addWidget(m_allowedHosts);
+    m_alwaysAllowed = new HostListEditor(tr("example.com:443"), network);
+    m_alwaysAllowed->setObjectName(QStringLiteral("alwaysAllowed"));
+    auto* alwaysLabel = new QLabel(tr("Hosts allowed &always when asked (ask mode), one a line. "
+                                      "Unlike the hosts above, only at public addresses:"),
+                                   network);
+    alwaysLabel->setWordWrap(true);
+    alwaysLabel->setBuddy(m_alwaysAllowed);
+    networkLayout->addWidget(alwaysLabel);
+    networkLayout->addWidget(m_alwaysAllowed);
 
     // Shared folders.
     auto* shared = new QGroupBox(tr("Shared folders"), form);
@@ -397,6 +406,7 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
         connect(button, &QAbstractButton::toggled, this, &SettingsPage::updateState);
     connect(m_egressModes, &QButtonGroup::idToggled, this, &SettingsPage::updateState);
     connect(m_allowedHosts, &QPlainTextEdit::textChanged, this, &SettingsPage::updateState);
+    connect(m_alwaysAllowed, &QPlainTextEdit::textChanged, this, &SettingsPage::updateState);
     connect(m_engine, &QComboBox::currentIndexChanged, this, &SettingsPage::updateState);
     connect(m_sharedFolders, &SharedFoldersEditor::changed, this, &SettingsPage::updateState);
     connect(m_outputCapUnit, &QComboBox::currentIndexChanged, this,
@@ -539,10 +549,8 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     setOutputCap(server.policy.outputCapBytes);
     if (QAbstractButton* mode = m_egressModes->button(static_cast<int>(server.egress.mode)))
         mode->setChecked(true);
-    QStringList hosts;
-    for (const HostPattern& host : server.egress.allowedHosts)
-        hosts.append(host.toString());
-    m_allowedHosts->setPlainText(hosts.join(QLatin1Char('\n')));
+    m_allowedHosts->setHosts(server.egress.allowedHosts);
+    m_alwaysAllowed->setHosts(server.egress.alwaysAllowed);
     m_sharedFolders->setFolders(server.policy.sharedFolders);
     m_timeout->setValue(shown(m_timeout, server.defaultTimeoutSeconds));
     m_maxTimeout->setValue(shown(m_maxTimeout, server.maxTimeoutSeconds));
@@ -581,10 +589,8 @@ SettingsPage::FormValues SettingsPage::formValues() const
     values.tmpfsMiB = m_tmpfs->value();
     values.outputCapBytes = m_outputCap->value() * m_outputCapFactor;
     values.egressMode = m_egressModes->checkedId();
-    for (const QString& line : m_allowedHosts->toPlainText().split(QLatin1Char('\n'))) {
-        if (!line.trimmed().isEmpty())
-            values.allowedHosts.append(line.trimmed());
-    }
+    values.allowedHosts = m_allowedHosts->lines();
+    values.alwaysAllowed = m_alwaysAllowed->lines();
     values.sharedFolders = m_sharedFolders->folders();
     values.timeoutSeconds = m_timeout->value();
     values.maxTimeoutSeconds = m_maxTimeout->value();
@@ -625,15 +631,12 @@ ServerSettings SettingsPage::changedServer(ServerSettings onto) const
         onto.policy.outputCapBytes = std::clamp(now.outputCapBytes, kMinOutputCap, kMaxOutputCap);
     if (now.egressMode != was.egressMode && now.egressMode >= 0)
         onto.setEgressMode(static_cast<EgressMode>(now.egressMode));
-    if (now.allowedHosts != was.allowedHosts) {
-        // A host that does not parse stops the save (invalidReason), as the server would refuse
-        // the whole list.
-        onto.egress.allowedHosts.clear();
-        for (const QString& text : now.allowedHosts) {
-            if (auto host = HostPattern::parse(text))
-                onto.egress.allowedHosts.append(*host);
-        }
-    }
+    // A host that does not parse stops the save (invalidReason), as the server would refuse the
+    // whole list.
+    if (now.allowedHosts != was.allowedHosts)
+        onto.egress.allowedHosts = HostListEditor::parse(now.allowedHosts);
+    if (now.alwaysAllowed != was.alwaysAllowed)
+        onto.egress.alwaysAllowed = HostListEditor::parse(now.alwaysAllowed);
     if (now.sharedFolders != was.sharedFolders)
         onto.policy.sharedFolders = now.sharedFolders;
     if (now.timeoutSeconds != was.timeoutSeconds)
@@ -687,10 +690,13 @@ DesktopSettings SettingsPage::changedDesktop(DesktopSettings onto) const
 
 QString SettingsPage::invalidReason(const ServerSettings& settings) const
 {
-    for (const QString& text : formValues().allowedHosts) {
-        if (auto host = HostPattern::parse(text); !host)
-            return tr("the allowed host \"%1\" is not valid: %2.").arg(text, host.error());
-    }
+    const FormValues values = formValues();
+    if (const QString problem = HostListEditor::firstProblem(values.allowedHosts);
+        !problem.isEmpty())
+        return tr("an allowed host is not valid: %1.").arg(problem);
+    if (const QString problem = HostListEditor::firstProblem(values.alwaysAllowed);
+        !problem.isEmpty())
+        return tr("an always-allowed host is not valid: %1.").arg(problem);
     // A server refuses a stored default longer than the stored maximum, and would then ignore
     // the whole file.
     if (settings.defaultTimeoutSeconds > settings.maxTimeoutSeconds)

@@ -11,7 +11,6 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QPlainTextEdit;
 class QPushButton;
 class QRadioButton;
 class QSpinBox;
@@ -19,6 +18,7 @@ class QSpinBox;
 namespace csm {
 
 class FileContentWatcher;
+class HostListEditor;
 class SharedFoldersEditor;
 
 // The settings every Code Sandbox server of the user reads (the [server] group of settings.ini:
@@ -63,6 +63,7 @@ private:
         qint64 outputCapBytes = 0;
         int egressMode = -1; // EgressMode
         QStringList allowedHosts;
+        QStringList alwaysAllowed;
         QList<SharedFolder> sharedFolders;
         int timeoutSeconds = 0;
         int maxTimeoutSeconds = 0;
@@ -119,7 +120,8 @@ private:
     QSpinBox* m_outputCap = nullptr;
     QComboBox* m_outputCapUnit = nullptr;
     QButtonGroup* m_egressModes = nullptr;
-    QPlainTextEdit* m_allowedHosts = nullptr;
+    HostListEditor* m_allowedHosts = nullptr;
+    HostListEditor* m_alwaysAllowed = nullptr;
     SharedFoldersEditor* m_sharedFolders = nullptr;
     QSpinBox* m_timeout = nullptr;
     QSpinBox* m_maxTimeout = nullptr;
