@@ -70,11 +70,19 @@ void tst_SandboxSecrets::redactedResultHidesEveryOutput()
     result.stderrBytes = "tok-5f2c9etok-5f2c9e";
     result.stdoutTruncated = true;
     result.engineError = QStringLiteral("engine said tok-5f2c9e");
+    // A program can send a secret as a host name (the proxy records it as written).
+    EgressConnection connection;
+    connection.host = QStringLiteral("tok-5f2c9e.attacker.example");
+    connection.reason = QStringLiteral("tok-5f2c9e.attacker.example:443: a public host");
+    result.connections = {connection};
 
     const ExecutionResult safe = secrets->redacted(result);
     QCOMPARE(safe.stdoutBytes, QByteArray("key=[secret:API_TOKEN]\n"));
     QCOMPARE(safe.stderrBytes, QByteArray("[secret:API_TOKEN][secret:API_TOKEN]"));
     QCOMPARE(safe.engineError, QStringLiteral("engine said [secret:API_TOKEN]"));
+    QCOMPARE(safe.connections.at(0).host, QStringLiteral("[secret:API_TOKEN].attacker.example"));
+    QCOMPARE(safe.connections.at(0).reason,
+             QStringLiteral("[secret:API_TOKEN].attacker.example:443: a public host"));
     // Everything else as it was.
     QCOMPARE(safe.outcome, result.outcome);
     QCOMPARE(safe.exitCode, 3);

@@ -34,9 +34,28 @@ bool splitAuthority(const QByteArray& authority, QString* host, quint16* port)
         if (!(isTokenChar(c) || c == ':') || c == '%')
             return false;
     }
-    *host = QString::fromLatin1(name).toLower();
+    // As written: the records (and the redaction of a secret sent as a host name) see what the
+    // program sent; rules and questions compare without case.
+    *host = QString::fromLatin1(name);
     *port = quint16(number);
     return true;
+}
+
+// The host of an absolute http:// URL as the program wrote it: QUrl lower-cases it (and decodes
+// an IDN), and a secret sent as a host name must reach the redaction as it was sent. `normal`,
+// QUrl's, when the two differ in more than case.
+QString hostAsWritten(const QByteArray& target, const QString& normal)
+{
+    const qsizetype start = target.indexOf("://") + 3;
+    qsizetype end = start;
+    while (end < target.size() && target.at(end) != '/' && target.at(end) != '?' &&
+           target.at(end) != '#')
+        ++end;
+    QByteArray authority = target.mid(start, end - start);
+    authority = authority.mid(authority.lastIndexOf('@') + 1);
+    const qsizetype colon = authority.lastIndexOf(':');
+    const QString written = QString::fromLatin1(colon < 0 ? authority : authority.left(colon));
+    return written.compare(normal, Qt::CaseInsensitive) == 0 ? written : normal;
 }
 
 } // namespace
@@ -99,7 +118,7 @@ ProxyRequestHead ProxyRequestHead::parse(const QByteArray& received)
     const int port = url.port(80);
     if (port <= 0 || port > 65535)
         return invalid(QStringLiteral("a bad port"));
-    head.m_host = url.host().toLower();
+    head.m_host = hostAsWritten(target, url.host());
     head.m_port = quint16(port);
     QByteArray path =
         url.toEncoded(QUrl::RemoveScheme | QUrl::RemoveAuthority | QUrl::RemoveFragment);
