@@ -112,6 +112,11 @@ private Q_SLOTS:
         QCOMPARE(int(dialog->question().port), m_upstream.port());
         QVERIFY2(findNamed<QLabel>(*dialog, "questionLabel").text().contains(m_upstream.address()),
                  qPrintable(findNamed<QLabel>(*dialog, "questionLabel").text()));
+        // Which run asks: its language, when it started and its first line.
+        const QString run = findNamed<QLabel>(*dialog, "runLabel").text();
+        QVERIFY2(run.contains(QLatin1String("Python run started")) &&
+                     run.contains(QLatin1String("import requests")),
+                 qPrintable(run));
         QVERIFY(!result->has_value()); // the program waits for the answer
         QTest::mouseClick(&findNamed<QPushButton>(*dialog, "allowOnceButton"), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(result->has_value(), 60'000);

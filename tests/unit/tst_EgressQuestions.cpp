@@ -13,6 +13,17 @@ class tst_EgressQuestions final : public QObject
 {
     Q_OBJECT
 
+private:
+    static EgressQuestion about(const QString& host, quint16 port, quint64 run = 1)
+    {
+        EgressQuestion question;
+        question.run = run;
+        question.runLabel = QStringLiteral("Python run %1").arg(run);
+        question.host = host;
+        question.port = port;
+        return question;
+    }
+
 private Q_SLOTS:
     void connectionsToOneHostShareOneQuestion()
     {
@@ -21,13 +32,14 @@ private Q_SLOTS:
         QSignalSpy settled(&questions, &EgressQuestions::settled);
         std::optional<bool> first, second, other;
         const EgressProxy::Asker ask = questions.asker();
-        ask(QStringLiteral("PyPI.org"), 443, [&](bool allow) { first = allow; });
-        ask(QStringLiteral("pypi.org"), 443, [&](bool allow) { second = allow; });
-        ask(QStringLiteral("pypi.org"), 80, [&](bool allow) { other = allow; });
+        ask(about(QStringLiteral("PyPI.org"), 443), [&](bool allow) { first = allow; });
+        ask(about(QStringLiteral("pypi.org"), 443), [&](bool allow) { second = allow; });
+        ask(about(QStringLiteral("pypi.org"), 80), [&](bool allow) { other = allow; });
         QCOMPARE(asked.size(), 2);
         const auto question = asked.at(0).at(0).value<EgressQuestion>();
         QCOMPARE(question.host, QStringLiteral("PyPI.org"));
         QCOMPARE(question.port, quint16(443));
+        QCOMPARE(question.runLabel, QStringLiteral("Python run 1"));
         QCOMPARE(question.timeoutMs, EgressQuestions::kDefaultTimeoutMs);
         QCOMPARE(questions.pendingCount(), 2);
 
@@ -46,13 +58,33 @@ private Q_SLOTS:
         QCOMPARE(questions.pendingCount(), 0);
     }
 
+    // "Allow for this run" is that run's: another run that wants the same host is asked apart.
+    void runsAreAskedApart()
+    {
+        EgressQuestions questions;
+        QSignalSpy asked(&questions, &EgressQuestions::asked);
+        std::optional<bool> first, second;
+        questions.ask(about(QStringLiteral("pypi.org"), 443, 1),
+                      [&](bool allow) { first = allow; });
+        questions.ask(about(QStringLiteral("pypi.org"), 443, 2),
+                      [&](bool allow) { second = allow; });
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(asked.at(1).at(0).value<EgressQuestion>().run, quint64(2));
+        questions.answer(asked.at(0).at(0).value<EgressQuestion>().id, true);
+        QCOMPARE(first, std::optional<bool>(true));
+        QVERIFY(!second);
+        questions.answer(asked.at(1).at(0).value<EgressQuestion>().id, false);
+        QCOMPARE(second, std::optional<bool>(false));
+    }
+
     void noAnswerIsANo()
     {
         EgressQuestions questions;
         questions.setTimeoutMs(100);
         QSignalSpy settled(&questions, &EgressQuestions::settled);
         std::optional<bool> answer;
-        questions.ask(QStringLiteral("example.com"), 443, [&](bool allow) { answer = allow; });
+        questions.ask(about(QStringLiteral("example.com"), 443),
+                      [&](bool allow) { answer = allow; });
         QVERIFY(!answer);
         QTRY_COMPARE(answer, std::optional<bool>(false));
         QCOMPARE(settled.size(), 1);
@@ -64,10 +96,11 @@ private Q_SLOTS:
         QSignalSpy asked(&questions, &EgressQuestions::asked);
         int denied = 0;
         for (int i = 0; i < 100; ++i) {
-            questions.ask(QStringLiteral("h%1.attacker.example").arg(i), 443, [&](bool allow) {
-                if (!allow)
-                    ++denied;
-            });
+            questions.ask(about(QStringLiteral("h%1.attacker.example").arg(i), 443),
+                          [&](bool allow) {
+                              if (!allow)
+                                  ++denied;
+                          });
         }
         QCOMPARE(asked.size(), EgressQuestions::kMaxPending);
         QCOMPARE(denied, 100 - EgressQuestions::kMaxPending);
@@ -81,7 +114,7 @@ private Q_SLOTS:
             ask = questions.asker();
         }
         std::optional<bool> answer;
-        ask(QStringLiteral("example.com"), 443, [&](bool allow) { answer = allow; });
+        ask(about(QStringLiteral("example.com"), 443), [&](bool allow) { answer = allow; });
         QCOMPARE(answer, std::optional<bool>(false));
     }
 };

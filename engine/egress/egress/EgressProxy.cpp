@@ -5,6 +5,7 @@
 #include <QHostInfo>
 #include <QIODevice>
 
+#include <atomic>
 #include <utility>
 
 namespace csm {
@@ -17,6 +18,10 @@ EgressProxy::EgressProxy(EgressPolicy policy, Limits limits, QObject* parent)
         QHostInfo::lookupHost(
             host, [done = std::move(done)](const QHostInfo& info) { done(info.addresses()); });
     })
+    , m_run([] {
+        static std::atomic<quint64> last{0};
+        return ++last;
+    }())
     , m_budget(limits.maxBytes)
 {}
 

@@ -3,6 +3,7 @@
 #include "egress/ByteBudget.h"
 #include "egress/EgressConnection.h"
 #include "egress/EgressPolicy.h"
+#include "egress/EgressQuestion.h"
 
 #include <QHash>
 #include <QHostAddress>
@@ -41,9 +42,10 @@ public:
     // Resolves `host` and calls `done` with its addresses (none: it does not resolve).
     using Resolver =
         std::function<void(const QString& host, std::function<void(QList<QHostAddress>)> done)>;
-    // Asks the person about `host`:`port` (ask mode) and calls `done` with the answer.
+    // Asks the person about the question's host, port and run (ask mode) and calls `done` with
+    // the answer.
     using Asker =
-        std::function<void(const QString& host, quint16 port, std::function<void(bool)> done)>;
+        std::function<void(const EgressQuestion& question, std::function<void(bool)> done)>;
 
     EgressProxy(EgressPolicy policy, Limits limits, QObject* parent = nullptr);
     ~EgressProxy() override;
@@ -52,6 +54,8 @@ public:
     void setResolver(Resolver resolver) { m_resolver = std::move(resolver); }
     // Without one, ask mode refuses what it would ask about.
     void setAsker(Asker asker) { m_asker = std::move(asker); }
+    // What a question shows the person about the run this proxy serves.
+    void setRunLabel(const QString& label) { m_runLabel = label; }
 
     // Serves the program's connection `stream` (the proxy takes it over, and closes it).
     void serve(QIODevice* stream);
@@ -75,6 +79,8 @@ private:
     Limits m_limits;
     Resolver m_resolver;
     Asker m_asker;
+    const quint64 m_run; // a number no other proxy of this process has
+    QString m_runLabel;
     // Ask mode: what the person answered about each HOST:PORT, for the rest of the run.
     QHash<QString, bool> m_answers;
     int m_open = 0;

@@ -10,6 +10,10 @@ namespace csm {
 struct EgressQuestion
 {
     quint64 id = 0;
+    // Which run asks: its proxy's number (questions of different runs are never merged: "allow
+    // for this run" is that run's), and what the person recognises it by.
+    quint64 run = 0;
+    QString runLabel;
     QString host;
     quint16 port = 0;
     QDateTime askedAt; // UTC

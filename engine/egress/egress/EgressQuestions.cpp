@@ -13,9 +13,12 @@ EgressQuestions::EgressQuestions(QObject* parent)
 
 EgressQuestions::~EgressQuestions() = default;
 
-void EgressQuestions::ask(const QString& host, quint16 port, std::function<void(bool)> done)
+void EgressQuestions::ask(EgressQuestion question, std::function<void(bool)> done)
 {
-    const QString key = QStringLiteral("%1:%2").arg(host.toLower()).arg(port);
+    const QString key = QStringLiteral("%1 %2:%3")
+                            .arg(question.run)
+                            .arg(question.host.toLower())
+                            .arg(question.port);
     for (const auto& pending : std::as_const(m_pending)) {
         if (pending->key == key) {
             pending->waiting.push_back(std::move(done));
@@ -35,15 +38,18 @@ void EgressQuestions::ask(const QString& host, quint16 port, std::function<void(
     connect(pending->timer.get(), &QTimer::timeout, this, [this, id] { answer(id, false); });
     pending->timer->start(m_timeoutMs);
     m_pending.insert(id, std::move(pending));
-    Q_EMIT asked({id, host, port, QDateTime::currentDateTimeUtc(), m_timeoutMs});
+    question.id = id;
+    question.askedAt = QDateTime::currentDateTimeUtc();
+    question.timeoutMs = m_timeoutMs;
+    Q_EMIT asked(question);
 }
 
 EgressProxy::Asker EgressQuestions::asker()
 {
-    return [self = QPointer<EgressQuestions>(this)](const QString& host, quint16 port,
+    return [self = QPointer<EgressQuestions>(this)](const EgressQuestion& question,
                                                     std::function<void(bool)> done) {
         if (self)
-            self->ask(host, port, std::move(done));
+            self->ask(question, std::move(done));
         else
             done(false);
     };

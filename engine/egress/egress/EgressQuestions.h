@@ -17,7 +17,8 @@ namespace csm {
 // (the desktop app shows asked() and calls answer() back). Connections to the same host and
 // port that come while one is asked wait for the same answer. Nobody answering within the
 // timeout is a no, so a program is never left hanging on a person who walked away. Lives on
-// the server's thread, with the proxies it answers.
+// the server's thread, with the proxies it answers. Questions are per run: two runs that want the
+// same host are asked about apart, each answer that run's.
 class EgressQuestions final : public QObject
 {
     Q_OBJECT
@@ -32,9 +33,10 @@ public:
     ~EgressQuestions() override;
 
     void setTimeoutMs(int timeoutMs) { m_timeoutMs = timeoutMs; }
-    // Asks about `host`:`port`; `done` is called once, later, with the answer (at once with no,
-    // while kMaxPending others wait).
-    void ask(const QString& host, quint16 port, std::function<void(bool allow)> done);
+    // Asks about the question's run, host and port (its id, time and timeout are filled in
+    // here); `done` is called once, later, with the answer (at once with no, while kMaxPending
+    // others wait).
+    void ask(EgressQuestion question, std::function<void(bool allow)> done);
     // What a proxy asks through (EgressProxy::setAsker); safe to call after this is gone.
     EgressProxy::Asker asker();
     int pendingCount() const { return static_cast<int>(m_pending.size()); }
@@ -50,7 +52,7 @@ Q_SIGNALS:
 private:
     struct Pending
     {
-        QString key; // host:port
+        QString key; // run, host:port
         std::vector<std::function<void(bool)>> waiting;
         std::unique_ptr<QTimer> timer;
     };

@@ -169,7 +169,12 @@ void EgressRelay::decide(const QList<QHostAddress>& addresses)
     }
     QPointer<EgressRelay> self(this);
     QPointer<EgressProxy> proxy(&m_proxy);
-    m_proxy.m_asker(m_connection.host, m_connection.port, [self, proxy, asked](bool allow) {
+    EgressQuestion question;
+    question.run = m_proxy.m_run;
+    question.runLabel = m_proxy.m_runLabel;
+    question.host = m_connection.host;
+    question.port = m_connection.port;
+    m_proxy.m_asker(question, [self, proxy, asked](bool allow) {
         // Once asked, the run's other connections to the host need no question.
         if (proxy)
             proxy->m_answers.insert(asked, allow);

@@ -11,6 +11,8 @@
 #include "sandbox/SandboxRunHost.h"
 #include "sandbox/SandboxSession.h"
 
+#include <QTime>
+
 namespace csm {
 
 namespace {
@@ -657,6 +659,7 @@ void SandboxRun::serveEgress(EgressEndpoint* endpoint)
         m_egress = m_host.newEgressProxy(this);
         if (!m_egress)
             return;
+        m_egress->setRunLabel(egressRunLabel());
         connect(m_egress, &EgressProxy::connectionEnded, this,
                 [this](const EgressConnection& connection) {
                     if (m_connections.size() < kMaxConnectionRecords)
@@ -667,6 +670,27 @@ void SandboxRun::serveEgress(EgressEndpoint* endpoint)
     }
     m_egressEndpoint = endpoint;
     endpoint->setProxy(m_egress);
+}
+
+QString SandboxRun::egressRunLabel() const
+{
+    // The code's first line that says something, cut short: what the person recognises.
+    QString firstLine;
+    for (const QByteArray& line : m_request.code.split('\n')) {
+        firstLine = QString::fromUtf8(line).trimmed();
+        if (!firstLine.isEmpty() && !firstLine.startsWith(u'#') && !firstLine.startsWith(u"//"))
+            break;
+    }
+    if (firstLine.size() > 80)
+        firstLine = firstLine.left(79) + u'…';
+    const QString what =
+        m_cellNumber > 0
+            ? QStringLiteral("%1 session, cell %2")
+                  .arg(LanguageTraits::displayName(m_request.language))
+                  .arg(m_cellNumber)
+            : QStringLiteral("%1 run").arg(LanguageTraits::displayName(m_request.language));
+    return QStringLiteral("%1 started %2: %3")
+        .arg(what, QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), firstLine);
 }
 
 QList<EgressConnection> SandboxRun::endEgress()

@@ -112,6 +112,8 @@ private:
     void serveEgress(EgressEndpoint* endpoint);
     // The run ended: its open connections are cut, and its records are what it made.
     QList<EgressConnection> endEgress();
+    // What an ask-mode question says about this run (EgressProxy::setRunLabel).
+    QString egressRunLabel() const;
     ExecutionResult collectedResult() const;
     QString engineMissingMessage(const QString& processError) const;
     // What the engine said on stderr (the channel's, or the last one's once handed over); the

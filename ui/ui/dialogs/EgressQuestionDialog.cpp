@@ -25,6 +25,11 @@ EgressQuestionDialog::EgressQuestionDialog(const EgressQuestion& question, QWidg
                      "waits for your answer.")
                       .arg(host.toHtml())
                       .arg(question.port));
+    // Which run: an answer is that run's alone, and two runs may want the same host.
+    auto* run = new QLabel(this);
+    run->setTextFormat(Qt::RichText);
+    run->setWordWrap(true);
+    run->setText(tr("Asked by: %1").arg(VisibleText(question.runLabel).toHtml()));
     auto* buttons = new QDialogButtonBox(this);
     QPushButton* once = buttons->addButton(tr("Allow for this &run"), QDialogButtonBox::AcceptRole);
     QPushButton* always = buttons->addButton(tr("&Always allow"), QDialogButtonBox::AcceptRole);
@@ -46,6 +51,7 @@ EgressQuestionDialog::EgressQuestionDialog(const EgressQuestion& question, QWidg
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(what);
+    layout->addWidget(run);
     layout->addWidget(m_countdown);
     layout->addWidget(buttons);
 
@@ -55,6 +61,7 @@ EgressQuestionDialog::EgressQuestionDialog(const EgressQuestion& question, QWidg
     updateCountdown();
     // Stable names: tests find the widgets by them (findChild).
     what->setObjectName(QStringLiteral("questionLabel"));
+    run->setObjectName(QStringLiteral("runLabel"));
     once->setObjectName(QStringLiteral("allowOnceButton"));
     always->setObjectName(QStringLiteral("allowAlwaysButton"));
     deny->setObjectName(QStringLiteral("denyButton"));
