@@ -1,15 +1,18 @@
 // The detail pane alone under the offscreen platform, fed runs as the Runs page reads them from
 // the history: a running run's output that grows keeps what the person selected and follows
 // the end; Stop asks once, says it is stopping, and says so when the run's server never
-// answers; a run that ends shows its whole output and no Stop.
+// answers; a run that ends shows its whole output and no Stop; the Network tab lists the run's
+// connections, refusals marked, and says how many more were not listed.
 #include "FindNamed.h"
 #include "ui/pages/RunDetailPane.h"
+#include "ui/widgets/RunNetworkView.h"
 
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
 #include <QTextCursor>
 
@@ -123,6 +126,42 @@ private Q_SLOTS:
         pane.showRun(other);
         QVERIFY(stop.isEnabled());
         QVERIFY(!summary.text().contains(QLatin1String("has not stopped it")));
+    }
+
+    void theNetworkTabListsTheConnections()
+    {
+        RunDetailPane pane;
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        RunRecord run = running(QString());
+        run.status = RunStatus::Ok;
+        const QDateTime started = QDateTime::currentDateTime();
+        run.connections = {
+            {QStringLiteral("pypi.org"), 443, true, QStringLiteral("pypi.org:443: a public host"),
+             QStringLiteral("151.101.0.223"), 517, 48'211, started, 840},
+            {QStringLiteral("169.254.169.254"), 80, false,
+             QStringLiteral("169.254.169.254:80: 169.254.169.254 is link-local"), QString(), 0, 0,
+             started, 1},
+        };
+        run.connectionsNotListed = 3;
+        pane.showRun(run);
+        auto& network = findNamed<csm::RunNetworkView>(pane, "network");
+        // The tab's page sits in the tab widget's stack.
+        auto& tabs = *qobject_cast<QTabWidget*>(network.parentWidget()->parentWidget());
+        QCOMPARE(tabs.tabText(tabs.indexOf(&network)), QStringLiteral("Network (5, 1 refused)"));
+        QCOMPARE(network.topLevelItemCount(), 3);
+        QCOMPARE(network.topLevelItem(0)->text(csm::RunNetworkView::HostColumn),
+                 QStringLiteral("pypi.org:443"));
+        QCOMPARE(network.topLevelItem(1)->text(csm::RunNetworkView::OutcomeColumn),
+                 QStringLiteral("Refused"));
+        QCOMPARE(network.topLevelItem(2)->text(csm::RunNetworkView::HostColumn),
+                 QStringLiteral("3 more connections not listed"));
+
+        run.connections.clear();
+        run.connectionsNotListed = 0;
+        pane.showRun(run);
+        QCOMPARE(tabs.tabText(tabs.indexOf(&network)), QStringLiteral("Network"));
+        QCOMPARE(network.topLevelItemCount(), 0);
     }
 };
 

@@ -666,6 +666,7 @@ private Q_SLOTS:
              QStringLiteral("169.254.169.254:80: 169.254.169.254 is link-local"), QString(), 0, 0,
              started.addMSecs(900), 1},
         };
+        end.connectionsNotListed = 7;
         QVERIFY(store->recordEnd(*id, end));
         const auto other = store->recordStart(newRun(QStringLiteral("print(1)")));
         QVERIFY(other);
@@ -675,7 +676,9 @@ private Q_SLOTS:
         store = openStore(historyPath(dir));
         QVERIFY(store);
         QCOMPARE(store->get(*id)->connections, end.connections);
+        QCOMPARE(store->get(*id)->connectionsNotListed, 7);
         QVERIFY(store->get(*other)->connections.isEmpty());
+        QCOMPARE(store->get(*other)->connectionsNotListed, 0);
         QVERIFY(store->remove({*id}));
         RawDatabase raw(historyPath(dir));
         QCOMPARE(raw.value(QStringLiteral("SELECT count(*) FROM run_connections")).toInt(), 0);
@@ -1671,7 +1674,10 @@ private Q_SLOTS:
         // Version 5: the old runs made no connection through a proxy.
         QVERIFY(store->get(first->id)->connections.isEmpty());
         QCOMPARE(raw.value(QStringLiteral("SELECT count(*) FROM run_connections")).toInt(), 0);
-        QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), 5);
+
+        // Version 6: none of their connections went unlisted.
+        QCOMPARE(store->get(first->id)->connectionsNotListed, 0);
+        QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), 6);
     }
 
     void appendedMigrationUpgradesAndKeepsRows()

@@ -109,6 +109,7 @@ private Q_SLOTS:
     void aRunStoppedFromTheAppSaysSo();
     void refusedConnectionsAreExplainedOncePerHost();
     void allowedConnectionsAddNothing();
+    void connectionsNotListedAreMentioned();
     void unenforcedLimitsAndEngineWarningsAreSaid();
     void structuredContent_data();
     void structuredContent();
@@ -437,6 +438,25 @@ void tst_ToolResultFormatter::allowedConnectionsAddNothing()
     ExecutionResult result = makeResult("done\n", {}, 0);
     result.connections = {connection(QStringLiteral("pypi.org"), 443, true, QStringLiteral("ok"))};
     QCOMPARE(textOf(ToolResultFormatter::format(result)), QStringLiteral("done\n"));
+}
+
+// Past the record's cap connections are only counted: the model still hears of them (the proxy
+// refuses a run's connections past its limit), even when every listed one went through.
+void tst_ToolResultFormatter::connectionsNotListedAreMentioned()
+{
+    ExecutionResult result = makeResult("done\n", {}, 0);
+    result.connections = {connection(QStringLiteral("pypi.org"), 443, true, QStringLiteral("ok"))};
+    result.connectionsNotListed = 42;
+    const QString text = textOf(ToolResultFormatter::format(result));
+    QVERIFY2(text.contains(QLatin1String("[network: 42 more connections of this run, past the "
+                                         "first 1, are not listed")),
+             qPrintable(text));
+    result.connections.append(
+        connection(QStringLiteral("10.0.0.1"), 22, false, QStringLiteral("private")));
+    const QString both = textOf(ToolResultFormatter::format(result));
+    QVERIFY2(both.contains(QLatin1String("refused 1 connection: 10.0.0.1:22 (private)")) &&
+                 both.contains(QLatin1String("42 more connections")),
+             qPrintable(both));
 }
 
 void tst_ToolResultFormatter::structuredContent_data()

@@ -153,13 +153,27 @@ HistoryMigration version5()
     return migration;
 }
 
+// Version 6: how many connections a run made past the ones its record keeps (a run's first
+// 1,000 are listed), so that the app and the model can say so.
+HistoryMigration version6()
+{
+    HistoryMigration migration;
+    migration.version = 6;
+    migration.description = QStringLiteral("connections not listed");
+    migration.statements = {
+        QStringLiteral(
+            "ALTER TABLE runs ADD COLUMN connections_not_listed INTEGER NOT NULL DEFAULT 0"),
+    };
+    return migration;
+}
+
 } // namespace
 
 const QList<HistoryMigration>& HistorySchema::migrations()
 {
-    // Append version 6 here.
-    static const QList<HistoryMigration> all{version1(), version2(), version3(), version4(),
-                                             version5()};
+    // Append version 7 here.
+    static const QList<HistoryMigration> all{version1(), version2(), version3(),
+                                             version4(), version5(), version6()};
     return all;
 }
 

@@ -72,6 +72,7 @@ enum Column
     ColSessionName,
     ColSessionKey,
     ColCellNumber,
+    ColConnectionsNotListed,
 };
 
 QString contentColumn(const QString& name, bool includeContent, int previewChars)
@@ -96,7 +97,7 @@ QString selectColumns(bool includeContent, int previewChars)
            QStringLiteral(
                ", stdout_truncated, stderr_truncated, exit_code, duration_ms, status, "
                "started_at, ended_at, error_message, files_key, output_file_count, session_name, "
-               "session_key, cell_number FROM runs");
+               "session_key, cell_number, connections_not_listed FROM runs");
 }
 
 QDateTime fromMs(const QVariant& value)
@@ -173,6 +174,7 @@ RunRecord readRun(const QSqlQuery& query)
     run.sessionName = query.value(ColSessionName).toString();
     run.sessionKey = query.value(ColSessionKey).toString();
     run.cellNumber = query.value(ColCellNumber).toInt();
+    run.connectionsNotListed = query.value(ColConnectionsNotListed).toInt();
     return run;
 }
 
@@ -676,7 +678,7 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
         update.prepare(QStringLiteral(
             "UPDATE runs SET change_seq = ?, status = ?, stdout_text = ?, stderr_text = ?, "
             "stdout_truncated = ?, stderr_truncated = ?, exit_code = ?, duration_ms = ?, "
-            "ended_at = ?, error_message = ?, output_file_count = ?, "
+            "ended_at = ?, error_message = ?, output_file_count = ?, connections_not_listed = ?, "
             // A cell's number is known once it ran as one; 0 keeps the one it started with.
             "cell_number = CASE WHEN ? > 0 THEN ? ELSE cell_number END, "
             // Limits the engine did not enforce join the limits the run started with.
@@ -694,6 +696,7 @@ bool HistoryStore::recordEnd(qint64 id, const RunRecord& finished)
                                                        : QDateTime::currentMSecsSinceEpoch());
         update.addBindValue(text(finished.errorMessage));
         update.addBindValue(returnedOutputs(finished.files));
+        update.addBindValue(finished.connectionsNotListed);
         update.addBindValue(finished.cellNumber);
         update.addBindValue(finished.cellNumber);
         const QString unenforced =

@@ -70,6 +70,9 @@ struct RunRecord
     // The connections its program made through the egress proxy, in the order they ended
     // (recordEnd() stores them; only get() reads them).
     QList<RunConnectionRecord> connections;
+    // Connections past the ones listed (the record keeps a run's first
+    // SandboxRun::kMaxConnectionRecords): counted, not described.
+    int connectionsNotListed = 0;
 };
 
 } // namespace csm

@@ -147,6 +147,7 @@ RunRecord RunHistoryRecorder::endRecord(const ExecutionResult& result, qint64 ma
                                 connection.address, connection.bytesSent, connection.bytesReceived,
                                 connection.started, connection.durationMs});
     }
+    run.connectionsNotListed = result.connectionsNotListed;
     switch (result.outcome) {
     case ExecutionResult::Outcome::Exited:
         run.exitCode = result.exitCode;

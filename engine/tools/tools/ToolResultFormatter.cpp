@@ -175,7 +175,8 @@ QString ToolResultFormatter::decodeOutput(const QByteArray& bytes)
     return QString::fromUtf8(bytes);
 }
 
-QString ToolResultFormatter::describeRefusals(const QList<EgressConnection>& connections)
+QString ToolResultFormatter::describeRefusals(const QList<EgressConnection>& connections,
+                                              int notListed)
 {
     constexpr int kMostListed = 5;
     QStringList listed;
@@ -195,19 +196,30 @@ QString ToolResultFormatter::describeRefusals(const QList<EgressConnection>& con
                           ? connection.reason
                           : QStringLiteral("%1 (%2)").arg(target, connection.reason));
     }
+    // Past the record's cap a run's connections are counted only: the proxy refuses those past
+    // its limit, so the model must hear of them even when every listed one went through.
+    const QString unlisted =
+        notListed > 0 ? QStringLiteral("%1 more connection%2 of this run, past the first %3, "
+                                       "are not listed: the proxy refuses a run's connections "
+                                       "past its limit")
+                            .arg(notListed)
+                            .arg(notListed == 1 ? QString() : QStringLiteral("s"))
+                            .arg(connections.size())
+                      : QString();
     if (refused == 0)
-        return {};
+        return unlisted.isEmpty() ? QString() : QStringLiteral("[network: %1]").arg(unlisted);
     // The model's next move is often to retry or to try another way out: say that neither helps.
     return QStringLiteral("[network: the sandbox's egress proxy refused %1 connection%2: %3%4. "
                           "The user's egress rules decide this (the Code Sandbox app, or "
                           "--egress and --allow-host); retrying or another library will not "
-                          "get through]")
+                          "get through%5]")
         .arg(refused)
         .arg(refused == 1 ? QString() : QStringLiteral("s"))
         .arg(listed.join(QStringLiteral("; ")))
         .arg(seen.size() > listed.size()
                  ? QStringLiteral("; and %1 more").arg(seen.size() - listed.size())
-                 : QString());
+                 : QString())
+        .arg(unlisted.isEmpty() ? QString() : QStringLiteral(". ") + unlisted);
 }
 
 QJsonObject ToolResultFormatter::format(const ExecutionResult& result, const QString& filesKey,
@@ -256,7 +268,8 @@ QJsonObject ToolResultFormatter::format(const ExecutionResult& result, const QSt
     }
     for (const QString& warning : result.engineWarnings)
         appendSection(text, QStringLiteral("[engine warning: %1]").arg(warning));
-    if (const QString refused = describeRefusals(result.connections); !refused.isEmpty())
+    if (const QString refused = describeRefusals(result.connections, result.connectionsNotListed);
+        !refused.isEmpty())
         appendSection(text, refused);
     const FilesPart files = describeFiles(result.outputFiles, filesKey, outputDirectory);
     if (text.isEmpty() && files.text.isEmpty())

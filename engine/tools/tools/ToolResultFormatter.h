@@ -33,8 +33,9 @@ public:
     // The same for output cut at the cap: a character the cut split in two is left out.
     static QString decodeTruncatedOutput(const QByteArray& bytes);
     // What the model reads about the connections the egress proxy refused (empty: none was), so
-    // that it stops retrying: each host once, with the reason.
-    static QString describeRefusals(const QList<EgressConnection>& connections);
+    // that it stops retrying: each host once, with the reason; and how many connections were not
+    // listed (`notListed`, past the record's cap), whatever became of them.
+    static QString describeRefusals(const QList<EgressConnection>& connections, int notListed = 0);
     // The outputSchema matching format()'s structuredContent.
     static QJsonObject outputSchema();
 };

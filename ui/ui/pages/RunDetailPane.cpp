@@ -313,8 +313,10 @@ void RunDetailPane::showRun(const std::optional<RunRecord>& run)
                        files.isEmpty() ? tr("Files") : tr("Files (%1)").arg(files.size()));
     const QList<RunConnectionRecord> connections =
         run ? run->connections : QList<RunConnectionRecord>();
-    m_network->showConnections(connections);
-    m_tabs->setTabText(m_tabs->indexOf(m_network), RunNetworkView::tabTitle(connections));
+    const int notListed = run ? run->connectionsNotListed : 0;
+    m_network->showConnections(connections, notListed);
+    m_tabs->setTabText(m_tabs->indexOf(m_network),
+                       RunNetworkView::tabTitle(connections, notListed));
 }
 
 } // namespace csm

@@ -23,7 +23,7 @@ RunNetworkView::RunNetworkView(QWidget* parent)
     header()->setSectionResizeMode(QHeaderView::Interactive);
 }
 
-void RunNetworkView::showConnections(const QList<RunConnectionRecord>& connections)
+void RunNetworkView::showConnections(const QList<RunConnectionRecord>& connections, int notListed)
 {
     clear();
     QList<QTreeWidgetItem*> items;
@@ -48,20 +48,33 @@ void RunNetworkView::showConnections(const QList<RunConnectionRecord>& connectio
             item->setForeground(OutcomeColumn, QBrush(QColor(0xc0, 0x1c, 0x28)));
         items.append(item);
     }
+    if (notListed > 0) {
+        auto* more = new QTreeWidgetItem;
+        more->setText(HostColumn, notListed == 1
+                                      ? tr("1 more connection not listed")
+                                      : tr("%1 more connections not listed").arg(notListed));
+        more->setText(ReasonColumn, tr("a run's record keeps its first %1 connections; past its "
+                                       "connection limit the proxy refuses the rest")
+                                        .arg(connections.size()));
+        more->setFlags(Qt::ItemIsEnabled);
+        more->setForeground(HostColumn, palette().brush(QPalette::Disabled, QPalette::Text));
+        items.append(more);
+    }
     addTopLevelItems(items);
     for (int column = 0; column < ReasonColumn; ++column)
         resizeColumnToContents(column);
 }
 
-QString RunNetworkView::tabTitle(const QList<RunConnectionRecord>& connections)
+QString RunNetworkView::tabTitle(const QList<RunConnectionRecord>& connections, int notListed)
 {
-    if (connections.isEmpty())
+    const qsizetype total = connections.size() + notListed;
+    if (total == 0)
         return tr("Network");
     const auto refused = std::count_if(connections.cbegin(), connections.cend(),
                                        [](const RunConnectionRecord& c) { return !c.allowed; });
     if (refused == 0)
-        return tr("Network (%1)").arg(connections.size());
-    return tr("Network (%1, %2 refused)").arg(connections.size()).arg(refused);
+        return tr("Network (%1)").arg(total);
+    return tr("Network (%1, %2 refused)").arg(total).arg(refused);
 }
 
 } // namespace csm

@@ -29,9 +29,11 @@ public:
 
     explicit RunNetworkView(QWidget* parent = nullptr);
 
-    void showConnections(const QList<RunConnectionRecord>& connections);
-    // "Network", "Network (3)" or "Network (3, 1 refused)": what the tab says at a glance.
-    static QString tabTitle(const QList<RunConnectionRecord>& connections);
+    // `notListed`: connections past those the record keeps, said in a last row.
+    void showConnections(const QList<RunConnectionRecord>& connections, int notListed = 0);
+    // "Network", "Network (3)" or "Network (3, 1 refused)": what the tab says at a glance (the
+    // count includes those not listed).
+    static QString tabTitle(const QList<RunConnectionRecord>& connections, int notListed = 0);
 };
 
 } // namespace csm
