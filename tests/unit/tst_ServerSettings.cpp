@@ -134,6 +134,27 @@ private Q_SLOTS:
         QCOMPARE(parseIn(data.path()).egress.mode, csm::EgressMode::Open);
     }
 
+    // settings.ini from before egress control: network=bridge was the only way to a network,
+    // saved for everyone who pressed Apply. It now means the filtering proxy, said once; the
+    // bridge itself needs its own name, and a flag still means what it says.
+    void anOldFilesBridgeMeansTheProxy()
+    {
+        QTemporaryDir data;
+        writeServerValue(data.path(), QStringLiteral("network"), QStringLiteral("bridge"));
+        QStringList problems;
+        QCOMPARE(ServerSettings::load(data.path(), &problems).egress.mode, csm::EgressMode::Open);
+        const ServerOptions options = parseIn(data.path());
+        QCOMPARE(options.egress.mode, csm::EgressMode::Open);
+        QCOMPARE(options.policy.network, QStringLiteral("none"));
+        QVERIFY2(options.warnings.join(u'\n').contains(QLatin1String("network=bridge")),
+                 qPrintable(options.warnings.join(u'\n')));
+        QCOMPARE(parseIn(data.path(), {QStringLiteral("--network"), QStringLiteral("bridge")})
+                     .egress.mode,
+                 csm::EgressMode::Bridge);
+        writeServerValue(data.path(), QStringLiteral("egress"), QStringLiteral("bridge"));
+        QCOMPARE(parseIn(data.path()).egress.mode, csm::EgressMode::Bridge);
+    }
+
     void flagsAndVariablesWinOverTheFile()
     {
         QTemporaryDir data;

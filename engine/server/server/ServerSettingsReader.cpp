@@ -95,6 +95,18 @@ std::optional<QString> ServerSettingsReader::read(ServerSettings& settings,
                                    warnings, again))
             return problem;
     }
+    // A settings.ini from before egress control says network=bridge: then the only way to give
+    // sandboxes a network, and what the app saved for everyone who pressed Apply. What it meant
+    // (sandboxes reach the web) is now the filtering proxy; the unfiltered bridge is chosen by its
+    // own name (egress=bridge). The app writes egress= at its next save.
+    if (networkSource == Source::File && egressSource == Source::None &&
+        settings.egress.mode == EgressMode::Bridge) {
+        settings.setEgressMode(EgressMode::Open);
+        warnings << QStringLiteral(
+            "settings.ini: network=bridge, from an earlier version, is read as egress=open (any "
+            "public host, through the filtering proxy); write egress=bridge for the engine's "
+            "unfiltered bridge");
+    }
     return reconcileTimeouts(settings, timeoutSource, warnings);
 }
 
