@@ -182,7 +182,12 @@ private Q_SLOTS:
             const auto parsed = parseIn(data.path(), arguments, environment);
             const auto* options = std::get_if<ServerOptions>(&parsed);
             QVERIFY2(options, qPrintable(errorOf(parsed)));
-            QVERIFY2(setting.write(*options) == wanted, where);
+            // network=bridge alone in settings.ini is an older version's, read as the proxy
+            // (tst_ServerSettings::anOldFilesBridgeMeansTheProxy).
+            const bool olderFile =
+                key == QLatin1String("network") && arguments.isEmpty() && environment.isEmpty();
+            QVERIFY2(setting.write(*options) == (olderFile ? QStringLiteral("none") : wanted),
+                     where);
         };
         QProcessEnvironment none;
         check({}, none, "settings.ini");
