@@ -58,6 +58,10 @@ private Q_SLOTS:
         QCOMPARE(plain.port(), quint16(80));
         QCOMPARE(plain.forwardHead(),
                  QByteArray("GET / HTTP/1.0\r\nHost: example.org\r\nConnection: close\r\n\r\n"));
+        // A query without a path still goes in origin form (found by fuzz_ProxyRequestHead).
+        QVERIFY(ProxyRequestHead::parse("GET http://example.org?a=0 HTTP/1.1\r\n\r\n")
+                    .forwardHead()
+                    .startsWith("GET /?a=0 HTTP/1.1\r\n"));
     }
 
     void refusals_data()
@@ -84,6 +88,14 @@ private Q_SLOTS:
                                      << QStringLiteral("absolute http:// URL");
         QTest::newRow("HTTP/2 preface")
             << QByteArray("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n") << QStringLiteral("HTTP/1");
+        // Found by fuzz_ProxyRequestHead: these went upstream as they came.
+        QTest::newRow("a version that is not one")
+            << QByteArray("GET http://example.org/ HTTP/1.\x0e\r\n\r\n", 36)
+            << QStringLiteral("HTTP/1");
+        QTest::newRow("a bare CR in a header")
+            << QByteArray("GET http://example.org/ HTTP/1.1\r\nA: b\rGET http://10.0.0.1/ "
+                          "HTTP/1.1\r\n\r\n")
+            << QStringLiteral("control character");
         QTest::newRow("header folding")
             << QByteArray("GET http://example.org/ HTTP/1.1\r\nA: b\r\n  folded: x\r\n\r\n")
             << QStringLiteral("header name");

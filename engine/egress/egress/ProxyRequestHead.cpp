@@ -90,7 +90,8 @@ ProxyRequestHead ProxyRequestHead::parse(const QByteArray& received)
     if (lines.size() - 1 > kMaxHeaders)
         return invalid(QStringLiteral("more than %1 headers").arg(kMaxHeaders));
     const QList<QByteArray> request = lines.constFirst().trimmed().split(' ');
-    if (request.size() != 3 || !request.at(2).startsWith("HTTP/1."))
+    // The version goes upstream as it came: only the two there are.
+    if (request.size() != 3 || (request.at(2) != "HTTP/1.1" && request.at(2) != "HTTP/1.0"))
         return invalid(QStringLiteral("not an HTTP/1 request line"));
     const QByteArray& method = request.at(0);
     const QByteArray& target = request.at(1);
@@ -122,14 +123,21 @@ ProxyRequestHead ProxyRequestHead::parse(const QByteArray& received)
     head.m_port = quint16(port);
     QByteArray path =
         url.toEncoded(QUrl::RemoveScheme | QUrl::RemoveAuthority | QUrl::RemoveFragment);
-    if (path.isEmpty())
-        path = "/";
+    // Origin form starts with a slash, also for http://host?query.
+    if (!path.startsWith('/'))
+        path.prepend('/');
     head.m_forwardHead = method + ' ' + path + ' ' + request.at(2) + "\r\n";
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const QByteArray line = lines.at(i).endsWith('\r') ? lines.at(i).chopped(1) : lines.at(i);
         const qsizetype colon = line.indexOf(':');
         if (colon <= 0)
             return invalid(QStringLiteral("a header without a name"));
+        // A bare CR (or another control character) in a header could end it early for the host
+        // and start a request of the program's own behind the checked one.
+        for (const char c : line) {
+            if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
+                return invalid(QStringLiteral("a header with a control character"));
+        }
         const QByteArray name = line.left(colon).toLower();
         for (const char c : name) {
             if (!isTokenChar(c))
