@@ -8,6 +8,7 @@
 #include "sandbox/ColdContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/EgressEndpoint.h"
+#include "sandbox/EgressFolders.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxFilesLocator.h"
@@ -139,10 +140,8 @@ EgressEndpoint* SandboxRunner::attachEgress(ContainerSpec& spec)
 {
     if (!m_egress.throughProxy())
         return nullptr;
-    if (!m_egressRoot) {
-        m_egressRoot = std::make_unique<QTemporaryDir>(
-            QDir::tempPath() + QStringLiteral("/code-sandbox-egress-XXXXXX"));
-    }
+    if (!m_egressRoot)
+        m_egressRoot = EgressFolders::makeRoot(QDir::tempPath());
     if (!m_egressRoot->isValid()) {
         qCWarning(lcSandbox).noquote()
             << "no folder for the sandboxes' egress proxy:" << m_egressRoot->errorString()
