@@ -22,8 +22,12 @@ enum
      * bounds the relay's descriptors and pipes whatever the program does. */
     kMaxPairs = 256,
     /* Bytes in flight each way per connection: large moves are what make a download through the
-     * relay approach the bridge (fewer wake-ups on both sides). */
-    kPipeBytes = 1024 * 1024,
+     * relay approach the bridge (fewer wake-ups on both sides). Large pipes count against the
+     * user's pipe allowance (16384 pages by default, for the sandbox user shared by every
+     * container of the machine), so only the first few connections get them; the others keep
+     * the default size (64 KiB). */
+    kLargePipeBytes = 1024 * 1024,
+    kMostLargePipes = 8,
 };
 
 /* One connection of the program: side 0 is the program's TCP socket, side 1 the proxy's Unix
@@ -35,11 +39,19 @@ struct pair
     int pipe[2][2];
     size_t capacity[2];
     size_t length[2];
+    int large[2]; /* pipe[d] is one of the kMostLargePipes */
+    /* pipe[d] took no more: full by the kernel's count (a slot per chunk the socket had, not
+     * bytes), so side d is not watched until some of it has gone out. */
+    int full[2];
     int ended[2];     /* side d said end of stream */
     int shut_down[2]; /* ...and side 1-d was told so, once its bytes were through */
 };
 
 static struct pair* g_pairs[kMaxPairs];
+static int g_large_pipes;
+/* accept4 ran out of descriptors: the listener is not watched until a pair closes (it would stay
+ * readable and spin the loop). */
+static int g_accept_paused;
 
 static void set_nonblocking(int fd)
 {
@@ -49,7 +61,9 @@ static void set_nonblocking(int fd)
 static void close_pair(int index)
 {
     struct pair* pair = g_pairs[index];
+    g_accept_paused = 0;
     for (int d = 0; d < 2; ++d) {
+        g_large_pipes -= pair->large[d];
         if (pair->fd[d] >= 0)
             close(pair->fd[d]);
         for (int end = 0; end < 2; ++end) {
@@ -79,9 +93,13 @@ static int open_pipes(struct pair* pair)
     for (int d = 0; d < 2; ++d) {
         if (pipe2(pair->pipe[d], O_CLOEXEC | O_NONBLOCK) != 0)
             return 0;
-        /* Past the user's pipe allowance the kernel refuses; the default (64 KiB) still works. */
-        const int size = fcntl(pair->pipe[d][1], F_SETPIPE_SZ, kPipeBytes);
-        pair->capacity[d] = size > 0 ? (size_t)size : (size_t)fcntl(pair->pipe[d][1], F_GETPIPE_SZ);
+        /* Past the user's pipe allowance the kernel refuses; the default size still works. */
+        if (g_large_pipes < kMostLargePipes &&
+            fcntl(pair->pipe[d][1], F_SETPIPE_SZ, kLargePipeBytes) > 0) {
+            pair->large[d] = 1;
+            ++g_large_pipes;
+        }
+        pair->capacity[d] = (size_t)fcntl(pair->pipe[d][1], F_GETPIPE_SZ);
     }
     return 1;
 }
@@ -100,8 +118,11 @@ static void answer_unreachable(int program)
 static void accept_one(int listener, const char* socket_path)
 {
     const int program = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
-    if (program < 0)
+    if (program < 0) {
+        if (errno == EMFILE || errno == ENFILE)
+            g_accept_paused = 1;
         return;
+    }
     int slot = 0;
     while (slot < kMaxPairs && g_pairs[slot])
         ++slot;
@@ -133,22 +154,25 @@ static void accept_one(int listener, const char* socket_path)
 static int pump(struct pair* pair, int d, short readable)
 {
     const unsigned flags = SPLICE_F_MOVE | SPLICE_F_NONBLOCK;
-    if (pair->length[d] < pair->capacity[d] && !pair->ended[d] && readable) {
+    if (pair->length[d] < pair->capacity[d] && !pair->ended[d] && !pair->full[d] && readable) {
         const ssize_t got = splice(pair->fd[d], NULL, pair->pipe[d][1], NULL,
                                    pair->capacity[d] - pair->length[d], flags);
         if (got > 0)
             pair->length[d] += (size_t)got;
         else if (got == 0)
             pair->ended[d] = 1;
+        else if (errno == EAGAIN && pair->length[d] > 0)
+            pair->full[d] = 1; /* readable, yet nothing went in: the pipe is full */
         else if (errno != EAGAIN && errno != EINTR)
             return 0;
     }
     if (pair->length[d] > 0) {
         const ssize_t sent =
             splice(pair->pipe[d][0], NULL, pair->fd[1 - d], NULL, pair->length[d], flags);
-        if (sent > 0)
+        if (sent > 0) {
             pair->length[d] -= (size_t)sent;
-        else if (sent < 0 && errno != EAGAIN && errno != EINTR)
+            pair->full[d] = 0;
+        } else if (sent < 0 && errno != EAGAIN && errno != EINTR)
             return 0;
     }
     if (pair->ended[d] && pair->length[d] == 0 && !pair->shut_down[d]) {
@@ -162,12 +186,13 @@ static _Noreturn void relay(int listener, const char* socket_path)
 {
     struct pollfd fds[1 + 2 * kMaxPairs];
     for (;;) {
-        fds[0] = (struct pollfd){.fd = listener, .events = POLLIN};
+        fds[0] = (struct pollfd){.fd = g_accept_paused ? -1 : listener, .events = POLLIN};
         for (int i = 0; i < kMaxPairs; ++i) {
             struct pair* pair = g_pairs[i];
             for (int side = 0; side < 2; ++side) {
                 short events = 0;
-                if (pair && pair->length[side] < pair->capacity[side] && !pair->ended[side])
+                if (pair && pair->length[side] < pair->capacity[side] && !pair->ended[side] &&
+                    !pair->full[side])
                     events |= POLLIN;
                 if (pair && pair->length[1 - side] > 0)
                     events |= POLLOUT;

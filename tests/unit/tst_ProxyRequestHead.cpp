@@ -76,6 +76,12 @@ private Q_SLOTS:
             << QByteArray("CONNECT example.org HTTP/1.1\r\n\r\n") << QStringLiteral("host:port");
         QTest::newRow("CONNECT port 0")
             << QByteArray("CONNECT example.org:0 HTTP/1.1\r\n\r\n") << QStringLiteral("host:port");
+        // No host has one, and an "always allow" of it would be a wildcard.
+        QTest::newRow("CONNECT to a '*'")
+            << QByteArray("CONNECT *.example.org:443 HTTP/1.1\r\n\r\n")
+            << QStringLiteral("host:port");
+        QTest::newRow("a URL to a '*'") << QByteArray("GET http://*.example.org/ HTTP/1.1\r\n\r\n")
+                                        << QStringLiteral("absolute http:// URL");
         QTest::newRow("CONNECT bare IPv6")
             << QByteArray("CONNECT fd00::1:443 HTTP/1.1\r\n\r\n") << QStringLiteral("host:port");
         QTest::newRow("CONNECT with a smuggled request")

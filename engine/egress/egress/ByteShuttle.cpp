@@ -4,6 +4,7 @@
 
 #include <QThread>
 
+#include <atomic>
 #include <initializer_list>
 #include <optional>
 
@@ -21,8 +22,13 @@ namespace csm {
 
 namespace {
 
-// Bytes in flight each way: large moves mean few wake-ups per megabyte.
-constexpr int kPipeBytes = 1024 * 1024;
+// Bytes in flight each way: large moves mean few wake-ups per megabyte. Large pipes count against
+// the user's pipe allowance (16384 pages by default, shared with every program of the user: past
+// it, everyone's new pipes are small), so only a few connections of the process get them; the
+// others keep the default size (64 KiB).
+constexpr int kLargePipeBytes = 1024 * 1024;
+constexpr int kMostLargePipes = 8; // 8 MiB, an eighth of the default allowance
+std::atomic<int> g_largePipes{0};
 
 int duplicate(qintptr fd)
 {
@@ -45,8 +51,12 @@ struct Lane
 {
     int pipe[2] = {-1, -1};
     qint64 capacity = 0;
-    qint64 held = 0;       // in the pipe
-    qint64 firstAt = 0;    // how much of the first bytes went
+    qint64 held = 0;    // in the pipe
+    qint64 firstAt = 0; // how much of the first bytes went
+    bool large = false; // one of the process's kMostLargePipes
+    // The pipe took no more: it is full by the kernel's count (a slot per chunk the socket had,
+    // not bytes), so the side it reads is not watched until some of it has gone out.
+    bool full = false;
     bool ended = false;    // the side it reads said end of stream
     bool shutDown = false; // ...and the side it writes was told, once all had gone through
 };
@@ -107,6 +117,10 @@ void ByteShuttle::run()
     Lane lanes[2];
     const auto finish = [&](End end) {
         m_result.end = end;
+        for (const Lane& lane : lanes) {
+            if (lane.large)
+                --g_largePipes;
+        }
         // The descriptors close here: what the kernel holds for a side still goes out to it.
         closeAll({m_fd[0], m_fd[1], lanes[0].pipe[0], lanes[0].pipe[1], lanes[1].pipe[0],
                   lanes[1].pipe[1]});
@@ -115,9 +129,13 @@ void ByteShuttle::run()
     for (Lane& lane : lanes) {
         if (::pipe2(lane.pipe, O_CLOEXEC | O_NONBLOCK) != 0)
             return finish(End::Cut);
-        // Past the user's pipe allowance the kernel refuses; the default size still works.
-        const int size = ::fcntl(lane.pipe[1], F_SETPIPE_SZ, kPipeBytes);
-        lane.capacity = size > 0 ? size : ::fcntl(lane.pipe[1], F_GETPIPE_SZ);
+        if (++g_largePipes <= kMostLargePipes) {
+            // Past the user's pipe allowance the kernel refuses; the default size still works.
+            lane.large = ::fcntl(lane.pipe[1], F_SETPIPE_SZ, kLargePipeBytes) > 0;
+        }
+        if (!lane.large)
+            --g_largePipes;
+        lane.capacity = ::fcntl(lane.pipe[1], F_GETPIPE_SZ);
     }
     const unsigned flags = SPLICE_F_MOVE | SPLICE_F_NONBLOCK;
     // Moves what it can in direction d; an End when the connection is over.
@@ -128,13 +146,15 @@ void ByteShuttle::run()
         // An error on a side is that side's end.
         const End fromEnded = d == 0 ? End::ProgramClosed : End::HostClosed;
         const End toEnded = d == 0 ? End::HostClosed : End::ProgramClosed;
-        if (!lane.ended && lane.held < lane.capacity) {
+        if (!lane.ended && !lane.full && lane.held < lane.capacity) {
             const ssize_t got = ::splice(from, nullptr, lane.pipe[1], nullptr,
                                          size_t(lane.capacity - lane.held), flags);
             if (got > 0)
                 lane.held += got;
             else if (got == 0)
                 lane.ended = true;
+            else if (errno == EAGAIN && lane.held > 0)
+                lane.full = true; // or the side had nothing: the next move out clears it
             else if (errno != EAGAIN && errno != EINTR)
                 return fromEnded;
         }
@@ -158,6 +178,7 @@ void ByteShuttle::run()
                 ::splice(lane.pipe[0], nullptr, to, nullptr, size_t(lane.held), flags);
             if (sent > 0) {
                 lane.held -= sent;
+                lane.full = false;
                 (d == 0 ? m_result.bytesSent : m_result.bytesReceived) += sent;
                 if (!m_budget.spend(sent))
                     return End::OverBudget;
@@ -183,7 +204,7 @@ void ByteShuttle::run()
         pollfd fds[3] = {{m_wake[0], POLLIN, 0}, {m_fd[0], 0, 0}, {m_fd[1], 0, 0}};
         for (int d = 0; d < 2; ++d) {
             const Lane& lane = lanes[d];
-            if (!lane.ended && lane.held < lane.capacity)
+            if (!lane.ended && !lane.full && lane.held < lane.capacity)
                 fds[1 + d].events |= POLLIN;
             if (lane.held > 0 || lane.firstAt < m_first[d].size())
                 fds[2 - d].events |= POLLOUT;

@@ -25,7 +25,13 @@ EgressProxy::EgressProxy(EgressPolicy policy, Limits limits, QObject* parent)
     , m_budget(limits.maxBytes)
 {}
 
-EgressProxy::~EgressProxy() = default;
+EgressProxy::~EgressProxy()
+{
+    // The relays' shuttles spend m_budget from their threads: they stop (and are joined) before
+    // the members go, not with the other children after them. Nothing is reported: whoever
+    // listened is going too.
+    qDeleteAll(findChildren<EgressRelay*>(Qt::FindDirectChildrenOnly));
+}
 
 void EgressProxy::serve(QIODevice* stream)
 {

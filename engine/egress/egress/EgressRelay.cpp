@@ -234,8 +234,7 @@ void EgressRelay::onUpstreamConnected()
     m_connected = true;
     m_deadline.stop();
     const QByteArray established = "HTTP/1.1 200 Connection established\r\n\r\n";
-    if (m_proxy.m_carryInKernel &&
-        handOver(m_tunnel ? established : QByteArray(), std::exchange(m_pendingUpstream, {})))
+    if (m_proxy.m_carryInKernel && handOver(m_tunnel ? established : QByteArray()))
         return;
     if (m_tunnel)
         m_program->write(established);
@@ -246,7 +245,7 @@ void EgressRelay::onUpstreamConnected()
     pump();
 }
 
-bool EgressRelay::handOver(const QByteArray& toProgram, QByteArray toHost)
+bool EgressRelay::handOver(const QByteArray& toProgram)
 {
     qintptr programDescriptor = -1;
     if (auto* socket = qobject_cast<QAbstractSocket*>(m_program.data()))
@@ -255,12 +254,14 @@ bool EgressRelay::handOver(const QByteArray& toProgram, QByteArray toHost)
         programDescriptor = local->socketDescriptor();
     if (!ByteShuttle::available() || programDescriptor < 0)
         return false;
-    // What Qt has read of the program's stream already goes first.
-    toHost += m_program->readAll();
+    // What Qt has read of the program's stream already goes first; kept for Qt's path (the
+    // caller's) if the shuttle cannot take over.
+    m_pendingUpstream += m_program->readAll();
     m_shuttle = ByteShuttle::adopt(programDescriptor, m_upstream->socketDescriptor(), toProgram,
-                                   std::move(toHost), m_proxy.m_budget);
+                                   m_pendingUpstream, m_proxy.m_budget);
     if (!m_shuttle)
         return false;
+    m_pendingUpstream.clear();
     // Qt's sockets close their descriptors; the shuttle holds its own copies.
     for (QIODevice* stream : {m_program.data(), static_cast<QIODevice*>(m_upstream.data())}) {
         stream->disconnect(this);

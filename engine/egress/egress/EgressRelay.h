@@ -49,7 +49,8 @@ private:
     void connectNext();
     void onUpstreamConnected();
     // Gives the open connection to a ByteShuttle (false: the platform or the stream cannot).
-    bool handOver(const QByteArray& toProgram, QByteArray toHost);
+    // `toProgram` (the tunnel's 200) and m_pendingUpstream go first.
+    bool handOver(const QByteArray& toProgram);
     void onShuttleEnded();
     void pump();
     void count(qint64 bytes, qint64* side);

@@ -30,8 +30,9 @@ bool splitAuthority(const QByteArray& authority, QString* host, quint16* port)
     const uint number = authority.mid(colon + 1).toUInt(&ok);
     if (!ok || number == 0 || number > 65535 || name.isEmpty())
         return false;
+    // '*' is no host's (and would make a wildcard of an "always allow"); '%' no literal's.
     for (const char c : name) {
-        if (!(isTokenChar(c) || c == ':') || c == '%')
+        if (!(isTokenChar(c) || c == ':') || c == '%' || c == '*')
             return false;
     }
     // As written: the records (and the redaction of a secret sent as a host name) see what the
