@@ -68,22 +68,10 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_data.isValid());
-        m_server = startTestServer(m_data.path());
-        QVERIFY(m_server);
-        m_window = std::make_unique<csm::MainWindow>(m_data.path(), m_server.get());
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QTRY_VERIFY(m_server->status().running);
+        startAppWithServer(m_data.path(), m_server, m_window);
     }
 
-    void cleanupTestCase()
-    {
-        m_window.reset();
-        m_server.reset();
-        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(
-                     pidLabel(QCoreApplication::applicationPid()), 15'000),
-                 QStringList());
-    }
+    void cleanupTestCase() { stopAppWithServer(m_server, m_window); }
 
     void aSessionIsWatchedExportedAndEnded()
     {
