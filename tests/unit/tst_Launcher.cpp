@@ -621,7 +621,11 @@ private Q_SLOTS:
         // An interrupt on the connection stops a running cell, and the state stays.
         launcher.write("C" + LauncherRequest::encode(
                                  driver.contains(QStringLiteral("python3"))
-                                     ? QByteArray("import time\nprint('looping', flush=True)\n"
+                                     // One write: print() writes the text and its
+                                     // end apart, two frames under load.
+                                     ? QByteArray("import sys, time\n"
+                                                  "sys.stdout.write('looping\\n')\n"
+                                                  "sys.stdout.flush()\n"
                                                   "while True:\n    time.sleep(0.02)\n")
                                      : QByteArray("console.log('looping');\nwhile (true) {}\n"),
                                  {}));
