@@ -19,7 +19,9 @@
  * working directory before it starts. With --listen PATH (a warm pool's container) it starts the
  * interpreter at once, so that the interpreter's own start-up is paid before any call, and waits
  * for one connection on the Unix socket PATH (in a folder the host bind-mounts) for the request;
- * the frames then go back over that connection. Otherwise the request comes on stdin. Once
+ * the frames then go back over that connection; with --listen - (a remote engine's warm container,
+ * which no host folder reaches) the same happens on the attached stdin and stdout. Otherwise the
+ * request comes on stdin. Once
  * connected, it sends a ready frame when the interpreter is ready for its program: with
  * --ready-fd N the interpreter gets the write end of a pipe as its fd N (and CSM_READY_FD=N) and
  * writes a byte there, or closes it, once it has paid for its start-up (a Python interpreter
@@ -448,9 +450,13 @@ static void announce_ready(int connection)
     frame(CSM_FRAME_READY, "", 0);
 }
 
-/* --listen: waits for the host's one connection on the socket PATH; frames go back over it. */
+/* --listen: waits for the host's one connection on the socket PATH; frames go back over it.
+ * "-" (a remote engine's warm container, kept attached: no host folder reaches it) is the
+ * attached stdin and stdout, which are there already. */
 static int accept_host(const char* path)
 {
+    if (strcmp(path, "-") == 0)
+        return STDIN_FILENO;
     struct sockaddr_un address;
     memset(&address, 0, sizeof address);
     address.sun_family = AF_UNIX;

@@ -489,6 +489,44 @@ private Q_SLOTS:
         QCOMPARE(frames.at(1).payload, QByteArray("hi\n"));
     }
 
+    // A remote engine's warm container (--listen -): no socket, the same exchange on the attached
+    // stdin and stdout, the interpreter started before the request (the ready frame waits for it).
+    void listeningOnStdioServesTheRequestFromStdin()
+    {
+        QProcess launcher;
+        launcher.start(QStringLiteral(CSM_LAUNCHER_BINARY),
+                       {QStringLiteral("--listen"), QStringLiteral("-"),
+                        QStringLiteral("--ready-fd"), QStringLiteral("3"), QStringLiteral("--"),
+                        QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                        QStringLiteral("echo started > /dev/null; printf r >&3; exec 3>&-; "
+                                       "exec /bin/sh")});
+        QVERIFY(launcher.waitForStarted());
+        LauncherStreamDecoder decoder;
+        QList<LauncherStreamDecoder::Frame> frames;
+        const auto readUntil = [&](Type last) {
+            QElapsedTimer clock;
+            clock.start();
+            while (clock.elapsed() < 10'000 &&
+                   (frames.isEmpty() || frames.constLast().type != last)) {
+                launcher.waitForReadyRead(100);
+                decoder.append(launcher.readAllStandardOutput());
+                while (const auto frame = decoder.next())
+                    frames.append(*frame);
+            }
+        };
+        // Ready before any request, as over a socket.
+        readUntil(Type::Ready);
+        QCOMPARE(typesOf(frames), QList{Type::Ready});
+        frames.clear();
+        launcher.write(LauncherRequest::encode("echo over stdio", {}));
+        readUntil(Type::Exit);
+        QCOMPARE(typesOf(frames), (QList{Type::Started, Type::Stdout, Type::Exit}));
+        QCOMPARE(frames.at(1).payload, QByteArray("over stdio\n"));
+        QVERIFY(launcher.waitForFinished(5'000));
+        QCOMPARE(launcher.exitCode(), 0);
+        QVERIFY(!decoder.isCorrupt());
+    }
+
     void readyFrameWaitsForTheInterpreterToSayItIsReady()
     {
         // The interpreter takes 600 ms to "import", then says so on its ready fd.
