@@ -15,6 +15,7 @@ inline csm::ServerSettings changed()
 {
     csm::ServerSettings settings;
     settings.engine = QStringLiteral("docker");
+    settings.engineHost = QStringLiteral("ssh://me@build.example");
     settings.pythonImage = QStringLiteral("localhost/my-python:3");
     settings.jsImage = QStringLiteral("my-node:20");
     settings.policy.memoryBytes = 256LL << 20;

@@ -60,7 +60,8 @@ ContainerSpec sampleSpec()
     spec.name = QStringLiteral("code-sandbox-abc123-7");
     spec.image = QStringLiteral("localhost/code-sandbox-python:latest");
     spec.files = {QStringLiteral("/opt/code sandbox/libexec/csm-launch"),
-                  QStringLiteral("/opt/code sandbox/libexec/csm-seccomp.json")};
+                  QStringLiteral("/opt/code sandbox/libexec/csm-seccomp.json"),
+                  {}};
     spec.command = {QStringLiteral("python3"), QStringLiteral("-u"), QStringLiteral("-")};
     spec.policy.memoryBytes = 256LL * 1024 * 1024;
     spec.policy.cpus = 0.5;
@@ -136,6 +137,10 @@ private Q_SLOTS:
     void sessionDriverReportsOnItsReadyFdColdOrPooled_data();
     void sessionDriverReportsOnItsReadyFdColdOrPooled();
     void launcherIsTheReadOnlyEntrypoint();
+    void remoteEngineGetsTheLauncherFromItsVolume_data() { addEngineRows(); }
+    void remoteEngineGetsTheLauncherFromItsVolume();
+    void pooledContainerOnARemoteEngineStaysAttached_data() { addEngineRows(); }
+    void pooledContainerOnARemoteEngineStaysAttached();
     void egressProxyModeMountsTheEndpointAndSetsTheProxy_data() { addEngineRows(); }
     void egressProxyModeMountsTheEndpointAndSetsTheProxy();
     void sharedFoldersAreBindMounts_data() { addEngineRows(); }
@@ -420,6 +425,40 @@ void tst_ContainerArguments::launcherIsTheReadOnlyEntrypoint()
     QVERIFY(!args.contains(QStringLiteral("--init")));
 }
 
+// A remote engine cannot see the host's files: the launcher comes from the engine's own volume,
+// read-only, and no host path is mounted.
+void tst_ContainerArguments::remoteEngineGetsTheLauncherFromItsVolume()
+{
+    QFETCH(QString, engine);
+    ContainerSpec spec = sampleSpec();
+    spec.files.volume = QStringLiteral("code-sandbox-files-0123456789ab");
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    QCOMPARE(valueOf(args, QStringLiteral("--entrypoint")),
+             QStringLiteral("/.code-sandbox/files/launch"));
+    QCOMPARE(valuesOf(args, QStringLiteral("--mount")),
+             QStringList{QStringLiteral("type=volume,source=code-sandbox-files-0123456789ab,"
+                                        "target=/.code-sandbox/files,ro=true")});
+    QVERIFY2(!args.join(u' ').contains(QLatin1String("type=bind")), qPrintable(args.join(u' ')));
+}
+
+void tst_ContainerArguments::pooledContainerOnARemoteEngineStaysAttached()
+{
+    QFETCH(QString, engine);
+    ContainerSpec spec = sampleSpec();
+    spec.files.volume = QStringLiteral("code-sandbox-files-0123456789ab");
+    spec.pooled = true;
+    spec.interpreterSignalsReady = true;
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    // Its streams are the only way in: attached, not detached, and no folder is mounted.
+    QVERIFY(args.contains(QStringLiteral("-i")));
+    QVERIFY(!args.contains(QStringLiteral("--detach")));
+    QVERIFY(!args.join(u' ').contains(QLatin1String("/.code-sandbox/io")));
+    // The launcher waits for its request on stdin (--listen -) with the interpreter started.
+    const QStringList launcher = args.mid(args.indexOf(spec.image) + 1);
+    QCOMPARE(valueOf(launcher, QStringLiteral("--listen")), QStringLiteral("-"));
+    QCOMPARE(valueOf(launcher, QStringLiteral("--ready-fd")), QStringLiteral("3"));
+}
+
 void tst_ContainerArguments::sharedFoldersAreBindMounts()
 {
     QFETCH(QString, engine);
@@ -438,6 +477,7 @@ void tst_ContainerArguments::sharedFoldersAreBindMounts()
              qPrintable(mounts.join(u'\n')));
     QVERIFY(args.lastIndexOf(QStringLiteral("--mount")) < args.indexOf(spec.image));
     // A pooled container is started from the same policy: the same mounts.
+    spec.pooled = true;
     spec.ioDirectory = QStringLiteral("/run/io");
     const QStringList pooled =
         valuesOf(makeRuntime(engine)->runArguments(spec), QStringLiteral("--mount"));
@@ -804,6 +844,7 @@ void tst_ContainerArguments::pooledContainerRunsDetachedAndListens()
 {
     QFETCH(QString, engine);
     ContainerSpec spec = sampleSpec();
+    spec.pooled = true;
     spec.ioDirectory = QStringLiteral("/tmp/code-sandbox-pool-x/code-sandbox-abc123-7");
     const QStringList args = makeRuntime(engine)->runArguments(spec);
     // No client stays attached to a waiting container: detached, not interactive.
@@ -875,6 +916,7 @@ void tst_ContainerArguments::sessionDriverReportsOnItsReadyFdColdOrPooled()
     ContainerSpec spec = sampleSpec();
     spec.session = true;
     if (pooled) {
+        spec.pooled = true;
         spec.ioDirectory = QStringLiteral("/tmp/code-sandbox-pool-x/code-sandbox-abc123-8");
         spec.interpreterSignalsReady = true;
     }

@@ -23,7 +23,8 @@ std::unique_ptr<SandboxRunner> makeRunner()
         std::make_unique<PodmanRuntime>(QStringLiteral("/nonexistent/csm-unit-test/podman")),
         SandboxPolicy{},
         SandboxFiles{QStringLiteral("/nonexistent/csm-launch"),
-                     QStringLiteral("/nonexistent/csm-seccomp.json")});
+                     QStringLiteral("/nonexistent/csm-seccomp.json"),
+                     {}});
 }
 
 // Another process's change, as the CLI or the app makes it: its own store on the same folder.

@@ -34,7 +34,8 @@ std::unique_ptr<SandboxRunner> makeRunner(const SandboxPolicy& policy = {})
     return std::make_unique<SandboxRunner>(
         std::make_unique<PodmanRuntime>(missingEngine()), policy,
         SandboxFiles{QStringLiteral("/nonexistent/csm-launch"),
-                     QStringLiteral("/nonexistent/csm-seccomp.json")});
+                     QStringLiteral("/nonexistent/csm-seccomp.json"),
+                     {}});
 }
 
 RunCodeTool::Config makeConfig(Language language, const QString& image = {})

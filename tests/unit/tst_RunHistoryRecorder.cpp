@@ -134,7 +134,8 @@ std::unique_ptr<SandboxRunner> tst_RunHistoryRecorder::makeRunner()
     return std::make_unique<SandboxRunner>(std::make_unique<PodmanRuntime>(kMissingEngine),
                                            SandboxPolicy{},
                                            SandboxFiles{QStringLiteral("/nonexistent/csm-launch"),
-                                                        QStringLiteral("/nonexistent/csm.json")});
+                                                        QStringLiteral("/nonexistent/csm.json"),
+                                                        {}});
 }
 
 RunCodeTool::Config tst_RunHistoryRecorder::pythonConfig() const

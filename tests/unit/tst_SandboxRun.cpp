@@ -95,7 +95,7 @@ public:
     const ContainerRuntime& runtime() const override { return m_runtime; }
     const SandboxPolicy& policy() const override { return m_policy; }
     RunQueue& queue() override { return m_queue; }
-    void whenSecretsSettled(QObject* context, std::function<void()> ready) override
+    void whenReadyToStart(QObject* context, const QString&, std::function<void()> ready) override
     {
         if (!heldForSecrets) {
             ready();

@@ -127,6 +127,7 @@ private Q_SLOTS:
         // The keys that the app has always written, which older servers read.
         const QSet<QString> keys{
             QStringLiteral("engine"),
+            QStringLiteral("engine-host"),
             QStringLiteral("python-image"),
             QStringLiteral("js-image"),
             QStringLiteral("timeout"),
@@ -210,10 +211,11 @@ private Q_SLOTS:
         QFETCH(QString, key);
         const ServerSetting& setting = settingFor(key);
         // Any name is a host an allow rule may name: a space is what no host has.
-        const QString bad =
-            key == QLatin1String("allow-host") || key == QLatin1String("always-allow")
-                ? QStringLiteral("not valid")
-                : QStringLiteral("not-valid");
+        const QString bad = key == QLatin1String("allow-host") ||
+                                    key == QLatin1String("always-allow") ||
+                                    key == QLatin1String("engine-host")
+                                ? QStringLiteral("not valid")
+                                : QStringLiteral("not-valid");
         ServerSettings ignored;
         const auto problem = setting.read(bad, ignored);
         if (key.endsWith(QLatin1String("-image"))) {

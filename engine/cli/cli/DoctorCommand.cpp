@@ -1,6 +1,7 @@
 #include "cli/DoctorCommand.h"
 
 #include "cli/CommandLine.h"
+#include "cli/EngineDistance.h"
 #include "cli/SandboxTrialRun.h"
 #include "cli/Subcommands.h"
 #include "clients/ClientConfigLocation.h"
@@ -10,6 +11,7 @@
 #include "history/HistoryOptions.h"
 #include "history/HistoryStore.h"
 #include "runtime/ContainerRuntime.h"
+#include "runtime/EngineAddress.h"
 #include "runtime/EngineHealthCheck.h"
 #include "runtime/HealthProblem.h"
 #include "runtime/RuntimeFactory.h"
@@ -37,6 +39,7 @@ namespace {
 
 const QString kSettings = QStringLiteral("settings");
 const QString kEngine = QStringLiteral("engine");
+const QString kLocation = QStringLiteral("engine location");
 const QString kLauncher = QStringLiteral("launcher");
 const QString kSeccomp = QStringLiteral("seccomp");
 const QString kStorage = QStringLiteral("storage");
@@ -110,7 +113,7 @@ void DoctorCommand::run()
         HistoryLocation::dataDir(parser().value(m_historyOptions.dataDir()), environment());
 
     // In the order they are printed; the quick ones are answered here, the others later.
-    for (const QString& name : {kSettings, kEngine, imageCheckName(Language::Python),
+    for (const QString& name : {kSettings, kEngine, kLocation, imageCheckName(Language::Python),
                                 imageCheckName(Language::JavaScript), kStorage, kLauncher, kSeccomp,
                                 kSandbox, kSecrets, kDataFolder, kClients})
         add(name);
@@ -346,7 +349,8 @@ void DoctorCommand::startEngineCheck()
     // leaves the settings' (the trial run then shows what they do).
     ServerSettingsReader::readVariable(QStringLiteral("allow-unlimited"), environment(),
                                        m_settings);
-    m_runtime = RuntimeFactory::create(engine);
+    ServerSettingsReader::readVariable(QStringLiteral("engine-host"), environment(), m_settings);
+    m_runtime = RuntimeFactory::create(engine, m_settings.engineHost);
     const std::shared_ptr<const ContainerRuntime> runtime = m_runtime;
     if (!runtime) {
         Check& engineCheck = checkNamed(kEngine);
@@ -359,8 +363,9 @@ void DoctorCommand::startEngineCheck()
                 ? QStringLiteral("choose podman or docker in the desktop app's "
                                  "Settings")
                 : QStringLiteral("export %1=podman (or docker, or unset it)").arg(variable);
-        for (const QString& name : {imageCheckName(Language::Python),
-                                    imageCheckName(Language::JavaScript), kStorage, kSandbox})
+        for (const QString& name :
+             {imageCheckName(Language::Python), imageCheckName(Language::JavaScript), kStorage,
+              kSandbox, kLocation})
             checkNamed(name).status = Check::Status::Skipped;
         return;
     }
@@ -414,15 +419,55 @@ void DoctorCommand::onEngineChecked(const QList<HealthProblem>& problems)
         }
     }
     if (engine.status == Check::Status::Problem) {
-        for (const QString& name : {kStorage, kSandbox}) {
+        for (const QString& name : {kStorage, kSandbox, kLocation}) {
             checkNamed(name).status = Check::Status::Skipped;
             checkNamed(name).detail = QStringLiteral("not checked: the engine does not answer");
         }
     } else {
-        startStorageCheck();
-        startSandboxCheck();
+        // The others after the timing, which they would disturb.
+        startLocationCheck([this] {
+            startStorageCheck();
+            startSandboxCheck();
+        });
     }
     finishIfDone();
+}
+
+void DoctorCommand::startLocationCheck(const std::function<void()>& then)
+{
+    const std::shared_ptr<const ContainerRuntime> runtime = m_runtime;
+    const EngineLocation& location = runtime->location();
+    Check& check = checkNamed(kLocation);
+    check.status = Check::Status::Ok;
+    check.detail = EngineAddress::describe(location.address, location.remote);
+    // Local Podman has no engine apart from its CLI: nothing to time.
+    if (!location.remote && runtime->name() == QLatin1String("podman")) {
+        check.detail += QStringLiteral(", no daemon between");
+        then();
+        return;
+    }
+    check.status = Check::Status::Pending;
+    auto* distance = new EngineDistance(runtime, this);
+    connect(distance, &EngineDistance::finished, this,
+            [this, distance, then](const QString& error) {
+                distance->deleteLater();
+                if (m_done)
+                    return;
+                Check& measured = checkNamed(kLocation);
+                measured.status = Check::Status::Ok;
+                if (error.isEmpty()) {
+                    measured.detail += QStringLiteral(", %1 ms per round trip (a call %2 ms, the "
+                                                      "command alone %3 ms)")
+                                           .arg(distance->roundTripMs())
+                                           .arg(distance->callMs())
+                                           .arg(distance->clientMs());
+                } else {
+                    measured.detail += QStringLiteral(", round trip not measured: %1").arg(error);
+                }
+                then();
+                finishIfDone();
+            });
+    distance->start();
 }
 
 void DoctorCommand::startStorageCheck()
@@ -480,7 +525,8 @@ void DoctorCommand::startSandboxCheck()
                 check.fix = report.fix;
                 finishIfDone();
             });
-    m_trialRun->start(m_engineName, m_settings.policy, m_settings.egress, m_pythonImage);
+    m_trialRun->start(m_engineName, m_settings.engineHost, m_settings.policy, m_settings.egress,
+                      m_pythonImage);
 }
 
 void DoctorCommand::startSecretsCheck(const QString& dataDir, bool secretsFile)

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 class QTimer;
@@ -84,6 +85,9 @@ private:
     void startEngineCheck();
     void onEngineChecked(const QList<HealthProblem>& problems);
     void startStorageCheck();
+    // Local or remote, and how many milliseconds a call to the engine adds.
+    // Then `then`.
+    void startLocationCheck(const std::function<void()>& then);
     void startSandboxCheck();
     void startSecretsCheck(const QString& dataDir, bool secretsFile);
     void onTimeout();

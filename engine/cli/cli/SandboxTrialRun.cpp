@@ -54,10 +54,11 @@ SandboxTrialRun::~SandboxTrialRun()
     m_runner.reset();
 }
 
-void SandboxTrialRun::start(const QString& engine, const SandboxPolicy& policy,
-                            const EgressSettings& egress, const QString& pythonImage)
+void SandboxTrialRun::start(const QString& engine, const QString& engineHost,
+                            const SandboxPolicy& policy, const EgressSettings& egress,
+                            const QString& pythonImage)
 {
-    m_runner = std::make_unique<SandboxRunner>(RuntimeFactory::create(engine), policy,
+    m_runner = std::make_unique<SandboxRunner>(RuntimeFactory::create(engine, engineHost), policy,
                                                SandboxFilesLocator::find());
     m_runner->setEgress(egress);
     RunRequest request;

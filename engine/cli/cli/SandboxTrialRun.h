@@ -38,8 +38,8 @@ public:
 
     // `engine`: as RuntimeFactory takes it (empty: auto). finished() follows once, after the
     // container is gone.
-    void start(const QString& engine, const SandboxPolicy& policy, const EgressSettings& egress,
-               const QString& pythonImage);
+    void start(const QString& engine, const QString& engineHost, const SandboxPolicy& policy,
+               const EgressSettings& egress, const QString& pythonImage);
 
     // What `result` (of the probe program) says about sandboxes under `policy`.
     static Report interpret(const ExecutionResult& result, const SandboxPolicy& policy,

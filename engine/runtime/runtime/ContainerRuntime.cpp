@@ -25,6 +25,14 @@ QString tmpfsMount(const QString& path, qint64 bytes)
     return QStringLiteral("%1:rw,exec,nosuid,nodev,size=%2,mode=1777").arg(path, size(bytes));
 }
 
+QStringList labelOptions(const QMap<QString, QString>& labels)
+{
+    QStringList options;
+    for (auto it = labels.cbegin(); it != labels.cend(); ++it)
+        options << QStringLiteral("--label") << it.key() + QLatin1Char('=') + it.value();
+    return options;
+}
+
 QString seccompOption(const QString& profilePath)
 {
     return QStringLiteral("seccomp=") + profilePath;
@@ -40,11 +48,35 @@ QProcess* ContainerRuntime::newProcess(const QStringList& arguments, QObject* pa
     auto* process = new QProcess(parent);
     process->setProgram(m_program);
     process->setArguments(arguments);
-    process->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    process->setProcessEnvironment(m_environment);
     // Not the server's own working directory: the engine's helpers leave files in theirs
     // (conmon writes "oom" after an out-of-memory kill).
     process->setWorkingDirectory(EngineWorkingDirectory::path());
     return process;
+}
+
+void ContainerRuntime::setEndpoint(const QString& address)
+{
+    m_endpoint = address;
+    m_environment = QProcessEnvironment::systemEnvironment();
+    if (!address.isEmpty()) {
+        const QMap<QString, QString> variables = endpointVariables(address);
+        for (auto it = variables.cbegin(); it != variables.cend(); ++it) {
+            // Empty: a variable that would otherwise win over the address.
+            if (it.value().isEmpty())
+                m_environment.remove(it.key());
+            else
+                m_environment.insert(it.key(), it.value());
+        }
+    }
+    m_location.reset();
+}
+
+const EngineLocation& ContainerRuntime::location() const
+{
+    if (!m_location)
+        m_location = locate(m_environment);
+    return *m_location;
 }
 
 QProcess* ContainerRuntime::newRunProcess(const ContainerSpec& spec, QObject* parent) const
@@ -83,16 +115,16 @@ QMap<QString, QString> ContainerRuntime::egressEnvironment()
 QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
 {
     const SandboxPolicy& policy = spec.policy;
-    const bool pooled = !spec.ioDirectory.isEmpty();
-    // A pooled container runs detached: no engine client stays attached while it waits, and the
-    // server reaches its launcher through a socket in the bind-mounted folder instead.
+    // A pooled container on a local engine runs detached: no engine client stays attached while
+    // it waits, and the server reaches its launcher through a socket in the bind-mounted folder
+    // instead. On a remote engine it stays attached: its streams are the only way in.
+    const bool throughFolder = spec.pooled && !spec.ioDirectory.isEmpty();
     QStringList args{QStringLiteral("run"), QStringLiteral("--rm"),
-                     pooled ? QStringLiteral("--detach") : QStringLiteral("-i"),
+                     throughFolder ? QStringLiteral("--detach") : QStringLiteral("-i"),
                      // Never reach for a registry: a missing image is reported, not pulled.
                      QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"),
                      spec.name};
-    for (auto it = spec.labels.cbegin(); it != spec.labels.cend(); ++it)
-        args << QStringLiteral("--label") << it.key() + QLatin1Char('=') + it.value();
+    args << labelOptions(spec.labels);
     // Proxy mode: the proxy is the only way out, whatever the policy says.
     const QString network =
         spec.egressDirectory.isEmpty() ? policy.network : QStringLiteral("none");
@@ -116,10 +148,20 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     args << engineSpecificRunOptions();
     // Our launcher is PID 1 whatever the image says: it reaps orphans, frames the program's
     // output and reports its exit status and an out-of-memory kill (see launcher/csm-launch.c).
-    args << QStringLiteral("--mount")
-         << QStringLiteral("type=bind,source=%1,target=%2,ro=true")
-                .arg(spec.files.launcher, QLatin1String(ContainerSpec::kLauncherMountPoint))
-         << QStringLiteral("--entrypoint") << QLatin1String(ContainerSpec::kLauncherMountPoint);
+    // A remote engine cannot see the host's copy: its own volume holds one (SandboxFilesVolume).
+    if (spec.files.volume.isEmpty()) {
+        args << QStringLiteral("--mount")
+             << QStringLiteral("type=bind,source=%1,target=%2,ro=true")
+                    .arg(spec.files.launcher, QLatin1String(ContainerSpec::kLauncherMountPoint))
+             << QStringLiteral("--entrypoint") << QLatin1String(ContainerSpec::kLauncherMountPoint);
+    } else {
+        args << QStringLiteral("--mount")
+             << QStringLiteral("type=volume,source=%1,target=%2,ro=true")
+                    .arg(spec.files.volume, QLatin1String(ContainerSpec::kFilesVolumeMountPoint))
+             << QStringLiteral("--entrypoint")
+             << QLatin1String(ContainerSpec::kFilesVolumeMountPoint) + QLatin1Char('/') +
+                    QLatin1String(ContainerSpec::kLauncherNameInVolume);
+    }
     for (const SharedFolder& folder : policy.sharedFolders) {
         args << QStringLiteral("--mount")
              << QStringLiteral("type=bind,source=%1,target=%2%3")
@@ -140,15 +182,17 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     // By name only: the engine reads the value from its own environment, so it is never in argv.
     for (const auto& [name, value] : spec.secretVariables)
         args << QStringLiteral("-e") << name;
-    if (pooled) {
+    if (throughFolder) {
         args << QStringLiteral("--mount")
              << QStringLiteral("type=bind,source=%1,target=%2")
                     .arg(spec.ioDirectory, QLatin1String(ContainerSpec::kIoMountPoint));
     }
     args << spec.image;
-    if (pooled) {
+    if (throughFolder) {
         args << QStringLiteral("--listen")
              << QLatin1String(ContainerSpec::kIoMountPoint) + QStringLiteral("/sock");
+    } else if (spec.pooled) {
+        args << QStringLiteral("--listen") << QStringLiteral("-");
     }
     // A session's driver always reports on the ready fd (cold or pooled).
     if (spec.session)
@@ -160,7 +204,7 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
                          QLatin1String(ContainerSpec::kEgressMountPoint),
                          QLatin1String(ContainerSpec::kEgressSocketName));
     }
-    if (spec.session || (pooled && spec.interpreterSignalsReady))
+    if (spec.session || (spec.pooled && spec.interpreterSignalsReady))
         args << QStringLiteral("--ready-fd") << QStringLiteral("3");
     // The launcher checks that the engine enforces them before the program runs.
     args << QStringLiteral("--limits")
@@ -207,6 +251,13 @@ QStringList ContainerRuntime::engineWarnings(const QByteArray& standardError) co
     return warnings;
 }
 
+QString ContainerRuntime::notStartedMessage(const QString& processError) const
+{
+    return QStringLiteral("The container engine \"%1\" could not be started (%2). Install it "
+                          "(on Debian: `%3`) or choose another with --engine podman|docker.")
+        .arg(m_program, processError, installCommand());
+}
+
 QString ContainerRuntime::explainFailure(const QByteArray&) const
 {
     return {};
@@ -236,6 +287,55 @@ QStringList ContainerRuntime::buildImageArguments(const QString& dockerfile, con
             QStringLiteral("--tag"),
             tag,
             contextDir};
+}
+
+QStringList ContainerRuntime::roundTripArguments() const
+{
+    return {QStringLiteral("ps"), QStringLiteral("--quiet"), QStringLiteral("--filter"),
+            QStringLiteral("label=code-sandbox.round-trip")};
+}
+
+QStringList ContainerRuntime::volumeCheckArguments(const QString& volume) const
+{
+    return {QStringLiteral("volume"), QStringLiteral("inspect"), QStringLiteral("--format"),
+            QStringLiteral("{{.Name}}"), volume};
+}
+
+QStringList ContainerRuntime::volumeCreateArguments(const QString& volume,
+                                                    const QMap<QString, QString>& labels) const
+{
+    return QStringList{QStringLiteral("volume"), QStringLiteral("create")} + labelOptions(labels) +
+           QStringList{volume};
+}
+
+QStringList ContainerRuntime::volumeFillerArguments(const QString& container, const QString& image,
+                                                    const QString& volume, const QString& target,
+                                                    const QMap<QString, QString>& labels) const
+{
+    // Never started: it exists only so that `cp` can reach the volume through it.
+    return QStringList{QStringLiteral("create"),
+                       QStringLiteral("--pull"),
+                       QStringLiteral("never"),
+                       QStringLiteral("--name"),
+                       container,
+                       QStringLiteral("--network"),
+                       QStringLiteral("none")} +
+           labelOptions(labels) +
+           QStringList{QStringLiteral("--mount"),
+                       QStringLiteral("type=volume,source=%1,target=%2").arg(volume, target),
+                       image};
+}
+
+QStringList ContainerRuntime::copyIntoArguments(const QString& hostPath, const QString& container,
+                                                const QString& path) const
+{
+    return {QStringLiteral("cp"), hostPath, container + QLatin1Char(':') + path};
+}
+
+QStringList ContainerRuntime::volumeMountpointArguments(const QString& volume) const
+{
+    return {QStringLiteral("volume"), QStringLiteral("inspect"), QStringLiteral("--format"),
+            QStringLiteral("{{.Mountpoint}}"), volume};
 }
 
 QStringList ContainerRuntime::quickRunArguments(const QString& image, const QStringList& command,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "runtime/ContainerInfo.h"
+#include "runtime/EngineLocation.h"
 #include "runtime/ImageCheck.h"
 #include "runtime/ImageInfo.h"
 #include "runtime/Language.h"
@@ -8,8 +9,11 @@
 #include <QByteArray>
 #include <QList>
 #include <QMap>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 class QObject;
 class QProcess;
@@ -37,6 +41,20 @@ public:
     // server's environment: pass-through values reach a sandbox from there, by name (`-e NAME`),
     // never through argv.
     QProcess* newProcess(const QStringList& arguments, QObject* parent) const;
+
+    // Points the CLI at another engine: an EngineAddress (a URL, or a context or connection
+    // name); empty leaves the CLI's own default, which its variables (DOCKER_HOST,
+    // CONTAINER_HOST...) and configuration choose.
+    void setEndpoint(const QString& address);
+    QString endpoint() const { return m_endpoint; }
+    // What every process of this engine's CLI runs with: the server's environment and the
+    // variables that name the endpoint.
+    QProcessEnvironment processEnvironment() const { return m_environment; }
+    // Where the engine runs its containers (asked once, then remembered).
+    const EngineLocation& location() const;
+    bool isRemote() const { return location().remote; }
+    // Known already (tests, a caller that asked): not asked again.
+    void setLocation(const EngineLocation& location) { m_location = location; }
 
     // The process that runs `spec` (runArguments()), its secrets' values added to its
     // environment: the engine copies them into the container for the bare `-e NAME` options.
@@ -69,6 +87,8 @@ public:
 
     // What a person runs to install this engine (Debian's package), e.g. when it is not found.
     virtual QString installCommand() const = 0;
+    // The error of a call when the CLI itself could not be started (`processError`: why).
+    QString notStartedMessage(const QString& processError) const;
     // What a person runs when the engine is installed but does not answer: the command that
     // starts it, or the one whose diagnosis says what is wrong.
     virtual QString unavailableFixCommand() const = 0;
@@ -107,12 +127,43 @@ public:
     QStringList quickRunArguments(const QString& image, const QStringList& command,
                                   const QString& seccompProfile) const;
 
+    // A call that reaches the engine and asks next to nothing of it (the containers that carry a
+    // label no container has): what timing a round trip needs. (`version` is no such call:
+    // Podman's service takes a second over it.)
+    QStringList roundTripArguments() const;
+
+    // A remote engine's volume of the sandbox's files (SandboxFilesVolume): whether it exists
+    // (exit 0), making it, a container that mounts it at `target` without ever starting (to copy
+    // into), and the copy of a host file into a container.
+    QStringList volumeCheckArguments(const QString& volume) const;
+    QStringList volumeCreateArguments(const QString& volume,
+                                      const QMap<QString, QString>& labels) const;
+    QStringList volumeFillerArguments(const QString& container, const QString& image,
+                                      const QString& volume, const QString& target,
+                                      const QMap<QString, QString>& labels) const;
+    QStringList copyIntoArguments(const QString& hostPath, const QString& container,
+                                  const QString& path) const;
+    // Where the engine's host keeps a volume's files (its output's one line).
+    QStringList volumeMountpointArguments(const QString& volume) const;
+    // Whether the engine, not its CLI, opens the seccomp profile `run` names: then a remote
+    // engine needs a path on its own host (Podman's service does; Docker's CLI sends the
+    // profile's text).
+    virtual bool enginesReadSeccompProfiles() const { return false; }
+
 protected:
     // Options of `run` that only this engine needs, added to the common ones.
     virtual QStringList engineSpecificRunOptions() const { return {}; }
+    // The variables that point this engine's CLI at `address` (not empty); an empty value removes
+    // a variable.
+    virtual QMap<QString, QString> endpointVariables(const QString& address) const = 0;
+    // Finds out where the engine is, as the CLI started with `environment` reaches it.
+    virtual EngineLocation locate(const QProcessEnvironment& environment) const = 0;
 
 private:
     QString m_program;
+    QString m_endpoint;
+    QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();
+    mutable std::optional<EngineLocation> m_location;
 };
 
 } // namespace csm

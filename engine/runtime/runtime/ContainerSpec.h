@@ -15,6 +15,11 @@ struct ContainerSpec
 {
     // Where the sandbox launcher (csm-launch) is mounted, read-only, and run as PID 1.
     static constexpr char kLauncherMountPoint[] = "/.code-sandbox/launch";
+    // A remote engine's containers: where the engine's volume of the sandbox's files
+    // (SandboxFiles::volume) is mounted, read-only, and the launcher's name in it.
+    static constexpr char kFilesVolumeMountPoint[] = "/.code-sandbox/files";
+    static constexpr char kLauncherNameInVolume[] = "launch";
+    static constexpr char kSeccompProfileNameInVolume[] = "seccomp.json";
     // Where a pooled container finds the folder holding its launcher's socket.
     static constexpr char kIoMountPoint[] = "/.code-sandbox/io";
     // Where a container in egress proxy mode finds its egress folder (read-only): the socket the
@@ -27,8 +32,8 @@ struct ContainerSpec
 
     QString name;
     QString image;
-    // The launcher and the seccomp profile on the host; the launcher becomes the container's
-    // entrypoint.
+    // The launcher and the seccomp profile on the host, and where the engine holds a copy of the
+    // launcher (a remote engine); the launcher becomes the container's entrypoint.
     SandboxFiles files;
     // The interpreter the launcher runs with the program on its stdin, e.g. python3 -u -.
     QStringList command;
@@ -39,9 +44,14 @@ struct ContainerSpec
     // Non-secret variables set in the sandbox, e.g. HOME.
     QMap<QString, QString> environment;
     QMap<QString, QString> labels;
-    // Set for a warm pool's container: the host folder, mounted at kIoMountPoint, where the
-    // launcher listens for the server's one connection. Empty: a call's own container, attached
-    // through stdin/stdout.
+    // A warm pool's container: its launcher starts the interpreter at once and waits for the
+    // request (the launcher's --listen). False: a call's own container, whose request comes
+    // first, on its stdin.
+    bool pooled = false;
+    // A pooled container on a local engine: the host folder, mounted at kIoMountPoint, where the
+    // launcher listens for the server's one connection, while the container runs detached.
+    // Empty: the container stays attached and the launcher talks on its stdin and stdout, as a
+    // remote engine needs (no host folder reaches its containers).
     QString ioDirectory;
     // A warm pool's container whose interpreter says when it is ready for its program (it
     // imports modules first): the launcher waits for that before it reports the container ready.

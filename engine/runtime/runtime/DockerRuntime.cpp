@@ -3,7 +3,10 @@
 #include "core/Version.h"
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerListing.h"
+#include "runtime/EngineAddress.h"
 #include "runtime/ImageListing.h"
+
+#include <QProcess>
 
 namespace csm {
 
@@ -107,6 +110,37 @@ QString DockerRuntime::slowStorageFix(const QString& driver) const
     return QStringLiteral("set \"storage-driver\": \"overlay2\" in /etc/docker/daemon.json and "
                           "restart the daemon (then build the images again with "
                           "containers/build-images)");
+}
+
+QMap<QString, QString> DockerRuntime::endpointVariables(const QString& address) const
+{
+    // One or the other: DOCKER_HOST wins over DOCKER_CONTEXT, so a URL clears any context.
+    if (EngineAddress::isUrl(address))
+        return {{QStringLiteral("DOCKER_HOST"), address}, {QStringLiteral("DOCKER_CONTEXT"), {}}};
+    return {{QStringLiteral("DOCKER_CONTEXT"), address}, {QStringLiteral("DOCKER_HOST"), {}}};
+}
+
+EngineLocation DockerRuntime::locate(const QProcessEnvironment& environment) const
+{
+    // The CLI resolves DOCKER_HOST, DOCKER_CONTEXT and `docker context use` the same way for
+    // every command; asking it (locally, without the daemon) is the only way to agree with it.
+    QProcess inspect;
+    inspect.setProcessEnvironment(environment);
+    inspect.start(program(),
+                  {QStringLiteral("context"), QStringLiteral("inspect"), QStringLiteral("--format"),
+                   QStringLiteral("{{.Endpoints.docker.Host}}")});
+    QString url;
+    if (inspect.waitForFinished(5000) && inspect.exitStatus() == QProcess::NormalExit &&
+        inspect.exitCode() == 0) {
+        url = QString::fromUtf8(inspect.readAllStandardOutput()).trimmed();
+    } else {
+        inspect.kill();
+        inspect.waitForFinished(1000);
+        url = environment.value(QStringLiteral("DOCKER_HOST"));
+    }
+    if (url.isEmpty())
+        return {EngineAddress::isRemoteUrl(QStringLiteral("unix:///var/run/docker.sock")), {}};
+    return {EngineAddress::isRemoteUrl(url), url};
 }
 
 } // namespace csm

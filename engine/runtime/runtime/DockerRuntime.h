@@ -23,6 +23,10 @@ public:
     QList<ContainerInfo> parseContainerList(const QByteArray& output) const override;
     QStringList listImagesArguments() const override;
     QList<ImageInfo> parseImageList(const QByteArray& output) const override;
+
+protected:
+    QMap<QString, QString> endpointVariables(const QString& address) const override;
+    EngineLocation locate(const QProcessEnvironment& environment) const override;
 };
 
 } // namespace csm

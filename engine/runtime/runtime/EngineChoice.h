@@ -11,6 +11,7 @@ namespace csm {
 struct EngineChoice
 {
     QString engine;      // "podman", "docker"; empty: RuntimeFactory detects one
+    QString endpoint;    // EngineAddress; empty: the engine CLI's own default
     QString pythonImage; // empty: the locally built default
     QString jsImage;
 

@@ -78,7 +78,8 @@ QString EngineHealthCheck::engineName() const
 
 void EngineHealthCheck::start(const EngineChoice& choice)
 {
-    std::shared_ptr<const ContainerRuntime> runtime = RuntimeFactory::create(choice.engine);
+    std::shared_ptr<const ContainerRuntime> runtime =
+        RuntimeFactory::create(choice.engine, choice.endpoint);
     if (!runtime) {
         abandon();
         m_runtime.reset();

@@ -3,6 +3,7 @@
 #include "core/Version.h"
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerListing.h"
+#include "runtime/EngineAddress.h"
 #include "runtime/ImageListing.h"
 
 namespace csm {
@@ -134,6 +135,30 @@ QString PodmanRuntime::slowStorageFix(const QString& driver) const
         "(rootless) or /etc/containers/storage.conf, then `podman system reset "
         "--force` (it deletes this store's images: build them again with "
         "containers/build-images)");
+}
+
+QMap<QString, QString> PodmanRuntime::endpointVariables(const QString& address) const
+{
+    // Either makes the CLI a remote client of that service.
+    if (EngineAddress::isUrl(address))
+        return {{QStringLiteral("CONTAINER_HOST"), address},
+                {QStringLiteral("CONTAINER_CONNECTION"), {}}};
+    return {{QStringLiteral("CONTAINER_CONNECTION"), address},
+            {QStringLiteral("CONTAINER_HOST"), {}}};
+}
+
+EngineLocation PodmanRuntime::locate(const QProcessEnvironment& environment) const
+{
+    // A remote client (a URL or a named connection) talks to a service that may be anywhere:
+    // it is treated as remote even when the service is on this machine, which always works.
+    const QString url = environment.value(QStringLiteral("CONTAINER_HOST"));
+    if (!url.isEmpty())
+        return {true, url};
+    const QString connection = environment.value(QStringLiteral("CONTAINER_CONNECTION"));
+    if (!connection.isEmpty())
+        return {true, connection};
+    // Off Linux, podman is always the client of a Podman machine.
+    return {EngineAddress::isRemoteUrl(QStringLiteral("unix:///run/podman/podman.sock")), {}};
 }
 
 } // namespace csm

@@ -24,8 +24,11 @@ public:
     QList<ContainerInfo> parseContainerList(const QByteArray& output) const override;
     QStringList listImagesArguments() const override;
     QList<ImageInfo> parseImageList(const QByteArray& output) const override;
+    bool enginesReadSeccompProfiles() const override { return true; }
 
 protected:
+    QMap<QString, QString> endpointVariables(const QString& address) const override;
+    EngineLocation locate(const QProcessEnvironment& environment) const override;
     QStringList engineSpecificRunOptions() const override;
 };
 

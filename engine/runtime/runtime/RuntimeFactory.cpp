@@ -14,7 +14,16 @@ bool RuntimeFactory::isKnownEngine(const QString& name)
            name == QLatin1String("docker");
 }
 
-std::unique_ptr<ContainerRuntime> RuntimeFactory::create(const QString& preference)
+std::unique_ptr<ContainerRuntime> RuntimeFactory::create(const QString& preference,
+                                                         const QString& endpoint)
+{
+    std::unique_ptr<ContainerRuntime> runtime = detect(preference);
+    if (runtime)
+        runtime->setEndpoint(endpoint);
+    return runtime;
+}
+
+std::unique_ptr<ContainerRuntime> RuntimeFactory::detect(const QString& preference)
 {
     if (preference == QLatin1String("podman"))
         return std::make_unique<PodmanRuntime>();

@@ -15,8 +15,13 @@ public:
     // `preference` is "podman", "docker", or empty / "auto" to detect. Returns null for an
     // unknown name. When nothing is installed it still returns podman, so that every call
     // answers with a clear "podman is not installed" instead of the server failing to start.
-    static std::unique_ptr<ContainerRuntime> create(const QString& preference);
+    // `endpoint`: where that engine is (ContainerRuntime::setEndpoint; empty: its default).
+    static std::unique_ptr<ContainerRuntime> create(const QString& preference,
+                                                    const QString& endpoint = {});
     static bool isKnownEngine(const QString& name);
+
+private:
+    static std::unique_ptr<ContainerRuntime> detect(const QString& preference);
 };
 
 } // namespace csm

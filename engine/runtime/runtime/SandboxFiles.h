@@ -12,6 +12,11 @@ struct SandboxFiles
     // The seccomp profile given to the engine (--security-opt seccomp=): no new namespaces,
     // mounts, keyrings, eBPF, ptrace...
     QString seccompProfile;
+    // A remote engine's named volume holding a copy of the launcher and the profile, which its
+    // containers mount instead of the host's files: no host path reaches them there
+    // (SandboxFilesVolume). Empty: the host's files are bind-mounted. (Where the engine itself
+    // opens the profile, seccompProfile is then the copy's path on the engine's host.)
+    QString volume;
 
     // Both were found: a sandbox can be started.
     bool isComplete() const { return !launcher.isEmpty() && !seccompProfile.isEmpty(); }

@@ -38,7 +38,7 @@ QString firstExisting(const QStringList& candidates, bool executable)
 
 SandboxFiles SandboxFilesLocator::find()
 {
-    return {findLauncher(), findSeccompProfile()};
+    return {findLauncher(), findSeccompProfile(), {}};
 }
 
 QStringList SandboxFilesLocator::launcherCandidates()

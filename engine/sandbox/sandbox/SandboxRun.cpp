@@ -150,8 +150,9 @@ void SandboxRun::chooseContainer()
 {
     if (m_phase != Phase::CheckingImage)
         return; // cancelled meanwhile
-    // A secret changed: this run gets the new values, so it waits for them.
-    m_host.whenSecretsSettled(this, [this] { acquireContainer(); });
+    // A secret changed: this run gets the new values, so it waits for them (and, on a remote
+    // engine's first run, for the engine to hold the launcher).
+    m_host.whenReadyToStart(this, m_request.image, [this] { acquireContainer(); });
 }
 
 void SandboxRun::acquireContainer()
@@ -728,9 +729,7 @@ ExecutionResult SandboxRun::collectedResult() const
 
 QString SandboxRun::engineMissingMessage(const QString& processError) const
 {
-    return QStringLiteral("The container engine \"%1\" could not be started (%2). Install it "
-                          "(on Debian: `%3`) or choose another with --engine podman|docker.")
-        .arg(m_host.runtime().program(), processError, m_host.runtime().installCommand());
+    return m_host.runtime().notStartedMessage(processError);
 }
 
 QString SandboxRun::unenforcedLimitsMessage(const QStringList& limits) const

@@ -33,9 +33,11 @@ public:
     // The cap on sandboxes running at once, in which the run waits for its turn.
     virtual RunQueue& queue() = 0;
 
-    // Calls `ready` once the secrets a new container gets are settled (at once when they are),
-    // unless `context` is gone by then.
-    virtual void whenSecretsSettled(QObject* context, std::function<void()> ready) = 0;
+    // Calls `ready` once a new container of `image` may start (at once when it may), unless
+    // `context` is gone by then: the secrets it gets are settled, and a remote engine holds the
+    // sandbox's files (or failed to: cannotStartReason() then says why).
+    virtual void whenReadyToStart(QObject* context, const QString& image,
+                                  std::function<void()> ready) = 0;
     // The secrets a container acquired now gets (never null).
     virtual std::shared_ptr<const SandboxSecrets> secrets() const = 0;
     // Empty when a container can be started; otherwise why not (the launcher or the seccomp

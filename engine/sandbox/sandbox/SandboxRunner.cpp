@@ -12,6 +12,7 @@
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxFilesLocator.h"
+#include "sandbox/SandboxFilesVolume.h"
 #include "sandbox/SandboxRun.h"
 #include "sandbox/SandboxSession.h"
 #include "sandbox/WarmContainerChannel.h"
@@ -43,14 +44,33 @@ SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxP
     , m_instanceId(randomInstanceId())
     , m_reaper(new ContainerReaper(*m_runtime, this))
     , m_queue(new RunQueue({RunQueue::defaultMaxRunning(m_policy.memoryBytes)}, this))
-{}
+{
+    if (!m_runtime->isRemote() || !m_files.isComplete())
+        return;
+    // No host folder reaches a remote engine's containers: the launcher goes into a volume of
+    // the engine's, filled before the first container starts.
+    ContainerSpec sample = makeSpec(Language::Python, {});
+    sample.labels.remove(QLatin1String(ContainerLabels::kLanguage));
+    m_filesVolume = new SandboxFilesVolume(*m_runtime, m_files, sample.labels, this);
+    m_files.volume = m_filesVolume->name();
+    connect(m_filesVolume, &SandboxFilesVolume::finished, this, [this] {
+        if (!m_filesVolume->isFilled())
+            return;
+        if (const QString profile = m_filesVolume->seccompProfileOnEngine(); !profile.isEmpty())
+            m_files.seccompProfile = profile;
+        if (m_pool)
+            m_pool->refill();
+    });
+}
 
 SandboxRunner::~SandboxRunner()
 {
     // The pool hands its containers to the reaper, and the reaper uses the runtime: they go
-    // first, in that order, not with the other children after m_runtime.
+    // first, in that order, not with the other children after m_runtime (nor does the files
+    // volume, which uses it too).
     delete m_pool;
     delete m_reaper;
+    delete m_filesVolume;
 }
 
 void SandboxRunner::setImageKnownPresent(const QString& image, bool present)
@@ -181,8 +201,11 @@ void SandboxRunner::enablePool(int sizePerImage, int idleTimeoutMs)
 
 void SandboxRunner::warm(Language language, const QString& image)
 {
-    if (m_pool && m_files.isComplete())
-        m_pool->warm(language, image);
+    if (!m_pool || !m_files.isComplete())
+        return;
+    if (m_filesVolume)
+        m_filesVolume->fill(image);
+    m_pool->warm(language, image);
 }
 
 ContainerChannel* SandboxRunner::acquireChannel(Channel kind, Language language,
@@ -197,19 +220,78 @@ ContainerChannel* SandboxRunner::acquireChannel(Channel kind, Language language,
     return channel;
 }
 
-void SandboxRunner::whenSecretsSettled(QObject* context, std::function<void()> ready)
+void SandboxRunner::whenReadyToStart(QObject* context, const QString& image,
+                                     std::function<void()> ready)
 {
-    if (!m_heldForSecrets) {
-        ready();
+    if (m_heldForSecrets) {
+        connect(
+            this, &SandboxRunner::secretsSettled, context,
+            [this, context, image, ready = std::move(ready)]() mutable {
+                whenReadyToStart(context, image, std::move(ready));
+            },
+            Qt::SingleShotConnection);
         return;
     }
-    connect(this, &SandboxRunner::secretsSettled, context, std::move(ready),
-            Qt::SingleShotConnection);
+    if (m_filesVolume && !m_filesVolume->isFilled() && remoteEngineProblem().isEmpty()) {
+        // A failed fill is tried again by the next run: the engine may be back.
+        m_filesVolume->fill(image);
+        if (m_filesVolume->isFilling()) {
+            connect(m_filesVolume, &SandboxFilesVolume::finished, context, std::move(ready),
+                    Qt::SingleShotConnection);
+            return;
+        }
+    }
+    ready();
 }
 
 QString SandboxRunner::cannotStartReason() const
 {
-    return m_files.isComplete() ? QString() : SandboxFilesLocator::missingMessage(m_files);
+    if (!m_files.isComplete())
+        return SandboxFilesLocator::missingMessage(m_files);
+    if (const QString problem = remoteEngineProblem(); !problem.isEmpty())
+        return problem;
+    if (m_filesVolume && !m_filesVolume->isFilled()) {
+        switch (m_filesVolume->failure()) {
+        case SandboxFilesVolume::Failure::EngineNotStarted:
+            return m_filesVolume->error();
+        case SandboxFilesVolume::Failure::Filler:
+            // Most likely the image is missing: the run's own check of it says so, with the
+            // command that builds it (and the engine's words, if that is not it).
+            return {};
+        case SandboxFilesVolume::Failure::None:
+        case SandboxFilesVolume::Failure::Other:
+            break;
+        }
+        const QString why = m_filesVolume->error();
+        return QStringLiteral("The sandbox's launcher is not on the %1 engine (%2) yet%3")
+            .arg(m_runtime->name(), m_runtime->location().address,
+                 why.isEmpty() ? QStringLiteral(".") : QStringLiteral(": ") + why);
+    }
+    return {};
+}
+
+QString SandboxRunner::remoteEngineProblem() const
+{
+    if (!m_runtime->isRemote())
+        return {};
+    const QString where = m_runtime->location().address.isEmpty()
+                              ? QStringLiteral("the remote %1 engine").arg(m_runtime->name())
+                              : QStringLiteral("the %1 engine at %2")
+                                    .arg(m_runtime->name(), m_runtime->location().address);
+    if (!m_policy.sharedFolders.isEmpty()) {
+        return QStringLiteral("Shared folders are folders of this machine, which %1 cannot "
+                              "mount: remove them from the settings (--share), or use a local "
+                              "engine.")
+            .arg(where);
+    }
+    if (m_egress.throughProxy()) {
+        return QStringLiteral("Sandboxes reach the network through this machine's proxy "
+                              "(--egress %1), which %2 cannot reach yet: choose --egress none "
+                              "(no network) or --egress bridge (the engine's own network, "
+                              "unfiltered) in the settings.")
+            .arg(EgressModes::toString(m_egress.mode), where);
+    }
+    return {};
 }
 
 void SandboxRunner::reportColdStart(Language language, const QString& image, qint64 ms)
@@ -259,7 +341,11 @@ SandboxSession* SandboxRunner::startSession(Language language, const QString& im
         session = new SandboxSession(*m_runtime, spec, m_secrets, *m_reaper, parent);
         session->setEgressEndpoint(egress);
     }
-    session->start();
+    // On a remote engine's first session, once the engine holds the launcher.
+    whenReadyToStart(session, image, [this, session] {
+        session->setFiles(m_files);
+        session->start();
+    });
     return session;
 }
 

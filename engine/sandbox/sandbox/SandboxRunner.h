@@ -24,6 +24,7 @@ class RunQueue;
 class ContainerRuntime;
 class SandboxRun;
 class SandboxSession;
+class SandboxFilesVolume;
 class ContainerChannel;
 class EgressEndpoint;
 class WarmPool;
@@ -91,7 +92,10 @@ public:
     // so that a changed secret applies to the next run, and the pool starts no container.
     void holdForSecrets();
     bool isHeldForSecrets() const { return m_heldForSecrets; }
-    void whenSecretsSettled(QObject* context, std::function<void()> ready) override;
+    void whenReadyToStart(QObject* context, const QString& image,
+                          std::function<void()> ready) override;
+    // Whether the pool may start containers now: no hold, and nothing that stops every start.
+    bool canStartContainers() const { return !m_heldForSecrets && cannotStartReason().isEmpty(); }
     // The secrets from now on; ends a hold. Waiting containers of the pool that hold other
     // values are replaced.
     void setSecrets(std::shared_ptr<const SandboxSecrets> secrets);
@@ -116,6 +120,9 @@ Q_SIGNALS:
     void secretsSettled();
 
 private:
+    // What a remote engine cannot do that the settings ask for; empty when nothing.
+    QString remoteEngineProblem() const;
+
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxPolicy m_policy;
     EgressSettings m_egress;
@@ -126,6 +133,8 @@ private:
     std::shared_ptr<const SandboxSecrets> m_secrets = SandboxSecrets::none();
     bool m_heldForSecrets = false;
     SandboxFiles m_files;
+    // A remote engine's copy of the launcher (null for a local engine).
+    SandboxFilesVolume* m_filesVolume = nullptr;
     QString m_instanceId;
     ContainerReaper* m_reaper = nullptr;
     RunQueue* m_queue = nullptr;

@@ -25,6 +25,7 @@ SandboxSession::SandboxSession(const ContainerRuntime& runtime, const ContainerS
     , m_containerName(spec.name)
     , m_secrets(std::move(secrets))
     , m_client(runtime.newRunProcess(spec, this))
+    , m_spec(spec)
     , m_engineStderr(kEngineStderrCap)
 {
     connect(m_client, &QProcess::readyReadStandardOutput, this,
@@ -77,6 +78,14 @@ void SandboxSession::setEgressEndpoint(EgressEndpoint* endpoint)
     m_egress = endpoint;
     if (endpoint)
         endpoint->setParent(this);
+}
+
+void SandboxSession::setFiles(const SandboxFiles& files)
+{
+    if (!m_client || m_client->state() != QProcess::NotRunning)
+        return;
+    m_spec.files = files;
+    m_client->setArguments(m_runtime.runArguments(m_spec));
 }
 
 void SandboxSession::start()

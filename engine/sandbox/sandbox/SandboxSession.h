@@ -54,6 +54,9 @@ public:
 
     // Starts the container (a pooled one: takes it over); ready() or ended() follows.
     void start();
+    // Before start(): the files the container starts with changed (a remote engine's copy of
+    // them became ready). Nothing for a pooled one, already started.
+    void setFiles(const SandboxFiles& files);
     State state() const { return m_state; }
     // What the engine said while starting its container (for error messages); may be empty.
     QByteArray engineDiagnostics() const;
@@ -113,6 +116,8 @@ private:
     // The engine client attached to a container started for it, or the pooled container's
     // channel: one of the two while the container lives.
     QPointer<QProcess> m_client;
+    // A container of its own: what it is started from.
+    ContainerSpec m_spec;
     QPointer<WarmContainerChannel> m_pooled;
     EgressEndpoint* m_egress = nullptr;
     CappedBuffer m_engineStderr;

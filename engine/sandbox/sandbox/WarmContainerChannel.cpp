@@ -11,6 +11,7 @@
 #include <QtEndian>
 #include <QTimer>
 
+#include <algorithm>
 #include <utility>
 
 namespace csm {
@@ -25,7 +26,7 @@ WarmContainerChannel::WarmContainerChannel(const ContainerRuntime& runtime, Cont
     : ContainerChannel(spec.name, std::move(secrets), parent)
     , m_runtime(runtime)
     , m_spec(std::move(spec))
-    , m_socket(new QLocalSocket(this))
+    , m_attached(m_spec.ioDirectory.isEmpty())
 {
     m_readyDeadline.setSingleShot(true);
     connect(&m_readyDeadline, &QTimer::timeout, this, [this] {
@@ -33,6 +34,9 @@ WarmContainerChannel::WarmContainerChannel(const ContainerRuntime& runtime, Cont
         if (!m_inUse)
             fail(QStringLiteral("it was not ready after %1 s").arg(kReadyTimeoutMs / 1000));
     });
+    if (m_attached)
+        return;
+    m_socket = new QLocalSocket(this);
     connect(m_socket, &QLocalSocket::connected, this, &WarmContainerChannel::onConnected);
     connect(m_socket, &QLocalSocket::readyRead, this, [this] { onBytes(m_socket->readAll()); });
     connect(m_socket, &QLocalSocket::disconnected, this, [this] {
@@ -61,6 +65,12 @@ WarmContainerChannel::WarmContainerChannel(const ContainerRuntime& runtime, Cont
 
 void WarmContainerChannel::onConnected()
 {
+    if (m_attached) {
+        // The launcher spoke: the engine has made the container.
+        m_connected = true;
+        Q_EMIT up(m_sinceStart.elapsed());
+        return;
+    }
     // The socket has served its purpose (the launcher unlinks it once it accepts). Close the
     // folder to the sandbox before any program runs: it is on the host's disk, and a program
     // could otherwise fill it.
@@ -97,6 +107,15 @@ void WarmContainerChannel::onBytes(const QByteArray& bytes)
 
 WarmContainerChannel::~WarmContainerChannel()
 {
+    if (m_attached) {
+        // Never handed over (the server is going down): the client goes with us.
+        if (m_starter && m_starter->state() != QProcess::NotRunning) {
+            m_starter->disconnect(this);
+            m_starter->kill();
+            m_starter->waitForFinished(1000);
+        }
+        return;
+    }
     QFile::setPermissions(m_spec.ioDirectory,
                           QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     QDir(m_spec.ioDirectory).removeRecursively();
@@ -111,6 +130,22 @@ void WarmContainerChannel::start()
         if (error == QProcess::FailedToStart)
             fail(m_starter->errorString());
     });
+    if (m_attached) {
+        connect(m_starter, &QProcess::readyReadStandardOutput, this, [this] {
+            const QByteArray bytes = m_starter->readAllStandardOutput();
+            if (!m_connected)
+                onConnected();
+            onBytes(bytes);
+        });
+        connect(m_starter, &QProcess::readyReadStandardError, this, [this] {
+            const QByteArray bytes = m_starter->readAllStandardError();
+            m_engineStderr.append(
+                bytes.left(std::max<qsizetype>(0, 16 * 1024 - m_engineStderr.size())));
+        });
+        connect(m_starter, &QProcess::finished, this, &WarmContainerChannel::onAttachedClientEnded);
+        m_starter->start();
+        return;
+    }
     connect(m_starter, &QProcess::finished, this,
             [this](int exitCode, QProcess::ExitStatus status) {
                 m_engineStderr = m_starter->readAllStandardError().left(16 * 1024);
@@ -127,6 +162,29 @@ void WarmContainerChannel::start()
                 connectToLauncher();
             });
     m_starter->start();
+}
+
+void WarmContainerChannel::onAttachedClientEnded(int exitCode, QProcess::ExitStatus status)
+{
+    const QByteArray rest = m_starter->readAllStandardOutput();
+    if (!rest.isEmpty())
+        onBytes(rest);
+    m_engineStderr.append(m_starter->readAllStandardError().left(16 * 1024));
+    if (m_handedOver)
+        return;
+    if (m_inUse) {
+        Q_EMIT ended(status == QProcess::NormalExit ? exitCode : -1);
+        return;
+    }
+    if (m_ready) {
+        Q_EMIT lostWhileIdle();
+        return;
+    }
+    const QString cause = m_runtime.explainFailure(m_engineStderr);
+    fail(QStringLiteral("%1 exited with %2: %3")
+             .arg(m_runtime.name())
+             .arg(exitCode)
+             .arg(cause.isEmpty() ? QString::fromUtf8(m_engineStderr).trimmed() : cause));
 }
 
 void WarmContainerChannel::connectToLauncher()
@@ -148,7 +206,9 @@ void WarmContainerChannel::sendRequest(const QByteArray& request)
 {
     m_inUse = true;
     m_readyDeadline.stop();
-    if (m_connected)
+    if (m_attached)
+        m_starter->write(request); // the engine client holds it until the container reads it
+    else if (m_connected)
         m_socket->write(request);
     else
         m_pendingRequest = request;
@@ -163,6 +223,16 @@ void WarmContainerChannel::handOver(ContainerReaper& reaper, bool removeContaine
         return;
     m_handedOver = true;
     m_readyDeadline.stop();
+    if (m_attached) {
+        QProcess* client = std::exchange(m_starter, nullptr);
+        if (!client)
+            return;
+        if (removeContainer)
+            reaper.adoptAndRemove(client, containerName());
+        else
+            reaper.adopt(client, containerName());
+        return;
+    }
     m_socket->disconnect(this);
     m_socket->abort();
     if (m_starter && m_starter->state() != QProcess::NotRunning) {

@@ -6,18 +6,20 @@
 
 #include <QElapsedTimer>
 #include <QPointer>
+#include <QProcess>
 #include <QTimer>
 
 class QLocalSocket;
-class QProcess;
 
 namespace csm {
 
 class ContainerRuntime;
 
-// A warm pool's container: started detached ahead of any call, its launcher already running the
-// interpreter, which waits for its program. The server's connection to the launcher's socket is
-// the only thing attached to it; no engine client waits beside it.
+// A warm pool's container: started ahead of any call, its launcher already running the
+// interpreter, which waits for its program. On a local engine it runs detached, and the server's
+// connection to the launcher's socket (in a host folder) is the only thing attached to it; no
+// engine client waits beside it. A remote engine's containers see no host folder: the engine
+// client stays attached, and the launcher talks on its stdin and stdout (spec.ioDirectory empty).
 //
 // It goes through three stages: starting (the engine creates it), up (connected to its launcher;
 // the interpreter may still be importing modules) and ready (the launcher's ready frame). A call
@@ -31,7 +33,7 @@ public:
     // How long the engine may take to start the container and its interpreter to get ready.
     static constexpr int kReadyTimeoutMs = 30'000;
 
-    // `spec.ioDirectory` is the host folder the launcher's socket appears in.
+    // `spec.ioDirectory` is the host folder the launcher's socket appears in; empty: attached.
     WarmContainerChannel(const ContainerRuntime& runtime, ContainerSpec spec,
                          std::shared_ptr<const SandboxSecrets> secrets, QObject* parent = nullptr);
     ~WarmContainerChannel() override;
@@ -59,6 +61,7 @@ Q_SIGNALS:
 
 private:
     void connectToLauncher();
+    void onAttachedClientEnded(int exitCode, QProcess::ExitStatus status);
     void onConnected();
     void onBytes(const QByteArray& bytes);
     void fail(const QString& reason);
@@ -66,6 +69,7 @@ private:
     const ContainerRuntime& m_runtime;
     ContainerSpec m_spec;
     QPointer<QProcess> m_starter;
+    // Null when attached: m_starter is the way in then, for the container's whole life.
     QLocalSocket* m_socket = nullptr;
     QElapsedTimer m_sinceStart;
     QTimer m_readyDeadline;
@@ -78,6 +82,7 @@ private:
     bool m_ready = false;
     bool m_inUse = false;
     bool m_handedOver = false;
+    bool m_attached = false;
 };
 
 } // namespace csm

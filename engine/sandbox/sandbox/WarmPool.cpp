@@ -1,6 +1,7 @@
 #include "sandbox/WarmPool.h"
 
 #include "core/Logging.h"
+#include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/EgressEndpoint.h"
 #include "sandbox/RunQueue.h"
@@ -177,7 +178,7 @@ void WarmPool::shrinkQuietSlots()
 
 void WarmPool::refill()
 {
-    if (m_shutDown || m_runner.isHeldForSecrets())
+    if (m_shutDown || !m_runner.canStartContainers())
         return;
     const bool deferring = m_callsRunning > 0 && !m_deferralExpired;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -223,15 +224,19 @@ void WarmPool::startOne(Slot& slot)
         spec.command = LanguageTraits::pooledInterpreterCommand(slot.language);
         spec.interpreterSignalsReady = LanguageTraits::pooledInterpreterSignalsReady(slot.language);
     }
-    spec.ioDirectory = m_ioRoot.filePath(spec.name);
-    QDir().mkpath(spec.ioDirectory);
-    // The launcher runs as the sandbox user, not as us: it must be able to create its socket.
-    // The parent folder (0700) keeps everyone else out.
-    QFile::setPermissions(spec.ioDirectory, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                                QFileDevice::ExeOwner | QFileDevice::ReadGroup |
-                                                QFileDevice::WriteGroup | QFileDevice::ExeGroup |
-                                                QFileDevice::ReadOther | QFileDevice::WriteOther |
-                                                QFileDevice::ExeOther);
+    spec.pooled = true;
+    // A remote engine's containers cannot see a host folder: they stay attached instead.
+    if (!m_runner.runtime().isRemote()) {
+        spec.ioDirectory = m_ioRoot.filePath(spec.name);
+        QDir().mkpath(spec.ioDirectory);
+        // The launcher runs as the sandbox user, not as us: it must be able to create its
+        // socket. The parent folder (0700) keeps everyone else out.
+        QFile::setPermissions(
+            spec.ioDirectory,
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup |
+                QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther);
+    }
     EgressEndpoint* egress = m_runner.attachEgress(spec);
     auto* channel = new WarmContainerChannel(m_runner.runtime(), spec, m_runner.secrets(), this);
     channel->setEgressEndpoint(egress);

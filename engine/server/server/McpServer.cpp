@@ -90,7 +90,8 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     , m_tools(std::make_unique<ToolRegistry>())
     , m_options(options)
 {
-    std::unique_ptr<ContainerRuntime> runtime = RuntimeFactory::create(options.engine);
+    std::unique_ptr<ContainerRuntime> runtime =
+        RuntimeFactory::create(options.engine, options.engineHost);
     const ContainerRuntime& engine = *runtime;
     const SandboxFiles files = SandboxFilesLocator::find();
     if (!files.isComplete())
@@ -207,7 +208,7 @@ void McpServer::applySettings(const ServerOptions& options)
 {
     for (const QString& warning : options.warnings)
         qCWarning(lcServer).noquote() << warning;
-    if (options.engine != m_options.engine) {
+    if (options.engine != m_options.engine || options.engineHost != m_options.engineHost) {
         qCWarning(lcServer).noquote()
             << "settings: the engine choice changed; it applies when the server starts again";
     }
@@ -230,8 +231,11 @@ void McpServer::applySettings(const ServerOptions& options)
     m_runner->warm(Language::Python, python.image);
     m_runner->warm(Language::JavaScript, js.image);
     const QString engineName = m_options.engine;
+    const QString engineHost = m_options.engineHost;
     m_options = options;
-    m_options.engine = engineName; // the runtime in use stays what it was
+    // The runtime in use stays what it was.
+    m_options.engine = engineName;
+    m_options.engineHost = engineHost;
     qCInfo(lcServer).noquote() << "settings applied | python image" << python.image
                                << "| javascript image" << js.image << "| timeout"
                                << options.defaultTimeoutSeconds << "s | pool" << options.poolSize;

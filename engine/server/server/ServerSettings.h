@@ -21,7 +21,10 @@ namespace csm {
 // ServerSettingsSchema names each one once: its key, flag, variable, check and default.
 struct ServerSettings
 {
-    QString engine;      // "podman", "docker"; empty: auto-detect
+    QString engine; // "podman", "docker"; empty: auto-detect
+    // Where that engine is (EngineAddress: a URL, or a context or connection name); empty: where
+    // its CLI goes by default (DOCKER_HOST, CONTAINER_HOST, its configuration).
+    QString engineHost;
     QString pythonImage; // empty: the locally built default
     QString jsImage;
     SandboxPolicy policy;
@@ -58,7 +61,7 @@ struct ServerSettings
     Expected<void> save(const QString& dataDir) const;
 
     // The engine and images, as the runtime layer reads them.
-    EngineChoice engineChoice() const { return {engine, pythonImage, jsImage}; }
+    EngineChoice engineChoice() const { return {engine, engineHost, pythonImage, jsImage}; }
     QString image(Language language) const { return engineChoice().image(language); }
     void setImage(Language language, const QString& image);
     void setEgressMode(EgressMode mode)

@@ -7,6 +7,7 @@
 #include "server/ServerSettings.h"
 
 #include <QCommandLineParser>
+#include <QRegularExpression>
 #include <QThread>
 
 #include <algorithm>
@@ -132,6 +133,30 @@ std::vector<ServerSetting> containerSettings()
         },
     };
     list.push_back(std::move(engine));
+    list.push_back({
+        Section::Container,
+        QStringLiteral("engine-host"),
+        valueFlag("engine-host",
+                  QStringLiteral("Where the engine is: a URL (ssh://me@build, tcp://build:2376, "
+                                 "unix:///path/podman.sock) or a Docker context or Podman "
+                                 "connection name. Default: $CODE_SANDBOX_ENGINE_HOST, else "
+                                 "where the engine's own CLI goes (DOCKER_HOST, CONTAINER_HOST, "
+                                 "its configuration)."),
+                  "address"),
+        QStringLiteral("CODE_SANDBOX_ENGINE_HOST"),
+        {},
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            const QString address = text.trimmed();
+            // A value the CLI would take as an option, or split, is no address.
+            if (address.startsWith(QLatin1Char('-')) ||
+                address.contains(QRegularExpression(QStringLiteral("\\s"))))
+                return QStringLiteral("give a URL or a context or connection name");
+            settings.engineHost = address;
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) { return settings.engineHost; },
+        {},
+    });
     list.push_back({
         Section::Container,
         QStringLiteral("python-image"),

@@ -247,13 +247,14 @@ qint64 ImagesPage::operationProcessId() const
 void ImagesPage::reloadSettings()
 {
     const ServerSettings settings = ServerSettings::load(m_dataDir);
-    if (!m_runtime || settings.engine != m_engineSetting) {
+    if (!m_runtime || settings.engine != m_engineSetting ||
+        settings.engineHost != m_runtime->endpoint()) {
         m_engineSetting = settings.engine;
-        m_runtime = RuntimeFactory::create(settings.engine);
+        m_runtime = RuntimeFactory::create(settings.engine, settings.engineHost);
         if (!m_runtime) {
             appendLog(tr("The settings name an unknown engine \"%1\"; using the one found here.")
                           .arg(settings.engine));
-            m_runtime = RuntimeFactory::create({});
+            m_runtime = RuntimeFactory::create({}, settings.engineHost);
         }
     }
     for (Language language : {Language::Python, Language::JavaScript}) {
@@ -483,6 +484,8 @@ void ImagesPage::start(Operation operation, const QString& program, const QStrin
     m_process = new QProcess(this);
     m_process->setProgram(program);
     m_process->setArguments(arguments);
+    // The engine the settings name (build-images' own engine calls read the same variables).
+    m_process->setProcessEnvironment(m_runtime->processEnvironment());
     if (operation == Operation::Test) {
         // The test program prints to stdout only: whatever comes on stderr is the engine's
         // (rootless Podman warns there that it ignores the limits), and is shown as such.

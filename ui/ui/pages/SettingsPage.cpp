@@ -15,6 +15,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -314,6 +315,15 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     auto* engineLayout = new QFormLayout(engine);
     engineLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
     engineLayout->addRow(tr("Container en&gine:"), m_engine);
+    m_engineHost = new QLineEdit(engine);
+    m_engineHost->setPlaceholderText(tr("where its command line goes by default"));
+    m_engineHost->setMinimumWidth(m_engineHost->fontMetrics().averageCharWidth() * 40);
+    engineLayout->addRow(tr("Engine &host:"), m_engineHost);
+    engineLayout->addRow(note(tr("A remote engine or a VM: ssh://me@build, tcp://build:2376 (TLS "
+                                 "from DOCKER_CERT_PATH), unix:///path/to/podman.sock, or the "
+                                 "name of a Docker context or Podman connection. Sandboxes there "
+                                 "get their launcher through the engine, not a shared folder."),
+                              engine));
 
     // Approval.
     auto* approval = new QGroupBox(tr("Approval"), form);
@@ -408,6 +418,7 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     connect(m_allowedHosts, &QPlainTextEdit::textChanged, this, &SettingsPage::updateState);
     connect(m_alwaysAllowed, &QPlainTextEdit::textChanged, this, &SettingsPage::updateState);
     connect(m_engine, &QComboBox::currentIndexChanged, this, &SettingsPage::updateState);
+    connect(m_engineHost, &QLineEdit::textChanged, this, &SettingsPage::updateState);
     connect(m_sharedFolders, &SharedFoldersEditor::changed, this, &SettingsPage::updateState);
     connect(m_outputCapUnit, &QComboBox::currentIndexChanged, this,
             &SettingsPage::onOutputCapUnitChanged);
@@ -442,6 +453,7 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     m_filesMaxMb->setObjectName(QStringLiteral("keepFilesMegabytes"));
     m_maxFieldSize->setObjectName(QStringLiteral("keepPerText"));
     m_engine->setObjectName(QStringLiteral("engine"));
+    m_engineHost->setObjectName(QStringLiteral("engineHost"));
     m_approval->setObjectName(QStringLiteral("approvalRequired"));
     m_approvalTimeout->setObjectName(QStringLiteral("approvalTimeout"));
     m_notifyApprovals->setObjectName(QStringLiteral("notifyApprovals"));
@@ -573,6 +585,7 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     m_maxFieldSize->setValue(
         shown(m_maxFieldSize, static_cast<double>(server.historyMaxFieldBytes) / KiB));
     m_engine->setCurrentIndex(std::max(0, m_engine->findData(server.engine)));
+    m_engineHost->setText(server.engineHost);
     m_approval->setChecked(desktop.approvalRequired);
     m_approvalTimeout->setValue(desktop.approvalTimeoutSeconds);
     m_notifyApprovals->setChecked(desktop.notifyApprovals);
@@ -608,6 +621,7 @@ SettingsPage::FormValues SettingsPage::formValues() const
     values.filesMaxMb = m_filesMaxMb->value();
     values.maxFieldKiB = m_maxFieldSize->value();
     values.engine = m_engine->currentData().toString();
+    values.engineHost = m_engineHost->text().trimmed();
     values.approval = m_approval->isChecked();
     values.approvalTimeoutSeconds = m_approvalTimeout->value();
     values.notifyApprovals = m_notifyApprovals->isChecked();
@@ -671,6 +685,8 @@ ServerSettings SettingsPage::changedServer(ServerSettings onto) const
         onto.historyMaxFieldBytes = now.maxFieldKiB * KiB;
     if (now.engine != was.engine)
         onto.engine = now.engine;
+    if (now.engineHost != was.engineHost)
+        onto.engineHost = now.engineHost;
     return onto;
 }
 

@@ -9,6 +9,7 @@
 class QButtonGroup;
 class QCheckBox;
 class QComboBox;
+class QLineEdit;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
@@ -81,6 +82,7 @@ private:
         int filesMaxMb = 0;
         int maxFieldKiB = 0;
         QString engine;
+        QString engineHost;
         bool approval = false;
         int approvalTimeoutSeconds = 0;
         bool notifyApprovals = false;
@@ -140,6 +142,7 @@ private:
     QSpinBox* m_filesMaxMb = nullptr;
     QSpinBox* m_maxFieldSize = nullptr;
     QComboBox* m_engine = nullptr;
+    QLineEdit* m_engineHost = nullptr;
     QCheckBox* m_approval = nullptr;
     QSpinBox* m_approvalTimeout = nullptr;
     QCheckBox* m_notifyApprovals = nullptr;

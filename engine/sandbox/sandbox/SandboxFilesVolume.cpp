@@ -1,0 +1,215 @@
+#include "sandbox/SandboxFilesVolume.h"
+
+#include "core/Logging.h"
+#include "runtime/ContainerRuntime.h"
+#include "runtime/ContainerSpec.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QProcess>
+#include <QTimer>
+#include <QUuid>
+
+namespace csm {
+
+namespace {
+constexpr int kStepTimeoutMs = 120'000;
+
+QString firstLine(const QByteArray& text)
+{
+    return QString::fromUtf8(text).trimmed().section(u'\n', 0, 0).left(500);
+}
+} // namespace
+
+SandboxFilesVolume::SandboxFilesVolume(const ContainerRuntime& runtime, SandboxFiles files,
+                                       QMap<QString, QString> labels, QObject* parent)
+    : QObject(parent)
+    , m_runtime(runtime)
+    , m_files(std::move(files))
+    , m_labels(std::move(labels))
+{
+    QFile launcher(m_files.launcher);
+    QFile profile(m_files.seccompProfile);
+    if (!launcher.open(QIODevice::ReadOnly))
+        m_error = QStringLiteral("cannot read the launcher %1: %2")
+                      .arg(m_files.launcher, launcher.errorString());
+    else if (!profile.open(QIODevice::ReadOnly))
+        m_error = QStringLiteral("cannot read the seccomp profile %1: %2")
+                      .arg(m_files.seccompProfile, profile.errorString());
+    else
+        m_name = nameFor(launcher.readAll(), profile.readAll());
+}
+
+SandboxFilesVolume::~SandboxFilesVolume()
+{
+    if (m_step) {
+        m_step->disconnect(this);
+        m_step->kill();
+        m_step->waitForFinished(1000);
+    }
+    if (!m_helper.isEmpty()) {
+        QProcess remover;
+        remover.setProcessEnvironment(m_runtime.processEnvironment());
+        remover.setProgram(m_runtime.program());
+        remover.setArguments(m_runtime.forceRemoveArguments(m_helper));
+        remover.startDetached();
+    }
+}
+
+QString SandboxFilesVolume::nameFor(const QByteArray& launcher, const QByteArray& seccompProfile)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(launcher);
+    hash.addData(seccompProfile);
+    const QByteArray digest = hash.result();
+    return QStringLiteral("code-sandbox-files-") + QString::fromLatin1(digest.toHex().left(16));
+}
+
+void SandboxFilesVolume::fill(const QString& image)
+{
+    if (m_filled || m_step || m_name.isEmpty())
+        return;
+    m_error.clear();
+    m_failure = Failure::None;
+    m_sinceFill.start();
+    run(m_runtime.volumeCheckArguments(m_name), [this, image](int exitCode, const QByteArray&) {
+        if (exitCode == 0)
+            createFiller(image);
+        else
+            createVolume(image);
+    });
+}
+
+void SandboxFilesVolume::createVolume(const QString& image)
+{
+    run(m_runtime.volumeCreateArguments(m_name, m_labels),
+        [this, image](int exitCode, const QByteArray& createError) {
+            if (exitCode == 0) {
+                createFiller(image);
+                return;
+            }
+            // Another server may have made it meanwhile: only a volume still missing fails.
+            run(m_runtime.volumeCheckArguments(m_name),
+                [this, image, createError](int checkExit, const QByteArray&) {
+                    if (checkExit == 0)
+                        createFiller(image);
+                    else
+                        fail(QStringLiteral("could not create the volume"), createError);
+                });
+        });
+}
+
+void SandboxFilesVolume::createFiller(const QString& image)
+{
+    const QString helper =
+        QStringLiteral("code-sandbox-fill-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
+    run(m_runtime.volumeFillerArguments(
+            helper, image, m_name, QLatin1String(ContainerSpec::kFilesVolumeMountPoint), m_labels),
+        [this, helper](int exitCode, const QByteArray& error) {
+            if (exitCode != 0) {
+                fail(QStringLiteral("could not create a container to fill"), error,
+                     Failure::Filler);
+                return;
+            }
+            m_helper = helper;
+            copy(m_files.launcher, QLatin1String(ContainerSpec::kLauncherNameInVolume), [this] {
+                copy(m_files.seccompProfile,
+                     QLatin1String(ContainerSpec::kSeccompProfileNameInVolume), [this] {
+                         removeHelper();
+                         if (m_runtime.enginesReadSeccompProfiles())
+                             findProfileOnEngine();
+                         else
+                             succeed();
+                     });
+            });
+        });
+}
+
+void SandboxFilesVolume::copy(const QString& hostPath, const QString& name,
+                              std::function<void()> then)
+{
+    const QString destination =
+        QLatin1String(ContainerSpec::kFilesVolumeMountPoint) + QLatin1Char('/') + name;
+    run(m_runtime.copyIntoArguments(hostPath, m_helper, destination),
+        [this, hostPath, then = std::move(then)](int exitCode, const QByteArray& error) {
+            if (exitCode != 0)
+                fail(QStringLiteral("could not copy %1 into").arg(hostPath), error);
+            else
+                then();
+        });
+}
+
+void SandboxFilesVolume::findProfileOnEngine()
+{
+    run(m_runtime.volumeMountpointArguments(m_name), [this](int exitCode, const QByteArray& error) {
+        const QString folder = QString::fromUtf8(m_lastOutput).trimmed();
+        if (exitCode != 0 || folder.isEmpty()) {
+            fail(QStringLiteral("could not find where the engine keeps"), error);
+            return;
+        }
+        m_seccompOnEngine =
+            folder + QLatin1Char('/') + QLatin1String(ContainerSpec::kSeccompProfileNameInVolume);
+        succeed();
+    });
+}
+
+void SandboxFilesVolume::succeed()
+{
+    m_filled = true;
+    m_fillMs = m_sinceFill.elapsed();
+    qCInfo(lcSandbox).noquote() << "the remote engine holds the sandbox's launcher in volume"
+                                << m_name << "(filled in" << m_fillMs << "ms)";
+    Q_EMIT finished();
+}
+
+void SandboxFilesVolume::run(const QStringList& arguments, Next next)
+{
+    QProcess* process = m_runtime.newProcess(arguments, this);
+    m_step = process;
+    connect(process, &QProcess::finished, this,
+            [this, process, next](int exitCode, QProcess::ExitStatus status) {
+                const QByteArray error = process->readAllStandardError();
+                m_lastOutput = process->readAllStandardOutput();
+                process->deleteLater();
+                m_step = nullptr;
+                next(status == QProcess::NormalExit ? exitCode : -1, error);
+            });
+    connect(process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return;
+        process->deleteLater();
+        m_step = nullptr;
+        removeHelper();
+        m_failure = Failure::EngineNotStarted;
+        m_error = m_runtime.notStartedMessage(process->errorString());
+        Q_EMIT finished();
+    });
+    // An engine that stops answering must not hold every run forever.
+    QTimer::singleShot(kStepTimeoutMs, process, [process] { process->kill(); });
+    process->start();
+}
+
+void SandboxFilesVolume::fail(const QString& what, const QByteArray& standardError, Failure failure)
+{
+    removeHelper();
+    m_failure = failure;
+    m_error = QStringLiteral("%1 %2: %3")
+                  .arg(what, m_name,
+                       firstLine(standardError).isEmpty() ? QStringLiteral("no reason given")
+                                                          : firstLine(standardError));
+    qCWarning(lcSandbox).noquote()
+        << "the sandbox's launcher could not be put on the engine:" << m_error;
+    Q_EMIT finished();
+}
+
+void SandboxFilesVolume::removeHelper()
+{
+    if (m_helper.isEmpty())
+        return;
+    QProcess* remover = m_runtime.newProcess(m_runtime.forceRemoveArguments(m_helper), this);
+    connect(remover, &QProcess::finished, remover, &QObject::deleteLater);
+    remover->start();
+    m_helper.clear();
+}
+
+} // namespace csm

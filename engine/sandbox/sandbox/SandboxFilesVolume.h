@@ -1,0 +1,101 @@
+#pragma once
+
+#include "runtime/SandboxFiles.h"
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QMap>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+class QProcess;
+
+namespace csm {
+
+class ContainerRuntime;
+
+// A remote engine's copy of the files every sandbox starts with (the launcher): a named volume,
+// one per launcher build, filled through the engine itself (`create` a container that mounts it,
+// `cp` the file in, remove that container), since no host folder reaches its containers. The
+// sandboxes then mount it read-only (ContainerSpec::kFilesVolumeMountPoint).
+//
+// It is filled anew each time a server starts: the same build writes the same bytes, so a fill
+// that a crash cut short is repaired, and the engine replaces a file it copies over (a container
+// running the old copy keeps it).
+class SandboxFilesVolume final : public QObject
+{
+    Q_OBJECT
+
+public:
+    // `labels`: for the short-lived container that fills it, so that a server that dies meanwhile
+    // leaves nothing the stale-container sweep would not remove.
+    SandboxFilesVolume(const ContainerRuntime& runtime, SandboxFiles files,
+                       QMap<QString, QString> labels, QObject* parent = nullptr);
+    ~SandboxFilesVolume() override;
+
+    // code-sandbox-files-<the first 16 hex digits of the SHA-256 of the launcher and profile>.
+    static QString nameFor(const QByteArray& launcher, const QByteArray& seccompProfile);
+    // Empty until the launcher was read.
+    QString name() const { return m_name; }
+
+    bool isFilled() const { return m_filled; }
+    bool isFilling() const { return m_step != nullptr; }
+    // Why the last fill failed; empty after a success.
+    QString error() const { return m_error; }
+    // What failed in the last fill.
+    enum class Failure
+    {
+        None,
+        EngineNotStarted, // the CLI could not even be started (error() is the call's message)
+        Filler,           // the container that mounts it could not be made (its image, likely)
+        Other,
+    };
+    Failure failure() const { return m_failure; }
+    // How long the last fill took.
+    qint64 fillMs() const { return m_fillMs; }
+    // The profile's copy as the engine's host sees it, once filled, where the engine opens
+    // profiles itself (ContainerRuntime::enginesReadSeccompProfiles); else empty.
+    QString seccompProfileOnEngine() const { return m_seccompOnEngine; }
+
+    // Fills it, with a container of `image` (one the engine has) doing the mounting; finished()
+    // follows. Nothing happens while a fill is under way or once one succeeded.
+    void fill(const QString& image);
+
+Q_SIGNALS:
+    // The fill ended: isFilled(), or error() says why not.
+    void finished();
+
+private:
+    using Next = std::function<void(int exitCode, const QByteArray& standardError)>;
+    // The fill's steps, in order.
+    void createVolume(const QString& image);
+    void createFiller(const QString& image);
+    void copy(const QString& hostPath, const QString& name, std::function<void()> then);
+    void findProfileOnEngine();
+    void succeed();
+    void run(const QStringList& arguments, Next next);
+    void fail(const QString& what, const QByteArray& standardError,
+              Failure failure = Failure::Other);
+    void removeHelper();
+
+    const ContainerRuntime& m_runtime;
+    SandboxFiles m_files;
+    QMap<QString, QString> m_labels;
+    QString m_name;
+    QString m_helper;
+    QPointer<QProcess> m_step;
+    QElapsedTimer m_sinceFill;
+    QString m_error;
+    Failure m_failure = Failure::None;
+    QString m_seccompOnEngine;
+    // The standard output of the last step.
+    QByteArray m_lastOutput;
+    qint64 m_fillMs = 0;
+    bool m_filled = false;
+};
+
+} // namespace csm
