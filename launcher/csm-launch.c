@@ -452,11 +452,13 @@ static void announce_ready(int connection)
 
 /* --listen: waits for the host's one connection on the socket PATH; frames go back over it.
  * "-" (a remote engine's warm container, kept attached: no host folder reaches it) is the
- * attached stdin and stdout, which are there already. */
+ * attached stdin and stdout, which are there already: the up frame tells the host so. */
 static int accept_host(const char* path)
 {
-    if (strcmp(path, "-") == 0)
+    if (strcmp(path, "-") == 0) {
+        frame(CSM_FRAME_UP, "", 0);
         return STDIN_FILENO;
+    }
     struct sockaddr_un address;
     memset(&address, 0, sizeof address);
     address.sun_family = AF_UNIX;

@@ -1,6 +1,7 @@
 #include "runtime/ContainerRuntime.h"
 #include "runtime/ContainerSpec.h"
 #include "runtime/DockerRuntime.h"
+#include "runtime/EngineAddress.h"
 #include "runtime/PodmanRuntime.h"
 #include "runtime/RuntimeFactory.h"
 
@@ -141,6 +142,10 @@ private Q_SLOTS:
     void remoteEngineGetsTheLauncherFromItsVolume();
     void pooledContainerOnARemoteEngineStaysAttached_data() { addEngineRows(); }
     void pooledContainerOnARemoteEngineStaysAttached();
+    void endpointReachesTheCliThroughItsOwnVariables_data();
+    void endpointReachesTheCliThroughItsOwnVariables();
+    void remoteUrls_data();
+    void remoteUrls();
     void egressProxyModeMountsTheEndpointAndSetsTheProxy_data() { addEngineRows(); }
     void egressProxyModeMountsTheEndpointAndSetsTheProxy();
     void sharedFoldersAreBindMounts_data() { addEngineRows(); }
@@ -457,6 +462,74 @@ void tst_ContainerArguments::pooledContainerOnARemoteEngineStaysAttached()
     const QStringList launcher = args.mid(args.indexOf(spec.image) + 1);
     QCOMPARE(valueOf(launcher, QStringLiteral("--listen")), QStringLiteral("-"));
     QCOMPARE(valueOf(launcher, QStringLiteral("--ready-fd")), QStringLiteral("3"));
+}
+
+void tst_ContainerArguments::endpointReachesTheCliThroughItsOwnVariables_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("address");
+    QTest::addColumn<QString>("set");
+    QTest::addColumn<QString>("cleared");
+    QTest::newRow("docker url") << QStringLiteral("docker") << QStringLiteral("ssh://me@build")
+                                << QStringLiteral("DOCKER_HOST")
+                                << QStringLiteral("DOCKER_CONTEXT");
+    QTest::newRow("docker context")
+        << QStringLiteral("docker") << QStringLiteral("build") << QStringLiteral("DOCKER_CONTEXT")
+        << QStringLiteral("DOCKER_HOST");
+    QTest::newRow("podman url") << QStringLiteral("podman")
+                                << QStringLiteral("unix:///run/user/1000/podman/podman.sock")
+                                << QStringLiteral("CONTAINER_HOST")
+                                << QStringLiteral("CONTAINER_CONNECTION");
+    QTest::newRow("podman connection")
+        << QStringLiteral("podman") << QStringLiteral("build")
+        << QStringLiteral("CONTAINER_CONNECTION") << QStringLiteral("CONTAINER_HOST");
+}
+
+// The address goes where the CLI reads it, and a variable of the user's that would win over it
+// is taken away; no argument changes (scripts the CLI runs, build-images, read the same).
+void tst_ContainerArguments::endpointReachesTheCliThroughItsOwnVariables()
+{
+    QFETCH(QString, engine);
+    QFETCH(QString, address);
+    QFETCH(QString, set);
+    QFETCH(QString, cleared);
+    qputenv(cleared.toUtf8().constData(), "from-the-user");
+    const auto runtime = makeRuntime(engine);
+    const QStringList before = runtime->runArguments(sampleSpec());
+    runtime->setEndpoint(address);
+    QCOMPARE(runtime->endpoint(), address);
+    QCOMPARE(runtime->processEnvironment().value(set), address);
+    QVERIFY(!runtime->processEnvironment().contains(cleared));
+    QCOMPARE(runtime->runArguments(sampleSpec()), before);
+    // Back to the CLI's own default: the user's variables again.
+    runtime->setEndpoint({});
+    QCOMPARE(runtime->processEnvironment().value(cleared), QStringLiteral("from-the-user"));
+    qunsetenv(cleared.toUtf8().constData());
+}
+
+void tst_ContainerArguments::remoteUrls_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<bool>("remote");
+    QTest::newRow("docker's socket") << QStringLiteral("unix:///var/run/docker.sock") << false;
+    QTest::newRow("a rootless socket")
+        << QStringLiteral("unix:///run/user/1000/podman/podman.sock") << false;
+    QTest::newRow("Docker Desktop's VM")
+        << QStringLiteral("unix:///home/me/.docker/desktop/docker.sock") << true;
+    QTest::newRow("Podman machine")
+        << QStringLiteral("unix:///run/user/1000/podman/machine/qemu/podman.sock") << true;
+    QTest::newRow("tcp") << QStringLiteral("tcp://127.0.0.1:2376") << true;
+    QTest::newRow("ssh") << QStringLiteral("ssh://me@build") << true;
+    QTest::newRow("npipe") << QStringLiteral("npipe:////./pipe/docker_engine") << true;
+}
+
+void tst_ContainerArguments::remoteUrls()
+{
+    QFETCH(QString, url);
+    QFETCH(bool, remote);
+    // By transport, not by machine: ssh:// to this very machine is still remote (its containers
+    // are reached through the engine only, which always works).
+    QCOMPARE(EngineAddress::isRemoteUrl(url), remote);
 }
 
 void tst_ContainerArguments::sharedFoldersAreBindMounts()

@@ -514,9 +514,9 @@ private Q_SLOTS:
                     frames.append(*frame);
             }
         };
-        // Ready before any request, as over a socket.
+        // Up at once (the engine is done), then ready before any request, as over a socket.
         readUntil(Type::Ready);
-        QCOMPARE(typesOf(frames), QList{Type::Ready});
+        QCOMPARE(typesOf(frames), (QList{Type::Up, Type::Ready}));
         frames.clear();
         launcher.write(LauncherRequest::encode("echo over stdio", {}));
         readUntil(Type::Exit);

@@ -14,9 +14,11 @@ using namespace csm;
 
 namespace {
 
-// A CLI that appends each call's arguments (one line) to `log`, prints `mountpoint` for `volume
-// inspect --format {{.Mountpoint}}`, and fails the calls whose first two words are in `failing`.
-QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing)
+// A CLI that appends each call's arguments (one line) to `log`, prints a mountpoint for `volume
+// inspect --format {{.Mountpoint}}`, fails the calls whose first two words are in `failing`, and
+// gives back what was copied into the volume (or the file `planted`, in the test's folder).
+QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing,
+                     const QString& planted = {})
 {
     const QString path = dir.filePath(QStringLiteral("engine"));
     QFile script(path);
@@ -29,8 +31,21 @@ QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing)
                       "case \"$1 $2\" in\n";
     for (const QString& call : failing)
         text += "  '" + call.toUtf8() + "') echo \"refused: $1 $2\" >&2; exit 1 ;;\n";
+    // `cp CONTAINER:PATH -`: the file copied there, as a tar stream (or what `planted` names).
+    const QByteArray folder = dir.path().toUtf8();
     text += "  'volume inspect') [ \"$4\" = '{{.Mountpoint}}' ] && echo /var/lib/x/_data ;;\n"
             "esac\n"
+            "if [ \"$1\" = cp ] && [ \"$3\" = - ]; then\n"
+            "  case \"$2\" in\n"
+            "    *launch) exec tar -C '" +
+            folder + "' -cf - " +
+            (planted.isEmpty() ? QByteArray("csm-launch") : planted.toUtf8()) +
+            " ;;\n"
+            "    *seccomp.json) exec tar -C '" +
+            folder +
+            "' -cf - csm-seccomp.json ;;\n"
+            "  esac\n"
+            "fi\n"
             "exit 0\n";
     script.write(text);
     script.close();
@@ -94,7 +109,7 @@ private Q_SLOTS:
         QVERIFY(waitFinished(volume));
         QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
         // The filler's removal is the last call, started as the fill ends.
-        QTRY_COMPARE(calls(dir).size(), 6);
+        QTRY_COMPARE(calls(dir).size(), 8);
         const QStringList log = calls(dir);
         QVERIFY(log.at(0).startsWith(QLatin1String("volume inspect")));
         QCOMPARE(log.at(1), QStringLiteral("volume create --label code-sandbox.app=code-sandbox ") +
@@ -113,7 +128,11 @@ private Q_SLOTS:
             QStringLiteral("cp %1 %2:/.code-sandbox/files/launch").arg(files.launcher, filler));
         QCOMPARE(log.at(4), QStringLiteral("cp %1 %2:/.code-sandbox/files/seccomp.json")
                                 .arg(files.seccompProfile, filler));
-        QVERIFY(log.at(5).startsWith(QStringLiteral("rm --force ") + filler));
+        // Both read back before anything trusts them.
+        QCOMPARE(log.at(5), QStringLiteral("cp %1:/.code-sandbox/files/launch -").arg(filler));
+        QCOMPARE(log.at(6),
+                 QStringLiteral("cp %1:/.code-sandbox/files/seccomp.json -").arg(filler));
+        QVERIFY(log.at(7).startsWith(QStringLiteral("rm --force ") + filler));
         // Docker's CLI sends the profile's text: the host's path stays the one to give.
         QVERIFY(volume.seccompProfileOnEngine().isEmpty());
     }
@@ -140,6 +159,26 @@ private Q_SLOTS:
         QCOMPARE(volume.failure(), SandboxFilesVolume::Failure::Filler);
         QVERIFY2(volume.error().contains(QLatin1String("refused: create --pull")),
                  qPrintable(volume.error()));
+    }
+
+    // What the volume holds after the copy is checked: a link planted there (by an image's
+    // copy-up into the empty volume, or by anyone with the engine's API) is never trusted, and
+    // the volume goes, so that the next fill starts from a new one.
+    void aPlantedLinkIsNeverTrusted()
+    {
+        QTemporaryDir dir;
+        const SandboxFiles files = filesIn(dir);
+        QVERIFY(QFile::link(QStringLiteral("/bin/sh"), dir.filePath(QStringLiteral("planted"))));
+        DockerRuntime runtime(writeFakeCli(dir, {}, QStringLiteral("planted")));
+        SandboxFilesVolume volume(runtime, files, {});
+        QVERIFY(waitFinished(volume));
+        QVERIFY(!volume.isFilled());
+        QCOMPARE(volume.failure(), SandboxFilesVolume::Failure::Other);
+        QVERIFY2(volume.error().contains(QLatin1String("not that regular file")),
+                 qPrintable(volume.error()));
+        const QStringList log = calls(dir);
+        QVERIFY(log.at(log.size() - 2).startsWith(QLatin1String("rm --force code-sandbox-fill-")));
+        QCOMPARE(log.constLast(), QStringLiteral("volume rm --force ") + volume.name());
     }
 
     void aFailedCopyRemovesTheFillerAndCanBeTriedAgain()

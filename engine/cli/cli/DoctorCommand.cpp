@@ -440,21 +440,40 @@ void DoctorCommand::startLocationCheck(const std::function<void()>& then)
     Check& check = checkNamed(kLocation);
     check.status = Check::Status::Ok;
     check.detail = EngineAddress::describe(location.address, location.remote);
+    // Programs, their files and the secrets sandboxes get would cross the network in clear, to
+    // an engine that asks nobody who they are.
+    const QProcessEnvironment cli = runtime->processEnvironment();
+    const bool tls = runtime->name() == QLatin1String("docker") &&
+                     (!cli.value(QStringLiteral("DOCKER_TLS_VERIFY")).isEmpty() ||
+                      !cli.value(QStringLiteral("DOCKER_TLS")).isEmpty());
+    if (location.address.startsWith(QLatin1String("tcp://"), Qt::CaseInsensitive) && !tls) {
+        check.status = Check::Status::Problem;
+        check.detail += QStringLiteral(": over plain TCP, without TLS: programs, files and secret "
+                                       "values cross the network in clear, to an engine that "
+                                       "does not check who calls it");
+        check.fix = runtime->name() == QLatin1String("docker")
+                        ? QStringLiteral("serve the daemon with --tlsverify and export "
+                                         "DOCKER_TLS_VERIFY=1 DOCKER_CERT_PATH=<its client "
+                                         "certificates>, or use ssh://")
+                        : QStringLiteral("reach the service over ssh:// (podman system "
+                                         "connection add --identity ...)");
+    }
     // Local Podman has no engine apart from its CLI: nothing to time.
     if (!location.remote && runtime->name() == QLatin1String("podman")) {
         check.detail += QStringLiteral(", no daemon between");
         then();
         return;
     }
+    const Check::Status verdict = check.status;
     check.status = Check::Status::Pending;
     auto* distance = new EngineDistance(runtime, this);
     connect(distance, &EngineDistance::finished, this,
-            [this, distance, then](const QString& error) {
+            [this, distance, then, verdict](const QString& error) {
                 distance->deleteLater();
                 if (m_done)
                     return;
                 Check& measured = checkNamed(kLocation);
-                measured.status = Check::Status::Ok;
+                measured.status = verdict;
                 if (error.isEmpty()) {
                     measured.detail += QStringLiteral(", %1 ms per round trip (a call %2 ms, the "
                                                       "command alone %3 ms)")

@@ -332,6 +332,16 @@ QStringList ContainerRuntime::copyIntoArguments(const QString& hostPath, const Q
     return {QStringLiteral("cp"), hostPath, container + QLatin1Char(':') + path};
 }
 
+QStringList ContainerRuntime::copyOutArguments(const QString& container, const QString& path) const
+{
+    return {QStringLiteral("cp"), container + QLatin1Char(':') + path, QStringLiteral("-")};
+}
+
+QStringList ContainerRuntime::volumeRemoveArguments(const QString& volume) const
+{
+    return {QStringLiteral("volume"), QStringLiteral("rm"), QStringLiteral("--force"), volume};
+}
+
 QStringList ContainerRuntime::volumeMountpointArguments(const QString& volume) const
 {
     return {QStringLiteral("volume"), QStringLiteral("inspect"), QStringLiteral("--format"),

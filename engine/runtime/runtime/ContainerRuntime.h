@@ -143,6 +143,10 @@ public:
                                       const QMap<QString, QString>& labels) const;
     QStringList copyIntoArguments(const QString& hostPath, const QString& container,
                                   const QString& path) const;
+    // A container's file as a tar stream on stdout (a link as the link, not followed).
+    QStringList copyOutArguments(const QString& container, const QString& path) const;
+    // Removes a volume, even one a stopped container still names.
+    QStringList volumeRemoveArguments(const QString& volume) const;
     // Where the engine's host keeps a volume's files (its output's one line).
     QStringList volumeMountpointArguments(const QString& volume) const;
     // Whether the engine, not its CLI, opens the seccomp profile `run` names: then a remote

@@ -138,8 +138,10 @@ EngineLocation DockerRuntime::locate(const QProcessEnvironment& environment) con
         inspect.waitForFinished(1000);
         url = environment.value(QStringLiteral("DOCKER_HOST"));
     }
+    // Not known: taken for remote, whose way (the engine's own channels) works everywhere; a
+    // host path given to an engine that is elsewhere would name whatever is there.
     if (url.isEmpty())
-        return {EngineAddress::isRemoteUrl(QStringLiteral("unix:///var/run/docker.sock")), {}};
+        return {true, {}};
     return {EngineAddress::isRemoteUrl(url), url};
 }
 

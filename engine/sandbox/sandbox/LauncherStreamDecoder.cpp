@@ -64,6 +64,9 @@ std::optional<LauncherStreamDecoder::Frame> LauncherStreamDecoder::next()
     case CSM_FRAME_READY:
         type = Frame::Type::Ready;
         break;
+    case CSM_FRAME_UP:
+        type = Frame::Type::Up;
+        break;
     default:
         m_error = QStringLiteral("unknown frame type 0x%1").arg(header[0], 2, 16, QLatin1Char('0'));
         return std::nullopt;

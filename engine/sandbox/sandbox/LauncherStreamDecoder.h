@@ -32,6 +32,8 @@ public:
             FileSkipped,
             // A pooled container's interpreter is ready for its program (before any request).
             Ready,
+            // An attached pooled container's launcher runs (before Ready).
+            Up,
         };
         Type type;
         QByteArray payload;

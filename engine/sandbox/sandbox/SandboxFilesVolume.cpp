@@ -10,10 +10,13 @@
 #include <QTimer>
 #include <QUuid>
 
+#include <utility>
+
 namespace csm {
 
 namespace {
-constexpr int kStepTimeoutMs = 120'000;
+// A step of a healthy engine takes well under a second; runs wait for the fill.
+constexpr int kStepTimeoutMs = 30'000;
 
 QString firstLine(const QByteArray& text)
 {
@@ -36,8 +39,11 @@ SandboxFilesVolume::SandboxFilesVolume(const ContainerRuntime& runtime, SandboxF
     else if (!profile.open(QIODevice::ReadOnly))
         m_error = QStringLiteral("cannot read the seccomp profile %1: %2")
                       .arg(m_files.seccompProfile, profile.errorString());
-    else
-        m_name = nameFor(launcher.readAll(), profile.readAll());
+    else {
+        m_launcherBytes = launcher.readAll();
+        m_profileBytes = profile.readAll();
+        m_name = nameFor(m_launcherBytes, m_profileBytes);
+    }
 }
 
 SandboxFilesVolume::~SandboxFilesVolume()
@@ -112,15 +118,20 @@ void SandboxFilesVolume::createFiller(const QString& image)
                 return;
             }
             m_helper = helper;
-            copy(m_files.launcher, QLatin1String(ContainerSpec::kLauncherNameInVolume), [this] {
-                copy(m_files.seccompProfile,
-                     QLatin1String(ContainerSpec::kSeccompProfileNameInVolume), [this] {
-                         removeHelper();
-                         if (m_runtime.enginesReadSeccompProfiles())
-                             findProfileOnEngine();
-                         else
-                             succeed();
-                     });
+            const QString launcher = QLatin1String(ContainerSpec::kLauncherNameInVolume);
+            const QString profile = QLatin1String(ContainerSpec::kSeccompProfileNameInVolume);
+            copy(m_files.launcher, launcher, [this, launcher, profile] {
+                copy(m_files.seccompProfile, profile, [this, launcher, profile] {
+                    verify(launcher, m_launcherBytes, [this, profile] {
+                        verify(profile, m_profileBytes, [this] {
+                            removeHelper();
+                            if (m_runtime.enginesReadSeccompProfiles())
+                                findProfileOnEngine();
+                            else
+                                succeed();
+                        });
+                    });
+                });
             });
         });
 }
@@ -136,6 +147,54 @@ void SandboxFilesVolume::copy(const QString& hostPath, const QString& name,
                 fail(QStringLiteral("could not copy %1 into").arg(hostPath), error);
             else
                 then();
+        });
+}
+
+namespace {
+// The one regular file of a tar stream (`cp CONTAINER:PATH -`): its content, or nothing when the
+// stream holds anything else first (a link, a folder) or is cut short.
+std::optional<QByteArray> regularFileIn(const QByteArray& tar)
+{
+    constexpr int kBlock = 512;
+    if (tar.size() < kBlock)
+        return std::nullopt;
+    const char type = tar.at(156);
+    if (type != '0' && type != '\0')
+        return std::nullopt;
+    bool ok = false;
+    const qint64 size =
+        QByteArray(tar.constData() + 124, 12).trimmed().replace('\0', "").toLongLong(&ok, 8);
+    if (!ok || size < 0 || tar.size() < kBlock + size)
+        return std::nullopt;
+    return tar.mid(kBlock, size);
+}
+} // namespace
+
+void SandboxFilesVolume::verify(const QString& name, const QByteArray& expected,
+                                std::function<void()> then)
+{
+    const QString path =
+        QLatin1String(ContainerSpec::kFilesVolumeMountPoint) + QLatin1Char('/') + name;
+    run(m_runtime.copyOutArguments(m_helper, path),
+        [this, name, expected, then = std::move(then)](int exitCode, const QByteArray& error) {
+            const std::optional<QByteArray> content = regularFileIn(m_lastOutput);
+            if (exitCode != 0 || content != expected) {
+                const QByteArray why = exitCode != 0 ? error : QByteArray("not that regular file");
+                // Not to be used again as it is: the filler goes, then the volume, and the next
+                // fill starts from a new one.
+                run(m_runtime.forceRemoveArguments(std::exchange(m_helper, {})),
+                    [this, name, why](int, const QByteArray&) {
+                        run(m_runtime.volumeRemoveArguments(m_name),
+                            [this, name, why](int, const QByteArray&) {
+                                fail(QStringLiteral("found something else than the %1 just "
+                                                    "copied into")
+                                         .arg(name),
+                                     why);
+                            });
+                    });
+                return;
+            }
+            then();
         });
 }
 

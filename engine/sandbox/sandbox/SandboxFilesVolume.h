@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 
 class QProcess;
 
@@ -75,6 +76,10 @@ private:
     void createVolume(const QString& image);
     void createFiller(const QString& image);
     void copy(const QString& hostPath, const QString& name, std::function<void()> then);
+    // Reads `name` back from the volume: a regular file with `expected` as its content, or the
+    // fill fails (a link or other content planted there, by an image's copy-up into the empty
+    // volume or by anyone with the engine's API, is never trusted).
+    void verify(const QString& name, const QByteArray& expected, std::function<void()> then);
     void findProfileOnEngine();
     void succeed();
     void run(const QStringList& arguments, Next next);
@@ -86,6 +91,9 @@ private:
     SandboxFiles m_files;
     QMap<QString, QString> m_labels;
     QString m_name;
+    // What the host's files held when this was made: what the volume must hold.
+    QByteArray m_launcherBytes;
+    QByteArray m_profileBytes;
     QString m_helper;
     QPointer<QProcess> m_step;
     QElapsedTimer m_sinceFill;

@@ -393,7 +393,8 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
         m_outputFiles.skipFile(frame.payload);
         return;
     case Type::Ready:
-        return; // a pooled container taken as its interpreter became ready: nothing to do
+    case Type::Up:
+        return; // a pooled container taken as it started or became ready: nothing to do
     case Type::Exit:
         if (m_phase == Phase::Interrupting) {
             if (const auto status = LauncherExitStatus::parse(frame.payload))

@@ -255,9 +255,12 @@ QString SandboxRunner::cannotStartReason() const
         case SandboxFilesVolume::Failure::EngineNotStarted:
             return m_filesVolume->error();
         case SandboxFilesVolume::Failure::Filler:
-            // Most likely the image is missing: the run's own check of it says so, with the
-            // command that builds it (and the engine's words, if that is not it).
-            return {};
+            // Most likely the image is missing (the engine's words say so).
+            return QStringLiteral("The sandbox's launcher could not be put on the %1 engine (%2): "
+                                  "%3. If the image is missing, build the default images there "
+                                  "with `containers/build-images --engine %1` (with the same "
+                                  "DOCKER_HOST or CONTAINER_HOST), or choose another image.")
+                .arg(m_runtime->name(), m_runtime->location().address, m_filesVolume->error());
         case SandboxFilesVolume::Failure::None:
         case SandboxFilesVolume::Failure::Other:
             break;
@@ -342,10 +345,14 @@ SandboxSession* SandboxRunner::startSession(Language language, const QString& im
         session->setEgressEndpoint(egress);
     }
     // On a remote engine's first session, once the engine holds the launcher.
-    whenReadyToStart(session, image, [this, session] {
-        session->setFiles(m_files);
+    if (m_filesVolume && !m_filesVolume->isFilled()) {
+        whenReadyToStart(session, image, [this, session] {
+            session->setFiles(m_files);
+            session->start();
+        });
+    } else {
         session->start();
-    });
+    }
     return session;
 }
 

@@ -207,6 +207,8 @@ void SandboxSession::onOutput(const QByteArray& bytes)
     m_beforeReady.append(bytes);
     while (const auto frame = m_beforeReady.next()) {
         switch (frame->type) {
+        case LauncherStreamDecoder::Frame::Type::Up:
+            continue; // an attached pooled container's first word: the next says ready
         case LauncherStreamDecoder::Frame::Type::Ready:
             m_state = m_cell ? State::Busy : State::Idle;
             markActive();

@@ -66,7 +66,7 @@ WarmContainerChannel::WarmContainerChannel(const ContainerRuntime& runtime, Cont
 void WarmContainerChannel::onConnected()
 {
     if (m_attached) {
-        // The launcher spoke: the engine has made the container.
+        // The launcher runs (its up frame): the engine has made the container.
         m_connected = true;
         Q_EMIT up(m_sinceStart.elapsed());
         return;
@@ -89,7 +89,14 @@ void WarmContainerChannel::onBytes(const QByteArray& bytes)
     }
     m_beforeUse.append(bytes);
     while (const auto frame = m_beforeUse.next()) {
+        if (frame->type == LauncherStreamDecoder::Frame::Type::Up) {
+            if (m_attached && !m_connected)
+                onConnected();
+            continue;
+        }
         if (frame->type == LauncherStreamDecoder::Frame::Type::Ready) {
+            if (m_attached && !m_connected)
+                onConnected(); // a launcher that says nothing before: up now
             m_ready = true;
             m_readyDeadline.stop();
             Q_EMIT ready();
@@ -131,12 +138,8 @@ void WarmContainerChannel::start()
             fail(m_starter->errorString());
     });
     if (m_attached) {
-        connect(m_starter, &QProcess::readyReadStandardOutput, this, [this] {
-            const QByteArray bytes = m_starter->readAllStandardOutput();
-            if (!m_connected)
-                onConnected();
-            onBytes(bytes);
-        });
+        connect(m_starter, &QProcess::readyReadStandardOutput, this,
+                [this] { onBytes(m_starter->readAllStandardOutput()); });
         connect(m_starter, &QProcess::readyReadStandardError, this, [this] {
             const QByteArray bytes = m_starter->readAllStandardError();
             m_engineStderr.append(
@@ -227,6 +230,8 @@ void WarmContainerChannel::handOver(ContainerReaper& reaper, bool removeContaine
         QProcess* client = std::exchange(m_starter, nullptr);
         if (!client)
             return;
+        // End of its stdin: the launcher ends when it is waiting, and the client with it.
+        client->closeWriteChannel();
         if (removeContainer)
             reaper.adoptAndRemove(client, containerName());
         else

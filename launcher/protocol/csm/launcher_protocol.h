@@ -50,7 +50,12 @@ enum
     /* --listen only, before any request: the interpreter is ready for its program (with
      * --ready-fd, it said so; otherwise at once); no payload. A host that has already sent its
      * request may still receive it, and ignores it. */
-    CSM_FRAME_READY = 'R'
+    CSM_FRAME_READY = 'R',
+    /* --listen - only (a remote engine's warm container, attached), first: the launcher runs and
+     * its interpreter has been started, so the engine is done creating the container (over a
+     * socket, connecting says as much); no payload. A host that has already sent its request
+     * may still receive it, and ignores it. */
+    CSM_FRAME_UP = 'U'
 };
 
 /* Why a file of the output folder was not sent (the first byte of a skip frame). */
