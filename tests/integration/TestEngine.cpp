@@ -61,6 +61,11 @@ bool TestEngine::isRootless()
     return qEnvironmentVariable("CSM_TEST_ENGINE") == QLatin1String("podman-rootless");
 }
 
+bool TestEngine::isRemote()
+{
+    return !qEnvironmentVariableIsEmpty("CSM_TEST_REMOTE_ENV");
+}
+
 QString TestEngine::rootlessUser()
 {
     if (!isRootless())

@@ -15,6 +15,9 @@ public:
     // "podman" or "docker" (also for podman-rootless).
     static QString name();
     static bool isRootless();
+    // Registered against a remote engine (csm_add_remote_test): its containers see none of this
+    // machine's files.
+    static bool isRemote();
     // The rootless user, or empty when the tests run the engine as themselves.
     static QString rootlessUser();
     // Where the account's engine keeps its run time files (XDG_RUNTIME_DIR).

@@ -121,11 +121,11 @@ void tst_Doctor::healthyJson()
         QCOMPARE(check[QStringLiteral("status")].toString(), QStringLiteral("ok"));
     }
     QCOMPARE(names, (QStringList{QStringLiteral("settings"), QStringLiteral("engine"),
-                                 QStringLiteral("image python"), QStringLiteral("image javascript"),
-                                 QStringLiteral("storage"), QStringLiteral("launcher"),
-                                 QStringLiteral("seccomp"), QStringLiteral("sandbox"),
-                                 QStringLiteral("secrets"), QStringLiteral("data folder"),
-                                 QStringLiteral("clients")}));
+                                 QStringLiteral("engine location"), QStringLiteral("image python"),
+                                 QStringLiteral("image javascript"), QStringLiteral("storage"),
+                                 QStringLiteral("launcher"), QStringLiteral("seccomp"),
+                                 QStringLiteral("sandbox"), QStringLiteral("secrets"),
+                                 QStringLiteral("data folder"), QStringLiteral("clients")}));
 }
 
 // An assistant set up (install-client) for a code-sandbox-mcp that has since moved: named with

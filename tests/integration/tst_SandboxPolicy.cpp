@@ -272,6 +272,9 @@ private:
         // The defaults are under test: nothing of the caller's own configuration may leak in.
         for (const auto& [flagName, variable] : policyFlags())
             env.remove(variable);
+        // Save the one a remote engine needs: the egress proxy is not reachable from there.
+        if (TestEngine::isRemote())
+            env.insert(QStringLiteral("CODE_SANDBOX_EGRESS"), QStringLiteral("none"));
         env.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
         for (auto it = environment.cbegin(); it != environment.cend(); ++it)
             env.insert(it.key(), it.value());
@@ -1466,6 +1469,10 @@ print(json.dumps({'tmp': os.path.exists('/tmp/left-behind'),
     {
         if (TestEngine::name() != QLatin1String("docker"))
             QSKIP("podman has no daemon to stop");
+        // It would stop this machine's dockerd, which is not the engine under test, and its
+        // restart would ask the remote one whether Docker is up.
+        if (TestEngine::isRemote())
+            QSKIP("a remote engine's daemon is not this test's to stop");
         QVERIFY(dockerAnswers());
         auto restart = qScopeGuard([] { restartDockerDaemon(); });
 

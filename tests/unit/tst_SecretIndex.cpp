@@ -77,6 +77,10 @@ void tst_SecretIndex::names_data()
     QTest::newRow("HOME") << QStringLiteral("HOME") << true << true;
     QTest::newRow("DOCKER_HOST") << QStringLiteral("DOCKER_HOST") << true << true;
     QTest::newRow("CONTAINER_HOST") << QStringLiteral("CONTAINER_HOST") << true << true;
+    // What the ssh or the TCP connection to a remote engine would follow.
+    QTest::newRow("SSH_ASKPASS") << QStringLiteral("SSH_ASKPASS") << true << true;
+    QTest::newRow("https_proxy") << QStringLiteral("https_proxy") << true << true;
+    QTest::newRow("SSL_CERT_FILE") << QStringLiteral("SSL_CERT_FILE") << true << true;
     QTest::newRow("CONTAINERS_CONF") << QStringLiteral("CONTAINERS_CONF") << true << true;
     QTest::newRow("LD_PRELOAD") << QStringLiteral("LD_PRELOAD") << true << true;
     QTest::newRow("XDG_RUNTIME_DIR") << QStringLiteral("XDG_RUNTIME_DIR") << true << true;
