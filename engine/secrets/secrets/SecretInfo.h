@@ -34,15 +34,20 @@ struct SecretInfo
 
     // Names that the engine's own CLI or the sandbox depend on. A pass-through secret's value is
     // put into the engine client's environment (for its bare `-e NAME`), so a secret called PATH
-    // or DOCKER_HOST would change how the engine itself runs, or where it connects.
+    // or DOCKER_HOST would change how the engine itself runs, or where it connects; and with a
+    // remote engine, so would the ssh the CLI runs (SSH_*) and the proxy and certificates its
+    // TCP connection uses.
     static bool isReservedName(QStringView candidate)
     {
         static constexpr const char16_t* kExact[] = {
-            u"PATH", u"HOME", u"USER",     u"LOGNAME", u"SHELL", u"TMPDIR", u"LANG",
-            u"TZ",   u"PWD",  u"HOSTNAME", u"TERM",    u"TMP",   u"TEMP"};
+            u"PATH",     u"HOME",          u"USER",        u"LOGNAME",
+            u"SHELL",    u"TMPDIR",        u"LANG",        u"TZ",
+            u"PWD",      u"HOSTNAME",      u"TERM",        u"TMP",
+            u"TEMP",     u"HTTP_PROXY",    u"HTTPS_PROXY", u"ALL_PROXY",
+            u"NO_PROXY", u"SSL_CERT_FILE", u"SSL_CERT_DIR"};
         static constexpr const char16_t* kPrefixes[] = {
             u"LD_",  u"DOCKER_", u"PODMAN_",       u"CONTAINERS_", u"CONTAINER_", u"BUILDAH_",
-            u"XDG_", u"DBUS_",   u"CODE_SANDBOX_", u"STORAGE_",    u"REGISTRY_"};
+            u"XDG_", u"DBUS_",   u"CODE_SANDBOX_", u"STORAGE_",    u"REGISTRY_",  u"SSH_"};
         for (const char16_t* exact : kExact) {
             if (candidate.compare(QStringView(exact), Qt::CaseInsensitive) == 0)
                 return true;
