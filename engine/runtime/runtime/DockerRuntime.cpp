@@ -130,6 +130,10 @@ EngineLocation DockerRuntime::locate(const QProcessEnvironment& environment) con
                   {QStringLiteral("context"), QStringLiteral("inspect"), QStringLiteral("--format"),
                    QStringLiteral("{{.Endpoints.docker.Host}}")});
     QString url;
+    if (!inspect.waitForStarted(5000)) {
+        // No CLI at all: every call says so ("could not be started"), wherever the engine is.
+        return {false, {}};
+    }
     if (inspect.waitForFinished(5000) && inspect.exitStatus() == QProcess::NormalExit &&
         inspect.exitCode() == 0) {
         url = QString::fromUtf8(inspect.readAllStandardOutput()).trimmed();
