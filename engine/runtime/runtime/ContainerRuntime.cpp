@@ -55,6 +55,15 @@ QProcess* ContainerRuntime::newProcess(const QStringList& arguments, QObject* pa
     return process;
 }
 
+void ContainerRuntime::startDetachedRemoval(const QString& container) const
+{
+    QProcess remover;
+    remover.setProgram(m_program);
+    remover.setArguments(forceRemoveArguments(container));
+    remover.setProcessEnvironment(m_environment);
+    remover.startDetached();
+}
+
 void ContainerRuntime::setEndpoint(const QString& address)
 {
     m_endpoint = address;

@@ -66,6 +66,9 @@ public:
     static QMap<QString, QString> egressEnvironment();
     // Kills (without a grace period) and removes a container; no error if it is already gone.
     virtual QStringList forceRemoveArguments(const QString& container) const = 0;
+    // The same as a process of its own that outlives us: a last resort on the way out, when
+    // nothing will wait for its answer.
+    void startDetachedRemoval(const QString& container) const;
     virtual QStringList imageCheckArguments(const QString& image) const = 0;
     virtual ImageCheck interpretImageCheck(int exitCode, const QByteArray& standardError) const = 0;
     // The warnings in what the engine printed on stderr while it ran a container (one each, the

@@ -17,13 +17,8 @@ ContainerReaper::~ContainerReaper()
 {
     // Last resort (the process is going down without drain()): ask the engine to remove what is
     // left without waiting for it.
-    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it) {
-        QProcess remover;
-        remover.setProgram(m_runtime.program());
-        remover.setArguments(m_runtime.forceRemoveArguments(it.key()));
-        remover.setProcessEnvironment(m_runtime.processEnvironment());
-        remover.startDetached();
-    }
+    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
+        m_runtime.startDetachedRemoval(it.key());
     // Their results are of no use now; QProcess would otherwise wait for each in its destructor.
     for (QProcess* process : std::as_const(m_helpers))
         process->kill();

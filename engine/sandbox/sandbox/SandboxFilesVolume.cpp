@@ -22,6 +22,12 @@ QString firstLine(const QByteArray& text)
 {
     return QString::fromUtf8(text).trimmed().section(u'\n', 0, 0).left(500);
 }
+
+// Where the filler container sees the volume's file `name`.
+QString pathInVolume(const QString& name)
+{
+    return QLatin1String(ContainerSpec::kFilesVolumeMountPoint) + QLatin1Char('/') + name;
+}
 } // namespace
 
 SandboxFilesVolume::SandboxFilesVolume(const ContainerRuntime& runtime, SandboxFiles files,
@@ -53,13 +59,8 @@ SandboxFilesVolume::~SandboxFilesVolume()
         m_step->kill();
         m_step->waitForFinished(1000);
     }
-    if (!m_helper.isEmpty()) {
-        QProcess remover;
-        remover.setProcessEnvironment(m_runtime.processEnvironment());
-        remover.setProgram(m_runtime.program());
-        remover.setArguments(m_runtime.forceRemoveArguments(m_helper));
-        remover.startDetached();
-    }
+    if (!m_helper.isEmpty())
+        m_runtime.startDetachedRemoval(m_helper);
 }
 
 QString SandboxFilesVolume::nameFor(const QByteArray& launcher, const QByteArray& seccompProfile)
@@ -139,9 +140,7 @@ void SandboxFilesVolume::createFiller(const QString& image)
 void SandboxFilesVolume::copy(const QString& hostPath, const QString& name,
                               std::function<void()> then)
 {
-    const QString destination =
-        QLatin1String(ContainerSpec::kFilesVolumeMountPoint) + QLatin1Char('/') + name;
-    run(m_runtime.copyIntoArguments(hostPath, m_helper, destination),
+    run(m_runtime.copyIntoArguments(hostPath, m_helper, pathInVolume(name)),
         [this, hostPath, then = std::move(then)](int exitCode, const QByteArray& error) {
             if (exitCode != 0)
                 fail(QStringLiteral("could not copy %1 into").arg(hostPath), error);
@@ -173,9 +172,7 @@ std::optional<QByteArray> regularFileIn(const QByteArray& tar)
 void SandboxFilesVolume::verify(const QString& name, const QByteArray& expected,
                                 std::function<void()> then)
 {
-    const QString path =
-        QLatin1String(ContainerSpec::kFilesVolumeMountPoint) + QLatin1Char('/') + name;
-    run(m_runtime.copyOutArguments(m_helper, path),
+    run(m_runtime.copyOutArguments(m_helper, pathInVolume(name)),
         [this, name, expected, then = std::move(then)](int exitCode, const QByteArray& error) {
             const std::optional<QByteArray> content = regularFileIn(m_lastOutput);
             if (exitCode != 0 || content != expected) {
@@ -215,9 +212,8 @@ void SandboxFilesVolume::findProfileOnEngine()
 void SandboxFilesVolume::succeed()
 {
     m_filled = true;
-    m_fillMs = m_sinceFill.elapsed();
     qCInfo(lcSandbox).noquote() << "the remote engine holds the sandbox's launcher in volume"
-                                << m_name << "(filled in" << m_fillMs << "ms)";
+                                << m_name << "(filled in" << m_sinceFill.elapsed() << "ms)";
     Q_EMIT finished();
 }
 

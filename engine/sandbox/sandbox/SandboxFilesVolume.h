@@ -56,8 +56,6 @@ public:
         Other,
     };
     Failure failure() const { return m_failure; }
-    // How long the last fill took.
-    qint64 fillMs() const { return m_fillMs; }
     // The profile's copy as the engine's host sees it, once filled, where the engine opens
     // profiles itself (ContainerRuntime::enginesReadSeccompProfiles); else empty.
     QString seccompProfileOnEngine() const { return m_seccompOnEngine; }
@@ -102,7 +100,6 @@ private:
     QString m_seccompOnEngine;
     // The standard output of the last step.
     QByteArray m_lastOutput;
-    qint64 m_fillMs = 0;
     bool m_filled = false;
 };
 
