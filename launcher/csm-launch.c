@@ -46,12 +46,21 @@
  *
  * With --egress-relay PORT:SOCKET (egress proxy mode: the container has no network) it listens on
  * 127.0.0.1:PORT before the program starts and carries each connection to the server's proxy
- * through the Unix socket SOCKET (egress_relay.h).
+ * through the Unix socket SOCKET (egress_relay.h); "@name" is an abstract socket, the egress
+ * carrier's, which the relay waits for a little when it is not up yet.
+ *
+ * With --egress-carrier SOCKET, alone (a remote engine's egress proxy mode: the server runs it
+ * through the engine's exec in a running container), it runs no program: it listens on SOCKET
+ * ("@name", where the relay connects) and carries those connections to the server, multiplexed
+ * over its own stdin and stdout (egress_carrier.h, csm/egress_carrier_protocol.h), until its
+ * stdin ends. Non-dumpable too: the program runs as the same user and must not take over its
+ * stream to the server.
  *
  * Static, with no dependency on the image: custom images keep working. Linux only.
  */
 #define _GNU_SOURCE
 #include "csm/launcher_protocol.h"
+#include "egress_carrier.h"
 #include "egress_relay.h"
 
 #include <dirent.h>
@@ -643,11 +652,11 @@ static void set_nonblocking(int fd)
 
 static void usage(void)
 {
-    fprintf(stderr,
-            "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] [--listen SOCKET] "
-            "[--limits memory=BYTES,pids=N,millicpus=N] [--unenforced refuse|allow] "
-            "[--cgroup-root DIR] [--out-dir DIR] [--out-files N] [--out-bytes BYTES] "
-            "[--ready-fd N] [--session] [--egress-relay PORT:SOCKET] -- PROGRAM [ARG...]\n");
+    fprintf(stderr, "usage: csm-launch [--output-cap BYTES] [--code-limit BYTES] [--listen SOCKET] "
+                    "[--limits memory=BYTES,pids=N,millicpus=N] [--unenforced refuse|allow] "
+                    "[--cgroup-root DIR] [--out-dir DIR] [--out-files N] [--out-bytes BYTES] "
+                    "[--ready-fd N] [--session] [--egress-relay PORT:SOCKET] -- PROGRAM [ARG...]\n"
+                    "       csm-launch --egress-carrier SOCKET\n");
     exit(CSM_LAUNCH_EXIT_USAGE);
 }
 
@@ -948,8 +957,33 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
     return 0;
 }
 
+/* Before anything of the program's can reach it: see the comment at the top. Returns 0, or -1
+ * when the core dump limit could not be lowered. */
+static int protect_this_process(void)
+{
+    /* Non-dumpable: the program, though it runs as the same user, cannot open /proc/1/fd/1. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    signal(SIGPIPE, SIG_IGN);
+    /* No core dumps, and no way for the program to raise the limit again (the hard limit goes
+     * too): on a host whose core_pattern pipes to systemd-coredump, a core and the program's
+     * environment (pass-through secrets) would land on the host. Lowering always succeeds. */
+    const struct rlimit no_core = {0, 0};
+    return setrlimit(RLIMIT_CORE, &no_core);
+}
+
 int main(int argc, char** argv)
 {
+    /* A mode of its own, with no program: it is not the container's PID 1 but an exec into it. */
+    if (argc >= 2 && strcmp(argv[1], "--egress-carrier") == 0) {
+        if (argc != 3)
+            usage();
+        /* Its stdout carries the carrier's frames, not the launcher's: a failure goes to stderr. */
+        if (protect_this_process() != 0) {
+            perror("csm-launch --egress-carrier: setting the core dump limit to 0");
+            return CSM_CARRIER_EXIT_FAILURE;
+        }
+        return egress_carrier_run(argv[2]);
+    }
     long long output_cap = 1024 * 1024;
     long long code_limit = 64LL * 1024 * 1024;
     const char* listen_path = NULL;
@@ -1003,14 +1037,7 @@ int main(int argc, char** argv)
         (g_session && ready_fd == -1))
         usage();
 
-    /* Non-dumpable: the program, though it runs as the same user, cannot open /proc/1/fd/1. */
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-    signal(SIGPIPE, SIG_IGN);
-    /* No core dumps, and no way for the program to raise the limit again (the hard limit goes
-     * too): on a host whose core_pattern pipes to systemd-coredump, a core and the program's
-     * environment (pass-through secrets) would land on the host. Lowering always succeeds. */
-    const struct rlimit no_core = {0, 0};
-    if (setrlimit(RLIMIT_CORE, &no_core) != 0)
+    if (protect_this_process() != 0)
         fail("setting the core dump limit to 0");
 
     /* Before any of the program's code runs (a warm interpreter starts below). */

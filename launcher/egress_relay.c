@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 enum
@@ -28,6 +30,11 @@ enum
      * the default size (64 KiB). */
     kLargePipeBytes = 1024 * 1024,
     kMostLargePipes = 8,
+    /* An abstract SOCKET is the egress carrier's, which the server starts through the engine
+     * (exec) only once the container runs: the program's first connection can come before it
+     * listens. How long to keep trying, and how often. */
+    kCarrierWaitMs = 30 * 1000,
+    kCarrierRetryMs = 20,
 };
 
 /* One connection of the program: side 0 is the program's TCP socket, side 1 the proxy's Unix
@@ -115,6 +122,41 @@ static void answer_unreachable(int program)
     }
 }
 
+static long long monotonic_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* A new connection to SOCKET (the proxy's, or the carrier's), or -1. Blocking: the other end
+ * accepts at once, and a full backlog is worth waiting for. An abstract SOCKET that nobody listens
+ * on yet (refused) is tried again, with a fresh socket each time, for up to kCarrierWaitMs: the
+ * carrier comes up a little after the container (the server starts it through the engine), and
+ * the program may connect at once. The relay waits meanwhile; its other connections, if any, go
+ * to the same carrier anyway. A path SOCKET is bind-mounted from the host before the container
+ * starts: refused there means the proxy is gone, and the program learns it at once. */
+static int connect_upstream(const char* socket_path)
+{
+    struct sockaddr_un address;
+    const socklen_t length = egress_socket_address(socket_path, &address);
+    const int abstract = socket_path[0] == '@';
+    const long long give_up = monotonic_ms() + kCarrierWaitMs;
+    for (;;) {
+        const int upstream = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (upstream < 0)
+            return -1;
+        if (connect(upstream, (struct sockaddr*)&address, length) == 0)
+            return upstream;
+        const int error = errno;
+        close(upstream);
+        if (!abstract || (error != ECONNREFUSED && error != ENOENT) || monotonic_ms() >= give_up)
+            return -1;
+        const struct timespec pause = {0, kCarrierRetryMs * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+}
+
 static void accept_one(int listener, const char* socket_path)
 {
     const int program = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
@@ -134,12 +176,8 @@ static void accept_one(int listener, const char* socket_path)
     }
     g_pairs[slot] = pair;
     pair->fd[0] = program;
-    pair->fd[1] = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_un address = {.sun_family = AF_UNIX};
-    strncpy(address.sun_path, socket_path, sizeof address.sun_path - 1);
-    /* Blocking: the host accepts at once, and a full backlog is worth waiting for. */
-    if (pair->fd[1] < 0 || connect(pair->fd[1], (struct sockaddr*)&address, sizeof address) != 0 ||
-        !open_pipes(pair)) {
+    pair->fd[1] = connect_upstream(socket_path);
+    if (pair->fd[1] < 0 || !open_pipes(pair)) {
         answer_unreachable(program);
         close_pair(slot);
         return;
@@ -224,12 +262,31 @@ static _Noreturn void relay(int listener, const char* socket_path)
     }
 }
 
+socklen_t egress_socket_address(const char* socket_name, struct sockaddr_un* address)
+{
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
+    if (socket_name[0] == '@') {
+        /* Abstract: a leading NUL, then the name, whose length the address length carries (no
+         * terminating NUL: the kernel would take it as part of the name). */
+        const size_t length = strlen(socket_name + 1);
+        if (length == 0 || length > sizeof address->sun_path - 1)
+            return 0;
+        memcpy(address->sun_path + 1, socket_name + 1, length);
+        return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + length);
+    }
+    if (socket_name[0] == '\0' || strlen(socket_name) >= sizeof address->sun_path)
+        return 0;
+    strcpy(address->sun_path, socket_name);
+    return (socklen_t)sizeof *address;
+}
+
 pid_t egress_relay_start(const char* spec, void (*fail)(const char* what))
 {
     char* end = NULL;
     const long port = strtol(spec, &end, 10);
-    if (port <= 0 || port > 65535 || *end != ':' || strlen(end + 1) == 0 ||
-        strlen(end + 1) >= sizeof(((struct sockaddr_un*)0)->sun_path))
+    struct sockaddr_un unused;
+    if (port <= 0 || port > 65535 || *end != ':' || egress_socket_address(end + 1, &unused) == 0)
         fail("reading --egress-relay (PORT:SOCKET)");
     const char* socket_path = end + 1;
 

@@ -1,5 +1,6 @@
 // csm-launch itself, run on the host with /bin/sh as the interpreter: its frames are what the
 // server decodes. (Inside real containers it is exercised by the integration tests.)
+#include "csm/egress_carrier_protocol.h"
 #include "csm/launcher_protocol.h"
 #include "runtime/NodeSessionDriver.h"
 #include "runtime/PythonBootstrap.h"
@@ -15,9 +16,23 @@
 #include <QLocalSocket>
 #include <QMap>
 #include <QProcess>
+#include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QtEndian>
 #include <QTest>
+
+#include <cstddef>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace csm;
 using Type = LauncherStreamDecoder::Frame::Type;
@@ -228,6 +243,266 @@ bool writeCgroupTree(const QTemporaryDir& root, const QMap<QString, QByteArray>&
 using CgroupFiles = QMap<QString, QByteArray>;
 
 const QString kLimits = QStringLiteral("memory=536870912,pids=256,millicpus=1000");
+
+// The egress carrier's frames (csm/egress_carrier_protocol.h), encoded and decoded here on their
+// own: the test plays the server, and does not lean on the engine's code for it.
+struct CarrierFrame
+{
+    char type = 0;
+    quint32 id = 0;
+    QByteArray payload;
+};
+
+QByteArray carrierFrame(char type, quint32 id, const QByteArray& payload = {})
+{
+    QByteArray frame(CSM_CARRIER_HEADER_SIZE, '\0');
+    frame[0] = type;
+    qToBigEndian<quint32>(id, frame.data() + 1);
+    qToBigEndian<quint32>(quint32(payload.size()), frame.data() + 5);
+    return frame + payload;
+}
+
+QByteArray carrierAck(quint32 id, quint32 count)
+{
+    QByteArray payload(CSM_CARRIER_ACK_SIZE, '\0');
+    qToBigEndian<quint32>(count, payload.data());
+    return carrierFrame(CSM_CARRIER_ACK, id, payload);
+}
+
+class CarrierDecoder
+{
+public:
+    void append(const QByteArray& bytes) { m_bytes += bytes; }
+    std::optional<CarrierFrame> next()
+    {
+        if (m_bytes.size() < CSM_CARRIER_HEADER_SIZE)
+            return std::nullopt;
+        const quint32 size = qFromBigEndian<quint32>(m_bytes.constData() + 5);
+        if (quint64(m_bytes.size()) < quint64(CSM_CARRIER_HEADER_SIZE) + size)
+            return std::nullopt;
+        CarrierFrame frame{m_bytes.at(0), qFromBigEndian<quint32>(m_bytes.constData() + 1),
+                           m_bytes.mid(CSM_CARRIER_HEADER_SIZE, size)};
+        m_bytes.remove(0, CSM_CARRIER_HEADER_SIZE + size);
+        return frame;
+    }
+
+private:
+    QByteArray m_bytes;
+};
+
+// A name of the machine's abstract socket namespace no other test run uses.
+QByteArray uniqueAbstractName()
+{
+    return "csm-tst-carrier-" + QByteArray::number(QCoreApplication::applicationPid()) + '-' +
+           QByteArray::number(QRandomGenerator::global()->generate());
+}
+
+// A client of the abstract socket `name` (without its '@'), as the relay connects; -1 if none
+// listens.
+int connectAbstract(const QByteArray& name)
+{
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path + 1, name.constData(), size_t(name.size()));
+    const auto length = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + size_t(name.size()));
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && ::connect(fd, reinterpret_cast<const sockaddr*>(&address), length) == 0)
+        return fd;
+    if (fd >= 0)
+        ::close(fd);
+    return -1;
+}
+
+// One client connection of the test (closed with it).
+class Client
+{
+public:
+    explicit Client(int fd = -1)
+        : m_fd(fd)
+    {}
+    Client(const Client&) = delete;
+    Client& operator=(const Client&) = delete;
+    ~Client() { close(); }
+    int fd() const { return m_fd; }
+    bool isConnected() const { return m_fd >= 0; }
+    void close() { reset(-1); }
+    void reset(int fd)
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = fd;
+    }
+    bool send(const QByteArray& bytes) const
+    {
+        return ::send(m_fd, bytes.constData(), size_t(bytes.size()), MSG_NOSIGNAL) == bytes.size();
+    }
+    // Up to `size` bytes, within `ms`; fewer at the end of the stream.
+    QByteArray receive(qsizetype size, int ms = 5'000, bool* ended = nullptr) const
+    {
+        QByteArray bytes;
+        QElapsedTimer clock;
+        clock.start();
+        while (bytes.size() < size && clock.elapsed() < ms) {
+            pollfd ready{m_fd, POLLIN, 0};
+            if (::poll(&ready, 1, int(std::max<qint64>(1, ms - clock.elapsed()))) <= 0)
+                continue;
+            char chunk[65536];
+            const ssize_t got =
+                ::recv(m_fd, chunk, size_t(std::min<qsizetype>(size - bytes.size(), 65536)), 0);
+            if (got <= 0) {
+                if (ended)
+                    *ended = got == 0;
+                break;
+            }
+            bytes.append(chunk, got);
+        }
+        return bytes;
+    }
+    // Whether the stream ends (nothing more, then end of file) within `ms`.
+    bool endsWithin(int ms = 5'000) const
+    {
+        bool ended = false;
+        return receive(1, ms, &ended).isEmpty() && ended;
+    }
+
+private:
+    int m_fd;
+};
+
+// csm-launch --egress-carrier on an abstract socket of its own; the test is the server.
+class CarrierProcess
+{
+public:
+    explicit CarrierProcess(const QByteArray& name = uniqueAbstractName())
+        : m_name(name)
+    {
+        m_process.start(QStringLiteral(CSM_LAUNCHER_BINARY),
+                        {QStringLiteral("--egress-carrier"), QString::fromUtf8('@' + m_name)});
+    }
+    ~CarrierProcess()
+    {
+        m_process.kill();
+        m_process.waitForFinished(5'000);
+    }
+
+    QByteArray name() const { return m_name; }
+    QProcess& process() { return m_process; }
+    void send(const QByteArray& frames)
+    {
+        m_process.write(frames);
+        m_process.waitForBytesWritten(5'000);
+    }
+
+    // The next frame, within `ms`.
+    std::optional<CarrierFrame> next(int ms = 5'000)
+    {
+        QElapsedTimer clock;
+        clock.start();
+        for (;;) {
+            if (auto frame = m_decoder.next())
+                return frame;
+            if (clock.elapsed() >= ms)
+                return std::nullopt;
+            if (!m_process.waitForReadyRead(int(std::max<qint64>(1, ms - clock.elapsed()))) &&
+                m_process.state() == QProcess::NotRunning) {
+                m_decoder.append(m_process.readAllStandardOutput());
+                return m_decoder.next();
+            }
+            m_decoder.append(m_process.readAllStandardOutput());
+        }
+    }
+    // Every frame that comes within `ms`.
+    QList<CarrierFrame> framesWithin(int ms)
+    {
+        QList<CarrierFrame> frames;
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < ms) {
+            if (auto frame = next(int(std::max<qint64>(1, ms - clock.elapsed()))))
+                frames.append(*frame);
+        }
+        return frames;
+    }
+    // Connects a client and reads the open frame it made: its id, 0 if none came.
+    quint32 connectClient(Client& client)
+    {
+        client.reset(connectAbstract(m_name));
+        const auto open = next();
+        return client.isConnected() && open && open->type == CSM_CARRIER_OPEN &&
+                       open->payload.isEmpty()
+                   ? open->id
+                   : 0;
+    }
+    bool saidHello()
+    {
+        const auto hello = next();
+        return hello && hello->type == CSM_CARRIER_HELLO && hello->id == 0 &&
+               hello->payload.isEmpty();
+    }
+    // The data of connection `id` until `size` bytes came, within `ms`; any other frame on the
+    // way fails (it is kept in `others`).
+    QByteArray dataOf(quint32 id, qsizetype size, int ms = 10'000,
+                      QList<CarrierFrame>* others = nullptr)
+    {
+        QByteArray bytes;
+        QElapsedTimer clock;
+        clock.start();
+        while (bytes.size() < size && clock.elapsed() < ms) {
+            const auto frame = next(int(std::max<qint64>(1, ms - clock.elapsed())));
+            if (!frame)
+                break;
+            if (frame->type == CSM_CARRIER_DATA && frame->id == id &&
+                frame->payload.size() <= CSM_CARRIER_MAX_DATA)
+                bytes += frame->payload;
+            else if (others)
+                others->append(*frame);
+            else
+                break;
+        }
+        return bytes;
+    }
+    // The sum of the acks of connection `id` until it reaches `count`, within `ms`.
+    quint64 acksOf(quint32 id, quint64 count, int ms = 5'000)
+    {
+        quint64 acked = 0;
+        QElapsedTimer clock;
+        clock.start();
+        while (acked < count && clock.elapsed() < ms) {
+            const auto frame = next(int(std::max<qint64>(1, ms - clock.elapsed())));
+            if (!frame || frame->type != CSM_CARRIER_ACK || frame->id != id ||
+                frame->payload.size() != CSM_CARRIER_ACK_SIZE)
+                break;
+            acked += qFromBigEndian<quint32>(frame->payload.constData());
+        }
+        return acked;
+    }
+
+private:
+    QByteArray m_name;
+    QProcess m_process;
+    CarrierDecoder m_decoder;
+};
+
+bool isFrame(const std::optional<CarrierFrame>& frame, char type, quint32 id)
+{
+    return frame && frame->type == type && frame->id == id && frame->payload.isEmpty();
+}
+
+// A port of the loopback nobody listens on now.
+quint16 freeLoopbackPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = qToBigEndian<quint32>(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    quint16 port = 0;
+    if (::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0)
+        port = qFromBigEndian(address.sin_port);
+    ::close(fd);
+    return port;
+}
 } // namespace
 
 class tst_Launcher final : public QObject
@@ -837,6 +1112,272 @@ private Q_SLOTS:
         QCOMPARE(payloadsOf(session.cell("y"), Type::Stdout), QByteArray("5\n"));
     }
 
+    // --egress-carrier: the container's end of a remote engine's way to the egress proxy. The
+    // test plays the server on the carrier's stdin and stdout, and the relay as a client of its
+    // abstract socket.
+    void carrierSaysHelloFirst()
+    {
+        CarrierProcess carrier;
+        QVERIFY(carrier.saidHello());
+        // It listens by then.
+        Client client(connectAbstract(carrier.name()));
+        QVERIFY(client.isConnected());
+        QVERIFY(isFrame(carrier.next(), CSM_CARRIER_OPEN, 1));
+    }
+
+    void carrierCarriesAConnectionBothWays()
+    {
+        CarrierProcess carrier;
+        QVERIFY(carrier.saidHello());
+        Client client;
+        QCOMPARE(carrier.connectClient(client), 1u);
+
+        QVERIFY(client.send("from the program"));
+        QCOMPARE(carrier.dataOf(1, 16), QByteArray("from the program"));
+
+        carrier.send(carrierFrame(CSM_CARRIER_DATA, 1, "from the proxy"));
+        QCOMPARE(client.receive(14), QByteArray("from the proxy"));
+        QCOMPARE(carrier.acksOf(1, 14), 14u); // acknowledged once written, not more
+
+        // The server's end half-closes: the client reads the end and can still send.
+        carrier.send(carrierFrame(CSM_CARRIER_END, 1));
+        QVERIFY(client.endsWithin());
+        QVERIFY(client.send("more"));
+        QCOMPARE(carrier.dataOf(1, 4), QByteArray("more"));
+        QVERIFY(::shutdown(client.fd(), SHUT_WR) == 0);
+        QVERIFY(isFrame(carrier.next(), CSM_CARRIER_END, 1));
+
+        // Done on both sides; the next connection gets a new id.
+        Client second;
+        QCOMPARE(carrier.connectClient(second), 2u);
+        QVERIFY(!client.send("x")); // the carrier closed its end of the first
+        QVERIFY(carrier.framesWithin(200).isEmpty());
+        QCOMPARE(carrier.process().state(), QProcess::Running);
+    }
+
+    void carrierSendsNoMoreThanTheWindowUnacknowledged()
+    {
+        CarrierProcess carrier;
+        QVERIFY(carrier.saidHello());
+        Client client;
+        const quint32 id = carrier.connectClient(client);
+        QCOMPARE(id, 1u);
+
+        // The program has 3 MiB to send; a thread of its own blocks on a full socket.
+        const qsizetype total = 3 * 1024 * 1024;
+        QByteArray sent(total, Qt::Uninitialized);
+        for (qsizetype i = 0; i < total; ++i)
+            sent[i] = char(i % 251);
+        std::thread writer([&] { client.send(sent); });
+        const auto joinWriter = qScopeGuard([&] {
+            if (writer.joinable()) {
+                ::shutdown(client.fd(), SHUT_RDWR); // unblocks it, had the test failed early
+                writer.join();
+            }
+        });
+
+        QByteArray received = carrier.dataOf(id, CSM_CARRIER_WINDOW);
+        QCOMPARE(received.size(), qsizetype(CSM_CARRIER_WINDOW));
+        QVERIFY(carrier.framesWithin(300).isEmpty()); // stalled at the window
+
+        carrier.send(carrierAck(id, 512 * 1024));
+        received += carrier.dataOf(id, 512 * 1024);
+        QCOMPARE(received.size(), qsizetype(CSM_CARRIER_WINDOW + 512 * 1024));
+        QVERIFY(carrier.framesWithin(300).isEmpty());
+
+        carrier.send(carrierAck(id, CSM_CARRIER_WINDOW));
+        received += carrier.dataOf(id, CSM_CARRIER_WINDOW);
+        carrier.send(carrierAck(id, CSM_CARRIER_WINDOW));
+        received += carrier.dataOf(id, total - received.size());
+        QCOMPARE(received.size(), total);
+        QVERIFY(received == sent);
+
+        writer.join();
+        QVERIFY(::shutdown(client.fd(), SHUT_WR) == 0);
+        QVERIFY(isFrame(carrier.next(), CSM_CARRIER_END, id));
+    }
+
+    void carrierClosesAConnectionThatResets()
+    {
+        CarrierProcess carrier;
+        QVERIFY(carrier.saidHello());
+        Client client;
+        QCOMPARE(carrier.connectClient(client), 1u);
+        carrier.send(carrierFrame(CSM_CARRIER_DATA, 1, "never read"));
+        QCOMPARE(carrier.acksOf(1, 10), 10u);
+        client.close(); // with unread bytes: the carrier's end is reset
+        QVERIFY(isFrame(carrier.next(), CSM_CARRIER_CLOSE, 1));
+    }
+
+    void carrierIgnoresFramesForAConnectionAlreadyGone()
+    {
+        CarrierProcess carrier;
+        QVERIFY(carrier.saidHello());
+        Client client;
+        QCOMPARE(carrier.connectClient(client), 1u);
+        carrier.send(carrierFrame(CSM_CARRIER_CLOSE, 1));
+        QVERIFY(client.endsWithin());
+        // The server's frames that crossed the close are no breach.
+        carrier.send(carrierFrame(CSM_CARRIER_DATA, 1, "late") + carrierAck(1, 4) +
+                     carrierFrame(CSM_CARRIER_END, 1));
+        QVERIFY(carrier.framesWithin(300).isEmpty());
+        QCOMPARE(carrier.process().state(), QProcess::Running);
+        Client second;
+        QCOMPARE(carrier.connectClient(second), 2u);
+    }
+
+    void carrierTakesNoMoreThanItsCapOfConnections()
+    {
+        CarrierProcess carrier;
+        QVERIFY(carrier.saidHello());
+        std::vector<std::unique_ptr<Client>> clients;
+        for (quint32 id = 1; id <= CSM_CARRIER_MAX_CONNECTIONS; ++id) {
+            clients.push_back(std::make_unique<Client>());
+            QCOMPARE(carrier.connectClient(*clients.back()), id);
+        }
+        // One more is closed at once, and the server hears nothing of it.
+        Client over(connectAbstract(carrier.name()));
+        QVERIFY(over.isConnected());
+        QVERIFY(over.endsWithin());
+        QVERIFY(carrier.framesWithin(200).isEmpty());
+        // A connection ended on one side only still counts; ended on both, it is gone.
+        clients.front()->close();
+        QVERIFY(isFrame(carrier.next(), CSM_CARRIER_END, 1));
+        Client stillOver(connectAbstract(carrier.name()));
+        QVERIFY(stillOver.endsWithin());
+        // (The ack of connection 2's data, after the end, says the carrier has taken the end.)
+        carrier.send(carrierFrame(CSM_CARRIER_END, 1) + carrierFrame(CSM_CARRIER_DATA, 2, "x"));
+        QCOMPARE(carrier.acksOf(2, 1), 1u);
+        Client next;
+        QCOMPARE(carrier.connectClient(next), quint32(CSM_CARRIER_MAX_CONNECTIONS + 1));
+    }
+
+    void carrierEndsWhenTheServerGoes()
+    {
+        CarrierProcess carrier;
+        QVERIFY(carrier.saidHello());
+        Client client;
+        QCOMPARE(carrier.connectClient(client), 1u);
+        carrier.process().closeWriteChannel();
+        QVERIFY(carrier.process().waitForFinished(5'000));
+        QCOMPARE(carrier.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(carrier.process().exitCode(), 0);
+    }
+
+    void carrierStopsAtABreach_data()
+    {
+        QTest::addColumn<QByteArray>("frame");
+        const QByteArray big(CSM_CARRIER_MAX_DATA + 1, 'x');
+        QTest::newRow("data for an id never given") << carrierFrame(CSM_CARRIER_DATA, 77, "x");
+        QTest::newRow("data for id 0") << carrierFrame(CSM_CARRIER_DATA, 0, "x");
+        QTest::newRow("data over the maximum") << carrierFrame(CSM_CARRIER_DATA, 1, big);
+        QTest::newRow("data of no bytes") << carrierFrame(CSM_CARRIER_DATA, 1);
+        QTest::newRow("ack of 3 bytes") << carrierFrame(CSM_CARRIER_ACK, 1, "abc");
+        QTest::newRow("ack beyond the window") << carrierAck(1, 1);
+        QTest::newRow("end with a payload") << carrierFrame(CSM_CARRIER_END, 1, "x");
+        QTest::newRow("hello from the server") << carrierFrame(CSM_CARRIER_HELLO, 0);
+        QTest::newRow("open from the server") << carrierFrame(CSM_CARRIER_OPEN, 2);
+        QTest::newRow("unknown type") << carrierFrame('Z', 1);
+        QTest::newRow("data after the end")
+            << carrierFrame(CSM_CARRIER_END, 1) + carrierFrame(CSM_CARRIER_DATA, 1, "x");
+        QTest::newRow("data beyond the window") << [] {
+            // The client reads nothing: past what its socket takes (a few hundred KiB), the
+            // carrier holds what the server sends, up to the window. 4 MiB is well beyond both.
+            QByteArray frames;
+            for (int i = 0; i < 4 * CSM_CARRIER_WINDOW / CSM_CARRIER_MAX_DATA; ++i)
+                frames += carrierFrame(CSM_CARRIER_DATA, 1, QByteArray(CSM_CARRIER_MAX_DATA, 'w'));
+            return frames;
+        }();
+    }
+
+    void carrierStopsAtABreach()
+    {
+        QFETCH(QByteArray, frame);
+        CarrierProcess carrier;
+        QVERIFY(carrier.saidHello());
+        Client client;
+        QCOMPARE(carrier.connectClient(client), 1u);
+        carrier.send(frame);
+        QVERIFY(carrier.process().waitForFinished(10'000));
+        QCOMPARE(carrier.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(carrier.process().exitCode(), 2);
+        QVERIFY(carrier.process().readAllStandardError().contains("broke the protocol"));
+    }
+
+    void carrierThatCannotListenSaysWhy()
+    {
+        CarrierProcess first;
+        QVERIFY(first.saidHello());
+        CarrierProcess second(first.name()); // the name is taken
+        QVERIFY(second.process().waitForFinished(5'000));
+        QCOMPARE(second.process().exitCode(), 1);
+        QVERIFY(second.process().readAllStandardError().contains("cannot listen"));
+        QVERIFY(second.process().readAllStandardOutput().isEmpty()); // no hello
+    }
+
+    // The relay's SOCKET is the carrier's abstract socket, and the carrier comes up after the
+    // program's connection: the relay waits for it instead of answering 502.
+    void relayReachesACarrierThatComesUpLater()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+            QSKIP("no python3 on this machine");
+        const quint16 port = freeLoopbackPort();
+        QVERIFY(port != 0);
+        const QByteArray name = uniqueAbstractName();
+        QProcess launcher;
+        launcher.start(QStringLiteral(CSM_LAUNCHER_BINARY),
+                       {QStringLiteral("--egress-relay"),
+                        QString::number(port) + QStringLiteral(":@") + QString::fromUtf8(name),
+                        QStringLiteral("--"), QStringLiteral("/bin/sh")});
+        QVERIFY(launcher.waitForStarted());
+        const auto stopLauncher = qScopeGuard([&] {
+            launcher.kill();
+            launcher.waitForFinished(5'000);
+        });
+        launcher.write(LauncherRequest::encode(
+            "python3 -c '\nimport socket\nprint(\"connecting\", flush=True)\n"
+            "s = socket.create_connection((\"127.0.0.1\", " +
+                QByteArray::number(port) +
+                "))\ns.sendall(b\"ping\")\ns.shutdown(socket.SHUT_WR)\nanswer = b\"\"\n"
+                "while True:\n    chunk = s.recv(65536)\n    if not chunk:\n        break\n"
+                "    answer += chunk\nprint(answer.decode(), flush=True)\n'\n",
+            {}));
+        launcher.closeWriteChannel();
+        LauncherStreamDecoder decoder;
+        QByteArray programOutput;
+        QList<Type> types;
+        const auto readUntil = [&](const std::function<bool()>& done, int ms) {
+            QElapsedTimer clock;
+            clock.start();
+            while (!done() && clock.elapsed() < ms) {
+                launcher.waitForReadyRead(50);
+                decoder.append(launcher.readAllStandardOutput());
+                while (const auto frame = decoder.next()) {
+                    types.append(frame->type);
+                    if (frame->type == Type::Stdout)
+                        programOutput += frame->payload;
+                }
+            }
+        };
+        readUntil([&] { return programOutput.contains("connecting\n"); }, 10'000);
+        QCOMPARE(programOutput, QByteArray("connecting\n"));
+        QTest::qWait(300); // the program is connecting, and no carrier listens yet
+
+        CarrierProcess carrier(name);
+        QVERIFY(carrier.saidHello());
+        QVERIFY(isFrame(carrier.next(), CSM_CARRIER_OPEN, 1));
+        QCOMPARE(carrier.dataOf(1, 4), QByteArray("ping"));
+        QVERIFY(isFrame(carrier.next(), CSM_CARRIER_END, 1));
+        carrier.send(carrierFrame(CSM_CARRIER_DATA, 1, "pong") + carrierFrame(CSM_CARRIER_END, 1));
+        QCOMPARE(carrier.acksOf(1, 4), 4u);
+
+        readUntil([&] { return types.contains(Type::Exit); }, 10'000);
+        QCOMPARE(programOutput, QByteArray("connecting\npong\n"));
+        QVERIFY(types.contains(Type::Exit));
+        QVERIFY(launcher.waitForFinished(5'000));
+        QCOMPARE(launcher.exitCode(), 0);
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -849,6 +1390,11 @@ private Q_SLOTS:
                            QStringLiteral("/bin/sh")};
         QTest::newRow("session without a ready fd") << QStringList{
             QStringLiteral("--session"), QStringLiteral("--"), QStringLiteral("/bin/sh")};
+        QTest::newRow("carrier without a socket")
+            << QStringList{QStringLiteral("--egress-carrier")};
+        QTest::newRow("carrier with a program")
+            << QStringList{QStringLiteral("--egress-carrier"), QStringLiteral("@x"),
+                           QStringLiteral("--"), QStringLiteral("/bin/sh")};
     }
 
     void usageErrors()
