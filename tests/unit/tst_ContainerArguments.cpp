@@ -148,6 +148,8 @@ private Q_SLOTS:
     void remoteUrls();
     void egressProxyModeMountsTheEndpointAndSetsTheProxy_data() { addEngineRows(); }
     void egressProxyModeMountsTheEndpointAndSetsTheProxy();
+    void egressProxyModeOnARemoteEngineIsCarried_data() { addEngineRows(); }
+    void egressProxyModeOnARemoteEngineIsCarried();
     void sharedFoldersAreBindMounts_data() { addEngineRows(); }
     void sharedFoldersAreBindMounts();
 
@@ -974,6 +976,34 @@ void tst_ContainerArguments::egressProxyModeMountsTheEndpointAndSetsTheProxy()
     const QStringList plain = makeRuntime(engine)->runArguments(sampleSpec());
     QVERIFY(!plain.contains(QStringLiteral("--egress-relay")));
     QVERIFY(!plain.join(u' ').contains(QLatin1String("PROXY")));
+}
+
+// Proxy mode on a remote engine, which no host folder reaches: no egress mount, the relay
+// connects to the carrier's abstract socket, Node's preload comes from the files volume, and
+// the carrier is the launcher in that volume, run through `exec -i`.
+void tst_ContainerArguments::egressProxyModeOnARemoteEngineIsCarried()
+{
+    QFETCH(QString, engine);
+    ContainerSpec spec = sampleSpec();
+    spec.files.volume = QStringLiteral("code-sandbox-files-0123456789abcdef");
+    spec.egressCarried = true;
+    spec.policy.network = QStringLiteral("bridge");
+    const auto runtime = makeRuntime(engine);
+    const QStringList args = runtime->runArguments(spec);
+    QCOMPARE(valueOf(args, QStringLiteral("--network")), QStringLiteral("none"));
+    QVERIFY(!args.join(u' ').contains(QLatin1String("/.code-sandbox/egress")));
+    const QStringList variables = valuesOf(args, QStringLiteral("-e"));
+    QVERIFY(variables.contains(QStringLiteral("HTTPS_PROXY=http://127.0.0.1:3128")));
+    QVERIFY(variables.contains(
+        QStringLiteral("NODE_OPTIONS=--require /.code-sandbox/files/fetch-proxy.cjs")));
+    const qsizetype relay = args.indexOf(QStringLiteral("--egress-relay"));
+    QVERIFY(relay > args.indexOf(spec.image));
+    QCOMPARE(args.at(relay + 1), QStringLiteral("3128:@code-sandbox-egress"));
+    QCOMPARE(runtime->egressCarrierArguments(spec.name),
+             (QStringList{QStringLiteral("exec"), QStringLiteral("-i"), spec.name,
+                          QStringLiteral("/.code-sandbox/files/launch"),
+                          QStringLiteral("--egress-carrier"),
+                          QStringLiteral("@code-sandbox-egress")}));
 }
 
 void tst_ContainerArguments::sessionDriverReportsOnItsReadyFdColdOrPooled_data()

@@ -30,21 +30,28 @@ QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing,
                       "'\n"
                       "case \"$1 $2\" in\n";
     for (const QString& call : failing)
-        text += "  '" + call.toUtf8() + "') echo \"refused: $1 $2\" >&2; exit 1 ;;\n";
-    // `cp CONTAINER:PATH -`: the file copied there, as a tar stream (or what `planted` names).
-    const QByteArray folder = dir.path().toUtf8();
+        text += "  '" + call.toUtf8() + "'*) echo \"refused: $1 $2\" >&2; exit 1 ;;\n";
+    // The volume is a folder: `cp HOST CONTAINER:PATH` puts the file there, and
+    // `cp CONTAINER:PATH -` gives it back as a tar stream (the launcher: what `planted` names,
+    // if anything).
+    const QByteArray volume = dir.filePath(QStringLiteral("volume")).toUtf8();
     text += "  'volume inspect') [ \"$4\" = '{{.Mountpoint}}' ] && echo /var/lib/x/_data ;;\n"
             "esac\n"
+            "mkdir -p '" +
+            volume +
+            "'\n"
             "if [ \"$1\" = cp ] && [ \"$3\" = - ]; then\n"
-            "  case \"$2\" in\n"
-            "    *launch) exec tar -C '" +
-            folder + "' -cf - " +
-            (planted.isEmpty() ? QByteArray("csm-launch") : planted.toUtf8()) +
-            " ;;\n"
-            "    *seccomp.json) exec tar -C '" +
-            folder +
-            "' -cf - csm-seccomp.json ;;\n"
-            "  esac\n"
+            "  name=$(basename \"${2#*:}\")\n";
+    if (!planted.isEmpty()) {
+        text += "  [ \"$name\" = launch ] && exec tar -C '" + dir.path().toUtf8() + "' -cf - " +
+                planted.toUtf8() + "\n";
+    }
+    text += "  exec tar -C '" + volume +
+            "' -cf - \"$name\"\n"
+            "elif [ \"$1\" = cp ]; then\n"
+            "  exec cp \"$2\" '" +
+            volume +
+            "'/$(basename \"${3#*:}\")\n"
             "fi\n"
             "exit 0\n";
     script.write(text);
@@ -90,13 +97,16 @@ class tst_SandboxFilesVolume final : public QObject
 private Q_SLOTS:
     void nameFollowsTheContent()
     {
-        const QString a = SandboxFilesVolume::nameFor("launcher 1", "{}");
+        const QString a = SandboxFilesVolume::nameFor({"launcher 1", "{}", "js"});
         QVERIFY(a.startsWith(QLatin1String("code-sandbox-files-")));
         QCOMPARE(a.size(), qsizetype(QStringLiteral("code-sandbox-files-").size() + 16));
-        QCOMPARE(SandboxFilesVolume::nameFor("launcher 1", "{}"), a);
-        // A new launcher or a new profile is a new volume: old servers keep theirs.
-        QVERIFY(SandboxFilesVolume::nameFor("launcher 2", "{}") != a);
-        QVERIFY(SandboxFilesVolume::nameFor("launcher 1", "{ }") != a);
+        QCOMPARE(SandboxFilesVolume::nameFor({"launcher 1", "{}", "js"}), a);
+        // A new launcher, profile or preload is a new volume: old servers keep theirs.
+        QVERIFY(SandboxFilesVolume::nameFor({"launcher 2", "{}", "js"}) != a);
+        QVERIFY(SandboxFilesVolume::nameFor({"launcher 1", "{ }", "js"}) != a);
+        QVERIFY(SandboxFilesVolume::nameFor({"launcher 1", "{}", "js2"}) != a);
+        // Bytes moved from one file to the next are another set of files.
+        QVERIFY(SandboxFilesVolume::nameFor({"launcher 1{", "}", "js"}) != a);
     }
 
     void fillsAMissingVolumeThroughAContainerThatNeverStarts()
@@ -109,7 +119,7 @@ private Q_SLOTS:
         QVERIFY(waitFinished(volume));
         QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
         // The filler's removal is the last call, started as the fill ends.
-        QTRY_COMPARE(calls(dir).size(), 8);
+        QTRY_COMPARE(calls(dir).size(), 10);
         const QStringList log = calls(dir);
         QVERIFY(log.at(0).startsWith(QLatin1String("volume inspect")));
         QCOMPARE(log.at(1), QStringLiteral("volume create --label code-sandbox.app=code-sandbox ") +
@@ -123,16 +133,34 @@ private Q_SLOTS:
                                                   "sandbox/files code-sandbox-python:latest")
                                        .arg(volume.name())));
         const QString filler = log.at(2).section(u' ', 4, 4);
-        QCOMPARE(
-            log.at(3),
-            QStringLiteral("cp %1 %2:/.code-sandbox/files/launch").arg(files.launcher, filler));
-        QCOMPARE(log.at(4), QStringLiteral("cp %1 %2:/.code-sandbox/files/seccomp.json")
-                                .arg(files.seccompProfile, filler));
-        // Both read back before anything trusts them.
-        QCOMPARE(log.at(5), QStringLiteral("cp %1:/.code-sandbox/files/launch -").arg(filler));
-        QCOMPARE(log.at(6),
-                 QStringLiteral("cp %1:/.code-sandbox/files/seccomp.json -").arg(filler));
-        QVERIFY(log.at(7).startsWith(QStringLiteral("rm --force ") + filler));
+        // The launcher, the profile and Node's fetch preload, each copied in from a file written
+        // for it (not the host's, which could change meanwhile), then all read back before
+        // anything trusts them.
+        const QStringList names{QStringLiteral("launch"), QStringLiteral("seccomp.json"),
+                                QStringLiteral("fetch-proxy.cjs")};
+        for (int i = 0; i < names.size(); ++i) {
+            const QStringList copyIn = log.at(3 + i).split(u' ');
+            QCOMPARE(copyIn.size(), 3);
+            QCOMPARE(copyIn.at(0), QStringLiteral("cp"));
+            QVERIFY(copyIn.at(1).endsWith(u'/' + names.at(i)));
+            QVERIFY(copyIn.at(1) != files.launcher && copyIn.at(1) != files.seccompProfile);
+            QCOMPARE(copyIn.at(2), filler + QStringLiteral(":/.code-sandbox/files/") + names.at(i));
+            QCOMPARE(log.at(6 + i),
+                     QStringLiteral("cp %1:/.code-sandbox/files/%2 -").arg(filler, names.at(i)));
+        }
+        QVERIFY(log.at(9).startsWith(QStringLiteral("rm --force ") + filler));
+        // What the sandboxes get: the same bytes, the launcher executable by everyone.
+        const QString held = dir.filePath(QStringLiteral("volume/launch"));
+        QFile launcher(held);
+        QVERIFY(launcher.open(QIODevice::ReadOnly));
+        QCOMPARE(launcher.readAll(), QByteArray("launcher bytes"));
+        QVERIFY(launcher.permissions() & QFileDevice::ExeOther);
+        QFile preload(dir.filePath(QStringLiteral("volume/fetch-proxy.cjs")));
+        QVERIFY(preload.open(QIODevice::ReadOnly));
+        QVERIFY(
+            preload.readAll().contains("Code Sandbox: fetch through the sandbox's egress proxy"));
+        QVERIFY(preload.permissions() & QFileDevice::ReadOther);
+        QVERIFY(!(preload.permissions() & QFileDevice::ExeOther));
         // Docker's CLI sends the profile's text: the host's path stays the one to give.
         QVERIFY(volume.seccompProfileOnEngine().isEmpty());
     }
@@ -184,7 +212,8 @@ private Q_SLOTS:
     void aFailedCopyRemovesTheFillerAndCanBeTriedAgain()
     {
         QTemporaryDir dir;
-        const QString cli = writeFakeCli(dir, {QStringLiteral("cp ") + filesIn(dir).launcher});
+        // Copies in come from absolute paths; copies out name the filler.
+        const QString cli = writeFakeCli(dir, {QStringLiteral("cp /")});
         DockerRuntime runtime(cli);
         SandboxFilesVolume volume(runtime, filesIn(dir), {});
         QVERIFY(waitFinished(volume));

@@ -100,7 +100,7 @@ QProcess* ContainerRuntime::newRunProcess(const ContainerSpec& spec, QObject* pa
     return process;
 }
 
-QMap<QString, QString> ContainerRuntime::egressEnvironment()
+QMap<QString, QString> ContainerRuntime::egressEnvironment(const QString& preloadFolder)
 {
     const QString proxy =
         QStringLiteral("http://127.0.0.1:%1").arg(ContainerSpec::kEgressProxyPort);
@@ -116,8 +116,7 @@ QMap<QString, QString> ContainerRuntime::egressEnvironment()
         {QStringLiteral("no_proxy"), local},
         {QStringLiteral("NODE_OPTIONS"),
          QStringLiteral("--require %1/%2")
-             .arg(QLatin1String(ContainerSpec::kEgressMountPoint),
-                  QLatin1String(ContainerSpec::kEgressNodePreloadName))},
+             .arg(preloadFolder, QLatin1String(ContainerSpec::kEgressNodePreloadName))},
     };
 }
 
@@ -135,8 +134,7 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
                      spec.name};
     args << labelOptions(spec.labels);
     // Proxy mode: the proxy is the only way out, whatever the policy says.
-    const QString network =
-        spec.egressDirectory.isEmpty() ? policy.network : QStringLiteral("none");
+    const QString network = spec.throughEgressProxy() ? QStringLiteral("none") : policy.network;
     args << QStringLiteral("--network") << network << QStringLiteral("--memory")
          << size(policy.memoryBytes) << QStringLiteral("--memory-swap") << size(policy.memoryBytes)
          << QStringLiteral("--cpus") << QString::number(policy.cpus)
@@ -184,7 +182,9 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
         args << QStringLiteral("--mount")
              << QStringLiteral("type=bind,source=%1,target=%2,ro=true")
                     .arg(spec.egressDirectory, QLatin1String(ContainerSpec::kEgressMountPoint));
-        environment.insert(egressEnvironment());
+        environment.insert(egressEnvironment(QLatin1String(ContainerSpec::kEgressMountPoint)));
+    } else if (spec.egressCarried) {
+        environment.insert(egressEnvironment(QLatin1String(ContainerSpec::kFilesVolumeMountPoint)));
     }
     for (auto it = environment.cbegin(); it != environment.cend(); ++it)
         args << QStringLiteral("-e") << it.key() + QLatin1Char('=') + it.value();
@@ -212,6 +212,10 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
                     .arg(QString::number(ContainerSpec::kEgressProxyPort),
                          QLatin1String(ContainerSpec::kEgressMountPoint),
                          QLatin1String(ContainerSpec::kEgressSocketName));
+    } else if (spec.egressCarried) {
+        args << QStringLiteral("--egress-relay")
+             << QStringLiteral("%1:%2").arg(QString::number(ContainerSpec::kEgressProxyPort),
+                                            QLatin1String(ContainerSpec::kEgressCarrierSocket));
     }
     if (spec.session || (spec.pooled && spec.interpreterSignalsReady))
         args << QStringLiteral("--ready-fd") << QStringLiteral("3");
@@ -339,6 +343,19 @@ QStringList ContainerRuntime::copyIntoArguments(const QString& hostPath, const Q
                                                 const QString& path) const
 {
     return {QStringLiteral("cp"), hostPath, container + QLatin1Char(':') + path};
+}
+
+QStringList ContainerRuntime::egressCarrierArguments(const QString& container) const
+{
+    // As the container's own user, under its seccomp profile and without capabilities: an exec
+    // inherits them from the container.
+    return {QStringLiteral("exec"),
+            QStringLiteral("-i"),
+            container,
+            QLatin1String(ContainerSpec::kFilesVolumeMountPoint) + QLatin1Char('/') +
+                QLatin1String(ContainerSpec::kLauncherNameInVolume),
+            QStringLiteral("--egress-carrier"),
+            QLatin1String(ContainerSpec::kEgressCarrierSocket)};
 }
 
 QStringList ContainerRuntime::copyOutArguments(const QString& container, const QString& path) const

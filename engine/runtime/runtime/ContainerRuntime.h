@@ -62,8 +62,9 @@ public:
 
     // `run` in the foreground, attached to stdin/stdout/stderr, removed when it exits.
     virtual QStringList runArguments(const ContainerSpec& spec) const;
-    // The variables that lead a container's programs to the egress proxy (proxy mode).
-    static QMap<QString, QString> egressEnvironment();
+    // The variables that lead a container's programs to the egress proxy (proxy mode), with
+    // Node's preload read from `preloadFolder` in the container.
+    static QMap<QString, QString> egressEnvironment(const QString& preloadFolder);
     // Kills (without a grace period) and removes a container; no error if it is already gone.
     virtual QStringList forceRemoveArguments(const QString& container) const = 0;
     // The same as a process of its own that outlives us: a last resort on the way out, when
@@ -148,6 +149,9 @@ public:
                                   const QString& path) const;
     // A container's file as a tar stream on stdout (a link as the link, not followed).
     QStringList copyOutArguments(const QString& container, const QString& path) const;
+    // The egress carrier of a remote engine's container (EgressCarrier), attached: `exec -i` of
+    // the launcher in the files volume.
+    QStringList egressCarrierArguments(const QString& container) const;
     // Removes a volume, even one a stopped container still names.
     QStringList volumeRemoveArguments(const QString& volume) const;
     // Where the engine's host keeps a volume's files (its output's one line).

@@ -27,6 +27,9 @@ struct ContainerSpec
     static constexpr char kEgressMountPoint[] = "/.code-sandbox/egress";
     static constexpr char kEgressSocketName[] = "proxy";
     static constexpr char kEgressNodePreloadName[] = "fetch-proxy.cjs";
+    // A remote engine's container in egress proxy mode: the abstract socket (of the container's
+    // own network namespace) where its egress carrier listens for the relay (EgressCarrier).
+    static constexpr char kEgressCarrierSocket[] = "@code-sandbox-egress";
     // The port on the container's loopback where the relay listens, which HTTP_PROXY names.
     static constexpr int kEgressProxyPort = 3128;
 
@@ -62,8 +65,14 @@ struct ContainerSpec
     bool session = false;
     // Egress proxy mode: the host folder (EgressEndpoint) mounted at kEgressMountPoint. The
     // container then has no network of its own (policy.network is "none") and its programs
-    // find the proxy through HTTP_PROXY and the like. Empty: no proxy.
+    // find the proxy through HTTP_PROXY and the like. Empty: no proxy, or a carried one.
     QString egressDirectory;
+    // Egress proxy mode on a remote engine, which no host folder reaches: the relay connects to
+    // the egress carrier the server runs in the container (kEgressCarrierSocket), and Node's
+    // preload is in the files volume. The network is "none" as with egressDirectory.
+    bool egressCarried = false;
+
+    bool throughEgressProxy() const { return !egressDirectory.isEmpty() || egressCarried; }
 };
 
 } // namespace csm

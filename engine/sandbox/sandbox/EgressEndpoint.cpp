@@ -2,6 +2,7 @@
 
 #include "egress/EgressProxy.h"
 #include "runtime/ContainerSpec.h"
+#include "sandbox/EgressCarrier.h"
 #include "sandbox/NodeFetchPreload.h"
 
 #include <QDir>
@@ -41,8 +42,29 @@ EgressEndpoint::EgressEndpoint(const QString& folder, QObject* parent)
 
 EgressEndpoint::~EgressEndpoint()
 {
+    // Its connections first, while the socket they reach is still there.
+    delete std::exchange(m_carrier, nullptr);
     m_server->close();
     QDir(m_folder).removeRecursively();
+}
+
+void EgressEndpoint::setProxy(EgressProxy* proxy)
+{
+    m_proxy = proxy;
+    if (proxy)
+        startCarrier();
+}
+
+void EgressEndpoint::startCarrier()
+{
+    if (m_carrier)
+        m_carrier->start();
+}
+
+void EgressEndpoint::carryFrom(const ContainerRuntime& runtime, const QString& container)
+{
+    delete m_carrier;
+    m_carrier = new EgressCarrier(runtime, container, m_server->fullServerName(), this);
 }
 
 void EgressEndpoint::onNewConnection()

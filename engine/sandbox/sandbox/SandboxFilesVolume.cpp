@@ -3,6 +3,7 @@
 #include "core/Logging.h"
 #include "runtime/ContainerRuntime.h"
 #include "runtime/ContainerSpec.h"
+#include "sandbox/NodeFetchPreload.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -37,19 +38,45 @@ SandboxFilesVolume::SandboxFilesVolume(const ContainerRuntime& runtime, SandboxF
     , m_files(std::move(files))
     , m_labels(std::move(labels))
 {
-    QFile launcher(m_files.launcher);
-    QFile profile(m_files.seccompProfile);
-    if (!launcher.open(QIODevice::ReadOnly))
-        m_error = QStringLiteral("cannot read the launcher %1: %2")
-                      .arg(m_files.launcher, launcher.errorString());
-    else if (!profile.open(QIODevice::ReadOnly))
-        m_error = QStringLiteral("cannot read the seccomp profile %1: %2")
-                      .arg(m_files.seccompProfile, profile.errorString());
-    else {
-        m_launcherBytes = launcher.readAll();
-        m_profileBytes = profile.readAll();
-        m_name = nameFor(m_launcherBytes, m_profileBytes);
+    // Copied from files written now, not from the host's: the bytes read back are checked
+    // against what was copied, and an installation replaced meanwhile changes nothing.
+    m_staging = std::make_unique<QTemporaryDir>();
+    const QList<std::pair<QString, QString>> hostFiles{
+        {QLatin1String(ContainerSpec::kLauncherNameInVolume), m_files.launcher},
+        {QLatin1String(ContainerSpec::kSeccompProfileNameInVolume), m_files.seccompProfile}};
+    QList<QByteArray> contents;
+    for (const auto& [name, hostPath] : hostFiles) {
+        QFile file(hostPath);
+        if (!file.open(QIODevice::ReadOnly)) {
+            m_error = QStringLiteral("cannot read %1: %2").arg(hostPath, file.errorString());
+            return;
+        }
+        m_placed.append({name, {}, file.readAll()});
     }
+    m_placed.append(
+        {QLatin1String(ContainerSpec::kEgressNodePreloadName), {}, NodeFetchPreload::source()});
+    for (PlacedFile& placed : m_placed) {
+        placed.hostPath = m_staging->filePath(placed.name);
+        QFile staged(placed.hostPath);
+        if (!m_staging->isValid() || !staged.open(QIODevice::WriteOnly) ||
+            staged.write(placed.content) != placed.content.size()) {
+            m_error =
+                QStringLiteral("cannot write %1: %2").arg(placed.hostPath, staged.errorString());
+            m_placed.clear();
+            return;
+        }
+        staged.close();
+        // The mode travels with the copy: the sandbox's user runs the launcher and reads the
+        // rest, and changes none of them.
+        const bool executable = placed.name == QLatin1String(ContainerSpec::kLauncherNameInVolume);
+        staged.setPermissions(
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup |
+            QFileDevice::ReadOther |
+            (executable ? QFileDevice::ExeOwner | QFileDevice::ExeGroup | QFileDevice::ExeOther
+                        : QFileDevice::Permissions()));
+        contents.append(placed.content);
+    }
+    m_name = nameFor(contents);
 }
 
 SandboxFilesVolume::~SandboxFilesVolume()
@@ -63,11 +90,14 @@ SandboxFilesVolume::~SandboxFilesVolume()
         m_runtime.startDetachedRemoval(m_helper);
 }
 
-QString SandboxFilesVolume::nameFor(const QByteArray& launcher, const QByteArray& seccompProfile)
+QString SandboxFilesVolume::nameFor(const QList<QByteArray>& contents)
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(launcher);
-    hash.addData(seccompProfile);
+    for (const QByteArray& content : contents) {
+        // Each length first: moving bytes from one file to the next changes the name.
+        hash.addData(QByteArray(QByteArray::number(content.size()) + ':'));
+        hash.addData(content);
+    }
     const QByteArray digest = hash.result();
     return QStringLiteral("code-sandbox-files-") + QString::fromLatin1(digest.toHex().left(16));
 }
@@ -119,33 +149,23 @@ void SandboxFilesVolume::createFiller(const QString& image)
                 return;
             }
             m_helper = helper;
-            const QString launcher = QLatin1String(ContainerSpec::kLauncherNameInVolume);
-            const QString profile = QLatin1String(ContainerSpec::kSeccompProfileNameInVolume);
-            copy(m_files.launcher, launcher, [this, launcher, profile] {
-                copy(m_files.seccompProfile, profile, [this, launcher, profile] {
-                    verify(launcher, m_launcherBytes, [this, profile] {
-                        verify(profile, m_profileBytes, [this] {
-                            removeHelper();
-                            if (m_runtime.enginesReadSeccompProfiles())
-                                findProfileOnEngine();
-                            else
-                                succeed();
-                        });
-                    });
-                });
-            });
+            copy(0);
         });
 }
 
-void SandboxFilesVolume::copy(const QString& hostPath, const QString& name,
-                              std::function<void()> then)
+void SandboxFilesVolume::copy(int index)
 {
-    run(m_runtime.copyIntoArguments(hostPath, m_helper, pathInVolume(name)),
-        [this, hostPath, then = std::move(then)](int exitCode, const QByteArray& error) {
+    if (index == m_placed.size()) {
+        verify(0);
+        return;
+    }
+    const PlacedFile& placed = m_placed.at(index);
+    run(m_runtime.copyIntoArguments(placed.hostPath, m_helper, pathInVolume(placed.name)),
+        [this, index](int exitCode, const QByteArray& error) {
             if (exitCode != 0)
-                fail(QStringLiteral("could not copy %1 into").arg(hostPath), error);
+                fail(QStringLiteral("could not copy %1 into").arg(m_placed.at(index).name), error);
             else
-                then();
+                copy(index + 1);
         });
 }
 
@@ -169,13 +189,21 @@ std::optional<QByteArray> regularFileIn(const QByteArray& tar)
 }
 } // namespace
 
-void SandboxFilesVolume::verify(const QString& name, const QByteArray& expected,
-                                std::function<void()> then)
+void SandboxFilesVolume::verify(int index)
 {
+    if (index == m_placed.size()) {
+        removeHelper();
+        if (m_runtime.enginesReadSeccompProfiles())
+            findProfileOnEngine();
+        else
+            succeed();
+        return;
+    }
+    const QString name = m_placed.at(index).name;
     run(m_runtime.copyOutArguments(m_helper, pathInVolume(name)),
-        [this, name, expected, then = std::move(then)](int exitCode, const QByteArray& error) {
+        [this, index, name](int exitCode, const QByteArray& error) {
             const std::optional<QByteArray> content = regularFileIn(m_lastOutput);
-            if (exitCode != 0 || content != expected) {
+            if (exitCode != 0 || content != m_placed.at(index).content) {
                 const QByteArray why = exitCode != 0 ? error : QByteArray("not that regular file");
                 // Not to be used again as it is: the filler goes, then the volume, and the next
                 // fill starts from a new one.
@@ -191,7 +219,7 @@ void SandboxFilesVolume::verify(const QString& name, const QByteArray& expected,
                     });
                 return;
             }
-            then();
+            verify(index + 1);
         });
 }
 

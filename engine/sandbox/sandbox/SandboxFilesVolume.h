@@ -4,13 +4,16 @@
 
 #include <QByteArray>
 #include <QElapsedTimer>
+#include <QList>
 #include <QMap>
 #include <QObject>
 #include <QPointer>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QProcess;
@@ -19,10 +22,11 @@ namespace csm {
 
 class ContainerRuntime;
 
-// A remote engine's copy of the files every sandbox starts with (the launcher): a named volume,
-// one per launcher build, filled through the engine itself (`create` a container that mounts it,
-// `cp` the file in, remove that container), since no host folder reaches its containers. The
-// sandboxes then mount it read-only (ContainerSpec::kFilesVolumeMountPoint).
+// A remote engine's copy of the files every sandbox starts with (the launcher, the seccomp profile
+// and Node's fetch preload for egress proxy mode): a named volume, one per build, filled through
+// the engine itself (`create` a container that mounts it, `cp` the files in, remove that
+// container), since no host folder reaches its containers. The sandboxes then mount it read-only
+// (ContainerSpec::kFilesVolumeMountPoint).
 //
 // It is filled anew each time a server starts: the same build writes the same bytes, so a fill
 // that a crash cut short is repaired, and the engine replaces a file it copies over (a container
@@ -38,8 +42,8 @@ public:
                        QMap<QString, QString> labels, QObject* parent = nullptr);
     ~SandboxFilesVolume() override;
 
-    // code-sandbox-files-<the first 16 hex digits of the SHA-256 of the launcher and profile>.
-    static QString nameFor(const QByteArray& launcher, const QByteArray& seccompProfile);
+    // code-sandbox-files-<the first 16 hex digits of the SHA-256 of the files' contents>.
+    static QString nameFor(const QList<QByteArray>& contents);
     // Empty until the launcher was read.
     QString name() const { return m_name; }
 
@@ -73,11 +77,13 @@ private:
     // The fill's steps, in order.
     void createVolume(const QString& image);
     void createFiller(const QString& image);
-    void copy(const QString& hostPath, const QString& name, std::function<void()> then);
-    // Reads `name` back from the volume: a regular file with `expected` as its content, or the
-    // fill fails (a link or other content planted there, by an image's copy-up into the empty
-    // volume or by anyone with the engine's API, is never trusted).
-    void verify(const QString& name, const QByteArray& expected, std::function<void()> then);
+    // Copies m_placed[index] and those after it into the volume, then reads them back.
+    void copy(int index);
+    // Reads m_placed[index] and those after it back from the volume: each a regular file with
+    // the content copied, or the fill fails (a link or other content planted there, by an
+    // image's copy-up into the empty volume or by anyone with the engine's API, is never
+    // trusted).
+    void verify(int index);
     void findProfileOnEngine();
     void succeed();
     void run(const QStringList& arguments, Next next);
@@ -89,9 +95,17 @@ private:
     SandboxFiles m_files;
     QMap<QString, QString> m_labels;
     QString m_name;
-    // What the host's files held when this was made: what the volume must hold.
-    QByteArray m_launcherBytes;
-    QByteArray m_profileBytes;
+    // What the volume must hold: each file's name there, the host file copied (one with what
+    // it held when this was made) and that content.
+    struct PlacedFile
+    {
+        QString name;
+        QString hostPath;
+        QByteArray content;
+    };
+    QList<PlacedFile> m_placed;
+    // Where the files that are not a host file already (the preload) are written to be copied.
+    std::unique_ptr<QTemporaryDir> m_staging;
     QString m_helper;
     QPointer<QProcess> m_step;
     QElapsedTimer m_sinceFill;

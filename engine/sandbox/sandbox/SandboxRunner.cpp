@@ -176,7 +176,14 @@ EgressEndpoint* SandboxRunner::attachEgress(ContainerSpec& spec)
         delete endpoint;
         return nullptr;
     }
-    spec.egressDirectory = endpoint->folder();
+    // A remote engine's container cannot mount the folder: the endpoint is reached through the
+    // engine instead (EgressCarrier), and Node's preload is in the files volume.
+    if (m_runtime->isRemote()) {
+        endpoint->carryFrom(*m_runtime, spec.name);
+        spec.egressCarried = true;
+    } else {
+        spec.egressDirectory = endpoint->folder();
+    }
     return endpoint;
 }
 
@@ -286,13 +293,6 @@ QString SandboxRunner::remoteEngineProblem() const
                               "mount: remove them from the settings (--share), or use a local "
                               "engine.")
             .arg(where);
-    }
-    if (m_egress.throughProxy()) {
-        return QStringLiteral("Sandboxes reach the network through this machine's proxy "
-                              "(--egress %1), which %2 cannot reach yet: choose --egress none "
-                              "(no network) or --egress bridge (the engine's own network, "
-                              "unfiltered) in the settings.")
-            .arg(EgressModes::toString(m_egress.mode), where);
     }
     return {};
 }

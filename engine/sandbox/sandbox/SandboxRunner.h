@@ -64,7 +64,8 @@ public:
     // A fresh container's spec: a unique name, the policy, the labels that tie it to us.
     ContainerSpec makeSpec(Language language, const QString& image);
     // In egress proxy mode, the host's end of `spec`'s network (owned by the caller, which
-    // gives it to the container's channel), with spec.egressDirectory set; else null.
+    // gives it to the container's channel), with spec.egressDirectory (a local engine) or
+    // spec.egressCarried (a remote one) set; else null.
     EgressEndpoint* attachEgress(ContainerSpec& spec);
     EgressProxy* newEgressProxy(QObject* parent) override;
     void reportColdStart(Language language, const QString& image, qint64 ms) override;

@@ -3,6 +3,7 @@
 #include "csm/launcher_protocol.h"
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/EgressEndpoint.h"
 
 #include <QDir>
 #include <QFile>
@@ -66,8 +67,11 @@ WarmContainerChannel::WarmContainerChannel(const ContainerRuntime& runtime, Cont
 void WarmContainerChannel::onConnected()
 {
     if (m_attached) {
-        // The launcher runs (its up frame): the engine has made the container.
+        // The launcher runs (its up frame): the engine has made the container. Its egress
+        // carrier starts now, off the call's path (a remote engine's container in proxy mode).
         m_connected = true;
+        if (EgressEndpoint* endpoint = egressEndpoint())
+            endpoint->startCarrier();
         Q_EMIT up(m_sinceStart.elapsed());
         return;
     }
