@@ -25,8 +25,9 @@ namespace {
         if (equals > 0)
             qputenv(line.left(equals).constData(), line.mid(equals + 1));
     }
-    // The egress proxy is on this machine, which a remote engine's containers cannot reach
-    // (yet): their servers give them no network, unless a test asks for something else.
+    // The remote suites run without a network (each proxied run there starts an egress carrier
+    // through the engine, which the egress suite, registered with CODE_SANDBOX_EGRESS=open,
+    // covers), unless a test asks for something else.
     if (qEnvironmentVariableIsEmpty("CODE_SANDBOX_EGRESS"))
         qputenv("CODE_SANDBOX_EGRESS", "none");
     return true;
