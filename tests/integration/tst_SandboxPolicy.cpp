@@ -272,7 +272,7 @@ private:
         // The defaults are under test: nothing of the caller's own configuration may leak in.
         for (const auto& [flagName, variable] : policyFlags())
             env.remove(variable);
-        // Save the one a remote engine needs: the egress proxy is not reachable from there.
+        // Save the remote suites' none (tst_Egress covers the proxy through a remote engine).
         if (TestEngine::isRemote())
             env.insert(QStringLiteral("CODE_SANDBOX_EGRESS"), QStringLiteral("none"));
         env.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
