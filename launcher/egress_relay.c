@@ -51,6 +51,7 @@ struct pair
      * bytes), so side d is not watched until some of it has gone out. */
     int full[2];
     int ended[2];     /* side d said end of stream */
+    int heard[2];     /* side d sent at least one byte */
     int shut_down[2]; /* ...and side 1-d was told so, once its bytes were through */
 };
 
@@ -195,11 +196,17 @@ static int pump(struct pair* pair, int d, short readable)
     if (pair->length[d] < pair->capacity[d] && !pair->ended[d] && !pair->full[d] && readable) {
         const ssize_t got = splice(pair->fd[d], NULL, pair->pipe[d][1], NULL,
                                    pair->capacity[d] - pair->length[d], flags);
-        if (got > 0)
+        if (got > 0) {
             pair->length[d] += (size_t)got;
-        else if (got == 0)
+            pair->heard[d] = 1;
+        } else if (got == 0) {
             pair->ended[d] = 1;
-        else if (errno == EAGAIN && pair->length[d] > 0)
+            /* The proxy always answers, even a refusal: an upstream that ends without a byte
+             * never reached it (the carrier could not connect, or had no room), and the program
+             * learns so as it does when the relay itself cannot connect. */
+            if (d == 1 && !pair->heard[1])
+                answer_unreachable(pair->fd[0]);
+        } else if (errno == EAGAIN && pair->length[d] > 0)
             pair->full[d] = 1; /* readable, yet nothing went in: the pipe is full */
         else if (errno != EAGAIN && errno != EINTR)
             return 0;

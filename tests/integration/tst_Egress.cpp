@@ -304,6 +304,63 @@ private Q_SLOTS:
                  qPrintable(description));
     }
 
+    // A remote engine's container reaches the proxy through an egress carrier the server runs in
+    // it (exec), beside the program. The program, hostile, finds it and attacks it: it runs as
+    // another user, so the program can neither signal it nor open its streams to the server.
+    void theCarrierIsOutOfTheProgramsReach_data() { addColdAndPooled(); }
+    void theCarrierIsOutOfTheProgramsReach()
+    {
+        if (!TestEngine::isRemote())
+            QSKIP("a local engine's sandboxes reach the proxy through a folder, with no carrier");
+        QFETCH(int, poolSize);
+        auto server = startAllowingUpstream(poolSize);
+        QVERIFY(server);
+        const QJsonObject result = server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral(
+                "import json, os, signal, time\n"
+                "found = None\n"
+                "deadline = time.time() + 30\n"
+                "while found is None and time.time() < deadline:\n"
+                "    for pid in filter(str.isdigit, os.listdir('/proc')):\n"
+                "        try:\n"
+                "            if b'--egress-carrier' in open(f'/proc/{pid}/cmdline', 'rb').read():\n"
+                "                found = int(pid)\n"
+                "        except OSError:\n"
+                "            pass\n"
+                "    time.sleep(0.1)\n"
+                "out = {'found': found is not None}\n"
+                "if found:\n"
+                "    out['uid'] = os.stat(f'/proc/{found}').st_uid\n"
+                "    try:\n"
+                "        os.kill(found, signal.SIGKILL)\n"
+                "        out['kill'] = 'done'\n"
+                "    except PermissionError:\n"
+                "        out['kill'] = 'refused'\n"
+                "    try:\n"
+                "        open(f'/proc/{found}/fd/1', 'wb')\n"
+                "        out['stream'] = 'opened'\n"
+                "    except OSError:\n"
+                "        out['stream'] = 'refused'\n"
+                "print(json.dumps(out))\n")),
+            120'000);
+        const QJsonObject printed = printedJson(result);
+        QVERIFY2(!printed.isEmpty(), describe(result).constData());
+        QVERIFY2(printed.value(QLatin1String("found")).toBool(), describe(result).constData());
+        QVERIFY(printed.value(QLatin1String("uid")).toInt() != 65534);
+        QCOMPARE(printed.value(QLatin1String("kill")).toString(), QStringLiteral("refused"));
+        QCOMPARE(printed.value(QLatin1String("stream")).toString(), QStringLiteral("refused"));
+        // And the network it carries still works after the attack.
+        const QJsonObject after = server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral(
+                     "import urllib.request\n"
+                     "print(urllib.request.urlopen('http://%1/hello.txt').read().decode())")
+                     .arg(m_upstream.hostPort())),
+            120'000);
+        QVERIFY2(!callresult::isError(after), describe(after).constData());
+    }
+
     void egressNoneHasNoProxy()
     {
         auto server = startServer(0, {QStringLiteral("--egress"), QStringLiteral("none"),

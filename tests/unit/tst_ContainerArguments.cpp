@@ -999,11 +999,12 @@ void tst_ContainerArguments::egressProxyModeOnARemoteEngineIsCarried()
     const qsizetype relay = args.indexOf(QStringLiteral("--egress-relay"));
     QVERIFY(relay > args.indexOf(spec.image));
     QCOMPARE(args.at(relay + 1), QStringLiteral("3128:@code-sandbox-egress"));
-    QCOMPARE(runtime->egressCarrierArguments(spec.name),
-             (QStringList{QStringLiteral("exec"), QStringLiteral("-i"), spec.name,
-                          QStringLiteral("/.code-sandbox/files/launch"),
-                          QStringLiteral("--egress-carrier"),
-                          QStringLiteral("@code-sandbox-egress")}));
+    QCOMPARE(
+        runtime->egressCarrierArguments(spec.name),
+        (QStringList{QStringLiteral("exec"), QStringLiteral("-i"), QStringLiteral("--user"),
+                     QStringLiteral("65533:65533"), spec.name,
+                     QStringLiteral("/.code-sandbox/files/launch"),
+                     QStringLiteral("--egress-carrier"), QStringLiteral("@code-sandbox-egress")}));
 }
 
 void tst_ContainerArguments::sessionDriverReportsOnItsReadyFdColdOrPooled_data()

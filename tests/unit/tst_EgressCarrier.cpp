@@ -208,6 +208,51 @@ private Q_SLOTS:
         ::close(proxy);
     }
 
+    // The proxy ends a connection while the program is still sending (a refusal after a
+    // question, say), with a window's worth of the program's bytes not yet written: those are
+    // acknowledged all the same, so the carrier reads on to the program's end and the connection
+    // is done on both sides, not left half-open.
+    void theProxyEndingFirstLeavesNothingOpen()
+    {
+        QTemporaryDir dir;
+        const QByteArray name = uniqueSocketName();
+        DockerRuntime runtime(writeCli(dir, realCarrier(name)));
+        const QString proxyPath = dir.filePath(QStringLiteral("proxy"));
+        const int proxy = listenAt(proxyPath);
+        QVERIFY(proxy >= 0);
+        EgressCarrier carrier(runtime, QStringLiteral("c5"), proxyPath);
+        carrier.start();
+        QTRY_VERIFY_WITH_TIMEOUT(carrier.isCarrying(), 10000);
+        const int program = connectToCarrier(name);
+        QVERIFY(program >= 0);
+        const int served = acceptOne(proxy);
+        QVERIFY(served >= 0);
+        // The program sends until everything on the way is full: the proxy reads nothing.
+        const QByteArray chunk(65536, 'u');
+        qint64 sent = 0;
+        QTest::qWait(200);
+        for (int quiet = 0; quiet < 10;) {
+            const ssize_t n = ::write(program, chunk.constData(), size_t(chunk.size()));
+            if (n > 0) {
+                sent += n;
+                quiet = 0;
+            } else {
+                ++quiet;
+                QTest::qWait(50);
+            }
+        }
+        QVERIFY2(sent > CSM_CARRIER_WINDOW, QByteArray::number(sent).constData());
+        ::close(served);
+        QVERIFY(readsTheEnd(program));
+        // The rest of what the program sends goes nowhere, and its end ends the connection.
+        QVERIFY(writeAll(program, "more"));
+        ::shutdown(program, SHUT_WR);
+        QTRY_COMPARE_WITH_TIMEOUT(carrier.connectionCount(), 0, 10000);
+        QVERIFY(carrier.error().isEmpty());
+        ::close(program);
+        ::close(proxy);
+    }
+
     // Nothing listens where the proxy should be (the endpoint is gone): the program's connection
     // is closed, and the carrier goes on.
     void aConnectionTheProxyCannotTakeIsClosed()

@@ -6,6 +6,7 @@
 #include "sandbox/SandboxFilesVolume.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,7 +19,7 @@ namespace {
 // inspect --format {{.Mountpoint}}`, fails the calls whose first two words are in `failing`, and
 // gives back what was copied into the volume (or the file `planted`, in the test's folder).
 QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing,
-                     const QString& planted = {})
+                     const QString& planted = {}, bool losesModes = false)
 {
     const QString path = dir.filePath(QStringLiteral("engine"));
     QFile script(path);
@@ -46,14 +47,16 @@ QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing,
         text += "  [ \"$name\" = launch ] && exec tar -C '" + dir.path().toUtf8() + "' -cf - " +
                 planted.toUtf8() + "\n";
     }
-    text += "  exec tar -C '" + volume +
-            "' -cf - \"$name\"\n"
-            "elif [ \"$1\" = cp ]; then\n"
-            "  exec cp \"$2\" '" +
-            volume +
-            "'/$(basename \"${3#*:}\")\n"
-            "fi\n"
-            "exit 0\n";
+    text +=
+        "  exec tar -C '" + volume +
+        "' -cf - \"$name\"\n"
+        "elif [ \"$1\" = cp ]; then\n"
+        "  cp \"$2\" '" +
+        volume + "'/$(basename \"${3#*:}\")\n" +
+        (losesModes ? "  chmod 0600 '" + volume + "'/$(basename \"${3#*:}\")\n" : QByteArray()) +
+        "  exit $?\n"
+        "fi\n"
+        "exit 0\n";
     script.write(text);
     script.close();
     script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
@@ -154,13 +157,14 @@ private Q_SLOTS:
         QFile launcher(held);
         QVERIFY(launcher.open(QIODevice::ReadOnly));
         QCOMPARE(launcher.readAll(), QByteArray("launcher bytes"));
-        QVERIFY(launcher.permissions() & QFileDevice::ExeOther);
+        QVERIFY2(QFileInfo(held).permissions() & QFileDevice::ExeOther,
+                 qPrintable(QString::number(int(QFileInfo(held).permissions()), 16)));
         QFile preload(dir.filePath(QStringLiteral("volume/fetch-proxy.cjs")));
         QVERIFY(preload.open(QIODevice::ReadOnly));
         QVERIFY(
             preload.readAll().contains("Code Sandbox: fetch through the sandbox's egress proxy"));
-        QVERIFY(preload.permissions() & QFileDevice::ReadOther);
-        QVERIFY(!(preload.permissions() & QFileDevice::ExeOther));
+        QVERIFY(QFileInfo(preload).permissions() & QFileDevice::ReadOther);
+        QVERIFY(!(QFileInfo(preload).permissions() & QFileDevice::ExeOther));
         // Docker's CLI sends the profile's text: the host's path stays the one to give.
         QVERIFY(volume.seccompProfileOnEngine().isEmpty());
     }
@@ -207,6 +211,19 @@ private Q_SLOTS:
         const QStringList log = calls(dir);
         QVERIFY(log.at(log.size() - 2).startsWith(QLatin1String("rm --force code-sandbox-fill-")));
         QCOMPARE(log.constLast(), QStringLiteral("volume rm --force ") + volume.name());
+    }
+
+    // A copy whose mode the engine did not keep would fail every sandbox at its start (the
+    // sandbox's user could not run the launcher): the fill fails instead, and says why.
+    void aCopyThatLostItsModeIsNotTrusted()
+    {
+        QTemporaryDir dir;
+        DockerRuntime runtime(writeFakeCli(dir, {}, {}, true));
+        SandboxFilesVolume volume(runtime, filesIn(dir), {});
+        QVERIFY(waitFinished(volume));
+        QVERIFY(!volume.isFilled());
+        QVERIFY2(volume.error().contains(QLatin1String("not that regular file")),
+                 qPrintable(volume.error()));
     }
 
     void aFailedCopyRemovesTheFillerAndCanBeTriedAgain()

@@ -347,10 +347,12 @@ QStringList ContainerRuntime::copyIntoArguments(const QString& hostPath, const Q
 
 QStringList ContainerRuntime::egressCarrierArguments(const QString& container) const
 {
-    // As the container's own user, under its seccomp profile and without capabilities: an exec
-    // inherits them from the container.
+    // Under the container's seccomp profile and without capabilities (an exec inherits them from
+    // the container), as a user of its own (ContainerSpec::kEgressCarrierUser).
     return {QStringLiteral("exec"),
             QStringLiteral("-i"),
+            QStringLiteral("--user"),
+            QLatin1String(ContainerSpec::kEgressCarrierUser),
             container,
             QLatin1String(ContainerSpec::kFilesVolumeMountPoint) + QLatin1Char('/') +
                 QLatin1String(ContainerSpec::kLauncherNameInVolume),

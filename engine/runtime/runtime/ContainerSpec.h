@@ -30,6 +30,10 @@ struct ContainerSpec
     // A remote engine's container in egress proxy mode: the abstract socket (of the container's
     // own network namespace) where its egress carrier listens for the relay (EgressCarrier).
     static constexpr char kEgressCarrierSocket[] = "@code-sandbox-egress";
+    // Who the carrier runs as: not the sandbox's user, so that the program can neither signal it
+    // nor open its streams to the server (/proc/PID/fd); an abstract socket has no permissions,
+    // so the relay still reaches it. No capabilities, like every process of the container.
+    static constexpr char kEgressCarrierUser[] = "65533:65533";
     // The port on the container's loopback where the relay listens, which HTTP_PROXY names.
     static constexpr int kEgressProxyPort = 3128;
 

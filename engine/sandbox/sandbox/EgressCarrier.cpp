@@ -12,12 +12,19 @@
 namespace csm {
 
 namespace {
-// Starts of one container's carrier: enough for a cold container the engine is still creating
-// (an attempt each kRelaunchDelayMs, or each round trip over ssh) and a few restarts after
-// a program killed it; a program cannot make the server start engine clients without end.
-constexpr int kMostLaunches = 40;
-constexpr int kRelaunchDelayMs = 250;
+// A cold container the engine is still creating fails `exec` until it runs: tries in a row that
+// never said hello, 250 ms apart at first, then further apart, about 30 s in all.
+constexpr int kMostFailures = 20;
+constexpr int kFirstRetryMs = 250;
+constexpr int kLongestRetryMs = 2000;
+// Carriers that ended after their hello (the engine's stream broke): started again this often.
+constexpr int kMostRestarts = 10;
 constexpr qint64 kWindow = CSM_CARRIER_WINDOW;
+// What a carrier that reads its stdin never lets pile up: our frames are bounded by the windows,
+// acknowledgements by what it sent. Past this it is not reading, and it is ended.
+constexpr qint64 kMostUnread = 16 * 1024 * 1024;
+// The last words of a carrier that ended, kept for the log.
+constexpr qsizetype kStandardErrorTail = 4096;
 } // namespace
 
 // One carried connection: the program's side is in the container, the proxy's is `socket`.
@@ -27,12 +34,12 @@ struct EgressCarrier::Connection
     QLocalSocket* socket = nullptr;
     // The carrier's bytes that came before the socket connected.
     QByteArray early;
-    // The proxy's bytes waiting for the carrier's window.
-    QByteArray outgoing;
     // What the carrier may still be sent of this connection.
     qint64 credit = kWindow;
     // The carrier's bytes received and not yet written to the proxy.
     qint64 unwritten = 0;
+    // Bytes passed on (or dropped) and not yet acknowledged: one acknowledgement per batch.
+    qint64 unacknowledged = 0;
     bool connected = false;
     // The proxy's side: it sent all it will send; the socket is closed (nothing can be written).
     bool proxyEnded = false;
@@ -80,12 +87,19 @@ void EgressCarrier::launch()
 {
     if (!m_wanted || m_process)
         return;
-    ++m_launches;
     m_reader = CarrierFrameReader();
+    m_standardError.clear();
     m_lastId = 0;
     QProcess* process = m_runtime.newProcess(m_runtime.egressCarrierArguments(m_container), this);
     m_process = process;
     connect(process, &QProcess::readyReadStandardOutput, this, &EgressCarrier::onOutput);
+    connect(process, &QProcess::readyReadStandardError, this, [this] {
+        if (!m_process)
+            return;
+        m_standardError.append(m_process->readAllStandardError());
+        if (m_standardError.size() > kStandardErrorTail)
+            m_standardError = m_standardError.right(kStandardErrorTail);
+    });
     connect(process, &QProcess::finished, this, &EgressCarrier::onProcessEnded);
     connect(process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
@@ -101,26 +115,33 @@ void EgressCarrier::onProcessEnded()
         return;
     m_process = nullptr;
     process->disconnect(this);
-    const QString why = QString::fromUtf8(process->readAllStandardError()).trimmed();
+    m_standardError.append(process->readAllStandardError());
+    const QString why =
+        QString::fromUtf8(m_standardError.right(kStandardErrorTail)).trimmed().section(u'\n', -1);
     process->deleteLater();
-    const bool wasCarrying = std::exchange(m_carrying, false);
+    const bool saidHello = std::exchange(m_carrying, false);
     for (quint32 id : m_connections.keys())
         drop(id);
     if (!m_wanted)
         return;
-    if (m_launches >= kMostLaunches) {
-        m_error = QStringLiteral("the egress carrier of %1 ended %2 times%3")
-                      .arg(m_container)
-                      .arg(m_launches)
-                      .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why.left(300));
+    const bool givesUp = saidHello ? ++m_restarts > kMostRestarts : ++m_failures >= kMostFailures;
+    if (givesUp) {
+        m_error = QStringLiteral("the egress carrier of %1 %2%3")
+                      .arg(m_container,
+                           saidHello ? QStringLiteral("ended %1 times").arg(m_restarts)
+                                     : QStringLiteral("could not be started"),
+                           why.isEmpty() ? QString() : QStringLiteral(": ") + why.left(300));
         qCWarning(lcSandbox).noquote() << m_error << "- that sandbox has no network";
         return;
     }
-    if (wasCarrying) {
-        qCInfo(lcSandbox).noquote()
-            << "the egress carrier of" << m_container << "ended; starting it again";
+    if (saidHello) {
+        qCInfo(lcSandbox).noquote() << "the egress carrier of" << m_container << "ended"
+                                    << (why.isEmpty() ? QString() : QStringLiteral("(%1)").arg(why))
+                                    << "- starting it again";
     }
-    QTimer::singleShot(kRelaunchDelayMs, this, &EgressCarrier::launch);
+    const int delay =
+        saidHello ? kFirstRetryMs : qMin(kLongestRetryMs, kFirstRetryMs << qMin(m_failures - 1, 4));
+    QTimer::singleShot(delay, this, &EgressCarrier::launch);
 }
 
 void EgressCarrier::onOutput()
@@ -134,8 +155,12 @@ void EgressCarrier::onOutput()
             break;
         handle(*frame);
     }
-    if (m_reader.isBroken())
+    if (m_reader.isBroken()) {
         breach(m_reader.error());
+        return;
+    }
+    for (Connection* connection : std::as_const(m_connections))
+        acknowledge(*connection);
 }
 
 void EgressCarrier::handle(const CarrierFrame& frame)
@@ -144,6 +169,7 @@ void EgressCarrier::handle(const CarrierFrame& frame)
         if (m_carrying || frame.id != 0)
             return breach(QStringLiteral("a second hello"));
         m_carrying = true;
+        m_failures = 0;
         Q_EMIT carrying();
         return;
     }
@@ -185,9 +211,9 @@ void EgressCarrier::open(quint32 id)
     connection->id = id;
     connection->socket = new QLocalSocket(this);
     QLocalSocket* socket = connection->socket;
-    // What the proxy sends waits in the socket (or in the kernel), not in the server's memory,
-    // while the carrier's window is shut.
-    socket->setReadBufferSize(kWindow);
+    // What the proxy sends waits in the kernel, not in the server's memory, while the carrier's
+    // window is shut: no more is read than one frame takes.
+    socket->setReadBufferSize(CSM_CARRIER_MAX_DATA);
     m_connections.insert(id, connection);
     connect(socket, &QLocalSocket::connected, this, [this, id] {
         Connection* c = m_connections.value(id);
@@ -204,7 +230,8 @@ void EgressCarrier::open(quint32 id)
         if (!c)
             return;
         c->unwritten -= written;
-        send(CarrierFrameReader::encodeAck(id, quint32(written)));
+        c->unacknowledged += written;
+        acknowledge(*c);
         shutDownIfFlushed(*c);
     });
     connect(socket, &QLocalSocket::readChannelFinished, this, [this, id] {
@@ -214,14 +241,21 @@ void EgressCarrier::open(quint32 id)
         }
     });
     connect(socket, &QLocalSocket::disconnected, this, [this, id] { onSocketGone(id); });
-    connect(socket, &QLocalSocket::errorOccurred, this, [this, id](QLocalSocket::LocalSocketError) {
+    // Never connected (the endpoint is gone, or Qt gave up a connection attempt that waited):
+    // the program's connection is refused.
+    auto refuse = [this, id] {
         Connection* c = m_connections.value(id);
-        // Never connected (the endpoint is gone): the program's connection is refused.
         if (c && !c->connected) {
             send(CarrierFrameReader::encode(CSM_CARRIER_CLOSE, id));
             drop(id);
         }
-    });
+    };
+    connect(socket, &QLocalSocket::errorOccurred, this, refuse);
+    connect(socket, &QLocalSocket::stateChanged, this,
+            [refuse](QLocalSocket::LocalSocketState state) {
+                if (state == QLocalSocket::UnconnectedState)
+                    refuse();
+            });
     socket->connectToServer(m_proxySocket);
 }
 
@@ -235,7 +269,7 @@ void EgressCarrier::receiveData(Connection& connection, const QByteArray& bytes)
     if (connection.proxyGone) {
         // Nowhere to go: taken and acknowledged, so the carrier's side can end in its time.
         connection.unwritten -= bytes.size();
-        send(CarrierFrameReader::encodeAck(connection.id, quint32(bytes.size())));
+        connection.unacknowledged += bytes.size();
         return;
     }
     if (!connection.connected)
@@ -269,22 +303,28 @@ void EgressCarrier::forward(quint32 id)
     if (!connection)
         return;
     QLocalSocket* socket = connection->socket;
-    while (connection->outgoing.size() < kWindow && socket->bytesAvailable() > 0)
-        connection->outgoing.append(socket->read(kWindow - connection->outgoing.size()));
-    while (connection->credit > 0 && !connection->outgoing.isEmpty()) {
-        const qsizetype size = qMin<qsizetype>(
-            qMin<qint64>(connection->credit, CSM_CARRIER_MAX_DATA), connection->outgoing.size());
-        send(CarrierFrameReader::encode(CSM_CARRIER_DATA, id,
-                                        QByteArrayView(connection->outgoing).first(size)));
-        connection->outgoing.remove(0, size);
-        connection->credit -= size;
+    // No more than the window: what the proxy sends beyond it stays in the socket.
+    while (connection->credit > 0 && socket->bytesAvailable() > 0) {
+        const QByteArray bytes =
+            socket->read(qMin<qint64>(connection->credit, CSM_CARRIER_MAX_DATA));
+        if (bytes.isEmpty())
+            break;
+        send(CarrierFrameReader::encode(CSM_CARRIER_DATA, id, bytes));
+        connection->credit -= bytes.size();
     }
-    if (connection->proxyEnded && connection->outgoing.isEmpty() && socket->bytesAvailable() == 0 &&
-        !connection->sentEnd) {
+    if (connection->proxyEnded && socket->bytesAvailable() == 0 && !connection->sentEnd) {
         send(CarrierFrameReader::encode(CSM_CARRIER_END, id));
         connection->sentEnd = true;
         finishIfDone(id);
     }
+}
+
+void EgressCarrier::acknowledge(Connection& connection)
+{
+    if (connection.unacknowledged == 0)
+        return;
+    send(CarrierFrameReader::encodeAck(connection.id, quint32(connection.unacknowledged)));
+    connection.unacknowledged = 0;
 }
 
 void EgressCarrier::onSocketGone(quint32 id)
@@ -294,6 +334,11 @@ void EgressCarrier::onSocketGone(quint32 id)
         return;
     connection->proxyEnded = true;
     connection->proxyGone = true;
+    // What Qt had not written yet is dropped with the socket: acknowledged, or the carrier's
+    // window for the connection would stay shut and its end never come.
+    connection->early.clear();
+    connection->unacknowledged += std::exchange(connection->unwritten, 0);
+    acknowledge(*connection);
     forward(id);
     finishIfDone(id);
 }
@@ -319,8 +364,11 @@ void EgressCarrier::drop(quint32 id)
 
 void EgressCarrier::send(const QByteArray& frame)
 {
-    if (m_process)
-        m_process->write(frame);
+    if (!m_process)
+        return;
+    m_process->write(frame);
+    if (m_process->bytesToWrite() > kMostUnread)
+        breach(QStringLiteral("it does not read what it is sent"));
 }
 
 void EgressCarrier::breach(const QString& why)

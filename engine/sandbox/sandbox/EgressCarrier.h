@@ -59,6 +59,7 @@ private:
     void receiveData(Connection& connection, const QByteArray& bytes);
     void receiveEnd(Connection& connection);
     void forward(quint32 id);
+    void acknowledge(Connection& connection);
     void onSocketGone(quint32 id);
     void shutDownIfFlushed(Connection& connection);
     void finishIfDone(quint32 id);
@@ -72,8 +73,11 @@ private:
     QPointer<QProcess> m_process;
     CarrierFrameReader m_reader;
     QHash<quint32, Connection*> m_connections;
+    QByteArray m_standardError;
     quint32 m_lastId = 0;
-    int m_launches = 0;
+    // Starts in a row that never said hello; carriers that ended after theirs.
+    int m_failures = 0;
+    int m_restarts = 0;
     bool m_wanted = false;
     bool m_carrying = false;
     QString m_error;

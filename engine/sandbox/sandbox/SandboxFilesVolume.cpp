@@ -51,14 +51,25 @@ SandboxFilesVolume::SandboxFilesVolume(const ContainerRuntime& runtime, SandboxF
             m_error = QStringLiteral("cannot read %1: %2").arg(hostPath, file.errorString());
             return;
         }
-        m_placed.append({name, {}, file.readAll()});
+        m_placed.append({name,
+                         {},
+                         file.readAll(),
+                         name == QLatin1String(ContainerSpec::kLauncherNameInVolume)});
     }
-    m_placed.append(
-        {QLatin1String(ContainerSpec::kEgressNodePreloadName), {}, NodeFetchPreload::source()});
+    m_placed.append({QLatin1String(ContainerSpec::kEgressNodePreloadName),
+                     {},
+                     NodeFetchPreload::source(),
+                     false});
     for (PlacedFile& placed : m_placed) {
         placed.hostPath = m_staging->filePath(placed.name);
         QFile staged(placed.hostPath);
-        if (!m_staging->isValid() || !staged.open(QIODevice::WriteOnly) ||
+        if (!m_staging->isValid()) {
+            m_error =
+                QStringLiteral("cannot make a temporary folder: %1").arg(m_staging->errorString());
+            m_placed.clear();
+            return;
+        }
+        if (!staged.open(QIODevice::WriteOnly) ||
             staged.write(placed.content) != placed.content.size()) {
             m_error =
                 QStringLiteral("cannot write %1: %2").arg(placed.hostPath, staged.errorString());
@@ -68,12 +79,16 @@ SandboxFilesVolume::SandboxFilesVolume(const ContainerRuntime& runtime, SandboxF
         staged.close();
         // The mode travels with the copy: the sandbox's user runs the launcher and reads the
         // rest, and changes none of them.
-        const bool executable = placed.name == QLatin1String(ContainerSpec::kLauncherNameInVolume);
-        staged.setPermissions(
-            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup |
-            QFileDevice::ReadOther |
-            (executable ? QFileDevice::ExeOwner | QFileDevice::ExeGroup | QFileDevice::ExeOther
-                        : QFileDevice::Permissions()));
+        const QFileDevice::Permissions readable = QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                  QFileDevice::ReadGroup | QFileDevice::ReadOther;
+        const QFileDevice::Permissions executable =
+            QFileDevice::ExeOwner | QFileDevice::ExeGroup | QFileDevice::ExeOther;
+        if (!staged.setPermissions(placed.executable ? readable | executable : readable)) {
+            m_error = QStringLiteral("cannot set the mode of %1: %2")
+                          .arg(placed.hostPath, staged.errorString());
+            m_placed.clear();
+            return;
+        }
         contents.append(placed.content);
     }
     m_name = nameFor(contents);
@@ -170,9 +185,15 @@ void SandboxFilesVolume::copy(int index)
 }
 
 namespace {
-// The one regular file of a tar stream (`cp CONTAINER:PATH -`): its content, or nothing when the
-// stream holds anything else first (a link, a folder) or is cut short.
-std::optional<QByteArray> regularFileIn(const QByteArray& tar)
+// The one regular file of a tar stream (`cp CONTAINER:PATH -`): its content and mode, or nothing
+// when the stream holds anything else first (a link, a folder) or is cut short.
+struct TarFile
+{
+    QByteArray content;
+    int mode = 0;
+};
+
+std::optional<TarFile> regularFileIn(const QByteArray& tar)
 {
     constexpr int kBlock = 512;
     if (tar.size() < kBlock)
@@ -180,12 +201,19 @@ std::optional<QByteArray> regularFileIn(const QByteArray& tar)
     const char type = tar.at(156);
     if (type != '0' && type != '\0')
         return std::nullopt;
-    bool ok = false;
-    const qint64 size =
-        QByteArray(tar.constData() + 124, 12).trimmed().replace('\0', "").toLongLong(&ok, 8);
-    if (!ok || size < 0 || tar.size() < kBlock + size)
+    auto octal = [&tar](int offset, int length, bool* ok) {
+        return QByteArray(tar.constData() + offset, length)
+            .replace('\0', "")
+            .trimmed()
+            .toLongLong(ok, 8);
+    };
+    bool sizeOk = false;
+    bool modeOk = false;
+    const qint64 size = octal(124, 12, &sizeOk);
+    const qint64 mode = octal(100, 8, &modeOk);
+    if (!sizeOk || !modeOk || size < 0 || tar.size() < kBlock + size)
         return std::nullopt;
-    return tar.mid(kBlock, size);
+    return TarFile{tar.mid(kBlock, size), int(mode & 07777)};
 }
 } // namespace
 
@@ -202,8 +230,13 @@ void SandboxFilesVolume::verify(int index)
     const QString name = m_placed.at(index).name;
     run(m_runtime.copyOutArguments(m_helper, pathInVolume(name)),
         [this, index, name](int exitCode, const QByteArray& error) {
-            const std::optional<QByteArray> content = regularFileIn(m_lastOutput);
-            if (exitCode != 0 || content != m_placed.at(index).content) {
+            const std::optional<TarFile> file = regularFileIn(m_lastOutput);
+            const PlacedFile& placed = m_placed.at(index);
+            // Readable by everyone (the sandbox's user is not the owner), the launcher also
+            // executable: a copy that lost its mode would fail every sandbox at its start.
+            const int needed = placed.executable ? 0555 : 0444;
+            if (exitCode != 0 || !file || file->content != placed.content ||
+                (file->mode & needed) != needed) {
                 const QByteArray why = exitCode != 0 ? error : QByteArray("not that regular file");
                 // Not to be used again as it is: the filler goes, then the volume, and the next
                 // fill starts from a new one.

@@ -96,12 +96,13 @@ private:
     QMap<QString, QString> m_labels;
     QString m_name;
     // What the volume must hold: each file's name there, the host file copied (one with what
-    // it held when this was made) and that content.
+    // it held when this was made), that content, and whether the sandbox runs it.
     struct PlacedFile
     {
         QString name;
         QString hostPath;
         QByteArray content;
+        bool executable = false;
     };
     QList<PlacedFile> m_placed;
     // Where the files that are not a host file already (the preload) are written to be copied.
