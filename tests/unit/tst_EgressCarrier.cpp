@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <utility>
 
 using namespace csm;
 
@@ -144,6 +145,39 @@ QByteArray pattern(qsizetype size, char seed)
     return bytes;
 }
 
+// A real carrier (run by a stand-in engine CLI) with one program connection through it to a
+// proxy socket the test drives: `program` is the relay's end, `served` the proxy's.
+struct CarriedConnection
+{
+    QTemporaryDir dir;
+    QByteArray name = uniqueSocketName();
+    DockerRuntime runtime{writeCli(dir, realCarrier(name))};
+    QString proxyPath = dir.filePath(QStringLiteral("proxy"));
+    int proxy = listenAt(proxyPath);
+    EgressCarrier carrier{runtime, QStringLiteral("c1"), proxyPath};
+    int program = -1;
+    int served = -1;
+
+    // Starts the carrier and connects through it; false if any step failed.
+    bool connect()
+    {
+        carrier.start();
+        if (proxy < 0 || !QTest::qWaitFor([this] { return carrier.isCarrying(); }, 10000))
+            return false;
+        program = connectToCarrier(name);
+        served = program >= 0 ? acceptOne(proxy) : -1;
+        return served >= 0;
+    }
+
+    ~CarriedConnection()
+    {
+        for (int fd : {program, served, proxy}) {
+            if (fd >= 0)
+                ::close(fd);
+        }
+    }
+};
+
 } // namespace
 
 class TestEgressCarrier : public QObject
@@ -156,20 +190,11 @@ private Q_SLOTS:
     // (so it moves only as it is acknowledged), and the proxy's end.
     void aConnectionTravelsBothWaysThroughTheCarrier()
     {
-        QTemporaryDir dir;
-        const QByteArray name = uniqueSocketName();
-        DockerRuntime runtime(writeCli(dir, realCarrier(name)));
-        const QString proxyPath = dir.filePath(QStringLiteral("proxy"));
-        const int proxy = listenAt(proxyPath);
-        QVERIFY(proxy >= 0);
-        EgressCarrier carrier(runtime, QStringLiteral("c1"), proxyPath);
-        carrier.start();
-        QTRY_VERIFY_WITH_TIMEOUT(carrier.isCarrying(), 10000);
-
-        const int program = connectToCarrier(name);
-        QVERIFY(program >= 0);
-        const int served = acceptOne(proxy);
-        QVERIFY(served >= 0);
+        CarriedConnection c;
+        QVERIFY(c.connect());
+        const int program = c.program;
+        const int served = c.served;
+        EgressCarrier& carrier = c.carrier;
         QCOMPARE(carrier.connectionCount(), 1);
 
         const QByteArray request = "CONNECT example.org:443 HTTP/1.1\r\n\r\n";
@@ -200,12 +225,10 @@ private Q_SLOTS:
             30000));
         QCOMPARE(received.size(), answer.size());
         QVERIFY(received == answer);
-        ::close(served);
+        ::close(std::exchange(c.served, -1));
         QVERIFY(readsTheEnd(program));
         QTRY_COMPARE(carrier.connectionCount(), 0);
         QVERIFY(carrier.error().isEmpty());
-        ::close(program);
-        ::close(proxy);
     }
 
     // The proxy ends a connection while the program is still sending (a refusal after a
@@ -214,19 +237,10 @@ private Q_SLOTS:
     // is done on both sides, not left half-open.
     void theProxyEndingFirstLeavesNothingOpen()
     {
-        QTemporaryDir dir;
-        const QByteArray name = uniqueSocketName();
-        DockerRuntime runtime(writeCli(dir, realCarrier(name)));
-        const QString proxyPath = dir.filePath(QStringLiteral("proxy"));
-        const int proxy = listenAt(proxyPath);
-        QVERIFY(proxy >= 0);
-        EgressCarrier carrier(runtime, QStringLiteral("c5"), proxyPath);
-        carrier.start();
-        QTRY_VERIFY_WITH_TIMEOUT(carrier.isCarrying(), 10000);
-        const int program = connectToCarrier(name);
-        QVERIFY(program >= 0);
-        const int served = acceptOne(proxy);
-        QVERIFY(served >= 0);
+        CarriedConnection c;
+        QVERIFY(c.connect());
+        const int program = c.program;
+        EgressCarrier& carrier = c.carrier;
         // The program sends until everything on the way is full: the proxy reads nothing.
         const QByteArray chunk(65536, 'u');
         qint64 sent = 0;
@@ -242,15 +256,13 @@ private Q_SLOTS:
             }
         }
         QVERIFY2(sent > CSM_CARRIER_WINDOW, QByteArray::number(sent).constData());
-        ::close(served);
+        ::close(std::exchange(c.served, -1));
         QVERIFY(readsTheEnd(program));
         // The rest of what the program sends goes nowhere, and its end ends the connection.
         QVERIFY(writeAll(program, "more"));
         ::shutdown(program, SHUT_WR);
         QTRY_COMPARE_WITH_TIMEOUT(carrier.connectionCount(), 0, 10000);
         QVERIFY(carrier.error().isEmpty());
-        ::close(program);
-        ::close(proxy);
     }
 
     // Nothing listens where the proxy should be (the endpoint is gone): the program's connection
