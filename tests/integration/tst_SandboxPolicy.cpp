@@ -1473,6 +1473,8 @@ print(json.dumps({'tmp': os.path.exists('/tmp/left-behind'),
         // restart would ask the remote one whether Docker is up.
         if (TestEngine::isRemote())
             QSKIP("a remote engine's daemon is not this test's to stop");
+        if (qEnvironmentVariableIsSet("CSM_TEST_DAEMON_STOP_APART"))
+            QSKIP("run apart (integration.docker_daemon_stop.docker), with nothing beside it");
         QVERIFY(dockerAnswers());
         auto restart = qScopeGuard([] { restartDockerDaemon(); });
 
