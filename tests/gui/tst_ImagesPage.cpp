@@ -21,6 +21,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -222,6 +223,19 @@ private Q_SLOTS:
         // The list is read again after the build.
         QTRY_VERIFY_WITH_TIMEOUT(findNamed<ImagesModel>(page, "model").rowOf(m_throwaway) >= 0,
                                  20'000);
+        // A remote dockerd of its own (not Podman's service, which shares this machine's store):
+        // the image was built there, and this machine's own dockerd has never seen it.
+        if (qEnvironmentVariable("DOCKER_HOST").startsWith(QLatin1String("tcp://"))) {
+            QProcess local;
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            for (const char* name : {"DOCKER_HOST", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY"})
+                environment.remove(QLatin1String(name));
+            local.setProcessEnvironment(environment);
+            local.start(QStringLiteral("docker"),
+                        {QStringLiteral("image"), QStringLiteral("inspect"), m_throwaway});
+            QVERIFY(local.waitForFinished(30'000));
+            QVERIFY2(local.exitCode() != 0, "built on this machine's dockerd, not the remote one");
+        }
 
         // The JavaScript image becomes the throwaway one, in the shared settings...
         selectImage(m_throwaway);
