@@ -671,7 +671,9 @@ private Q_SLOTS:
 
         const QJsonObject loud =
             python(*server, QStringLiteral("print('x' * %1, end='')").arg(outputCap * 2 + 10), 20);
-        QCOMPARE(stdoutOf(loud).size(), outputCap);
+        // The whole result when it is not as expected: seen once, under the full suite's load,
+        // with no output at all (stop 30's second CI rehearsal).
+        QVERIFY2(stdoutOf(loud).size() == outputCap, describe(loud).constData());
         QCOMPARE(flag(loud, QStringLiteral("truncated")), QStringLiteral("true"));
 
         if (timeoutS > 0) {
