@@ -2,6 +2,7 @@
 // real writer processes (history_writer) on one SQLite file, a live reader in this process, and
 // a writer killed in the middle of its writes. No container engine is needed.
 
+#include "history/HistorySchema.h"
 #include "history/HistoryStore.h"
 #include "platform/ProcessProbe.h"
 
@@ -196,6 +197,83 @@ private Q_SLOTS:
         QCOMPARE(lastSeq, monitor->lastChangeSeq());
         QCOMPARE(lastSeq, 2 * total);
         QCOMPARE(integrityCheck(path), QStringLiteral("ok"));
+    }
+
+    void openingWaitsForAWriterOfANewFile()
+    {
+        // Another process writing the new file before it is in WAL mode (an older build
+        // creating it): the server waits for it, then opens the file, rather than serving
+        // without a history.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+        const QString name = QStringLiteral("writer");
+        {
+            QSqlDatabase writer = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            writer.setDatabaseName(path);
+            QVERIFY(writer.open());
+            QSqlQuery write(writer);
+            QVERIFY(write.exec(QStringLiteral("BEGIN IMMEDIATE")));
+
+            auto opener = startWriter(path, 0, 1, {});
+            QVERIFY2(opener->waitForStarted(10000), qPrintable(opener->errorString()));
+            // Still trying while the write goes on (not exited 2, giving up).
+            const bool finishedEarly = opener->waitForFinished(1500);
+            QVERIFY2(!finishedEarly, opener->readAll().constData());
+            QVERIFY(write.exec(QStringLiteral("ROLLBACK")));
+            QVERIFY2(opener->waitForFinished(30000), qPrintable(opener->errorString()));
+            const QString output = QString::fromUtf8(opener->readAll());
+            QVERIFY2(opener->exitStatus() == QProcess::NormalExit && opener->exitCode() == 0,
+                     qPrintable(output));
+            writer.close();
+        }
+        QSqlDatabase::removeDatabase(name);
+        auto opened = HistoryStore::open(path);
+        QVERIFY2(opened, qPrintable(opened.error()));
+        QCOMPARE((*opened)->count({}), qint64(1));
+    }
+
+    void manyProcessesOpenANewHistoryAtOnce()
+    {
+        // The desktop app and its server, or several assistants' servers, starting together on a
+        // machine without a history: every one of them must get it (none may serve without it),
+        // and it is created once, at the latest version. Several rounds, since a race may hide.
+        constexpr int kRounds = 8;
+        constexpr int kOpeners = 6;
+        for (int round = 0; round < kRounds; ++round) {
+            QTemporaryDir dir;
+            QVERIFY(dir.isValid());
+            const QString path = dir.filePath(QStringLiteral("history/history.sqlite"));
+            std::vector<std::unique_ptr<QProcess>> openers;
+            for (int id = 0; id < kOpeners; ++id) {
+                auto opener = std::make_unique<QProcess>();
+                opener->setProgram(writerBinary());
+                opener->setArguments({path, QString::number(id), QStringLiteral("1")});
+                opener->setProcessChannelMode(QProcess::MergedChannels);
+                openers.push_back(std::move(opener));
+            }
+            QVERIFY(!QFileInfo::exists(path));
+            for (const auto& opener : openers)
+                opener->start();
+            int created = 0;
+            for (const auto& opener : openers) {
+                QVERIFY2(opener->waitForFinished(60000), qPrintable(opener->errorString()));
+                const QString output = QString::fromUtf8(opener->readAll());
+                QVERIFY2(opener->exitStatus() == QProcess::NormalExit && opener->exitCode() == 0,
+                         qPrintable(QStringLiteral("round %1: %2").arg(round).arg(output)));
+                // Its info lines say whether a process created the file or upgraded it.
+                QVERIFY2(!output.contains(QLatin1String("upgraded")), qPrintable(output));
+                created += output.count(QLatin1String("created the run history"));
+            }
+            QCOMPARE(created, 1);
+            QCOMPARE(integrityCheck(path), QStringLiteral("ok"));
+            auto opened = HistoryStore::open(path);
+            QVERIFY2(opened, qPrintable(opened.error()));
+            QCOMPARE((*opened)->schemaVersion(), HistorySchema::latestVersion());
+            QCOMPARE((*opened)->count({}), qint64(kOpeners));
+            // The openers' turn is a lock file that goes with its last owner.
+            QVERIFY(!QFileInfo::exists(path + QStringLiteral(".opening")));
+        }
     }
 
     // Every writer prunes to the same size after each of its runs, as servers do: together they

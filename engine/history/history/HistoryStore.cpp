@@ -5,11 +5,13 @@
 #include "history/ActivityReader.h"
 #include "history/HistorySchema.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLockFile>
 #include <QScopeGuard>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -267,11 +269,16 @@ QString whereClause(const HistoryQuery& query, QVariantList* values)
     return QStringLiteral(" WHERE ") + conditions.join(QStringLiteral(" AND "));
 }
 
+// SQLITE_BUSY (5) and SQLITE_LOCKED (6): another process held the database past the timeout.
+bool isBusy(const QSqlError& error)
+{
+    const QString code = error.nativeErrorCode();
+    return code == QLatin1String("5") || code == QLatin1String("6");
+}
+
 QString describe(const QSqlError& error)
 {
-    // SQLITE_BUSY (5) and SQLITE_LOCKED (6): another process held the database past the timeout.
-    const QString code = error.nativeErrorCode();
-    if (code == QLatin1String("5") || code == QLatin1String("6"))
+    if (isBusy(error))
         return QStringLiteral("the database stayed locked by another process past the busy "
                               "timeout (%1)")
             .arg(error.text());
@@ -383,9 +390,38 @@ HistoryStore::open(const QString& path, const QList<HistoryMigration>& migration
         return fail(QStringLiteral("the Qt SQLite driver (QSQLITE) is not installed "
                                    "(on Debian: libqt6sql6-sqlite)"));
 
-    std::unique_ptr<HistoryStore> store(new HistoryStore(filePath));
-    if (const Expected<void> initialized = store->initialize(migrations); !initialized)
-        return fail(initialized.error());
+    // Opening a file sets its journal mode and may create or upgrade its schema, which need the
+    // file to themselves: two processes doing it at once (the desktop app and its server, two
+    // assistants' servers starting together) can meet in a lock SQLite refuses at once instead
+    // of waiting. So openers take turns, through a lock file beside the history that QLockFile
+    // frees when its owner dies. Without it (a folder that holds no lock file), the retries below
+    // still get through.
+    QLockFile openerTurn(filePath + QStringLiteral(".opening"));
+    openerTurn.setStaleLockTime(kOpenerTurnStale);
+    if (!openerTurn.tryLock(static_cast<int>(kOpenerTurnWait.count())))
+        qCWarning(lcHistory).noquote()
+            << "opening" << shownPath
+            << "without waiting for the other openers (lock file:" << openerTurn.error() << ")";
+
+    // A file that another process keeps busy is tried again, with new connections, for a
+    // while: a history that cannot be opened at once is never given up on at the first refusal.
+    // SQLite itself does not always wait: switching a file to WAL while another connection reads
+    // it fails at once, whatever the busy timeout.
+    const QDeadlineTimer retryUntil(kOpenRetryFor);
+    std::unique_ptr<HistoryStore> store;
+    for (int attempt = 1;; ++attempt) {
+        store.reset(new HistoryStore(filePath));
+        const Expected<void> initialized = store->initialize(migrations);
+        if (initialized)
+            break;
+        if (!store->m_lastErrorWasBusy || retryUntil.hasExpired())
+            return fail(initialized.error());
+        if (attempt == 1)
+            qCInfo(lcHistory).noquote() << "the run history" << shownPath
+                                        << "is busy, trying again:" << initialized.error();
+        store.reset();
+        QThread::msleep(static_cast<unsigned long>(std::min(50 * attempt, 500)));
+    }
     qCDebug(lcHistory).noquote() << "opened" << shownPath << "at schema version"
                                  << store->m_schemaVersion;
     return store;
@@ -436,9 +472,11 @@ Expected<void> HistoryStore::initialize(const QList<HistoryMigration>& migration
     if (!execute(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), "setting auto_vacuum"))
         return Unexpected(m_lastError);
     QSqlQuery journal(m_db);
-    if (!journal.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !journal.next())
+    if (!journal.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !journal.next()) {
+        m_lastErrorWasBusy = isBusy(journal.lastError());
         return Unexpected(QStringLiteral("cannot switch to WAL mode: ") +
                           describe(journal.lastError()));
+    }
     const QString mode = journal.value(0).toString();
     journal.finish();
     // A file system without shared memory (some network file systems) keeps the rollback
@@ -458,8 +496,10 @@ Expected<void> HistoryStore::initialize(const QList<HistoryMigration>& migration
 Expected<void> HistoryStore::migrate(const QList<HistoryMigration>& migrations)
 {
     const int latest = migrations.constLast().version;
-    // One step per transaction, and the version read again inside it: several processes may
-    // open a new or old file at the same moment, and each step must run exactly once.
+    // One transaction per step, and the version read again inside it: several processes may
+    // open a new or old file at the same moment, and each step must run exactly once. A new
+    // file gets every step in one transaction: it is created at the latest version, not
+    // upgraded through the older ones.
     for (;;) {
         if (!execute(QStringLiteral("BEGIN IMMEDIATE"), "starting a schema upgrade"))
             return Unexpected(m_lastError);
@@ -479,32 +519,45 @@ Expected<void> HistoryStore::migrate(const QList<HistoryMigration>& migrations)
             setError({});
             return {};
         }
-        const HistoryMigration& step = migrations.at(static_cast<qsizetype>(*version));
+        const bool creating = *version == 0;
+        const auto first = static_cast<qsizetype>(*version);
+        const qsizetype last = creating ? migrations.size() - 1 : first;
+        const HistoryMigration& target = migrations.at(last);
         bool ok = true;
-        for (const QString& statement : step.statements) {
-            if (!execute(statement, "upgrading the schema")) {
-                ok = false;
-                break;
+        for (qsizetype i = first; ok && i <= last; ++i) {
+            for (const QString& statement : migrations.at(i).statements) {
+                if (!execute(statement,
+                             creating ? "creating the schema" : "upgrading the schema")) {
+                    ok = false;
+                    break;
+                }
             }
         }
         ok = ok &&
-             execute(QStringLiteral("PRAGMA user_version = %1").arg(step.version),
+             execute(QStringLiteral("PRAGMA user_version = %1").arg(target.version),
                      "setting the version") &&
              execute(QStringLiteral("COMMIT"), "committing a schema upgrade");
         if (!ok) {
             const QString failure = m_lastError;
             execute(QStringLiteral("ROLLBACK"), "undoing a schema upgrade");
+            if (creating)
+                return Unexpected(
+                    QStringLiteral("creating the schema (version %1) failed, the file was left "
+                                   "empty: %2")
+                        .arg(target.version)
+                        .arg(failure));
             return Unexpected(
                 QStringLiteral("upgrading the schema to version %1 (%2) failed, the file "
                                "was left at version %3: %4")
-                    .arg(step.version)
-                    .arg(step.description)
+                    .arg(target.version)
+                    .arg(target.description)
                     .arg(*version)
                     .arg(failure));
         }
         qCInfo(lcHistory).noquote()
-            << "upgraded the run history" << QDir::toNativeSeparators(m_path) << "to schema version"
-            << step.version;
+            << (creating ? "created the run history" : "upgraded the run history")
+            << QDir::toNativeSeparators(m_path)
+            << (creating ? "at schema version" : "to schema version") << target.version;
     }
 }
 
@@ -541,6 +594,7 @@ bool HistoryStore::execute(QSqlQuery& query, const char* what) const
     if (query.exec())
         return true;
     setError(QStringLiteral("%1: %2").arg(QLatin1String(what), describe(query.lastError())));
+    m_lastErrorWasBusy = isBusy(query.lastError());
     qCWarning(lcHistory).noquote()
         << "run history" << QDir::toNativeSeparators(m_path) << "-" << m_lastError;
     return false;
@@ -552,6 +606,7 @@ bool HistoryStore::execute(const QString& sql, const char* what) const
     if (query.exec(sql))
         return true;
     setError(QStringLiteral("%1: %2").arg(QLatin1String(what), describe(query.lastError())));
+    m_lastErrorWasBusy = isBusy(query.lastError());
     qCWarning(lcHistory).noquote()
         << "run history" << QDir::toNativeSeparators(m_path) << "-" << m_lastError;
     return false;
@@ -563,6 +618,7 @@ std::optional<qint64> HistoryStore::readInteger(const QString& sql, const char* 
     query.setForwardOnly(true);
     if (!query.exec(sql)) {
         setError(QStringLiteral("%1: %2").arg(QLatin1String(what), describe(query.lastError())));
+        m_lastErrorWasBusy = isBusy(query.lastError());
         qCWarning(lcHistory).noquote()
             << "run history" << QDir::toNativeSeparators(m_path) << "-" << m_lastError;
         return std::nullopt;

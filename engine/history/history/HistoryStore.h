@@ -167,6 +167,13 @@ public:
     qint64 deletionSeq() const;
 
 private:
+    // How long open() waits for another process opening the same file, and after how long an
+    // opener's lock file counts as left behind (opening takes milliseconds).
+    static constexpr std::chrono::milliseconds kOpenerTurnWait{30000};
+    static constexpr std::chrono::milliseconds kOpenerTurnStale{60000};
+    // How long open() keeps trying a file that stays busy.
+    static constexpr std::chrono::milliseconds kOpenRetryFor{20000};
+
     explicit HistoryStore(const QString& path);
 
     Expected<void> initialize(const QList<HistoryMigration>& migrations);
@@ -208,6 +215,8 @@ private:
     int m_schemaVersion = 0;
     std::chrono::milliseconds m_busyTimeout = kDefaultBusyTimeout;
     mutable QString m_lastError;
+    // Whether m_lastError came from SQLite's "busy" or "locked": open() tries those again.
+    mutable bool m_lastErrorWasBusy = false;
     QStringList m_deletedFilesKeys;
 };
 
