@@ -147,6 +147,7 @@ private Q_SLOTS:
     void sweepWithGarbageListing();
     void sweepWithHungEngine();
     void sweepCanRunAgain();
+    void sweepRepeatsUntilTheEngineListsNone();
 
 private:
     bool m_haveShell = false;
@@ -455,3 +456,58 @@ void tst_StaleContainerSweeper::sweepCanRunAgain()
 
 QTEST_GUILESS_MAIN(tst_StaleContainerSweeper)
 #include "tst_StaleContainerSweeper.moc"
+
+void tst_StaleContainerSweeper::sweepRepeatsUntilTheEngineListsNone()
+{
+    if (!m_haveShell)
+        QSKIP("the stand-in engine is a shell script");
+    // An engine that was already removing the container (as Docker is after a --rm container
+    // stops): `rm -f` fails at once with "already in progress", and `ps` lists it twice more.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString count = dir.filePath(QStringLiteral("listings"));
+    const QString script = QStringLiteral(R"(#!/bin/sh
+case "$1" in
+ps)
+    n=$(cat '%1' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '%1'
+    if [ $n -le 3 ]; then
+        echo '{"ID":"id-going","Names":"going","Labels":"code-sandbox.app=code-sandbox-mcp,code-sandbox.pid=999999"}'
+    fi
+    exit 0 ;;
+rm)
+    echo "Error response from daemon: removal of container id-going is already in progress" >&2
+    exit 1 ;;
+esac
+exit 2
+)")
+                               .arg(count);
+    const QString path = dir.filePath(QStringLiteral("fake-engine"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(script.toUtf8());
+    file.close();
+    QVERIFY(file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    const auto listings = [&count] {
+        QFile counter(count);
+        return counter.open(QIODevice::ReadOnly) ? counter.readAll().trimmed().toInt() : 0;
+    };
+
+    const DockerRuntime runtime(path);
+    {
+        // Without it: one listing, one failed removal, done.
+        StaleContainerSweeper once(runtime, kThisHost, &fakeIsAlive);
+        QSignalSpy finished(&once, &StaleContainerSweeper::finished);
+        once.start();
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(listings(), 1);
+    }
+    QVERIFY(QFile::remove(count));
+    StaleContainerSweeper sweeper(runtime, kThisHost, &fakeIsAlive);
+    sweeper.setRepeatUntilGone(true);
+    QSignalSpy finished(&sweeper, &StaleContainerSweeper::finished);
+    sweeper.start();
+    QVERIFY(finished.wait(10'000));
+    // Three listings with the container in them, then the one that shows it gone.
+    QCOMPARE(listings(), 4);
+    QCOMPARE(finished.first().first().toInt(), 0);
+}

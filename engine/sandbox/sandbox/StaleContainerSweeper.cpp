@@ -161,7 +161,11 @@ void StaleContainerSweeper::onRemoved(const ContainerInfo& container, QProcess* 
         qCWarning(lcSandbox).noquote() << QStringLiteral("could not remove stale container %1: %2")
                                               .arg(container.displayName(), reason);
     }
-    if (--m_pendingRemovals == 0)
+    if (--m_pendingRemovals > 0)
+        return;
+    if (m_repeatUntilGone)
+        QTimer::singleShot(kRecheckDelayMs, this, &StaleContainerSweeper::list);
+    else
         finish();
 }
 

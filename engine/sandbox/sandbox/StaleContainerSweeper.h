@@ -42,6 +42,12 @@ public:
     bool isRunning() const { return m_running; }
     // Bounds a whole sweep (listing and removals); what is still running then is abandoned.
     void setTimeout(int milliseconds) { m_timeoutMs = milliseconds; }
+    // With true, a sweep lists again after its removals, until no stale container is listed or
+    // the timeout comes: for the server's last sweep at exit, which must leave nothing behind.
+    // An engine may still be removing a container it was asked to remove before (Docker
+    // answers `rm -f` of a container it is already removing at once, with an error, and lists
+    // it until it is gone).
+    void setRepeatUntilGone(bool repeat) { m_repeatUntilGone = repeat; }
 
     // The decision, without any engine: containers with our app label, whose host label is
     // `hostName` or absent, and whose pid label is missing, unreadable or not `isAlive`.
@@ -67,6 +73,9 @@ private:
     QString m_hostName;
     LivenessCheck m_isAlive;
     int m_timeoutMs = 60'000;
+    bool m_repeatUntilGone = false;
+    // Between a round's removals and the listing that checks them.
+    static constexpr int kRecheckDelayMs = 200;
 
     bool m_running = false;
     int m_removed = 0;

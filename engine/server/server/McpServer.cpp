@@ -38,6 +38,9 @@ namespace csm {
 
 namespace {
 constexpr int kShutdownBudgetMs = 10'000;
+// The last sweep's share of it: what the engine still lists after that is left to the next
+// server's sweep of stale containers.
+constexpr int kFinalSweepMs = 6'000;
 
 RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
                                const ContainerRuntime& runtime, const ServerOptions& options,
@@ -331,6 +334,10 @@ void McpServer::sweepOwnContainers()
             return pid != ownPid && ProcessProbe::isCodeSandboxProcessAlive(pid);
         },
         this);
+    // Until the engine lists none: exiting with a container still being removed would leave
+    // it for anyone who looks right after (a client counting what the server left).
+    m_finalSweep->setRepeatUntilGone(true);
+    m_finalSweep->setTimeout(kFinalSweepMs);
     connect(m_finalSweep, &StaleContainerSweeper::finished, this, [this](int removed) {
         if (removed > 0)
             qCInfo(lcServer) << "removed" << removed << "container(s) at exit";
