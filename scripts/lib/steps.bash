@@ -1,0 +1,66 @@
+# Sourced by scripts/setup and scripts/test: `step NAME [HINT]` announces a step and times it; if
+# the script fails during it, it says which step failed and HINT (what to run to see why), and at
+# the end it prints how long each step took. With CSM_STEP_TIMES=FILE (.ci/run sets it) the steps go to FILE instead, so that
+# both commands' steps end up in one table.
+#
+# The caller sets `set -euo pipefail` and `step_script` (its name in the table) before sourcing.
+: "${step_script:?set step_script before sourcing steps.bash}"
+
+step_current=""
+step_started=0
+step_hint=""
+step_times=${CSM_STEP_TIMES:-}
+step_own_table=0
+if [ -z "$step_times" ]; then
+    step_times=$(mktemp)
+    step_own_table=1
+fi
+
+step_now() { printf '%s' "${EPOCHREALTIME/,/.}"; }
+
+# Records the step that is ending: seconds, TAB, name, TAB, ok|failed.
+step_close() {
+    local outcome=$1
+    [ -n "$step_current" ] || return 0
+    awk -v start="$step_started" -v end="$(step_now)" -v name="$step_script: $step_current" \
+        -v outcome="$outcome" 'BEGIN { printf "%.1f\t%s\t%s\n", end - start, name, outcome }' \
+        >>"$step_times"
+    step_current=""
+}
+
+# step NAME [HINT]: starts the step NAME; HINT, if given, is what to run when it fails.
+step() {
+    step_close ok
+    step_current=$1
+    step_hint=${2:-}
+    step_started=$(step_now)
+    printf '\n== %s\n' "$step_current" >&2
+}
+
+# The last step ended well: closes it and prints the table now (before, say, an exec).
+step_finish() {
+    step_close ok
+    trap - EXIT
+    if [ "$step_own_table" -eq 1 ]; then
+        "$(dirname "${BASH_SOURCE[0]}")/step-table" "$step_times"
+        rm -f "$step_times"
+    fi
+}
+
+step_exit() {
+    local status=$?
+    if [ -n "$step_current" ]; then
+        if [ "$status" -ne 0 ]; then
+            printf '\n%s: the step "%s" failed (exit %s).\n' "$step_script" "$step_current" \
+                "$status" >&2
+            [ -z "$step_hint" ] || printf '%s: %s\n' "$step_script" "$step_hint" >&2
+        fi
+        step_close "$([ "$status" -eq 0 ] && echo ok || echo failed)"
+    fi
+    if [ "$step_own_table" -eq 1 ]; then
+        "$(dirname "${BASH_SOURCE[0]}")/step-table" "$step_times"
+        rm -f "$step_times"
+    fi
+    return "$status"
+}
+trap step_exit EXIT
