@@ -42,7 +42,7 @@ step_finish() {
     step_close ok
     trap - EXIT
     if [ "$step_own_table" -eq 1 ]; then
-        "$(dirname "${BASH_SOURCE[0]}")/step-table" "$step_times"
+        "$(dirname "${BASH_SOURCE[0]}")/step-table" "$step_times" || true
         rm -f "$step_times"
     fi
 }
@@ -58,7 +58,7 @@ step_exit() {
         step_close "$([ "$status" -eq 0 ] && echo ok || echo failed)"
     fi
     if [ "$step_own_table" -eq 1 ]; then
-        "$(dirname "${BASH_SOURCE[0]}")/step-table" "$step_times"
+        "$(dirname "${BASH_SOURCE[0]}")/step-table" "$step_times" || true
         rm -f "$step_times"
     fi
     return "$status"
