@@ -16,7 +16,6 @@ build_release() {
     shift
     local dir="$root/build/release"
     cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-    mkdir -p "$dir"
     local output="$dir/last-build-output.txt"
     local status=0
     cmake --build "$dir" 2>&1 | tee "$output" || status=${PIPESTATUS[0]}

@@ -1,7 +1,7 @@
 # Sourced by scripts/setup and scripts/test: `step NAME [HINT]` announces a step and times it; if
 # the script fails during it, it says which step failed and HINT (what to run to see why), and at
-# the end it prints how long each step took. With CSM_STEP_TIMES=FILE (.ci/run sets it) the steps go to FILE instead, so that
-# both commands' steps end up in one table.
+# the end it prints how long each step took. With CSM_STEP_TIMES=FILE (.ci/run sets it) the steps
+# go to FILE instead, so that both commands' steps end up in one table.
 #
 # The caller sets `set -euo pipefail` and `step_script` (its name in the table) before sourcing.
 : "${step_script:?set step_script before sourcing steps.bash}"
@@ -37,14 +37,18 @@ step() {
     printf '\n== %s\n' "$step_current" >&2
 }
 
+# Prints this script's own table (not when the steps go to the caller's CSM_STEP_TIMES).
+step_own_table_print() {
+    [ "$step_own_table" -eq 1 ] || return 0
+    "$(dirname "${BASH_SOURCE[0]}")/step-table" "$step_times" || true
+    rm -f "$step_times"
+}
+
 # The last step ended well: closes it and prints the table now (before, say, an exec).
 step_finish() {
     step_close ok
     trap - EXIT
-    if [ "$step_own_table" -eq 1 ]; then
-        "$(dirname "${BASH_SOURCE[0]}")/step-table" "$step_times" || true
-        rm -f "$step_times"
-    fi
+    step_own_table_print
 }
 
 step_exit() {
@@ -57,10 +61,7 @@ step_exit() {
         fi
         step_close "$([ "$status" -eq 0 ] && echo ok || echo failed)"
     fi
-    if [ "$step_own_table" -eq 1 ]; then
-        "$(dirname "${BASH_SOURCE[0]}")/step-table" "$step_times" || true
-        rm -f "$step_times"
-    fi
+    step_own_table_print
     return "$status"
 }
 trap step_exit EXIT
