@@ -392,10 +392,11 @@ HistoryStore::open(const QString& path, const QList<HistoryMigration>& migration
 
     // Opening a file sets its journal mode and may create or upgrade its schema, which need the
     // file to themselves: two processes doing it at once (the desktop app and its server, two
-    // assistants' servers starting together) can meet in a lock SQLite refuses at once instead
-    // of waiting. So openers take turns, through a lock file beside the history that QLockFile
-    // frees when its owner dies. Without it (a folder that holds no lock file), the retries below
-    // still get through.
+    // assistants' servers starting together) can each hold a read lock and want the write lock,
+    // and SQLite refuses one of them at once instead of waiting, since waiting would deadlock.
+    // So openers take turns, through a lock file beside the history that QLockFile frees when
+    // its owner dies. Without it (a folder that holds no lock file), the retries below still get
+    // through.
     QLockFile openerTurn(filePath + QStringLiteral(".opening"));
     openerTurn.setStaleLockTime(kOpenerTurnStale);
     if (!openerTurn.tryLock(static_cast<int>(kOpenerTurnWait.count())))
@@ -404,9 +405,8 @@ HistoryStore::open(const QString& path, const QList<HistoryMigration>& migration
             << "without waiting for the other openers (lock file:" << openerTurn.error() << ")";
 
     // A file that another process keeps busy is tried again, with new connections, for a
-    // while: a history that cannot be opened at once is never given up on at the first refusal.
-    // SQLite itself does not always wait: switching a file to WAL while another connection reads
-    // it fails at once, whatever the busy timeout.
+    // while: a history that cannot be opened at once is never given up on at the first refusal
+    // (an opener of an older build, which takes no turn, can still meet this one in that lock).
     const QDeadlineTimer retryUntil(kOpenRetryFor);
     std::unique_ptr<HistoryStore> store;
     for (int attempt = 1;; ++attempt) {
@@ -589,14 +589,19 @@ void HistoryStore::setError(const QString& message) const
     m_lastError = message;
 }
 
+void HistoryStore::failQuery(const char* what, const QSqlError& error) const
+{
+    setError(QStringLiteral("%1: %2").arg(QLatin1String(what), describe(error)));
+    m_lastErrorWasBusy = isBusy(error);
+    qCWarning(lcHistory).noquote()
+        << "run history" << QDir::toNativeSeparators(m_path) << "-" << m_lastError;
+}
+
 bool HistoryStore::execute(QSqlQuery& query, const char* what) const
 {
     if (query.exec())
         return true;
-    setError(QStringLiteral("%1: %2").arg(QLatin1String(what), describe(query.lastError())));
-    m_lastErrorWasBusy = isBusy(query.lastError());
-    qCWarning(lcHistory).noquote()
-        << "run history" << QDir::toNativeSeparators(m_path) << "-" << m_lastError;
+    failQuery(what, query.lastError());
     return false;
 }
 
@@ -605,10 +610,7 @@ bool HistoryStore::execute(const QString& sql, const char* what) const
     QSqlQuery query(m_db);
     if (query.exec(sql))
         return true;
-    setError(QStringLiteral("%1: %2").arg(QLatin1String(what), describe(query.lastError())));
-    m_lastErrorWasBusy = isBusy(query.lastError());
-    qCWarning(lcHistory).noquote()
-        << "run history" << QDir::toNativeSeparators(m_path) << "-" << m_lastError;
+    failQuery(what, query.lastError());
     return false;
 }
 
@@ -617,10 +619,7 @@ std::optional<qint64> HistoryStore::readInteger(const QString& sql, const char* 
     QSqlQuery query(m_db);
     query.setForwardOnly(true);
     if (!query.exec(sql)) {
-        setError(QStringLiteral("%1: %2").arg(QLatin1String(what), describe(query.lastError())));
-        m_lastErrorWasBusy = isBusy(query.lastError());
-        qCWarning(lcHistory).noquote()
-            << "run history" << QDir::toNativeSeparators(m_path) << "-" << m_lastError;
+        failQuery(what, query.lastError());
         return std::nullopt;
     }
     if (!query.next()) {

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 
+class QSqlError;
 class QSqlQuery;
 class QThread;
 
@@ -182,6 +183,8 @@ private:
 
     // Runs `body` in a write transaction; rolls back when it returns false or COMMIT fails.
     bool write(const char* what, const std::function<bool()>& body);
+    // Sets lastError() to "what: why" (and whether SQLite said busy), and logs it.
+    void failQuery(const char* what, const QSqlError& error) const;
     bool execute(QSqlQuery& query, const char* what) const;
     bool execute(const QString& sql, const char* what) const;
     std::optional<qint64> readInteger(const QString& sql, const char* what) const;
