@@ -638,11 +638,16 @@ static void send_output_files(const char* out_dir, struct output_budget budget)
     close(folder);
 }
 
-static long long now_ms(void)
+static long long now_us(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+    return (long long)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+}
+
+static long long now_ms(void)
+{
+    return now_us() / 1000;
 }
 
 static void set_nonblocking(int fd)
@@ -771,9 +776,11 @@ static void clear_folder(int folder)
     closedir(listing);
 }
 
-/* The exit frame's text: how the program (or cell) ended, and what was lost on the way. */
-static void frame_exit(int status, int oom, const long long dropped[2], const char* unenforced_text,
-                       const char* extra)
+/* The exit frame's text: how the program (or cell) ended, how long it ran (from the started
+ * frame to its end, measured here: the host may read both frames at once), and what was lost on
+ * the way. */
+static void frame_exit(int status, long long elapsed_us, int oom, const long long dropped[2],
+                       const char* unenforced_text, const char* extra)
 {
     char text[256];
     if (WIFSIGNALED(status))
@@ -781,8 +788,8 @@ static void frame_exit(int status, int oom, const long long dropped[2], const ch
     else
         snprintf(text, sizeof text, "exit=%d", WEXITSTATUS(status));
     snprintf(text + strlen(text), sizeof text - strlen(text),
-             " oom=%d stdout_dropped=%lld stderr_dropped=%lld %s%s", oom, dropped[0], dropped[1],
-             unenforced_text, extra);
+             " elapsed_us=%lld oom=%d stdout_dropped=%lld stderr_dropped=%lld %s%s",
+             elapsed_us < 0 ? 0 : elapsed_us, oom, dropped[0], dropped[1], unenforced_text, extra);
     frame_text(CSM_FRAME_EXIT, text);
 }
 
@@ -860,6 +867,8 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
         long long forwarded[2] = {0, 0};
         long long dropped[2] = {0, 0};
         frame(CSM_FRAME_STARTED, "", 0);
+        const long long cell_started_us = now_us();
+        long long cell_ended_us = 0;
         unsigned char length[CSM_REQUEST_LENGTH_SIZE];
         unsigned long long left = code_size;
         for (int i = CSM_REQUEST_LENGTH_SIZE - 1; i >= 0; --i, left >>= 8)
@@ -899,6 +908,7 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
                 if (reported == sizeof report && report[0] == 'e') {
                     cell_status = (int)big_endian(report + 1, 4);
                     cell_done = 1;
+                    cell_ended_us = now_us();
                 } else if (got == 0 || reported == sizeof report) {
                     /* The driver closed its end or said something else: it is going. */
                     kill(driver.pid, SIGKILL);
@@ -919,8 +929,9 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
                     forward_output(&streams[s], s, output_cap, &forwarded[s], &dropped[s]);
             }
             const long oom_after = oom_kills();
-            frame_exit(driver_status, oom_before >= 0 && oom_after > oom_before, dropped,
-                       unenforced_text, " session=0");
+            frame_exit(driver_status, now_us() - cell_started_us,
+                       oom_before >= 0 && oom_after > oom_before, dropped, unenforced_text,
+                       " session=0");
             return CSM_LAUNCH_EXIT_FAILURE;
         }
         /* The driver flushed before it reported: what is in the pipes belongs to this cell. */
@@ -947,8 +958,10 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
         const long long memory = memory_in_use();
         if (memory >= 0)
             snprintf(extra, sizeof extra, " session=1 memory=%lld", memory);
-        frame_exit(cell_status << 8, oom_before >= 0 && oom_after > oom_before, dropped,
-                   unenforced_text, extra);
+        if (cell_ended_us == 0)
+            cell_ended_us = now_us(); /* never delivered: it ended as it began */
+        frame_exit(cell_status << 8, cell_ended_us - cell_started_us,
+                   oom_before >= 0 && oom_after > oom_before, dropped, unenforced_text, extra);
     }
     kill(driver.pid, SIGKILL);
     egress_relay_stop(g_relay); /* it never ends on its own */
@@ -1074,6 +1087,7 @@ int main(int argc, char** argv)
                            out_budget, unenforced && !allow_unenforced, unenforced_text);
 
     const long oom_before = oom_kills();
+    long long started_us = now_us();
     if (!listen_path)
         frame(CSM_FRAME_STARTED, "", 0);
     const struct interpreter interpreter = start_interpreter(argv + first, ready_fd);
@@ -1091,6 +1105,7 @@ int main(int argc, char** argv)
         }
         if (!exec_failed)
             frame(CSM_FRAME_STARTED, "", 0);
+        started_us = now_us(); /* a pooled program's time starts with the call */
     }
     if (exec_failed) {
         char message[512];
@@ -1116,6 +1131,7 @@ int main(int argc, char** argv)
     long long dropped[2] = {0, 0};
     int child_status = 0;
     int child_done = 0;
+    long long ended_us = 0;
     long long drain_deadline = 0;
     static char chunk[kChunk];
 
@@ -1148,6 +1164,7 @@ int main(int argc, char** argv)
             if (pid == child) {
                 child_status = status;
                 child_done = 1;
+                ended_us = now_us();
                 drain_deadline = now_ms() + kDrainAfterExitMs;
             }
         }
@@ -1181,6 +1198,6 @@ int main(int argc, char** argv)
         }
         send_output_files(out_dir, out_budget);
     }
-    frame_exit(child_status, oom, dropped, unenforced_text, "");
+    frame_exit(child_status, ended_us - started_us, oom, dropped, unenforced_text, "");
     return WIFSIGNALED(child_status) ? 128 + WTERMSIG(child_status) : WEXITSTATUS(child_status);
 }

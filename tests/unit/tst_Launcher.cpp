@@ -524,6 +524,18 @@ private Q_SLOTS:
         QCOMPARE(result.launcherExitCode, 3);
     }
 
+    void measuresTheProgramsOwnTime()
+    {
+        // The host may read the started and exit frames in one go: the launcher's own measure
+        // is what says how long the program ran.
+        const LaunchResult result = launch("sleep 0.3\n");
+        const auto exit = result.exit();
+        QVERIFY(exit);
+        QVERIFY(exit->elapsedMicroseconds);
+        QVERIFY2(*exit->elapsedMicroseconds >= 300'000 && *exit->elapsedMicroseconds < 10'000'000,
+                 qPrintable(QString::number(*exit->elapsedMicroseconds)));
+    }
+
     void reportsDeathBySignal()
     {
         const LaunchResult result = launch("kill -9 $$\n");
@@ -861,6 +873,12 @@ private Q_SLOTS:
         QVERIFY(!frames.last().payload.contains("memory=") || status->memoryBytes.value_or(0) > 0);
         frames = session.cell("x + 1");
         QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("42\n"));
+        // Each cell's own time, from its started frame to its end.
+        frames = session.cell("import time; time.sleep(0.2)");
+        const auto slept = LauncherExitStatus::parse(frames.last().payload);
+        QVERIFY(slept && slept->elapsedMicroseconds);
+        QVERIFY2(*slept->elapsedMicroseconds >= 200'000 && *slept->elapsedMicroseconds < 10'000'000,
+                 frames.last().payload.constData());
         frames = session.cell("print('r=2'); round(area(2), 2)");
         QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("r=2\n12.57\n"));
         frames = session.cell("x = None\nx"); // None shows nothing, as in a notebook

@@ -171,6 +171,15 @@ private Q_SLOTS:
         QCOMPARE(status->stderrDropped, stderrDropped);
     }
 
+    void exitStatusElapsed()
+    {
+        // A launcher's own measure of the program's time; an older launcher gives none.
+        QCOMPARE(LauncherExitStatus::parse("exit=0 elapsed_us=1500 oom=0")->elapsedMicroseconds,
+                 std::optional<qint64>(1500));
+        QCOMPARE(LauncherExitStatus::parse("exit=0 oom=0")->elapsedMicroseconds, std::nullopt);
+        QVERIFY(!LauncherExitStatus::parse("exit=0 elapsed_us=-4"));
+    }
+
     void unenforcedLimits_data()
     {
         QTest::addColumn<QByteArray>("payload");

@@ -237,6 +237,18 @@ private Q_SLOTS:
         QCOMPARE(result.stdoutBytes, QByteArray("hello\n"));
     }
 
+    void durationIsTheLaunchersMeasure()
+    {
+        // The started and exit frames arrive in one read (as under load): the time between
+        // them here is nothing, the launcher's measure is the program's time, rounded up.
+        RecordingHost host;
+        host.warmReady = true;
+        host.answer = frame(CSM_FRAME_STARTED) + frame(CSM_FRAME_STDOUT, "hello\n") +
+                      frame(CSM_FRAME_EXIT, "exit=0 elapsed_us=12001 oom=0");
+        SandboxRun run(host, pythonRequest());
+        QCOMPARE(resultOf(run).durationMs, 13);
+    }
+
     void reportsItsStartAndEndOnce()
     {
         RecordingHost host;

@@ -24,6 +24,8 @@ std::optional<LauncherExitStatus> LauncherExitStatus::parse(const QByteArray& pa
             status.signal = int(value);
             status.exitCode = 128 + int(value);
             sawOutcome = true;
+        } else if (key == "elapsed_us") {
+            status.elapsedMicroseconds = value;
         } else if (key == "oom") {
             status.oomKilled = value != 0;
         } else if (key == "stdout_dropped") {

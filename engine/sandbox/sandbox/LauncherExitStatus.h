@@ -9,8 +9,9 @@
 
 namespace csm {
 
-// The launcher's exit frame: "exit=N" or "signal=N", then oom=0|1, stdout_dropped=N,
-// stderr_dropped=N, unenforced=N; a session's cell adds session=0|1 and memory=N.
+// The launcher's exit frame: "exit=N" or "signal=N", then elapsed_us=N, oom=0|1,
+// stdout_dropped=N, stderr_dropped=N, unenforced=N; a session's cell adds session=0|1 and
+// memory=N.
 struct LauncherExitStatus
 {
     // The bits of "unenforced=N" (also the payload of the launcher's limits frame): limits the
@@ -28,6 +29,9 @@ struct LauncherExitStatus
     qint64 stdoutDropped = 0;
     qint64 stderrDropped = 0;
     int unenforcedLimits = 0; // Limit bits
+    // How long the program (or cell) ran, from the launcher's started frame to its end, as the
+    // launcher measured it. None from a launcher too old to say.
+    std::optional<qint64> elapsedMicroseconds;
     // A session's cell: whether its interpreter lives on ("session=1") or died ("session=0").
     std::optional<bool> sessionAlive;
     // A session's cell: the memory its container's cgroup charged after it (page cache included).

@@ -32,8 +32,9 @@ enum
     /* A chunk of the program's stdout / stderr. */
     CSM_FRAME_STDOUT = 'O',
     CSM_FRAME_STDERR = 'E',
-    /* The program ended: "exit=N" or "signal=N", then " oom=0|1 stdout_dropped=N
-     * stderr_dropped=N unenforced=N". */
+    /* The program ended: "exit=N" or "signal=N", then " elapsed_us=N oom=0|1 stdout_dropped=N
+     * stderr_dropped=N unenforced=N" (elapsed_us: from the started frame to the program's end,
+     * measured by the launcher). */
     CSM_FRAME_EXIT = 'X',
     /* A failure before the program ran: a message. */
     CSM_FRAME_FAILURE = 'F',
