@@ -10,6 +10,8 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
@@ -498,6 +500,48 @@ private Q_SLOTS:
         // The next call starts a new one, without the old state.
         QCOMPARE(stdoutOf(cell(*server, QStringLiteral("idle"), QStringLiteral("'kept' in dir()"))),
                  QStringLiteral("False\n"));
+    }
+
+    void aSettingsChangeEndsTheLiveSessions_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("why");
+        // From the default, egress through the proxy, to none: a session's container keeps
+        // the network it started with, so it must not run another cell.
+        QTest::newRow("network") << QStringLiteral("egress") << QStringLiteral("none")
+                                 << QStringLiteral("the sandboxes' network setting changed");
+        QTest::newRow("limits") << QStringLiteral("memory") << QStringLiteral("256m")
+                                << QStringLiteral(
+                                       "the sandboxes' limits or shared folders changed");
+    }
+
+    void aSettingsChangeEndsTheLiveSessions()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, why);
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        auto server = startServer({QStringLiteral("--data-dir"), data.path()});
+        QVERIFY(server);
+        const qint64 pid = server->pid();
+        QVERIFY(!isError(cell(*server, QStringLiteral("s"), QStringLiteral("kept = 1"))));
+        {
+            QSettings file(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            file.setValue(QStringLiteral("server/") + key, value);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(server->standardError().contains(QStringLiteral("ends: ") + why),
+                                 10'000);
+        const QJsonObject told = cell(*server, QStringLiteral("s"), QStringLiteral("kept"));
+        QVERIFY(isError(told));
+        QVERIFY2(text(told).contains(why) && text(told).contains(QLatin1String("state is gone")),
+                 describe(told).constData());
+        // The next call starts a new session, under the new settings.
+        QCOMPARE(stdoutOf(cell(*server, QStringLiteral("s"), QStringLiteral("'kept' in dir()"))),
+                 QStringLiteral("False\n"));
+        // The old session's container is gone; the new one's is there.
+        QTRY_COMPARE_WITH_TIMEOUT(TestEngine::containersWithLabel(pidLabel(pid)).size(), 1, 10'000);
     }
 
     void sessionsCanBeTurnedOff()

@@ -33,8 +33,8 @@ Parsed parse(const QStringList& arguments, const QStringList& environment = {})
                                       env);
 }
 
-// A folder holding what the --share rows name: folders "sales", "out" and "a,b", a symlink
-// "link" to sales, and a file "notes.txt".
+// A folder holding what the --share rows name: folders "sales", "out" (with "inner"), "outer"
+// and "a,b", symlinks "link" to sales and "innerlink" to out/inner, and a file "notes.txt".
 const QString& sharesFolder()
 {
     static const QTemporaryDir folder;
@@ -42,9 +42,12 @@ const QString& sharesFolder()
         QDir dir(folder.path());
         QFile file(dir.filePath(QStringLiteral("notes.txt")));
         return dir.mkdir(QStringLiteral("sales")) && dir.mkdir(QStringLiteral("out")) &&
+               dir.mkdir(QStringLiteral("out/inner")) && dir.mkdir(QStringLiteral("outer")) &&
                dir.mkdir(QStringLiteral("a,b")) &&
                QFile::link(dir.filePath(QStringLiteral("sales")),
                            dir.filePath(QStringLiteral("link"))) &&
+               QFile::link(dir.filePath(QStringLiteral("out/inner")),
+                           dir.filePath(QStringLiteral("innerlink"))) &&
                file.open(QIODevice::WriteOnly);
     }();
     Q_ASSERT(made);
@@ -922,6 +925,29 @@ void tst_ServerOptionsParser::shares_data()
                                                     "folder is already named \"sales\"");
     QTest::newRow("a comma in the path") << QStringList{share, QStringLiteral("D/a,b")}
                                          << QStringList() << QStringLiteral("error: holds a comma");
+    // A share inside a writable one could be replaced by its sandboxes with a link to any folder
+    // of this machine, which the engine would mount at the next start: refused, in any order,
+    // under any name, through a link too.
+    const QString inside = QStringLiteral("is inside the writable shared folder");
+    QTest::newRow("inside a writable share")
+        << QStringList{share, QStringLiteral("D/out:rw"), share, QStringLiteral("D/out/inner")}
+        << QStringList() << QStringLiteral("error: ") + inside;
+    QTest::newRow("inside a writable share, listed first")
+        << QStringList{share, QStringLiteral("D/out/inner:data:ro"), share,
+                       QStringLiteral("D/out:rw")}
+        << QStringList() << QStringLiteral("error: ") + inside;
+    QTest::newRow("inside a writable share, through a link")
+        << QStringList{share, QStringLiteral("D/innerlink:data"), share, QStringLiteral("D/out:rw")}
+        << QStringList() << QStringLiteral("error: ") + inside;
+    QTest::newRow("a writable share twice")
+        << QStringList{share, QStringLiteral("D/out:a:rw"), share, QStringLiteral("D/out:b:ro")}
+        << QStringList() << QStringLiteral("error: ") + inside;
+    QTest::newRow("a writable share inside a read-only one")
+        << QStringList{share, QStringLiteral("D/out:ro"), share, QStringLiteral("D/out/inner:rw")}
+        << QStringList() << QStringLiteral("D/out:out:ro\nD/out/inner:inner:rw");
+    QTest::newRow("a writable share beside one of a longer name")
+        << QStringList{share, QStringLiteral("D/out:rw"), share, QStringLiteral("D/outer")}
+        << QStringList() << QStringLiteral("D/out:out:rw\nD/outer:outer:ro");
     QTest::newRow("bad variable") << QStringList()
                                   << QStringList{QStringLiteral("CODE_SANDBOX_SHARE=D/nope")}
                                   << QStringLiteral("error: does not exist");

@@ -42,6 +42,7 @@ Expected<SharedFolder> SharedFolderText::parse(const QString& entry)
     if (!info.isDir())
         return Unexpected(QStringLiteral("%1 is not a folder").arg(QDir::toNativeSeparators(rest)));
     folder.hostPath = info.canonicalFilePath();
+    folder.identity = FolderIdentity::of(folder.hostPath);
     // --mount separates its options with commas: one in the path would end it early.
     if (folder.hostPath.contains(QLatin1Char(',')))
         return Unexpected(QStringLiteral("%1: a folder whose path holds a comma cannot be shared")
@@ -76,7 +77,32 @@ Expected<QList<SharedFolder>> SharedFolderText::parseList(const QString& text)
         names.insert(folder->name);
         folders << *folder;
     }
+    if (const QString nested = nestedInWritable(folders); !nested.isEmpty())
+        return Unexpected(nested);
     return folders;
+}
+
+QString SharedFolderText::nestedInWritable(const QList<SharedFolder>& folders)
+{
+    for (const SharedFolder& outer : folders) {
+        if (!outer.writable)
+            continue;
+        const QString below = outer.hostPath == QLatin1String("/")
+                                  ? outer.hostPath
+                                  : outer.hostPath + QLatin1Char('/');
+        for (const SharedFolder& inner : folders) {
+            if (&inner == &outer)
+                continue;
+            if (inner.hostPath != outer.hostPath && !inner.hostPath.startsWith(below))
+                continue;
+            return QStringLiteral("%1 (%2) is inside the writable shared folder %3 (%4): its "
+                                  "sandboxes could replace it with a link to any folder of this "
+                                  "machine. Share only %3, or make it read-only.")
+                .arg(QDir::toNativeSeparators(inner.hostPath), inner.name,
+                     QDir::toNativeSeparators(outer.hostPath), outer.name);
+        }
+    }
+    return {};
 }
 
 QString SharedFolderText::format(const SharedFolder& folder)

@@ -125,8 +125,11 @@ void SandboxRunner::setSecrets(std::shared_ptr<const SandboxSecrets> secrets)
         secrets = SandboxSecrets::none();
     const bool changed = !secrets->sameAs(*m_secrets);
     m_secrets = std::move(secrets);
-    if (changed && m_pool)
-        m_pool->renew();
+    if (changed) {
+        if (m_pool)
+            m_pool->renew();
+        endSessions(QStringLiteral("the secrets that sandboxes get changed"));
+    }
     if (std::exchange(m_heldForSecrets, false)) {
         if (m_pool)
             m_pool->refill();
@@ -141,6 +144,7 @@ void SandboxRunner::setPolicy(const SandboxPolicy& policy)
     m_policy = policy;
     if (m_pool)
         m_pool->renew();
+    endSessions(QStringLiteral("the sandboxes' limits or shared folders changed"));
 }
 
 void SandboxRunner::setEgress(const EgressSettings& egress)
@@ -152,8 +156,22 @@ void SandboxRunner::setEgress(const EgressSettings& egress)
     const bool containersChange = egress.throughProxy() != m_egress.throughProxy() ||
                                   egress.engineNetwork() != m_egress.engineNetwork();
     m_egress = egress;
-    if (m_pool && containersChange)
-        m_pool->renew();
+    if (containersChange) {
+        if (m_pool)
+            m_pool->renew();
+        endSessions(QStringLiteral("the sandboxes' network setting changed"));
+    }
+}
+
+void SandboxRunner::endSessions(const QString& why)
+{
+    // A session's container keeps what it started with: its environment, network and mounts.
+    // Its next cell must not run under settings the user has taken back.
+    const QList<QPointer<SandboxSession>> sessions = std::exchange(m_sessions, {});
+    for (const QPointer<SandboxSession>& session : sessions) {
+        if (session)
+            session->end(why);
+    }
 }
 
 EgressEndpoint* SandboxRunner::attachEgress(ContainerSpec& spec)
@@ -257,6 +275,8 @@ QString SandboxRunner::cannotStartReason() const
         return SandboxFilesLocator::missingMessage(m_files);
     if (const QString problem = remoteEngineProblem(); !problem.isEmpty())
         return problem;
+    if (const QString problem = sharedFolderProblem(); !problem.isEmpty())
+        return problem;
     if (m_filesVolume && !m_filesVolume->isFilled()) {
         switch (m_filesVolume->failure()) {
         case SandboxFilesVolume::Failure::EngineNotStarted:
@@ -293,6 +313,25 @@ QString SandboxRunner::remoteEngineProblem() const
                               "mount: remove them from the settings (--share), or use a local "
                               "engine.")
             .arg(where);
+    }
+    return {};
+}
+
+QString SandboxRunner::sharedFolderProblem() const
+{
+    // The engine resolves each share's path again as it starts a container: a path that names
+    // another folder now would be mounted in its place.
+    for (const SharedFolder& folder : m_policy.sharedFolders) {
+        const QString change = folder.identity.changeNow();
+        if (change.isEmpty())
+            continue;
+        qCWarning(lcSandbox).noquote()
+            << "shared folder" << folder.name << "changed since it was shared:" << change;
+        return QStringLiteral("The shared folder %1 is not the folder it was when it was shared "
+                              "(%2), so no sandbox starts with it: it could now be any folder of "
+                              "this machine. Check what changed it, then share it again (--share "
+                              "or the settings).")
+            .arg(folder.mountPoint(), change);
     }
     return {};
 }
@@ -344,6 +383,8 @@ SandboxSession* SandboxRunner::startSession(Language language, const QString& im
         session = new SandboxSession(*m_runtime, spec, m_secrets, *m_reaper, parent);
         session->setEgressEndpoint(egress);
     }
+    m_sessions.removeAll(nullptr);
+    m_sessions.append(session);
     // On a remote engine's first session, once the engine holds the launcher.
     if (m_filesVolume && !m_filesVolume->isFilled()) {
         whenReadyToStart(session, image, [this, session] {

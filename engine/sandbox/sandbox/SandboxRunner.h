@@ -9,7 +9,9 @@
 #include "sandbox/SandboxRunHost.h"
 #include "sandbox/SandboxSecrets.h"
 
+#include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QString>
 #include <QStringList>
@@ -77,7 +79,7 @@ public:
     const ContainerRuntime& runtime() const override { return *m_runtime; }
     const SandboxPolicy& policy() const override { return m_policy; }
     // The policy of containers started from now on (the user's settings changed). Waiting
-    // containers of the pool, started under the old one, are replaced.
+    // containers of the pool, started under the old one, are replaced, and live sessions end.
     void setPolicy(const SandboxPolicy& policy);
     // How sandboxes reach the network (--egress, --allow-host); as setPolicy(). The container's
     // engine network follows from the mode (EgressSettings::engineNetwork), whatever the
@@ -98,7 +100,7 @@ public:
     // Whether the pool may start containers now: no hold, and nothing that stops every start.
     bool canStartContainers() const { return !m_heldForSecrets && cannotStartReason().isEmpty(); }
     // The secrets from now on; ends a hold. Waiting containers of the pool that hold other
-    // values are replaced.
+    // values are replaced, and live sessions end.
     void setSecrets(std::shared_ptr<const SandboxSecrets> secrets);
     const SandboxFiles& files() const { return m_files; }
     QString cannotStartReason() const override;
@@ -123,6 +125,11 @@ Q_SIGNALS:
 private:
     // What a remote engine cannot do that the settings ask for; empty when nothing.
     QString remoteEngineProblem() const;
+    // A shared folder whose path names another folder than when it was shared; else empty.
+    QString sharedFolderProblem() const;
+    // Ends every live session, saying `why`: the settings their containers started with
+    // changed.
+    void endSessions(const QString& why);
 
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxPolicy m_policy;
@@ -134,6 +141,8 @@ private:
     std::shared_ptr<const SandboxSecrets> m_secrets = SandboxSecrets::none();
     bool m_heldForSecrets = false;
     SandboxFiles m_files;
+    // The sessions started (those still alive), for endSessions().
+    QList<QPointer<SandboxSession>> m_sessions;
     // A remote engine's copy of the launcher (null for a local engine).
     SandboxFilesVolume* m_filesVolume = nullptr;
     QString m_instanceId;
