@@ -73,6 +73,35 @@ def write_proc_sys():
     return 'written'
 probe('write /proc/sys', write_proc_sys)
 
+# Set-id mode bits, through each system call that sets a mode: a set-id file left in a writable
+# share would run on the host as the sandbox's uid.
+kept = []
+def cpath(text):
+    kept.append(ctypes.create_string_buffer(text.encode()))
+    return ctypes.addressof(kept[-1])
+AT_FDCWD, S_IFREG = -100, 0o100000
+open('/tmp/setid', 'w').close()
+setid_fd = os.open('/tmp/setid', os.O_RDONLY)
+for bits, word in ((0o4755, 'set-uid'), (0o2755, 'set-gid')):
+    probe('chmod ' + word, lambda bits=bits: syscall(90, cpath('/tmp/setid'), bits))
+    probe('fchmod ' + word, lambda bits=bits: syscall(91, setid_fd, bits))
+    probe('fchmodat ' + word, lambda bits=bits: syscall(268, AT_FDCWD, cpath('/tmp/setid'), bits))
+    probe('open a new file ' + word, lambda bits=bits, word=word: syscall(2, cpath('/tmp/o-' + word), os.O_CREAT | os.O_WRONLY, bits))
+    probe('openat a new file ' + word, lambda bits=bits, word=word: syscall(257, AT_FDCWD, cpath('/tmp/oa-' + word), os.O_CREAT | os.O_WRONLY, bits))
+    probe('creat ' + word, lambda bits=bits, word=word: syscall(85, cpath('/tmp/c-' + word), bits))
+    probe('mkdir ' + word, lambda bits=bits, word=word: syscall(83, cpath('/tmp/d-' + word), bits))
+    probe('mkdirat ' + word, lambda bits=bits, word=word: syscall(258, AT_FDCWD, cpath('/tmp/da-' + word), bits))
+    probe('mknod ' + word, lambda bits=bits, word=word: syscall(133, cpath('/tmp/n-' + word), S_IFREG | bits, 0))
+    probe('mknodat ' + word, lambda bits=bits, word=word: syscall(259, AT_FDCWD, cpath('/tmp/na-' + word), S_IFREG | bits, 0))
+probe('openat2', lambda: syscall(437, AT_FDCWD, cpath('/tmp/setid'), 0, 0))
+def setid_left():
+    found = []
+    for name in os.listdir('/tmp'):
+        if os.lstat('/tmp/' + name).st_mode & 0o6000:
+            found.append(name)
+    return ','.join(sorted(found)) or 'none'
+probe('set-id files made', setid_left)
+
 def core_limit():
     soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
     return 'soft=%d hard=%d' % (soft, hard)
@@ -163,39 +192,53 @@ new Worker('require("worker_threads").parentPort.postMessage(6 * 7)', { eval: tr
 // ENOSYS so that the C library falls back to clone, whose flags are checked.
 const QList<std::pair<QString, QString>>& expectedRefusals()
 {
-    static const QList<std::pair<QString, QString>> expected{
-        {QStringLiteral("unshare user+net namespaces"), QStringLiteral("EPERM")},
-        {QStringLiteral("unshare mount namespace"), QStringLiteral("EPERM")},
-        {QStringLiteral("clone into a new user namespace"), QStringLiteral("EPERM")},
-        {QStringLiteral("clone into a new pid namespace"), QStringLiteral("EPERM")},
-        {QStringLiteral("clone3"), QStringLiteral("ENOSYS")},
-        {QStringLiteral("setns into its own network namespace"), QStringLiteral("EPERM")},
-        {QStringLiteral("keyctl"), QStringLiteral("EPERM")},
-        {QStringLiteral("add_key"), QStringLiteral("EPERM")},
-        {QStringLiteral("bpf"), QStringLiteral("EPERM")},
-        {QStringLiteral("userfaultfd"), QStringLiteral("EPERM")},
-        {QStringLiteral("perf_event_open"), QStringLiteral("EPERM")},
-        {QStringLiteral("ptrace of PID 1"), QStringLiteral("EPERM")},
-        {QStringLiteral("process_vm_readv of PID 1"), QStringLiteral("EPERM")},
-        {QStringLiteral("mount a tmpfs"), QStringLiteral("EPERM")},
-        {QStringLiteral("umount /tmp"), QStringLiteral("EPERM")},
-        {QStringLiteral("fsopen"), QStringLiteral("EPERM")},
-        {QStringLiteral("pivot_root"), QStringLiteral("EPERM")},
-        {QStringLiteral("chroot"), QStringLiteral("EPERM")},
-        // vsock is confined by no network namespace: the hypervisor's and host's services. The
-        // profile's default answer: ENOSYS where the engine's runc applies defaultErrnoRet,
-        // EPERM where it does not (Docker 20.10's).
-        {QStringLiteral("socket AF_VSOCK"), QStringLiteral("EPERM|ENOSYS")},
-        // PID 1 (the launcher) is not dumpable: its /proc files belong to root.
-        {QStringLiteral("read /proc/1/environ"), QStringLiteral("EACCES")},
-        {QStringLiteral("write /proc/sys"), QStringLiteral("EROFS")},
-        {QStringLiteral("core limit"), QStringLiteral("soft=0 hard=0")},
-        {QStringLiteral("raise the core limit"), QStringLiteral("ValueError")},
-        {QStringLiteral("abort and dump core"), QStringLiteral("no core")},
-        {QStringLiteral("seccomp"), QStringLiteral("mode 2")},
-        {QStringLiteral("options of /tmp"), QStringLiteral("nodev,nosuid")},
-        {QStringLiteral("options of /sandbox"), QStringLiteral("nodev,nosuid")},
-    };
+    static const QList<std::pair<QString, QString>> expected = [] {
+        QList<std::pair<QString, QString>> list{
+            {QStringLiteral("unshare user+net namespaces"), QStringLiteral("EPERM")},
+            {QStringLiteral("unshare mount namespace"), QStringLiteral("EPERM")},
+            {QStringLiteral("clone into a new user namespace"), QStringLiteral("EPERM")},
+            {QStringLiteral("clone into a new pid namespace"), QStringLiteral("EPERM")},
+            {QStringLiteral("clone3"), QStringLiteral("ENOSYS")},
+            {QStringLiteral("setns into its own network namespace"), QStringLiteral("EPERM")},
+            {QStringLiteral("keyctl"), QStringLiteral("EPERM")},
+            {QStringLiteral("add_key"), QStringLiteral("EPERM")},
+            {QStringLiteral("bpf"), QStringLiteral("EPERM")},
+            {QStringLiteral("userfaultfd"), QStringLiteral("EPERM")},
+            {QStringLiteral("perf_event_open"), QStringLiteral("EPERM")},
+            {QStringLiteral("ptrace of PID 1"), QStringLiteral("EPERM")},
+            {QStringLiteral("process_vm_readv of PID 1"), QStringLiteral("EPERM")},
+            {QStringLiteral("mount a tmpfs"), QStringLiteral("EPERM")},
+            {QStringLiteral("umount /tmp"), QStringLiteral("EPERM")},
+            {QStringLiteral("fsopen"), QStringLiteral("EPERM")},
+            {QStringLiteral("pivot_root"), QStringLiteral("EPERM")},
+            {QStringLiteral("chroot"), QStringLiteral("EPERM")},
+            // vsock is confined by no network namespace: the hypervisor's and host's services. The
+            // profile's default answer: ENOSYS where the engine's runc applies defaultErrnoRet,
+            // EPERM where it does not (Docker 20.10's).
+            {QStringLiteral("socket AF_VSOCK"), QStringLiteral("EPERM|ENOSYS")},
+            // PID 1 (the launcher) is not dumpable: its /proc files belong to root.
+            {QStringLiteral("read /proc/1/environ"), QStringLiteral("EACCES")},
+            {QStringLiteral("write /proc/sys"), QStringLiteral("EROFS")},
+            {QStringLiteral("core limit"), QStringLiteral("soft=0 hard=0")},
+            {QStringLiteral("raise the core limit"), QStringLiteral("ValueError")},
+            {QStringLiteral("abort and dump core"), QStringLiteral("no core")},
+            {QStringLiteral("seccomp"), QStringLiteral("mode 2")},
+            {QStringLiteral("openat2"), QStringLiteral("ENOSYS")},
+            {QStringLiteral("set-id files made"), QStringLiteral("none")},
+            {QStringLiteral("options of /tmp"), QStringLiteral("nodev,nosuid")},
+            {QStringLiteral("options of /sandbox"), QStringLiteral("nodev,nosuid")},
+        };
+        // Set-id bits, through every call that sets a mode.
+        for (const char* word : {"set-uid", "set-gid"}) {
+            for (const char* call :
+                 {"chmod", "fchmod", "fchmodat", "open a new file", "openat a new file", "creat",
+                  "mkdir", "mkdirat", "mknod", "mknodat"}) {
+                list.append({QStringLiteral("%1 %2").arg(QLatin1String(call), QLatin1String(word)),
+                             QStringLiteral("EPERM")});
+            }
+        }
+        return list;
+    }();
     return expected;
 }
 

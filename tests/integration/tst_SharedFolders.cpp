@@ -1,7 +1,8 @@
 // Folders the user shares with the sandboxes (--share), through the real code-sandbox-mcp binary
 // against a real engine (CSM_TEST_ENGINE), cold and pooled: a program reads a shared file, is
 // refused writing to a read-only share, writes to a writable one, and cannot reach a host file
-// through a symlink that leads out of a share; the tool description lists what is shared.
+// through a symlink that leads out of a share; the tool description lists what is shared; a
+// share whose folder was replaced by a link is never mounted.
 #include "CallResult.h"
 #include "McpStdioClient.h"
 #include "TestEngine.h"
@@ -15,12 +16,14 @@
 #include <QTest>
 
 #include <memory>
+#include <sys/stat.h>
 
 using callresult::code;
 using callresult::describe;
 using callresult::printedJson;
 
 namespace {
+constexpr int kErrnoEperm = 1;
 constexpr int kErrnoEnoent = 2;
 constexpr int kErrnoErofs = 30;
 
@@ -31,6 +34,15 @@ bool writeFile(const QString& path, const QByteArray& content)
 {
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+bool hasSetIdBits(const QString& path)
+{
+    struct stat status
+    {
+    };
+    return ::stat(QFile::encodeName(path).constData(), &status) == 0 &&
+           (status.st_mode & (S_ISUID | S_ISGID)) != 0;
 }
 
 // What the sandbox user (uid 65534, "other" on the host) needs: a folder it may enter and read,
@@ -66,6 +78,18 @@ const QString kProbe = QStringLiteral("import json, os\n"
                                       "        return sorted(os.listdir(path))\n"
                                       "    except OSError as error:\n"
                                       "        return error.errno\n"
+                                      "def setuid(path):\n"
+                                      "    try:\n"
+                                      "        open(path, 'w').close()\n"
+                                      "        os.chmod(path, 0o4755)\n"
+                                      "        return 'set'\n"
+                                      "    except OSError as error:\n"
+                                      "        return error.errno\n"
+                                      "def options(path):\n"
+                                      "    found = [l.split()[3] for l in open('/proc/self/mounts')"
+                                      " if l.split()[1] == path]\n"
+                                      "    return ','.join(sorted(o for o in found[-1].split(',') "
+                                      "if o in ('nosuid', 'nodev')))\n"
                                       "print(json.dumps({\n"
                                       "    'csv': read('/data/sales/sales.csv'),\n"
                                       "    'absolute': read('/data/sales/absolute-link'),\n"
@@ -73,6 +97,8 @@ const QString kProbe = QStringLiteral("import json, os\n"
                                       "    'folder': listing('/data/sales/folder-link'),\n"
                                       "    'readOnlyWrite': write('/data/sales/new.txt'),\n"
                                       "    'writableWrite': write('/data/results/out.txt'),\n"
+                                      "    'setuidInShare': setuid('/data/results/setuid'),\n"
+                                      "    'shareOptions': options('/data/results'),\n"
                                       "}))\n");
 } // namespace
 
@@ -168,6 +194,7 @@ private Q_SLOTS:
     {
         QFETCH(int, poolSize);
         QFile::remove(hostPath(QStringLiteral("out/out.txt")));
+        QFile::remove(hostPath(QStringLiteral("out/setuid")));
         auto server = startServer(poolSize);
         QVERIFY(server);
         if (poolSize > 0)
@@ -189,6 +216,15 @@ private Q_SLOTS:
         QFile written(hostPath(QStringLiteral("out/out.txt")));
         QVERIFY(written.open(QIODevice::ReadOnly));
         QCOMPARE(written.readAll(), QByteArray("from the sandbox"));
+        // A set-id file left in a writable share would run on the host as the uid every sandbox
+        // shares: the bits are refused, and the host's file has none.
+        QCOMPARE(seen.value(QLatin1String("setuidInShare")).toInt(), kErrnoEperm);
+        QVERIFY(QFile::exists(hostPath(QStringLiteral("out/setuid"))));
+        QVERIFY(!hasSetIdBits(hostPath(QStringLiteral("out/setuid"))));
+        // Podman also mounts shares nosuid,nodev; Docker's --mount cannot.
+        QCOMPARE(seen.value(QLatin1String("shareOptions")).toString(),
+                 TestEngine::name() == QLatin1String("docker") ? QString()
+                                                               : QStringLiteral("nodev,nosuid"));
         if (poolSize > 0)
             QCOMPARE(server->standardError().count(QStringLiteral("(warm)")), 1);
     }
@@ -214,6 +250,61 @@ private Q_SLOTS:
             QStringLiteral("run_python_code"),
             code(QStringLiteral("print(open('/data/sales/sales.csv').read(), end='')")));
         QCOMPARE(callresult::stdoutOf(result), QString::fromUtf8(kCsv));
+    }
+
+    void aShareReplacedOnTheHostIsNeverMounted_data()
+    {
+        QTest::addColumn<int>("poolSize");
+        QTest::newRow("cold") << 0;
+        QTest::newRow("pooled") << 1;
+    }
+
+    // The engine resolves a share's path again at every start: once the folder has been renamed
+    // away and a link to another folder put in its place, no sandbox may start with the link's
+    // target mounted. (A sandbox cannot do this itself: a share inside a writable one is
+    // refused, see tst_ServerOptionsParser; another account or program on the host could.)
+    void aShareReplacedOnTheHostIsNeverMounted()
+    {
+        QFETCH(int, poolSize);
+        const QString parent = hostPath(QStringLiteral("replaced-%1").arg(poolSize));
+        const QString shared = parent + QStringLiteral("/data");
+        QVERIFY(QDir().mkpath(shared));
+        QVERIFY(openUp(parent, false));
+        QVERIFY(openUp(shared, false));
+        QVERIFY(writeFile(shared + QStringLiteral("/inside.txt"), "shared"));
+        auto server =
+            startServer(poolSize, {QStringLiteral("--share"), shared + QStringLiteral(":data:ro")});
+        QVERIFY(server);
+        if (poolSize > 0)
+            QVERIFY2(server->waitForPooledReady(2), qPrintable(server->standardError()));
+        const QJsonObject listing = code(QStringLiteral("import os\nprint(sorted(os.listdir("
+                                                        "'/data/data')))"));
+        const QJsonObject before = server->callTool(QStringLiteral("run_python_code"), listing);
+        QCOMPARE(callresult::stdoutOf(before), QStringLiteral("['inside.txt']\n"));
+
+        QVERIFY(QDir().rename(shared, shared + QStringLiteral(".orig")));
+        QVERIFY(QFile::link(hostPath(QStringLiteral("private")), shared));
+        // A container the pool started before the change has the folder itself: it may serve one
+        // more call. No container starts with the link's target.
+        bool refused = false;
+        for (int call = 0; call < 3 && !refused; ++call) {
+            const QJsonObject after = server->callTool(QStringLiteral("run_python_code"), listing);
+            QVERIFY2(!callresult::stdoutOf(after).contains(QLatin1String("secret.txt")),
+                     describe(after).constData());
+            refused = callresult::isError(after);
+            if (refused) {
+                QVERIFY2(callresult::text(after).contains(
+                             QLatin1String("The shared folder /data/data is not the folder it was "
+                                           "when it was shared (") +
+                             shared + QLatin1String(" is now a symbolic link)")),
+                         describe(after).constData());
+            } else {
+                QCOMPARE(callresult::stdoutOf(after), QStringLiteral("['inside.txt']\n"));
+                QVERIFY(poolSize > 0);
+            }
+        }
+        QVERIFY(refused);
+        QVERIFY(server->standardError().contains(QLatin1String("changed since it was shared")));
     }
 };
 

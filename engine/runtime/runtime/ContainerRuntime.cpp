@@ -171,9 +171,10 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     }
     for (const SharedFolder& folder : policy.sharedFolders) {
         args << QStringLiteral("--mount")
-             << QStringLiteral("type=bind,source=%1,target=%2%3")
+             << QStringLiteral("type=bind,source=%1,target=%2%3%4")
                     .arg(folder.hostPath, folder.mountPoint(),
-                         folder.writable ? QString() : QStringLiteral(",ro=true"));
+                         folder.writable ? QString() : QStringLiteral(",ro=true"),
+                         sharedFolderMountOptions());
     }
     QMap<QString, QString> environment = spec.environment;
     if (!spec.egressDirectory.isEmpty()) {

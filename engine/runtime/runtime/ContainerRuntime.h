@@ -164,6 +164,9 @@ public:
 protected:
     // Options of `run` that only this engine needs, added to the common ones.
     virtual QStringList engineSpecificRunOptions() const { return {}; }
+    // What this engine adds to a shared folder's bind mount (",opt,opt"): mount options that
+    // Docker's --mount has no words for.
+    virtual QString sharedFolderMountOptions() const { return {}; }
     // The variables that point this engine's CLI at `address` (not empty); an empty value removes
     // a variable.
     virtual QMap<QString, QString> endpointVariables(const QString& address) const = 0;

@@ -19,6 +19,13 @@ QStringList PodmanRuntime::engineSpecificRunOptions() const
     return {QStringLiteral("--read-only-tmpfs=false")};
 }
 
+QString PodmanRuntime::sharedFolderMountOptions() const
+{
+    // A set-id program or a device node in a shared folder (left there by anyone on the host)
+    // means nothing inside the sandbox.
+    return QStringLiteral(",nosuid,nodev");
+}
+
 QStringList PodmanRuntime::forceRemoveArguments(const QString& container) const
 {
     // --time 0: podman would otherwise wait 10 s for a SIGTERM the program may ignore.

@@ -30,6 +30,7 @@ protected:
     QMap<QString, QString> endpointVariables(const QString& address) const override;
     EngineLocation locate(const QProcessEnvironment& environment) const override;
     QStringList engineSpecificRunOptions() const override;
+    QString sharedFolderMountOptions() const override;
 };
 
 } // namespace csm
