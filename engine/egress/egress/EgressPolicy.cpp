@@ -33,6 +33,11 @@ std::optional<EgressPolicy::Decision> EgressPolicy::decideBeforeResolving(const 
     return std::nullopt;
 }
 
+bool EgressPolicy::asksBeforeResolving(const QString& host, quint16 port) const
+{
+    return m_mode == EgressMode::Ask && !named(host, port) && !matches(m_alwaysAllowed, host, port);
+}
+
 EgressPolicy::Decision EgressPolicy::decide(const QString& host, quint16 port,
                                             const QList<QHostAddress>& resolved) const
 {

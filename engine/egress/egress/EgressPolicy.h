@@ -49,6 +49,9 @@ public:
     // nothing: the proxy then resolves the name. Refusing first keeps a name that will be
     // refused anyway (and whatever a program encodes in it) off this machine's resolver.
     std::optional<Decision> decideBeforeResolving(const QString& host, quint16 port) const;
+    // Ask mode, a name that no rule allows: the person is asked before the name is resolved
+    // (decide() then checks the addresses it resolves to).
+    bool asksBeforeResolving(const QString& host, quint16 port) const;
 
 private:
     static bool matches(const QList<HostPattern>& patterns, const QString& host, quint16 port);

@@ -130,6 +130,25 @@ void EgressRelay::resolve()
         decide({literal});
         return;
     }
+    // Ask mode: a name no rule allows is asked about before it is looked up. The lookup would
+    // carry the name, and whatever a program encoded in it, to the resolver and beyond: a way
+    // out for data that no one allowed.
+    if (m_proxy.m_policy.asksBeforeResolving(m_connection.host, m_connection.port)) {
+        ask([this](bool allow) {
+            if (!allow) {
+                onAnswer(false);
+                return;
+            }
+            m_allowedWhenAsked = true;
+            lookUp();
+        });
+        return;
+    }
+    lookUp();
+}
+
+void EgressRelay::lookUp()
+{
     QPointer<EgressRelay> self(this);
     m_proxy.m_resolver(m_connection.host, [self](QList<QHostAddress> addresses) {
         if (self)
@@ -154,11 +173,21 @@ void EgressRelay::decide(const QList<QHostAddress>& addresses)
     case EgressPolicy::Verdict::Ask:
         break;
     }
+    // Asked before the lookup, and the addresses passed their checks.
+    if (m_allowedWhenAsked) {
+        onAnswer(true);
+        return;
+    }
+    ask([this](bool allow) { onAnswer(allow); });
+}
+
+void EgressRelay::ask(std::function<void(bool)> then)
+{
     const QString asked =
         QStringLiteral("%1:%2").arg(m_connection.host.toLower()).arg(m_connection.port);
     if (const auto answered = m_proxy.m_answers.constFind(asked);
         answered != m_proxy.m_answers.cend()) {
-        onAnswer(*answered);
+        then(*answered);
         return;
     }
     if (!m_proxy.m_asker) {
@@ -174,12 +203,12 @@ void EgressRelay::decide(const QList<QHostAddress>& addresses)
     question.runLabel = m_proxy.m_runLabel;
     question.host = m_connection.host;
     question.port = m_connection.port;
-    m_proxy.m_asker(question, [self, proxy, asked](bool allow) {
+    m_proxy.m_asker(question, [self, proxy, asked, then = std::move(then)](bool allow) {
         // Once asked, the run's other connections to the host need no question.
         if (proxy)
             proxy->m_answers.insert(asked, allow);
         if (self)
-            self->onAnswer(allow);
+            then(allow);
     });
 }
 

@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 
 class QIODevice;
@@ -43,8 +44,12 @@ public:
 private:
     void readHead();
     void resolve();
+    void lookUp();
     void decide(const QList<QHostAddress>& addresses);
-    // Ask mode: the person's answer (or the run's earlier one) about this host.
+    // Ask mode: asks the person about this host (or takes the run's earlier answer, or refuses
+    // when no one can be asked), then calls `then` with the answer.
+    void ask(std::function<void(bool)> then);
+    // The person's answer about this host, once the address checks have passed.
     void onAnswer(bool allow);
     void connectNext();
     void onUpstreamConnected();
@@ -65,7 +70,8 @@ private:
     QByteArray m_head;
     QByteArray m_pendingUpstream; // a plain request's head and what followed it
     bool m_tunnel = false;
-    bool m_connected = false; // to the host
+    bool m_connected = false;        // to the host
+    bool m_allowedWhenAsked = false; // before the lookup (ask mode)
     QList<QHostAddress> m_addresses;
     QTimer m_deadline;
     QElapsedTimer m_clock;
