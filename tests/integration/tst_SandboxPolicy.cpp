@@ -1017,6 +1017,18 @@ for _ in range(64):
         QCOMPARE(stdoutOf(euros).left(340), QString(340, QChar(0x20ac)));
         QCOMPARE(flag(euros, QStringLiteral("truncated")), QStringLiteral("true"));
 
+        // Printing without end until the deadline: the launcher drops what passes the cap and
+        // never gets to say how much, yet the result says it was cut.
+        const QJsonObject endless =
+            python(*server,
+                   QStringLiteral("import sys\nwhile True:\n    sys.stdout.write('y' * 65536)\n"
+                                  "    sys.stdout.flush()\n"),
+                   5);
+        QCOMPARE(flag(endless, QStringLiteral("timed_out")), QStringLiteral("true"));
+        QCOMPARE(stdoutOf(endless), QString(1024, u'y'));
+        QVERIFY2(flag(endless, QStringLiteral("truncated")) == QStringLiteral("true"),
+                 describe(endless).constData());
+
         const QJsonObject quiet = python(*server, QStringLiteral("print('x' * 1000)"), 20);
         QCOMPARE(stdoutOf(quiet).size(), 1001);
         QCOMPARE(flag(quiet, QStringLiteral("truncated")), QStringLiteral("false"));

@@ -21,6 +21,7 @@ void tst_CappedBuffer::startsEmpty()
     const CappedBuffer buffer(16);
     QVERIFY(buffer.data().isEmpty());
     QVERIFY(!buffer.truncated());
+    QVERIFY(!buffer.isFull());
     QCOMPARE(buffer.droppedBytes(), qint64(0));
 }
 
@@ -70,6 +71,7 @@ void tst_CappedBuffer::append()
     QCOMPARE(buffer.data(), expectedData);
     QCOMPARE(buffer.droppedBytes(), expectedDropped);
     QCOMPARE(buffer.truncated(), expectedDropped > 0);
+    QCOMPARE(buffer.isFull(), expectedData.size() >= std::max<qint64>(cap, 0));
     // Every byte is either kept or counted as dropped.
     QCOMPARE(buffer.data().size() + buffer.droppedBytes(), total);
 }

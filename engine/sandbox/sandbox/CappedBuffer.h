@@ -14,6 +14,8 @@ public:
     void append(const QByteArray& bytes);
     const QByteArray& data() const { return m_data; }
     bool truncated() const { return m_dropped > 0; }
+    // Holds `cap` bytes: whatever comes next is dropped (here, or before it was sent).
+    bool isFull() const { return m_data.size() >= m_cap; }
     qint64 droppedBytes() const { return m_dropped; }
 
 private:

@@ -444,8 +444,9 @@ void SandboxRun::onProgramExited(const LauncherExitStatus& status)
     result.outcome = ExecutionResult::Outcome::Exited;
     result.exitCode = status.exitCode;
     result.oomKilled = status.oomKilled;
-    result.stdoutTruncated = result.stdoutTruncated || status.stdoutDropped > 0;
-    result.stderrTruncated = result.stderrTruncated || status.stderrDropped > 0;
+    // The launcher's counts are exact: a program that printed just the cap lost nothing.
+    result.stdoutTruncated = m_stdout.truncated() || status.stdoutDropped > 0;
+    result.stderrTruncated = m_stderr.truncated() || status.stderrDropped > 0;
     result.unenforcedLimits = LauncherExitStatus::limitNames(status.unenforcedLimits);
     result.engineWarnings = m_host.runtime().engineWarnings(rawEngineDiagnostics());
     result.outputFiles = m_outputFiles.finish();
@@ -727,8 +728,10 @@ ExecutionResult SandboxRun::collectedResult() const
     result.durationMs = m_durationMs;
     result.stdoutBytes = m_stdout.data();
     result.stderrBytes = m_stderr.data();
-    result.stdoutTruncated = m_stdout.truncated();
-    result.stderrTruncated = m_stderr.truncated();
+    // The launcher drops what passes the cap and counts it only in its exit frame, which a
+    // program stopped at its deadline (or cancelled) never sends: a full buffer says it then.
+    result.stdoutTruncated = m_stdout.truncated() || m_stdout.isFull();
+    result.stderrTruncated = m_stderr.truncated() || m_stderr.isFull();
     return result;
 }
 
