@@ -286,16 +286,18 @@ void tst_StaleContainerSweeper::probeCountsAZombieDead()
     QFile::setPermissions(namedCopy, QFile::ReadOwner | QFile::ExeOwner);
 
     // The shell starts the named process, then becomes `sleep`, which never reaps it: once it
-    // exits it stays a zombie, as a kill -9'd server does until its parent waits for it.
+    // exits it stays a zombie, as a kill -9'd server does until its parent waits for it. It
+    // lives 2 s, so that it ends after the exec (the shell would reap it before), even on a
+    // loaded machine.
     QProcess parent;
     parent.start(
         QStringLiteral("/bin/sh"),
-        {QStringLiteral("-c"), QStringLiteral("'%1' 0 & echo $!; exec sleep 30").arg(namedCopy)});
+        {QStringLiteral("-c"), QStringLiteral("'%1' 2 & echo $!; exec sleep 30").arg(namedCopy)});
     QVERIFY(parent.waitForReadyRead(5000));
     bool ok = false;
     const qint64 zombie = QString::fromUtf8(parent.readLine()).trimmed().toLongLong(&ok);
     QVERIFY(ok);
-    QTRY_COMPARE_WITH_TIMEOUT(linuxProcessState(zombie), 'Z', 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(linuxProcessState(zombie), 'Z', 15'000);
     QVERIFY(!ProcessProbe::isCodeSandboxProcessAlive(zombie));
     parent.kill();
     parent.waitForFinished();
