@@ -102,6 +102,16 @@ private Q_SLOTS:
             << QByteArray("GET http://example.org/ HTTP/1.1\r\nA: b\rGET http://10.0.0.1/ "
                           "HTTP/1.1\r\n\r\n")
             << QStringLiteral("control character");
+        // A request smuggled behind the checked one, in what one server reads as the body and
+        // another as a second request.
+        QTest::newRow("Transfer-Encoding and Content-Length")
+            << QByteArray("POST http://example.org/ HTTP/1.1\r\nContent-Length: 4\r\n"
+                          "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+            << QStringLiteral("both Transfer-Encoding and Content-Length");
+        QTest::newRow("Content-Length and Transfer-Encoding, any case")
+            << QByteArray("POST http://example.org/ HTTP/1.1\r\ntransfer-encoding: chunked\r\n"
+                          "CONTENT-LENGTH: 4\r\n\r\n")
+            << QStringLiteral("both Transfer-Encoding and Content-Length");
         QTest::newRow("header folding")
             << QByteArray("GET http://example.org/ HTTP/1.1\r\nA: b\r\n  folded: x\r\n\r\n")
             << QStringLiteral("header name");

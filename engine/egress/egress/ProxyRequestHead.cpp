@@ -128,6 +128,8 @@ ProxyRequestHead ProxyRequestHead::parse(const QByteArray& received)
     if (!path.startsWith('/'))
         path.prepend('/');
     head.m_forwardHead = method + ' ' + path + ' ' + request.at(2) + "\r\n";
+    bool transferEncoding = false;
+    bool contentLength = false;
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const QByteArray line = lines.at(i).endsWith('\r') ? lines.at(i).chopped(1) : lines.at(i);
         const qsizetype colon = line.indexOf(':');
@@ -150,8 +152,14 @@ ProxyRequestHead ProxyRequestHead::parse(const QByteArray& received)
         if (name.startsWith("proxy-") || name == "connection" || name == "keep-alive" ||
             name == "host")
             continue;
+        transferEncoding = transferEncoding || name == "transfer-encoding";
+        contentLength = contentLength || name == "content-length";
         head.m_forwardHead += line + "\r\n";
     }
+    // Two lengths for one body: the host and a server behind it may each read a different one,
+    // and take what one of them calls body for a second request, one the policy never saw.
+    if (transferEncoding && contentLength)
+        return invalid(QStringLiteral("both Transfer-Encoding and Content-Length"));
     const QByteArray hostName =
         head.m_host.contains(u':') ? '[' + head.m_host.toLatin1() + ']' : QUrl::toAce(head.m_host);
     head.m_forwardHead +=
