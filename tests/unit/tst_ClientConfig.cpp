@@ -1064,6 +1064,30 @@ void tst_ClientConfig::tokenInASharedPlaceIsWarnedAbout()
     QVERIFY(writeAll(worktree + QStringLiteral("/.git"), "gitdir: /elsewhere\n"));
     QCOMPARE(ClientConfigExposure::warnings(worktree + QStringLiteral("/sub/mcp.json")).size(), 1);
 
+    // A link into a dotfiles repository (stow, chezmoi): the token is written through it, into
+    // the repository's work tree, though the link's own folder is private and in none.
+    const QString dotfiles = m_dir.filePath(QStringLiteral("dotfiles"));
+    QVERIFY(QDir().mkpath(dotfiles + QStringLiteral("/.git")));
+    QVERIFY(QDir().mkpath(dotfiles + QStringLiteral("/cursor")));
+    QVERIFY(writeAll(dotfiles + QStringLiteral("/cursor/mcp.json"), "{}\n"));
+    const QString home = m_dir.filePath(QStringLiteral("home/.cursor"));
+    QVERIFY(QDir().mkpath(home));
+    QVERIFY(QFile::link(dotfiles + QStringLiteral("/cursor/mcp.json"),
+                        home + QStringLiteral("/mcp.json")));
+    const ClientConfigChange throughLink =
+        ClientConfigMerger(McpClient::Cursor)
+            .install(home + QStringLiteral("/mcp.json"), httpEntry(kToken));
+    QVERIFY(QFileInfo(home + QStringLiteral("/mcp.json")).isSymLink());
+    QVERIFY(readAll(dotfiles + QStringLiteral("/cursor/mcp.json")).contains("s3cr"));
+    QCOMPARE(throughLink.warnings.size(), 1);
+    QVERIFY2(throughLink.warnings.constFirst().contains(QLatin1String("git work tree ") +
+                                                        QFileInfo(dotfiles).canonicalFilePath()),
+             qPrintable(throughLink.warnings.constFirst()));
+    // A dangling link: the file it will create is in the work tree too.
+    QVERIFY(QFile::link(dotfiles + QStringLiteral("/cursor/new.json"),
+                        home + QStringLiteral("/new.json")));
+    QCOMPARE(ClientConfigExposure::warnings(home + QStringLiteral("/new.json")).size(), 1);
+
     // No token, nothing to warn about; a private folder outside any work tree, neither.
     QCOMPARE(ClientConfigMerger(McpClient::VsCode)
                  .install(project + QStringLiteral("/.vscode/other.json"), stdioEntry())

@@ -35,9 +35,22 @@ QString gitWorkTreeOf(const QString& folder)
             return {};
     }
 }
-} // namespace
+// Where the file's bytes really go: a link (stow, chezmoi, a dotfiles folder) is written
+// through, so the token lands at its target; a missing file goes into the real folder above.
+QString realPathOf(const QString& configPath)
+{
+    const QFileInfo info(configPath);
+    if (info.exists())
+        return info.canonicalFilePath();
+    if (info.isSymLink()) // dangling: writing creates its target
+        return realPathOf(info.symLinkTarget());
+    const QString folder = QFileInfo(existingFolderOf(configPath)).canonicalFilePath();
+    const QString rest =
+        QDir(existingFolderOf(configPath)).relativeFilePath(info.absoluteFilePath());
+    return folder.isEmpty() ? info.absoluteFilePath() : QDir(folder).filePath(rest);
+}
 
-QStringList ClientConfigExposure::warnings(const QString& configPath)
+QStringList warningsAt(const QString& configPath)
 {
     QStringList found;
     const QString folder = existingFolderOf(configPath);
@@ -53,6 +66,22 @@ QStringList ClientConfigExposure::warnings(const QString& configPath)
                                 "publish the token; keep the file out of the repository (e.g. in "
                                 ".gitignore), or use the client's user-wide configuration")
                      .arg(shown(configPath), shown(workTree));
+    }
+    return found;
+}
+} // namespace
+
+QStringList ClientConfigExposure::warnings(const QString& configPath)
+{
+    // Both where the file is named and where it really is: a link into a dotfiles repository
+    // puts the token in that repository's work tree.
+    QStringList found = warningsAt(configPath);
+    const QString real = realPathOf(configPath);
+    if (real != QFileInfo(configPath).absoluteFilePath()) {
+        for (const QString& warning : warningsAt(real)) {
+            if (!found.contains(warning))
+                found << warning;
+        }
     }
     return found;
 }

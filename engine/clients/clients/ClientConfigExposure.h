@@ -11,7 +11,9 @@ namespace csm {
 //   written by the group or by others, who could then replace the file or take its backups;
 // - it is inside a git work tree (a project's .vscode folder, a home folder kept in git), where
 //   a commit and a push publish it.
-// Each finding is one sentence that names the place and what to do.
+// Both are checked where the file is named and where it really is (a symbolic link, made by stow,
+// chezmoi or by hand, is written through). Each finding is one sentence that names the place and
+// what to do.
 class ClientConfigExposure final
 {
 public:
