@@ -250,6 +250,7 @@ private Q_SLOTS:
                                     "open('fake.png', 'w').write('this is text, not a PNG')\n"
                                     "open('new\\nline.txt', 'w').write('n')\n"
                                     "open(b'bad-\\xff-utf8.txt', 'w').write('b')\n"
+                                    "open('a-\\u202egnp.exe', 'w').write('x')\n"
                                     "os.mkdir('zz-many')\n"
                                     "for i in range(10000):\n"
                                     "    open(f'zz-many/{i:05}', 'w').close()\n"
@@ -281,6 +282,10 @@ private Q_SLOTS:
                  describe(result).constData());
         QVERIFY2(!fileNamed(result, QStringLiteral("bad-\uFFFD-utf8.txt")).isEmpty(),
                  describe(result).constData());
+        // A right-to-left override would show "\u202egnp.exe" as "exe.png": it is marked.
+        QVERIFY2(!fileNamed(result, QStringLiteral("a-⟦U+202E⟧gnp.exe")).isEmpty(),
+                 describe(result).constData());
+        QVERIFY(!text(result).contains(QChar(0x202E)));
         // 10,000 files: at most the cap come back, and the result says the rest did not.
         const QJsonArray files = filesOf(result);
         int returned = 0;

@@ -1,6 +1,7 @@
 #include "sandbox/OutputFileCollector.h"
 
 #include "core/MediaType.h"
+#include "core/VisibleText.h"
 #include "csm/launcher_protocol.h"
 
 #include <QDir>
@@ -57,15 +58,19 @@ QString OutputFileCollector::displayPath(const QByteArray& raw)
     const QString decoded = QString::fromUtf8(raw);
     QString shown;
     shown.reserve(decoded.size());
-    for (const QChar c : decoded) {
-        if (c == QLatin1Char('\n'))
+    for (const char32_t c : decoded.toUcs4()) {
+        if (c == U'\n')
             shown += QStringLiteral("\\n");
-        else if (c == QLatin1Char('\t'))
+        else if (c == U'\t')
             shown += QStringLiteral("\\t");
-        else if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-            shown += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else if (c < 0x20 || c == 0x7f)
+            shown += QStringLiteral("\\x%1").arg(uint(c), 2, 16, QLatin1Char('0'));
+        // Bidirectional controls ("\u202egnp.exe" shows as "exe.png"), zero-width and other
+        // invisible characters: marked, as the app shows code.
+        else if (VisibleText::isHidden(c))
+            shown += VisibleText::marker(c);
         else
-            shown += c;
+            shown += QString::fromUcs4(&c, 1);
     }
     return shown;
 }

@@ -38,7 +38,8 @@ public:
     // Every file seen, in order; the last one is closed first.
     QList<OutputFile> finish();
 
-    // The raw path as a person reads it: invalid UTF-8 replaced, control characters escaped.
+    // The raw path as a person reads it: invalid UTF-8 replaced, control characters escaped,
+    // invisible ones (bidirectional controls, zero-width characters) marked as ⟦U+202E⟧.
     static QString displayPath(const QByteArray& raw);
 
 private:
