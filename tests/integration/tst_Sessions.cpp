@@ -24,11 +24,15 @@ class tst_Sessions final : public QObject
     Q_OBJECT
 
 private:
-    // No pool unless asked for: the containers a test counts are its sessions'.
-    std::unique_ptr<McpStdioClient> startServer(const QStringList& arguments = {}, int pool = 0)
+    // No pool unless asked for: the containers a test counts are its sessions'. `unset`: variables
+    // of the test's environment the server must not see.
+    std::unique_ptr<McpStdioClient> startServer(const QStringList& arguments = {}, int pool = 0,
+                                                const QStringList& unset = {})
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("CODE_SANDBOX_ENGINE"), TestEngine::name());
+        for (const QString& name : unset)
+            env.remove(name);
         auto client = std::make_unique<McpStdioClient>();
         if (!client->start(QStringList{QStringLiteral("--pool"), QString::number(pool),
                                        QStringLiteral("--no-history")} +
@@ -523,7 +527,13 @@ private Q_SLOTS:
         QFETCH(QString, why);
         QTemporaryDir data;
         QVERIFY(data.isValid());
-        auto server = startServer({QStringLiteral("--data-dir"), data.path()});
+        // The settings file says where it starts from: the remote suites' variable would beat it.
+        {
+            QSettings file(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            file.setValue(QStringLiteral("server/egress"), QStringLiteral("open"));
+        }
+        auto server = startServer({QStringLiteral("--data-dir"), data.path()}, 0,
+                                  {QStringLiteral("CODE_SANDBOX_EGRESS")});
         QVERIFY(server);
         const qint64 pid = server->pid();
         QVERIFY(!isError(cell(*server, QStringLiteral("s"), QStringLiteral("kept = 1"))));
