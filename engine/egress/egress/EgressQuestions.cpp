@@ -25,13 +25,17 @@ void EgressQuestions::ask(EgressQuestion question, std::function<void(bool)> don
             return;
         }
     }
-    if (m_pending.size() >= kMaxPending) {
+    qsizetype ofRun = 0;
+    for (const auto& pending : std::as_const(m_pending))
+        ofRun += pending->run == question.run ? 1 : 0;
+    if (m_pending.size() >= kMaxPending || ofRun >= kMaxPendingPerRun) {
         done(false);
         return;
     }
     const quint64 id = m_nextId++;
     auto pending = std::make_shared<Pending>();
     pending->key = key;
+    pending->run = question.run;
     pending->waiting.push_back(std::move(done));
     pending->timer = std::make_unique<QTimer>();
     pending->timer->setSingleShot(true);

@@ -26,8 +26,10 @@ class EgressQuestions final : public QObject
 public:
     static constexpr int kDefaultTimeoutMs = 60'000;
     // Questions open at once: a program that makes up host names by the thousand gets its
-    // further ones denied, not a thousand dialogs on the person's screen.
+    // further ones denied, not a thousand dialogs on the person's screen. One run may hold only
+    // a few of them, so that it cannot deny every other run's questions.
     static constexpr int kMaxPending = 8;
+    static constexpr int kMaxPendingPerRun = 3;
 
     explicit EgressQuestions(QObject* parent = nullptr);
     ~EgressQuestions() override;
@@ -35,7 +37,7 @@ public:
     void setTimeoutMs(int timeoutMs) { m_timeoutMs = timeoutMs; }
     // Asks about the question's run, host and port (its id, time and timeout are filled in
     // here); `done` is called once, later, with the answer (at once with no, while kMaxPending
-    // others wait).
+    // others wait, or kMaxPendingPerRun of the same run).
     void ask(EgressQuestion question, std::function<void(bool allow)> done);
     // What a proxy asks through (EgressProxy::setAsker); safe to call after this is gone.
     EgressProxy::Asker asker();
@@ -53,6 +55,7 @@ private:
     struct Pending
     {
         QString key; // run, host:port
+        quint64 run = 0;
         std::vector<std::function<void(bool)>> waiting;
         std::unique_ptr<QTimer> timer;
     };
