@@ -219,6 +219,34 @@ private Q_SLOTS:
                     .contains(QLatin1String("value: [secret:API_TOKEN]")));
     }
 
+    // The output cap cuts the output inside the value: the value's first bytes would come back
+    // as they are, since what is left of it no longer matches.
+    void aValueCutByTheOutputCapNeverComesBack()
+    {
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        const QByteArray value = randomValue("csm-cut-");
+        const servercli::Result set = servercli::run(
+            {QStringLiteral("secrets"), QStringLiteral("set"), QStringLiteral("API_TOKEN"),
+             QStringLiteral("--pass-through"), QStringLiteral("--data-dir"), data.path()},
+            value + "\n");
+        QVERIFY2(set.exitCode == 0, set.err.constData());
+        auto server = startServer(
+            serverArguments(data.path(), {QStringLiteral("--output-cap"), QStringLiteral("1k")}));
+        QVERIFY(server);
+        const QJsonObject result = server->callTool(
+            QStringLiteral("run_python_code"),
+            code(
+                QStringLiteral("import os, sys\n"
+                               "sys.stdout.write('x' * (1024 - 12) + os.environ['API_TOKEN'])\n")));
+        QCOMPARE(structured(result).value(QLatin1String("truncated")).toBool(), true);
+        const QString out = stdoutOf(result);
+        QCOMPARE(out, QString(1024 - 12, u'x'));
+        QVERIFY(!QJsonDocument(result).toJson().contains(value.left(12)));
+        stopServer(*server);
+        QCOMPARE(filesContaining(data.path(), value.left(12)), QStringList());
+    }
+
     void aChangedSecretAppliesToTheNextRun()
     {
         QTemporaryDir data;

@@ -1,4 +1,5 @@
 #include "sandbox/LatestOutputLine.h"
+#include "secrets/SecretRedactor.h"
 
 #include <QTest>
 
@@ -13,6 +14,7 @@ private Q_SLOTS:
     void text();
     void longLinesAreCut();
     void onlyATailIsKept();
+    void secretsAreRedactedBeforeTheCut();
 };
 
 void tst_LatestOutputLine::text_data()
@@ -64,6 +66,32 @@ void tst_LatestOutputLine::onlyATailIsKept()
     for (int i = 0; i < 100'000; ++i)
         line.append(QByteArray::number(i) + '\n');
     QCOMPARE(line.text(), QStringLiteral("99999"));
+}
+
+void tst_LatestOutputLine::secretsAreRedactedBeforeTheCut()
+{
+    // A value across the 200th character: cut first, what is left would not match it.
+    const csm::SecretRedactor redactor({{QStringLiteral("TOKEN"), "tok-5f2c9e81d07a"}});
+    LatestOutputLine line;
+    line.append(QByteArray(190, 'x') + "tok-5f2c9e81d07a\n");
+    QVERIFY2(!line.text(&redactor).contains(QLatin1String("tok-")),
+             qPrintable(line.text(&redactor)));
+    QVERIFY(line.text().contains(QLatin1String("tok-5f2c9")));
+    // One line of a multi-line value, as a program prints a key.
+    const csm::SecretRedactor pem(
+        {{QStringLiteral("PEM_KEY"),
+          "-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\n-----END KEY-----"}});
+    LatestOutputLine printed;
+    printed.append("key line: MIIEvQIBADANBgkqhkiG9w0B\n");
+    QCOMPARE(printed.text(&pem), QStringLiteral("key line: [secret:PEM_KEY]"));
+    // The key's first lines as it is being printed: the beginning of the value, held back.
+    LatestOutputLine begun;
+    begun.append("-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\n");
+    QCOMPARE(begun.text(&pem), QString());
+    // The start of a value, the rest still to come: held back.
+    LatestOutputLine unfinished;
+    unfinished.append("token: tok-5f2c");
+    QCOMPARE(unfinished.text(&redactor), QStringLiteral("token:"));
 }
 
 QTEST_GUILESS_MAIN(tst_LatestOutputLine)

@@ -29,6 +29,7 @@ private Q_SLOTS:
     void sameAsComparesNamesAndValues();
     void redactedResultHidesEveryOutput();
     void redactedResultWithoutSecretsIsUnchanged();
+    void aValueCutByTheCapIsDropped();
     void logLinesAreRedacted();
 };
 
@@ -89,6 +90,19 @@ void tst_SandboxSecrets::redactedResultHidesEveryOutput()
     QCOMPARE(safe.durationMs, 42);
     QVERIFY(safe.stdoutTruncated);
     QVERIFY(!safe.stderrTruncated);
+}
+
+void tst_SandboxSecrets::aValueCutByTheCapIsDropped()
+{
+    // The cap cut the output inside the value: its first bytes would come back unredacted.
+    const auto secrets = SandboxSecrets::make({{QStringLiteral("API_TOKEN"), "tok-5f2c9e81d07a"}});
+    ExecutionResult result;
+    result.stdoutBytes = QByteArray(20, 'x') + "tok-5f2c9e";
+    result.stdoutTruncated = true;
+    result.stderrBytes = "done: tok-5f2c";
+    QCOMPARE(secrets->redacted(result).stdoutBytes, QByteArray(20, 'x'));
+    // Not cut: the program printed just that, which is not the value.
+    QCOMPARE(secrets->redacted(result).stderrBytes, QByteArray("done: tok-5f2c"));
 }
 
 void tst_SandboxSecrets::redactedResultWithoutSecretsIsUnchanged()

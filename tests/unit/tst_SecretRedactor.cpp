@@ -20,6 +20,7 @@ private Q_SLOTS:
     void untouchedOutputIsNotCopied();
     void shortValuesAreIgnored();
     void largeOutputWithManySecrets();
+    void eachLineOfAMultiLineValue();
 };
 
 void tst_SecretRedactor::redactBytes_data()
@@ -154,6 +155,23 @@ void tst_SecretRedactor::shortValuesAreIgnored()
     QVERIFY(shortOnly.isEmpty());
     QVERIFY(SecretRedactor().isEmpty());
     QVERIFY(!SecretRedactor({{QStringLiteral("A"), "abcd"}}).isEmpty());
+}
+
+void tst_SecretRedactor::eachLineOfAMultiLineValue()
+{
+    // A PEM key printed whole, line by line with other text between, or one line alone.
+    const QByteArray key = "-----BEGIN PRIVATE KEY-----\r\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"
+                           "bm90IGEgcmVhbCBrZXkgYXQgYWxs\nab\n-----END PRIVATE KEY-----";
+    const SecretRedactor redactor({{QStringLiteral("PEM_KEY"), key}});
+    QCOMPARE(redactor.redact("<" + key + ">"), QByteArray("<[secret:PEM_KEY]>"));
+    QCOMPARE(redactor.redact(QByteArray("line 2: MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n")),
+             QByteArray("line 2: [secret:PEM_KEY]\n"));
+    QCOMPARE(redactor.redact(QByteArray("bm90IGEgcmVhbCBrZXkgYXQgYWxs")),
+             QByteArray("[secret:PEM_KEY]"));
+    // A line too short to redact alone ("ab") is left, as a short value would be.
+    QCOMPARE(redactor.redact(QByteArray("ab")), QByteArray("ab"));
+    // The longest value first still: the whole key is one marker, not one per line.
+    QCOMPARE(redactor.longestValueLength(), key.size());
 }
 
 void tst_SecretRedactor::largeOutputWithManySecrets()

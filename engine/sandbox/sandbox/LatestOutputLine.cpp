@@ -1,5 +1,7 @@
 #include "sandbox/LatestOutputLine.h"
 
+#include "secrets/SecretRedactor.h"
+
 namespace csm {
 
 namespace {
@@ -21,12 +23,17 @@ void LatestOutputLine::append(const QByteArray& bytes)
         m_tail.remove(0, m_tail.size() - kTailBytes);
 }
 
-QString LatestOutputLine::text() const
+QString LatestOutputLine::text(const SecretRedactor* redactor) const
 {
-    qsizetype end = m_tail.size();
+    QByteArray tail = m_tail;
+    if (redactor && !redactor->isEmpty()) {
+        tail.chop(redactor->unfinishedValueLength(tail));
+        tail = redactor->redact(tail);
+    }
+    qsizetype end = tail.size();
     while (end > 0) {
-        const qsizetype newline = m_tail.lastIndexOf('\n', end - 1);
-        QByteArrayView line = QByteArrayView(m_tail).sliced(newline + 1, end - (newline + 1));
+        const qsizetype newline = tail.lastIndexOf('\n', end - 1);
+        QByteArrayView line = QByteArrayView(tail).sliced(newline + 1, end - (newline + 1));
         // A progress bar rewrites its line after each carriage return: the last version counts.
         while (line.contains('\r') && isBlank(line.sliced(line.lastIndexOf('\r') + 1)))
             line = line.first(line.lastIndexOf('\r'));

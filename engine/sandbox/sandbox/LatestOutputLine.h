@@ -5,6 +5,8 @@
 
 namespace csm {
 
+class SecretRedactor;
+
 // The last line a program printed, for progress messages: whichever of stdout and stderr wrote
 // last, its last non-blank line (the unfinished one too), cleaned for display. Keeps only a
 // short tail of the output, so a program that prints megabytes costs nothing here.
@@ -15,8 +17,10 @@ public:
     static constexpr qsizetype kMaxCharacters = 200;
 
     void append(const QByteArray& bytes);
-    // Empty until the program printed something other than whitespace.
-    QString text() const;
+    // Empty until the program printed something other than whitespace. With `redactor`, the
+    // secrets are redacted before the line is cut (a cut value would no longer match), and an
+    // end that begins a value is held back.
+    QString text(const SecretRedactor* redactor = nullptr) const;
 
 private:
     QByteArray m_tail;

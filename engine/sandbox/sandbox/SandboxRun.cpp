@@ -132,7 +132,7 @@ void SandboxRun::leaveQueue()
         m_host.queue().release(ticket);
 }
 
-QString SandboxRun::progressMessage() const
+QString SandboxRun::progressMessage(const SecretRedactor* redactor) const
 {
     if (m_phase == Phase::Queued) {
         const int ahead = m_host.queue().waitingAhead(m_ticket);
@@ -143,7 +143,7 @@ QString SandboxRun::progressMessage() const
                 .arg(m_host.queue().limits().maxRunning);
         }
     }
-    return m_latestLine.text();
+    return m_latestLine.text(redactor);
 }
 
 void SandboxRun::chooseContainer()

@@ -54,9 +54,9 @@ public:
     // Empty until a container was chosen.
     QString containerName() const;
     // What a progress message says now: where the run waits in the queue for a free sandbox,
-    // else the last line the program printed so far (empty before any). Raw: redact it with
-    // secrets().
-    QString progressMessage() const;
+    // else the last line the program printed so far (empty before any), its secrets redacted
+    // with `redactor` (raw without one).
+    QString progressMessage(const SecretRedactor* redactor) const;
     // What the program has printed so far (up to the output cap). Raw: redact it with secrets().
     const QByteArray& stdoutSoFar() const { return m_stdout.data(); }
     const QByteArray& stderrSoFar() const { return m_stderr.data(); }

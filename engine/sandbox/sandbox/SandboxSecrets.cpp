@@ -37,8 +37,14 @@ ExecutionResult SandboxSecrets::redacted(const ExecutionResult& result) const
     if (m_redactor.isEmpty())
         return result;
     ExecutionResult safe = result;
-    safe.stdoutBytes = m_redactor.redact(result.stdoutBytes);
-    safe.stderrBytes = m_redactor.redact(result.stderrBytes);
+    // Output cut at its cap may end inside a value: that beginning is dropped, not shown.
+    const auto redactStream = [this](QByteArray bytes, bool truncated) {
+        if (truncated)
+            bytes.chop(m_redactor.unfinishedValueLength(bytes));
+        return m_redactor.redact(bytes);
+    };
+    safe.stdoutBytes = redactStream(result.stdoutBytes, result.stdoutTruncated);
+    safe.stderrBytes = redactStream(result.stderrBytes, result.stderrTruncated);
     safe.engineError = m_redactor.redact(result.engineError);
     // The program names the hosts: a secret sent as a host name must not come back in a record.
     for (EgressConnection& connection : safe.connections) {

@@ -27,6 +27,21 @@ SecretRedactor::SecretRedactor(const QList<QPair<QString, QByteArray>>& secrets)
             return a.second.size() > b.second.size();
         return a.first < b.first;
     });
+    // Each line of a multi-line value too (a PEM key printed line by line, or one line of it
+    // as a progress message); long enough lines only, as for values.
+    for (const auto& [name, value] : std::as_const(sorted)) {
+        if (!value.contains('\n'))
+            continue;
+        for (QByteArray line : value.split('\n')) {
+            if (line.endsWith('\r'))
+                line.chop(1);
+            if (line.size() >= kMinimumLineLength && line != value)
+                sorted.append({name, line});
+        }
+    }
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+        return a.second.size() > b.second.size();
+    });
     for (const auto& [name, value] : sorted)
         m_entries.append(Entry{marker(name), QByteArrayMatcher(value), value.size()});
 }

@@ -26,6 +26,8 @@ public:
     // Shorter values would mangle ordinary output: a secret "abc" or "42" would turn every word
     // and number containing it into a marker, and hiding them protects little anyway.
     static constexpr qsizetype kMinimumLength = 4;
+    // A line of a multi-line value is redacted alone too, when it is at least this long.
+    static constexpr qsizetype kMinimumLineLength = 8;
 
     SecretRedactor() = default;
     // (name, value) pairs, as SecretStore::resolvePassThrough() returns them.

@@ -123,8 +123,7 @@ QString RunCodeCall::progressMessage() const
 {
     if (!m_run)
         return {};
-    const QString message = m_run->progressMessage();
-    return m_redactOutput ? m_run->secrets()->redactor().redact(message) : message;
+    return m_run->progressMessage(m_redactOutput ? &m_run->secrets()->redactor() : nullptr);
 }
 
 void RunCodeCall::tidyFiles(const ExecutionResult& result) const
