@@ -385,6 +385,60 @@ private Q_SLOTS:
         QVERIFY(pingWorks(client, *m_server, sessionId));
     }
 
+    // A run's files are served to the client that made the run: another client of the same
+    // server that holds the link (a shared transcript, a log) reads nothing, not even whether
+    // the run exists.
+    void aRunsFilesAreReadByTheClientThatMadeThemOnly()
+    {
+        RawHttpClient clientA(m_server->port());
+        RawHttpClient clientB(m_server->port());
+        QVERIFY(clientA.connectToServer());
+        QVERIFY(clientB.connectToServer());
+        const QByteArray sessionA = m_server->openSession(clientA);
+        const QByteArray sessionB = m_server->openSession(clientB);
+        QVERIFY(!sessionA.isEmpty() && !sessionB.isEmpty());
+        QVERIFY(clientA.send(
+            post(*m_server,
+                 pythonCall(1, QStringLiteral("open('/sandbox/out/a.txt', 'w').write('of A')")),
+                 sessionA)));
+        const CallStream call = readCallStream(clientA, 60'000);
+        const QJsonArray files = call.response.value(QLatin1String("result"))
+                                     .toObject()
+                                     .value(QLatin1String("structuredContent"))
+                                     .toObject()
+                                     .value(QLatin1String("files"))
+                                     .toArray();
+        QVERIFY2(files.size() == 1, QJsonDocument(call.response).toJson().constData());
+        const QString uri = files.at(0).toObject().value(QLatin1String("uri")).toString();
+        const auto read = [&](RawHttpClient& client, const QByteArray& session) {
+            return exchange(client, post(*m_server,
+                                         rpcRequest(2, QStringLiteral("resources/read"),
+                                                    {{QStringLiteral("uri"), uri}}),
+                                         session));
+        };
+        const auto byB = read(clientB, sessionB);
+        QVERIFY2(byB && byB->status == 200, qPrintable(describe(byB, clientB)));
+        QCOMPARE(byB->json()
+                     .value(QLatin1String("error"))
+                     .toObject()
+                     .value(QLatin1String("code"))
+                     .toInt(),
+                 -32002);
+        QVERIFY(!byB->body.contains("of A"));
+        const auto byA = read(clientA, sessionA);
+        QVERIFY2(byA && byA->status == 200, qPrintable(describe(byA, clientA)));
+        QCOMPARE(byA->json()
+                     .value(QLatin1String("result"))
+                     .toObject()
+                     .value(QLatin1String("contents"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QLatin1String("text"))
+                     .toString(),
+                 QStringLiteral("of A"));
+    }
+
     // 1. A long call with a progressToken reports progress, with what it printed, before its
     // result.
     void progressArrivesBeforeTheResult()

@@ -231,7 +231,11 @@ void McpDispatcher::readResource(const QJsonValue& id, const QJsonObject& params
                                        QStringLiteral("Invalid params: \"uri\" must be a string")));
         return;
     }
-    Expected<QJsonObject> contents = m_resources->read(uri.toString());
+    CallContext reader;
+    reader.transport = m_transport;
+    reader.sessionId = m_sessionId;
+    reader.clientName = m_clientInfo.value(QLatin1String("name")).toString();
+    Expected<QJsonObject> contents = m_resources->read(uri.toString(), reader);
     if (!contents) {
         Q_EMIT outgoing(jsonrpc::error(id, ErrorCode::ResourceNotFound, contents.error()));
         return;

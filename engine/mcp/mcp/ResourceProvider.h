@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Expected.h"
+#include "mcp/CallContext.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -14,8 +15,8 @@ class ResourceProvider
 public:
     virtual ~ResourceProvider() = default;
 
-    // A resources/read result ({"contents": [...]}), or why `uri` cannot be read.
-    virtual Expected<QJsonObject> read(const QString& uri) const = 0;
+    // A resources/read result ({"contents": [...]}), or why `uri` cannot be read by `reader`.
+    virtual Expected<QJsonObject> read(const QString& uri, const CallContext& reader) const = 0;
 };
 
 } // namespace csm

@@ -24,6 +24,7 @@
 #include "tools/EndSessionTool.h"
 #include "tools/ListSessionsTool.h"
 #include "tools/RunCodeTool.h"
+#include "tools/RunFileOwners.h"
 #include "tools/RunFilesResources.h"
 #include "tools/SessionRegistry.h"
 
@@ -44,7 +45,8 @@ constexpr int kFinalSweepMs = 6'000;
 
 RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
                                const ContainerRuntime& runtime, const ServerOptions& options,
-                               const QString& runFilesRoot)
+                               const QString& runFilesRoot,
+                               std::shared_ptr<RunFileOwners> fileOwners)
 {
     RunCodeTool::Config config;
     config.language = language;
@@ -54,6 +56,7 @@ RunCodeTool::Config toolConfig(Language language, const QString& chosenImage,
     config.maxTimeoutSeconds = options.maxTimeoutSeconds;
     config.redactOutput = options.redactOutput;
     config.runFilesRoot = runFilesRoot;
+    config.fileOwners = std::move(fileOwners);
     return config;
 }
 
@@ -123,10 +126,11 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
         if (m_privateRunFiles->isValid())
             m_runFilesRoot = m_privateRunFiles->filePath(QStringLiteral("run-files"));
     }
-    const auto python =
-        toolConfig(Language::Python, options.pythonImage, engine, options, m_runFilesRoot);
-    const auto js =
-        toolConfig(Language::JavaScript, options.jsImage, engine, options, m_runFilesRoot);
+    m_fileOwners = std::make_shared<RunFileOwners>();
+    const auto python = toolConfig(Language::Python, options.pythonImage, engine, options,
+                                   m_runFilesRoot, m_fileOwners);
+    const auto js = toolConfig(Language::JavaScript, options.jsImage, engine, options,
+                               m_runFilesRoot, m_fileOwners);
     qCInfo(lcServer).noquote() << "engine" << engine.name() << "| python image" << python.image
                                << "| javascript image" << js.image << "| at most"
                                << m_runner->queue().limits().maxRunning << "sandboxes at once";
@@ -143,7 +147,7 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     } else {
         qCInfo(lcServer) << "run history off (--no-history)";
     }
-    m_runFiles = std::make_unique<RunFilesResources>(RunFilesStore(m_runFilesRoot));
+    m_runFiles = std::make_unique<RunFilesResources>(RunFilesStore(m_runFilesRoot), m_fileOwners);
     auto pythonTool = std::make_unique<RunCodeTool>(*m_runner, python, m_history.get());
     auto jsTool = std::make_unique<RunCodeTool>(*m_runner, js, m_history.get());
     m_pythonTool = pythonTool.get();
@@ -216,10 +220,10 @@ void McpServer::applySettings(const ServerOptions& options)
             << "settings: the engine choice changed; it applies when the server starts again";
     }
     const ContainerRuntime& engine = m_runner->runtime();
-    const auto python =
-        toolConfig(Language::Python, options.pythonImage, engine, options, m_runFilesRoot);
-    const auto js =
-        toolConfig(Language::JavaScript, options.jsImage, engine, options, m_runFilesRoot);
+    const auto python = toolConfig(Language::Python, options.pythonImage, engine, options,
+                                   m_runFilesRoot, m_fileOwners);
+    const auto js = toolConfig(Language::JavaScript, options.jsImage, engine, options,
+                               m_runFilesRoot, m_fileOwners);
     m_pythonTool->setConfig(python);
     m_jsTool->setConfig(js);
     m_runner->setPolicy(options.policy);

@@ -24,6 +24,7 @@ class SandboxRunner;
 class SessionRegistry;
 class StaleContainerSweeper;
 class ToolCall;
+class RunFileOwners;
 class RunFilesResources;
 class ToolRegistry;
 struct CallContext;
@@ -98,6 +99,8 @@ private:
     std::unique_ptr<CallApprovals> m_approvals;         // before the tools, which ask it
     std::unique_ptr<EgressQuestions> m_egressQuestions; // before the runs' proxies ask it
     std::unique_ptr<ToolRegistry> m_tools;
+    // Which client made each run's files: the tools say, resources/read asks.
+    std::shared_ptr<RunFileOwners> m_fileOwners;
     std::unique_ptr<RunFilesResources> m_runFiles; // resources/read of runs' files
     // Where runs' files are kept: beside the history, or (--no-history) in m_privateRunFiles.
     QString m_runFilesRoot;

@@ -10,6 +10,7 @@
 #include "sandbox/SandboxSecrets.h"
 #include "sandbox/SandboxSession.h"
 #include "tools/RunCodeCall.h"
+#include "tools/RunFileOwners.h"
 #include "tools/RunObserver.h"
 #include "tools/SessionRegistry.h"
 #include "tools/ToolResultFormatter.h"
@@ -386,9 +387,12 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
     request.timeoutMs = static_cast<int>(std::lround(timeoutSeconds * 1000));
     request.inputFiles = *inputFiles;
     const std::optional<RunCodeCall::Files> files = prepareFiles(request.inputFiles);
-    if (files)
+    if (files) {
         request.outputDirectory =
             QDir(files->store.folder(files->key)).filePath(QStringLiteral("out"));
+        if (m_config.fileOwners)
+            m_config.fileOwners->add(files->key, context);
+    }
     const qint64 handle = reportStart(context, code, request.timeoutMs, mark,
                                       files ? files->key : QString(), request.inputFiles);
     auto* call = new RunCodeCall(m_runner.start(request, nullptr), m_config.redactOutput, parent,

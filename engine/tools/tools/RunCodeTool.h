@@ -5,10 +5,12 @@
 #include "tools/InputFileList.h"
 #include "tools/RunCodeCall.h"
 
+#include <memory>
 #include <utility>
 
 namespace csm {
 
+class RunFileOwners;
 class RunObserver;
 class SandboxRunner;
 class SessionRegistry;
@@ -31,6 +33,8 @@ public:
         // program's output files are not collected.
         QString runFilesRoot;
         InputFileList::Limits inputLimits;
+        // Told which client made each run's files (resources/read serves them to it alone).
+        std::shared_ptr<RunFileOwners> fileOwners;
     };
 
     // `observer` (may be null) is told of every call's start and end (the run history).

@@ -8,14 +8,19 @@
 
 namespace csm {
 
-RunFilesResources::RunFilesResources(RunFilesStore store)
+RunFilesResources::RunFilesResources(RunFilesStore store,
+                                     std::shared_ptr<const RunFileOwners> owners)
     : m_store(std::move(store))
+    , m_owners(std::move(owners))
 {}
 
-Expected<QJsonObject> RunFilesResources::read(const QString& uri) const
+Expected<QJsonObject> RunFilesResources::read(const QString& uri, const CallContext& reader) const
 {
     const auto parts = RunFileUri::parse(uri);
-    const auto path = parts ? m_store.file(parts->key, parts->relativePath) : std::nullopt;
+    // Another client's run reads as no run at all: its existence is not for this client to
+    // learn either.
+    const bool mayRead = parts && m_owners && m_owners->mayRead(parts->key, reader);
+    const auto path = mayRead ? m_store.file(parts->key, parts->relativePath) : std::nullopt;
     if (!path) {
         return Unexpected(QStringLiteral("Resource not found: %1 (a run's files are kept with "
                                          "its history; this one is gone, or never was)")
