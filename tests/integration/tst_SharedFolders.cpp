@@ -272,8 +272,11 @@ private Q_SLOTS:
         QVERIFY(openUp(parent, false));
         QVERIFY(openUp(shared, false));
         QVERIFY(writeFile(shared + QStringLiteral("/inside.txt"), "shared"));
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
         auto server =
-            startServer(poolSize, {QStringLiteral("--share"), shared + QStringLiteral(":data:ro")});
+            startServer(poolSize, {QStringLiteral("--data-dir"), data.path(),
+                                   QStringLiteral("--share"), shared + QStringLiteral(":data:ro")});
         QVERIFY(server);
         if (poolSize > 0)
             QVERIFY2(server->waitForPooledReady(2), qPrintable(server->standardError()));
@@ -305,6 +308,19 @@ private Q_SLOTS:
         }
         QVERIFY(refused);
         QVERIFY(server->standardError().contains(QLatin1String("changed since it was shared")));
+
+        // Any change of the settings makes the server read the share's path again, which now
+        // leads through the link: the share stays refused all the same.
+        {
+            QSettings file(data.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+            file.setValue(QStringLiteral("server/memory"), QStringLiteral("256m"));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(
+            server->standardError().contains(QLatin1String("it stays refused")), 10'000);
+        const QJsonObject reloaded = server->callTool(QStringLiteral("run_python_code"), listing);
+        QVERIFY2(callresult::isError(reloaded) &&
+                     !callresult::stdoutOf(reloaded).contains(QLatin1String("secret.txt")),
+                 describe(reloaded).constData());
     }
 };
 

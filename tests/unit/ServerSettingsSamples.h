@@ -3,6 +3,7 @@
 #include "core/SettingsFile.h"
 #include "server/ServerSettings.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
@@ -29,9 +30,11 @@ inline csm::ServerSettings changed()
     settings.egress.alwaysAllowed = {*csm::HostPattern::parse(QStringLiteral("example.org:443"))};
     settings.policy.outputCapBytes = 64LL << 10;
     settings.policy.allowUnenforcedLimits = true;
-    // A folder that exists wherever the tests run, as the server resolves it.
+    // A folder that exists wherever the tests run, as the server resolves it, and that does not
+    // hold the data folder (a temporary one): a writable share may not.
     settings.policy.sharedFolders = {
-        {QFileInfo(QDir::tempPath()).canonicalFilePath(), QStringLiteral("scratch"), true}};
+        {QFileInfo(QCoreApplication::applicationDirPath()).canonicalFilePath(),
+         QStringLiteral("scratch"), true}};
     settings.defaultTimeoutSeconds = 12.5;
     settings.maxTimeoutSeconds = 120;
     settings.poolSize = 0;

@@ -942,6 +942,15 @@ void tst_ServerOptionsParser::shares_data()
     QTest::newRow("a writable share twice")
         << QStringList{share, QStringLiteral("D/out:a:rw"), share, QStringLiteral("D/out:b:ro")}
         << QStringList() << QStringLiteral("error: ") + inside;
+    // The server's data folder in a writable share: its sandboxes could rewrite its settings.
+    QTest::newRow("a writable share holding the data folder")
+        << QStringList{QStringLiteral("--data-dir"), QStringLiteral("D/out/inner"), share,
+                       QStringLiteral("D/out:rw")}
+        << QStringList() << QStringLiteral("error: is writable and holds");
+    QTest::newRow("a read-only share holding the data folder")
+        << QStringList{QStringLiteral("--data-dir"), QStringLiteral("D/out/inner"), share,
+                       QStringLiteral("D/out")}
+        << QStringList() << QStringLiteral("D/out:out:ro");
     QTest::newRow("a writable share inside a read-only one")
         << QStringList{share, QStringLiteral("D/out:ro"), share, QStringLiteral("D/out/inner:rw")}
         << QStringList() << QStringLiteral("D/out:out:ro\nD/out/inner:inner:rw");

@@ -10,6 +10,13 @@ namespace csm {
 namespace {
 const QString kReadOnly = QStringLiteral("ro");
 const QString kWritable = QStringLiteral("rw");
+
+// Whether `path` is `folder` or inside it (both canonical).
+bool atOrBelow(const QString& path, const QString& folder)
+{
+    return path == folder || folder == QLatin1String("/") ||
+           path.startsWith(folder + QLatin1Char('/'));
+}
 } // namespace
 
 Expected<SharedFolder> SharedFolderText::parse(const QString& entry)
@@ -87,13 +94,8 @@ QString SharedFolderText::nestedInWritable(const QList<SharedFolder>& folders)
     for (const SharedFolder& outer : folders) {
         if (!outer.writable)
             continue;
-        const QString below = outer.hostPath == QLatin1String("/")
-                                  ? outer.hostPath
-                                  : outer.hostPath + QLatin1Char('/');
         for (const SharedFolder& inner : folders) {
-            if (&inner == &outer)
-                continue;
-            if (inner.hostPath != outer.hostPath && !inner.hostPath.startsWith(below))
+            if (&inner == &outer || !atOrBelow(inner.hostPath, outer.hostPath))
                 continue;
             return QStringLiteral("%1 (%2) is inside the writable shared folder %3 (%4): its "
                                   "sandboxes could replace it with a link to any folder of this "
@@ -117,6 +119,23 @@ QString SharedFolderText::formatList(const QList<SharedFolder>& folders)
     for (const SharedFolder& folder : folders)
         entries << format(folder);
     return entries.join(QLatin1Char('\n'));
+}
+
+QString SharedFolderText::writableHolding(const QList<SharedFolder>& folders, const QString& folder,
+                                          const QString& what)
+{
+    const QFileInfo info(folder);
+    const QString target =
+        info.exists() ? info.canonicalFilePath() : QDir::cleanPath(info.absoluteFilePath());
+    for (const SharedFolder& share : folders) {
+        if (!share.writable || !atOrBelow(target, share.hostPath))
+            continue;
+        return QStringLiteral("%1 (%2) is writable and holds %3, %4: its sandboxes could rewrite "
+                              "it. Share a folder that does not hold it, or make it read-only.")
+            .arg(QDir::toNativeSeparators(share.hostPath), share.name,
+                 QDir::toNativeSeparators(target), what);
+    }
+    return {};
 }
 
 bool SharedFolderText::isValidName(const QString& name)

@@ -26,6 +26,10 @@ public:
     static QString formatList(const QList<SharedFolder>& folders);
 
     static bool isValidName(const QString& name);
+    // Why a writable one of `folders` may not be shared: it holds `folder` (the server's data
+    // folder, `what`), which its sandboxes could then rewrite; else empty.
+    static QString writableHolding(const QList<SharedFolder>& folders, const QString& folder,
+                                   const QString& what);
 
 private:
     // Why one of `folders` may not be shared beside the others (see parseList()); else empty.

@@ -141,7 +141,22 @@ void SandboxRunner::setPolicy(const SandboxPolicy& policy)
 {
     if (policy == m_policy)
         return;
-    m_policy = policy;
+    SandboxPolicy next = policy;
+    // A reload reads each share's path again, and would follow a link put in place of the
+    // folder: a share whose folder was replaced keeps failing its check under its name until
+    // the user removes it (or the server starts again), whatever the path resolves to now.
+    for (SharedFolder& folder : next.sharedFolders) {
+        for (const SharedFolder& before : std::as_const(m_policy.sharedFolders)) {
+            if (before.name == folder.name && before.hostPath != folder.hostPath &&
+                !before.identity.changeNow().isEmpty()) {
+                qCWarning(lcSandbox).noquote()
+                    << "shared folder" << folder.name << "now resolves to" << folder.hostPath
+                    << "but its folder was replaced: it stays refused";
+                folder = before;
+            }
+        }
+    }
+    m_policy = next;
     if (m_pool)
         m_pool->renew();
     endSessions(QStringLiteral("the sandboxes' limits or shared folders changed"));
@@ -329,8 +344,8 @@ QString SandboxRunner::sharedFolderProblem() const
             << "shared folder" << folder.name << "changed since it was shared:" << change;
         return QStringLiteral("The shared folder %1 is not the folder it was when it was shared "
                               "(%2), so no sandbox starts with it: it could now be any folder of "
-                              "this machine. Check what changed it, then share it again (--share "
-                              "or the settings).")
+                              "this machine. Check what changed it, then remove the share and add "
+                              "it again (--share or the settings), or start the server again.")
             .arg(folder.mountPoint(), change);
     }
     return {};
@@ -385,6 +400,11 @@ SandboxSession* SandboxRunner::startSession(Language language, const QString& im
     }
     m_sessions.removeAll(nullptr);
     m_sessions.append(session);
+    // Its container mounts the shares as they are now: never one that names another folder.
+    if (const QString problem = sharedFolderProblem(); !problem.isEmpty()) {
+        session->end(problem);
+        return session;
+    }
     // On a remote engine's first session, once the engine holds the launcher.
     if (m_filesVolume && !m_filesVolume->isFilled()) {
         whenReadyToStart(session, image, [this, session] {

@@ -90,6 +90,8 @@ void SandboxSession::setFiles(const SandboxFiles& files)
 
 void SandboxSession::start()
 {
+    if (m_state == State::Ended)
+        return; // ended while it waited to start (the settings changed): nothing to start
     m_sinceStart.start();
     m_startedAt = QDateTime::currentDateTimeUtc();
     markActive();

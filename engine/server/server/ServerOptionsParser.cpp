@@ -3,6 +3,7 @@
 #include "history/HistoryLocation.h"
 #include "history/HistoryOptions.h"
 #include "runtime/Language.h"
+#include "runtime/SharedFolderText.h"
 #include "server/HttpOptionsParser.h"
 #include "server/ServerSettingsReader.h"
 #include "server/ServerSettingsSchema.h"
@@ -188,6 +189,13 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     if (auto problem = ServerSettingsReader(&parser, environment, options.dataDir)
                            .read(options, options.warnings))
         return *problem;
+    // A sandbox that can write the server's data folder can rewrite its own settings (which the
+    // server reloads by itself): any share, any network.
+    if (const QString problem = SharedFolderText::writableHolding(
+            options.policy.sharedFolders, options.dataDir,
+            QStringLiteral("the server's data folder (its settings, history and secrets list)"));
+        !problem.isEmpty())
+        return QStringLiteral("--share: ") + problem;
     applyContainerImage(parser, environment, options);
     if (auto problem = readPassThrough(flags, parser, environment, options))
         return *problem;
