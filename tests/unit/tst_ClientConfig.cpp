@@ -1087,6 +1087,12 @@ void tst_ClientConfig::tokenInASharedPlaceIsWarnedAbout()
     QVERIFY(QFile::link(dotfiles + QStringLiteral("/cursor/new.json"),
                         home + QStringLiteral("/new.json")));
     QCOMPARE(ClientConfigExposure::warnings(home + QStringLiteral("/new.json")).size(), 1);
+    // A loop of links ends where it is named.
+    QVERIFY(
+        QFile::link(home + QStringLiteral("/loop-b.json"), home + QStringLiteral("/loop-a.json")));
+    QVERIFY(
+        QFile::link(home + QStringLiteral("/loop-a.json"), home + QStringLiteral("/loop-b.json")));
+    QCOMPARE(ClientConfigExposure::warnings(home + QStringLiteral("/loop-a.json")), QStringList());
 
     // No token, nothing to warn about; a private folder outside any work tree, neither.
     QCOMPARE(ClientConfigMerger(McpClient::VsCode)

@@ -88,6 +88,13 @@ void tst_LatestOutputLine::secretsAreRedactedBeforeTheCut()
     LatestOutputLine begun;
     begun.append("-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\n");
     QCOMPARE(begun.text(&pem), QString());
+    // A line longer than the kept tail, whose front was cut inside a value: the value's end,
+    // which matches nothing alone, is not shown either.
+    LatestOutputLine longLine;
+    longLine.append("tok-5f2c9e81d07a" + QByteArray(4096 - 8, 'y'));
+    QVERIFY2(!longLine.text(&redactor).contains(QLatin1String("d07a")),
+             qPrintable(longLine.text(&redactor)));
+    QVERIFY(longLine.text().startsWith(QLatin1String("9e81d07a")));
     // The start of a value, the rest still to come: held back.
     LatestOutputLine unfinished;
     unfinished.append("token: tok-5f2c");

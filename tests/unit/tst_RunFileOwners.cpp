@@ -39,6 +39,17 @@ private Q_SLOTS:
         QVERIFY(!owners.mayRead(QStringLiteral("run-s"),
                                 client(QStringLiteral("http"), QStringLiteral("A"))));
     }
+
+    void theOldestAreForgottenBeyondTheCap()
+    {
+        RunFileOwners owners;
+        const CallContext a = client(QStringLiteral("http"), QStringLiteral("A"));
+        for (qsizetype i = 0; i <= RunFileOwners::kMaxRuns; ++i)
+            owners.add(QString::number(i), a);
+        QVERIFY(!owners.mayRead(QStringLiteral("0"), a));
+        QVERIFY(owners.mayRead(QStringLiteral("1"), a));
+        QVERIFY(owners.mayRead(QString::number(RunFileOwners::kMaxRuns), a));
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_RunFileOwners)

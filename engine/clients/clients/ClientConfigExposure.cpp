@@ -37,13 +37,14 @@ QString gitWorkTreeOf(const QString& folder)
 }
 // Where the file's bytes really go: a link (stow, chezmoi, a dotfiles folder) is written
 // through, so the token lands at its target; a missing file goes into the real folder above.
-QString realPathOf(const QString& configPath)
+QString realPathOf(const QString& configPath, int linksLeft = 40)
 {
     const QFileInfo info(configPath);
     if (info.exists())
         return info.canonicalFilePath();
-    if (info.isSymLink()) // dangling: writing creates its target
-        return realPathOf(info.symLinkTarget());
+    // Dangling: writing creates its target. A loop of links is where it is named.
+    if (info.isSymLink() && linksLeft > 0)
+        return realPathOf(info.symLinkTarget(), linksLeft - 1);
     const QString folder = QFileInfo(existingFolderOf(configPath)).canonicalFilePath();
     const QString rest =
         QDir(existingFolderOf(configPath)).relativeFilePath(info.absoluteFilePath());

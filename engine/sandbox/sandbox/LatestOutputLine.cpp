@@ -2,6 +2,8 @@
 
 #include "secrets/SecretRedactor.h"
 
+#include <algorithm>
+
 namespace csm {
 
 namespace {
@@ -19,8 +21,10 @@ void LatestOutputLine::append(const QByteArray& bytes)
     if (bytes.isEmpty())
         return;
     m_tail.append(bytes);
-    if (m_tail.size() > kTailBytes)
+    if (m_tail.size() > kTailBytes) {
         m_tail.remove(0, m_tail.size() - kTailBytes);
+        m_cut = true;
+    }
 }
 
 QString LatestOutputLine::text(const SecretRedactor* redactor) const
@@ -28,6 +32,10 @@ QString LatestOutputLine::text(const SecretRedactor* redactor) const
     QByteArray tail = m_tail;
     if (redactor && !redactor->isEmpty()) {
         tail.chop(redactor->unfinishedValueLength(tail));
+        // Cut at an arbitrary byte, the tail may begin inside a value, whose end matches
+        // nothing: a value's length is dropped from the front, as the live view does.
+        if (m_cut)
+            tail.remove(0, std::min(redactor->longestValueLength(), tail.size()));
         tail = redactor->redact(tail);
     }
     qsizetype end = tail.size();

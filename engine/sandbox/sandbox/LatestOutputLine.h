@@ -24,6 +24,7 @@ public:
 
 private:
     QByteArray m_tail;
+    bool m_cut = false; // older bytes were dropped from m_tail's front
 };
 
 } // namespace csm

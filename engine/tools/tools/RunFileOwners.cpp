@@ -9,7 +9,11 @@ QString RunFileOwners::clientOf(const CallContext& context)
 
 void RunFileOwners::add(const QString& filesKey, const CallContext& maker)
 {
+    if (!m_owners.contains(filesKey))
+        m_order.enqueue(filesKey);
     m_owners.insert(filesKey, clientOf(maker));
+    while (m_order.size() > kMaxRuns)
+        m_owners.remove(m_order.dequeue());
 }
 
 bool RunFileOwners::mayRead(const QString& filesKey, const CallContext& reader) const

@@ -3,6 +3,7 @@
 #include "mcp/CallContext.h"
 
 #include <QHash>
+#include <QQueue>
 #include <QString>
 
 namespace csm {
@@ -15,6 +16,10 @@ namespace csm {
 class RunFileOwners final
 {
 public:
+    // The most runs remembered: the oldest are forgotten beyond it (their links then read as
+    // gone), so that a server that runs for months does not grow without end.
+    static constexpr qsizetype kMaxRuns = 100'000;
+
     void add(const QString& filesKey, const CallContext& maker);
     bool mayRead(const QString& filesKey, const CallContext& reader) const;
 
@@ -22,6 +27,7 @@ private:
     static QString clientOf(const CallContext& context);
 
     QHash<QString, QString> m_owners; // files key -> client
+    QQueue<QString> m_order;          // files keys, oldest first
 };
 
 } // namespace csm
