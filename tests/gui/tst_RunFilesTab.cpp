@@ -13,6 +13,7 @@
 #include "ui/pages/RunsPage.h"
 #include "ui/settings/DesktopSettings.h"
 
+#include <QDesktopServices>
 #include <QFile>
 #include <QFileDialog>
 #include <QImage>
@@ -20,12 +21,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <QUrl>
 
 #include <memory>
 
@@ -49,6 +53,18 @@ QByteArray readFile(const QString& path)
 }
 
 } // namespace
+
+// Stands in for the desktop's handler of file: URLs (QDesktopServices::setUrlHandler).
+class OpenedUrls final : public QObject
+{
+    Q_OBJECT
+
+public:
+    QList<QUrl> urls;
+
+public Q_SLOTS:
+    void open(const QUrl& url) { urls.append(url); }
+};
 
 class tst_RunFilesTab final : public QObject
 {
@@ -76,6 +92,9 @@ private Q_SLOTS:
         QVERIFY(writeFile(out + QStringLiteral("table.csv"), kCsv));
         m_pngPath = out + QStringLiteral("chart.png");
         m_csvPath = out + QStringLiteral("table.csv");
+        // Text, but a script by its name: the desktop would run it.
+        m_shPath = out + QStringLiteral("run.sh");
+        QVERIFY(writeFile(m_shPath, "#!/bin/sh\necho from the sandbox\n"));
 
         csm::RunRecord run;
         run.tool = QStringLiteral("run_python_code");
@@ -106,6 +125,12 @@ private Q_SLOTS:
              {},
              {},
              QStringLiteral("a symbolic link: not followed")},
+            {RunFileRecord::Direction::Output,
+             QStringLiteral("run.sh"),
+             QFileInfo(m_shPath).size(),
+             QStringLiteral("text/plain"),
+             m_shPath,
+             {}},
         };
         QVERIFY(store->recordEnd(*id, end));
         m_runId = *id;
@@ -127,7 +152,7 @@ private Q_SLOTS:
         auto& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
         const auto& model = findNamed<RunsModel>(page, "model");
         QTRY_COMPARE(model.rowCount(), 1);
-        QCOMPARE(model.index(0, RunsModel::Files).data().toString(), QStringLiteral("2"));
+        QCOMPARE(model.index(0, RunsModel::Files).data().toString(), QStringLiteral("3"));
     }
 
     void theFilesTabShowsTheImageAndListsTheFiles()
@@ -146,7 +171,7 @@ private Q_SLOTS:
         QVERIFY(thumbnails.constFirst()->isVisible());
         QCOMPARE(findNamed<QTabWidget>(*m_window, "detailTabs")
                      .tabText(findNamed<QTabWidget>(*m_window, "detailTabs").currentIndex()),
-                 QStringLiteral("Files (3)"));
+                 QStringLiteral("Files (4)"));
 
         // Full size, in a dialog of its own.
         QTest::mouseClick(thumbnails.constFirst(), Qt::LeftButton);
@@ -157,7 +182,7 @@ private Q_SLOTS:
 
         // Every file is listed; the skipped one with its reason.
         auto& list = findNamed<QTreeWidget>(*m_window, "fileList");
-        QCOMPARE(list.topLevelItemCount(), 3);
+        QCOMPARE(list.topLevelItemCount(), 4);
         QCOMPARE(list.topLevelItem(1)->text(0), QStringLiteral("table.csv"));
         QCOMPARE(list.topLevelItem(2)->text(0), QStringLiteral("escape"));
         QVERIFY(list.topLevelItem(2)->text(4).contains(QLatin1String("a symbolic link")));
@@ -188,6 +213,40 @@ private Q_SLOTS:
             findNamed<QLabel>(*m_window, "fileMessage").text().startsWith(QLatin1String("Saved")));
         // The kept copy is untouched.
         QCOMPARE(readFile(m_csvPath), kCsv);
+    }
+
+    // A file the desktop would run by its name (a script, a launcher, a page) is opened only
+    // once the person says so: it was made by a sandboxed program. A chart or a table opens at
+    // once. (What the desktop is handed is caught here, not opened.)
+    void aFileThatCouldRunAsksBeforeItOpens()
+    {
+        OpenedUrls opened;
+        QDesktopServices::setUrlHandler(QStringLiteral("file"), &opened, "open");
+        const auto restore =
+            qScopeGuard([] { QDesktopServices::unsetUrlHandler(QStringLiteral("file")); });
+        auto& list = findNamed<QTreeWidget>(*m_window, "fileList");
+        auto& open = findNamed<QPushButton>(*m_window, "openFile");
+
+        list.setCurrentItem(list.topLevelItem(1)); // table.csv
+        QTest::mouseClick(&open, Qt::LeftButton);
+        QCOMPARE(opened.urls, QList<QUrl>{QUrl::fromLocalFile(m_csvPath)});
+        QVERIFY(!findOptional<QMessageBox>(*m_window, "confirmOpenDialog"));
+
+        list.setCurrentItem(list.topLevelItem(3)); // run.sh
+        for (const QMessageBox::StandardButton answer : {QMessageBox::Cancel, QMessageBox::Open}) {
+            QTest::mouseClick(&open, Qt::LeftButton);
+            QMessageBox* confirm = nullptr;
+            QTRY_VERIFY((confirm = findOptional<QMessageBox>(*m_window, "confirmOpenDialog")));
+            QVERIFY2(confirm->text().contains(QLatin1String("run.sh")) &&
+                         confirm->text().contains(QLatin1String("sandboxed program")),
+                     qPrintable(confirm->text()));
+            QCOMPARE(confirm->defaultButton(), confirm->button(QMessageBox::Cancel));
+            QCOMPARE(opened.urls.size(), 1); // nothing handed over while it asks
+            confirm->button(answer)->click();
+            QTRY_VERIFY(!findOptional<QMessageBox>(*m_window, "confirmOpenDialog"));
+        }
+        QCOMPARE(opened.urls,
+                 (QList<QUrl>{QUrl::fromLocalFile(m_csvPath), QUrl::fromLocalFile(m_shPath)}));
     }
 
     // The desktop app's export and the command line's export and show list the files alike.
@@ -230,10 +289,10 @@ private:
     void checkFiles(const QJsonObject& run)
     {
         QCOMPARE(run.value(QLatin1String("id")).toInteger(), m_runId);
-        QVERIFY2(run.value(QLatin1String("output_file_count")).toInt() == 2,
+        QVERIFY2(run.value(QLatin1String("output_file_count")).toInt() == 3,
                  QJsonDocument(run).toJson().constData());
         const QJsonArray files = run.value(QLatin1String("files")).toArray();
-        QCOMPARE(files.size(), 3);
+        QCOMPARE(files.size(), 4);
         const QJsonObject png = files.at(0).toObject();
         QCOMPARE(png.value(QLatin1String("path")).toString(), QStringLiteral("chart.png"));
         QCOMPARE(png.value(QLatin1String("direction")).toString(), QStringLiteral("out"));
@@ -249,6 +308,7 @@ private:
     std::unique_ptr<csm::MainWindow> m_window;
     QString m_pngPath;
     QString m_csvPath;
+    QString m_shPath;
     qint64 m_runId = 0;
 };
 

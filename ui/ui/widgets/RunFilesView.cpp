@@ -2,6 +2,7 @@
 
 #include "core/ByteSize.h"
 #include "ui/dialogs/ImageViewerDialog.h"
+#include "ui/widgets/ViewerSafeFile.h"
 
 #include <QDesktopServices>
 #include <QDir>
@@ -14,6 +15,7 @@
 #include <QImage>
 #include <QImageReader>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPixmap>
 #include <QPushButton>
 #include <QScrollArea>
@@ -214,8 +216,33 @@ void RunFilesView::openSelected()
     const int index = selectedIndex();
     if (index < 0 || !isKept(m_files.at(index)))
         return;
-    if (!QDesktopServices::openUrl(QUrl::fromLocalFile(m_files.at(index).storedPath)))
-        setMessage(tr("No application opens %1.").arg(m_files.at(index).path));
+    const RunFileRecord file = m_files.at(index);
+    if (ViewerSafeFile::opensWithoutAsking(file)) {
+        openWithTheDesktop(file);
+        return;
+    }
+    // Made by a sandboxed program, and opened outside the sandbox: the person decides.
+    auto* confirm = new QMessageBox(
+        QMessageBox::Warning, tr("Open %1?").arg(file.path),
+        tr("%1 was made by a sandboxed program. The desktop opens it with the application it "
+           "chooses by its name, outside the sandbox, where a file of this kind (%2) can run "
+           "what is in it.\n\nOpen it anyway?")
+            .arg(file.path, file.mimeType.isEmpty() ? tr("unknown type") : file.mimeType),
+        QMessageBox::Open | QMessageBox::Cancel, this);
+    confirm->setObjectName(QStringLiteral("confirmOpenDialog"));
+    confirm->setDefaultButton(QMessageBox::Cancel);
+    confirm->setAttribute(Qt::WA_DeleteOnClose);
+    connect(confirm, &QMessageBox::finished, this, [this, file](int button) {
+        if (button == QMessageBox::Open)
+            openWithTheDesktop(file);
+    });
+    confirm->open();
+}
+
+void RunFilesView::openWithTheDesktop(const RunFileRecord& file)
+{
+    if (!QDesktopServices::openUrl(QUrl::fromLocalFile(file.storedPath)))
+        setMessage(tr("No application opens %1.").arg(file.path));
 }
 
 void RunFilesView::askWhereToSave()

@@ -53,7 +53,10 @@ private:
     QToolButton* addThumbnail(const RunFileRecord& file, const QImage& thumbnail);
     void updateButtons();
     int selectedIndex() const;
+    // Opens the selected file with the desktop's application: at once for a plain viewer type
+    // (ViewerSafeFile), after asking for anything else.
     void openSelected();
+    void openWithTheDesktop(const RunFileRecord& file);
     void askWhereToSave();
     void setMessage(const QString& text);
 
