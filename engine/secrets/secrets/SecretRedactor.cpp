@@ -29,7 +29,8 @@ SecretRedactor::SecretRedactor(const QList<QPair<QString, QByteArray>>& secrets)
     });
     // Each line of a multi-line value too (a PEM key printed line by line, or one line of it
     // as a progress message); long enough lines only, as for values.
-    for (const auto& [name, value] : std::as_const(sorted)) {
+    const QList<QPair<QString, QByteArray>> whole = sorted; // sorted grows below
+    for (const auto& [name, value] : whole) {
         if (!value.contains('\n'))
             continue;
         for (QByteArray line : value.split('\n')) {
