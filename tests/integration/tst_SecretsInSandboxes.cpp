@@ -93,6 +93,15 @@ QString lineAfter(const QString& text, const QString& prefix)
     return {};
 }
 
+// `code-sandbox-mcp secrets set NAME FLAGS --data-dir DATA` with `value` on its stdin.
+servercli::Result setSecret(const QString& name, const QByteArray& value, const QString& dataDir,
+                            const QStringList& flags = {QStringLiteral("--pass-through")})
+{
+    return servercli::run(QStringList{QStringLiteral("secrets"), QStringLiteral("set"), name} +
+                              flags + QStringList{QStringLiteral("--data-dir"), dataDir},
+                          value);
+}
+
 } // namespace
 
 class tst_SecretsInSandboxes final : public QObject
@@ -140,10 +149,8 @@ private Q_SLOTS:
         QTemporaryDir data;
         QVERIFY(data.isValid());
         const QByteArray value = randomValue("csm-key-");
-        const servercli::Result set = servercli::run(
-            {QStringLiteral("secrets"), QStringLiteral("set"), QStringLiteral("API_TOKEN"),
-             QStringLiteral("--pass-through"), QStringLiteral("--data-dir"), data.path()},
-            value + "\n");
+        const servercli::Result set =
+            setSecret(QStringLiteral("API_TOKEN"), value + "\n", data.path());
         QVERIFY2(set.exitCode == 0, set.err.constData());
         QVERIFY2(set.out.contains("keychain"), set.out.constData());
         // The keychain holds it: no values file was written.
@@ -226,10 +233,8 @@ private Q_SLOTS:
         QTemporaryDir data;
         QVERIFY(data.isValid());
         const QByteArray value = randomValue("csm-cut-");
-        const servercli::Result set = servercli::run(
-            {QStringLiteral("secrets"), QStringLiteral("set"), QStringLiteral("API_TOKEN"),
-             QStringLiteral("--pass-through"), QStringLiteral("--data-dir"), data.path()},
-            value + "\n");
+        const servercli::Result set =
+            setSecret(QStringLiteral("API_TOKEN"), value + "\n", data.path());
         QVERIFY2(set.exitCode == 0, set.err.constData());
         auto server = startServer(
             serverArguments(data.path(), {QStringLiteral("--output-cap"), QStringLiteral("1k")}));
@@ -253,13 +258,7 @@ private Q_SLOTS:
         QVERIFY(data.isValid());
         const QStringList where{QStringLiteral("--data-dir"), data.path()};
         const QByteArray first = randomValue("first-");
-        QCOMPARE(servercli::run(QStringList{QStringLiteral("secrets"), QStringLiteral("set"),
-                                            QStringLiteral("API_TOKEN"),
-                                            QStringLiteral("--pass-through")} +
-                                    where,
-                                first)
-                     .exitCode,
-                 0);
+        QCOMPARE(setSecret(QStringLiteral("API_TOKEN"), first, data.path()).exitCode, 0);
         auto server = startServer(serverArguments(data.path()));
         QVERIFY(server);
         const auto hashSeen = [&server] {
@@ -276,12 +275,7 @@ private Q_SLOTS:
 
         // Changed from another process: the very next run has the new value.
         const QByteArray second = randomValue("second-");
-        QCOMPARE(servercli::run(QStringList{QStringLiteral("secrets"), QStringLiteral("set"),
-                                            QStringLiteral("API_TOKEN")} +
-                                    where,
-                                second)
-                     .exitCode,
-                 0);
+        QCOMPARE(setSecret(QStringLiteral("API_TOKEN"), second, data.path(), {}).exitCode, 0);
         QCOMPARE(hashSeen(), sha256(second));
         QCOMPARE(hashSeen(), sha256(second)); // and the pool's replacements have it too
 
@@ -319,12 +313,7 @@ private Q_SLOTS:
         QTemporaryDir data;
         QVERIFY(data.isValid());
         const QByteArray value = randomValue("plain-");
-        QCOMPARE(servercli::run({QStringLiteral("secrets"), QStringLiteral("set"),
-                                 QStringLiteral("API_TOKEN"), QStringLiteral("--pass-through"),
-                                 QStringLiteral("--data-dir"), data.path()},
-                                value)
-                     .exitCode,
-                 0);
+        QCOMPARE(setSecret(QStringLiteral("API_TOKEN"), value, data.path()).exitCode, 0);
         auto server = startServer(serverArguments(data.path(), {QStringLiteral("--no-redact")}));
         QVERIFY(server);
         const QJsonObject result =
@@ -345,11 +334,8 @@ private Q_SLOTS:
         QTemporaryDir data;
         QVERIFY(data.isValid());
         const QByteArray value = randomValue("out-");
-        QCOMPARE(servercli::run({QStringLiteral("secrets"), QStringLiteral("set"),
-                                 QStringLiteral("FILE_TOKEN"), QStringLiteral("--pass-through"),
-                                 QStringLiteral("--secrets-file"), QStringLiteral("--data-dir"),
-                                 data.path()},
-                                value)
+        QCOMPARE(setSecret(QStringLiteral("FILE_TOKEN"), value, data.path(),
+                           {QStringLiteral("--pass-through"), QStringLiteral("--secrets-file")})
                      .exitCode,
                  0);
         auto server = startServer(serverArguments(data.path(), {QStringLiteral("--secrets-file")}));
@@ -406,11 +392,9 @@ private Q_SLOTS:
         QTemporaryDir data;
         QVERIFY(data.isValid());
         const QByteArray value = randomValue("file-");
-        const servercli::Result set = servercli::run(
-            {QStringLiteral("secrets"), QStringLiteral("set"), QStringLiteral("FILE_TOKEN"),
-             QStringLiteral("--pass-through"), QStringLiteral("--secrets-file"),
-             QStringLiteral("--data-dir"), data.path()},
-            value);
+        const servercli::Result set =
+            setSecret(QStringLiteral("FILE_TOKEN"), value, data.path(),
+                      {QStringLiteral("--pass-through"), QStringLiteral("--secrets-file")});
         QVERIFY2(set.exitCode == 0, set.err.constData());
         const QString valuesFile = data.filePath(QStringLiteral("secrets-values.json"));
         QCOMPARE(QFile::permissions(valuesFile) & ~(QFile::ReadUser | QFile::WriteUser),
