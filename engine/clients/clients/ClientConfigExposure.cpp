@@ -45,9 +45,9 @@ QString realPathOf(const QString& configPath, int linksLeft = 40)
     // Dangling: writing creates its target. A loop of links is where it is named.
     if (info.isSymLink() && linksLeft > 0)
         return realPathOf(info.symLinkTarget(), linksLeft - 1);
-    const QString folder = QFileInfo(existingFolderOf(configPath)).canonicalFilePath();
-    const QString rest =
-        QDir(existingFolderOf(configPath)).relativeFilePath(info.absoluteFilePath());
+    const QString existing = existingFolderOf(configPath);
+    const QString folder = QFileInfo(existing).canonicalFilePath();
+    const QString rest = QDir(existing).relativeFilePath(info.absoluteFilePath());
     return folder.isEmpty() ? info.absoluteFilePath() : QDir(folder).filePath(rest);
 }
 
