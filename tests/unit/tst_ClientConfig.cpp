@@ -1094,6 +1094,38 @@ void tst_ClientConfig::tokenInASharedPlaceIsWarnedAbout()
         QFile::link(home + QStringLiteral("/loop-a.json"), home + QStringLiteral("/loop-b.json")));
     QCOMPARE(ClientConfigExposure::warnings(home + QStringLiteral("/loop-a.json")), QStringList());
 
+    // Sync folders, by their root's marker or by their name, and through a link into one.
+    const QString dropbox = m_dir.filePath(QStringLiteral("Dropbox"));
+    QVERIFY(QDir().mkpath(dropbox + QStringLiteral("/dotfiles")));
+    QVERIFY(QDir().mkpath(dropbox + QStringLiteral("/.dropbox.cache")));
+    // Dropbox's own folder in the home folder does not make the home folder a synced one.
+    QVERIFY(QDir().mkpath(m_dir.filePath(QStringLiteral("home/.dropbox"))));
+    QCOMPARE(ClientConfigExposure::warnings(home + QStringLiteral("/other.json")), QStringList());
+    const QStringList inDropbox =
+        ClientConfigExposure::warnings(dropbox + QStringLiteral("/dotfiles/.cursor/mcp.json"));
+    QCOMPARE(inDropbox.size(), 1);
+    QVERIFY2(inDropbox.constFirst().contains(QLatin1String("inside ") + dropbox +
+                                             QLatin1String(", which a sync client")),
+             qPrintable(inDropbox.constFirst()));
+    const QString syncthing = m_dir.filePath(QStringLiteral("sync"));
+    QVERIFY(QDir().mkpath(syncthing + QStringLiteral("/.stfolder")));
+    QCOMPARE(ClientConfigExposure::warnings(syncthing + QStringLiteral("/mcp.json")).size(), 1);
+    const QString nextcloud = m_dir.filePath(QStringLiteral("cloud"));
+    QVERIFY(QDir().mkpath(nextcloud + QStringLiteral("/a")));
+    QVERIFY(writeAll(nextcloud + QStringLiteral("/.sync_0123abcd.db"), ""));
+    QCOMPARE(ClientConfigExposure::warnings(nextcloud + QStringLiteral("/a/mcp.json")).size(), 1);
+    const QString oneDrive = m_dir.filePath(QStringLiteral("OneDrive - Example Ltd/cfg"));
+    QVERIFY(QDir().mkpath(oneDrive));
+    QCOMPARE(ClientConfigExposure::warnings(oneDrive + QStringLiteral("/mcp.json")).size(), 1);
+    QVERIFY(QDir().mkpath(syncthing + QStringLiteral("/cursor")));
+    QVERIFY(QFile::link(syncthing + QStringLiteral("/cursor/mcp.json"),
+                        home + QStringLiteral("/synced.json")));
+    const QStringList throughSyncLink =
+        ClientConfigExposure::warnings(home + QStringLiteral("/synced.json"));
+    QCOMPARE(throughSyncLink.size(), 1);
+    QVERIFY2(throughSyncLink.constFirst().contains(QFileInfo(syncthing).canonicalFilePath()),
+             qPrintable(throughSyncLink.constFirst()));
+
     // No token, nothing to warn about; a private folder outside any work tree, neither.
     QCOMPARE(ClientConfigMerger(McpClient::VsCode)
                  .install(project + QStringLiteral("/.vscode/other.json"), stdioEntry())

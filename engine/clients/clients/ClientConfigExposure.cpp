@@ -35,6 +35,34 @@ QString gitWorkTreeOf(const QString& folder)
             return {};
     }
 }
+// The root of a folder that a sync client copies to its servers and to the user's other
+// machines, found by the marker each client leaves at the root (Dropbox, Syncthing, Nextcloud
+// and ownCloud) or by the folder names the others use (OneDrive, Google Drive, iCloud Drive);
+// empty when there is none.
+QString syncFolderOf(const QString& folder)
+{
+    // Not ".dropbox": Dropbox keeps a folder of that name in the home folder too.
+    static const QStringList markers = {
+        QStringLiteral(".dropbox.cache"), QStringLiteral(".stfolder"), QStringLiteral(".sync_*.db"),
+        QStringLiteral("._sync_*.db"), QStringLiteral(".owncloudsync.log")};
+    static const QStringList namePrefixes = {
+        QStringLiteral("OneDrive"), QStringLiteral("Google Drive"), QStringLiteral("GoogleDrive"),
+        QStringLiteral("Mobile Documents")};
+    QDir dir(folder);
+    for (;;) {
+        const QStringList found =
+            dir.entryList(markers, QDir::AllEntries | QDir::Hidden | QDir::System);
+        if (!found.isEmpty())
+            return dir.absolutePath();
+        for (const QString& prefix : namePrefixes) {
+            if (dir.dirName().startsWith(prefix))
+                return dir.absolutePath();
+        }
+        if (dir.isRoot() || !dir.cdUp())
+            return {};
+    }
+}
+
 // Where the file's bytes really go: a link (stow, chezmoi, a dotfiles folder) is written
 // through, so the token lands at its target; a missing file goes into the real folder above.
 QString realPathOf(const QString& configPath, int linksLeft = 40)
@@ -67,6 +95,11 @@ QStringList warningsAt(const QString& configPath)
                                 "publish the token; keep the file out of the repository (e.g. in "
                                 ".gitignore), or use the client's user-wide configuration")
                      .arg(shown(configPath), shown(workTree));
+    }
+    if (const QString synced = syncFolderOf(folder); !synced.isEmpty()) {
+        found << QStringLiteral("%1 is inside %2, which a sync client copies to its servers and "
+                                "to your other machines; keep the configuration outside it")
+                     .arg(shown(configPath), shown(synced));
     }
     return found;
 }
