@@ -37,8 +37,12 @@
  * sends messages on stdin (with --listen, a warm pool's session, on its connection), 'C' and a
  * request for each cell, 'I' to interrupt the running one (SIGINT), and end of file to end the
  * session. The driver reads each cell's program
- * on its stdin (an 8-byte length, then the program) and reports on its --ready-fd: 'r' once when
- * ready, then 'e' and a 4-byte big-endian status after each cell. Each cell gets its own started,
+ * on its stdin (an 8-byte length, the cell's 8-byte tag, then the program) and reports on its
+ * --ready-fd: 'r' once when ready, then 'e', the cell's tag and a 4-byte big-endian status after
+ * each cell. The tag is random, new for each cell, and only an end that carries the running
+ * cell's tag ends it: the program holds the report descriptor too (it runs in the driver's
+ * process), and an end it writes, during its cell or between cells, ends nothing. Each cell gets
+ * its own started,
  * output, file and exit frames; the exit frame says session=1 while the driver lives (and
  * memory=N, the bytes the container's cgroup charges then, when it can be read), and session=0 when
  * it died (the launcher then ends). The output folder is emptied after each cell's files are sent,
@@ -73,6 +77,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -809,6 +814,40 @@ static int reap(pid_t child, int* status)
     }
 }
 
+#define CELL_TAG_SIZE 8
+#define CELL_END_SIZE (1 + CELL_TAG_SIZE + 4) /* 'e', the tag, the status */
+
+/* A new cell's tag (see the comment at the top): random, or where the kernel has no getrandom,
+ * at least different from the last one. */
+static void new_cell_tag(unsigned char tag[CELL_TAG_SIZE])
+{
+    static unsigned long long counter;
+    if (getrandom(tag, CELL_TAG_SIZE, 0) == CELL_TAG_SIZE)
+        return;
+    unsigned long long fallback = (unsigned long long)now_us() ^ (++counter << 48);
+    memcpy(tag, &fallback, CELL_TAG_SIZE);
+}
+
+/* Looks for the running cell's end in what the driver's report descriptor gave so far: 'e', the
+ * tag, then the status. Anything else (what the program wrote there) is dropped, keeping only a
+ * tail that may begin the end. Returns 1 and the status once the end is whole. */
+static int take_cell_end(unsigned char* held, size_t* size, const unsigned char* tag,
+                         int* status)
+{
+    for (size_t at = 0; at + CELL_END_SIZE <= *size; ++at) {
+        if (held[at] == 'e' && memcmp(held + at + 1, tag, CELL_TAG_SIZE) == 0) {
+            *status = (int)big_endian(held + at + 1 + CELL_TAG_SIZE, 4);
+            *size = 0;
+            return 1;
+        }
+    }
+    if (*size >= CELL_END_SIZE) {
+        memmove(held, held + *size - (CELL_END_SIZE - 1), CELL_END_SIZE - 1);
+        *size = CELL_END_SIZE - 1;
+    }
+    return 0;
+}
+
 /* --session: one driver, many cells (see the comment at the top). Returns the launcher's exit
  * status once the host ends the session or the driver dies. */
 static int run_session(char** argv, int ready_fd, const char* listen_path, long long output_cap,
@@ -838,6 +877,7 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
     frame(CSM_FRAME_READY, "", 0);
     set_nonblocking(driver.out);
     set_nonblocking(driver.err);
+    set_nonblocking(g_ready);
     int streams[2] = {driver.out, driver.err};
     int driver_status = 0;
     int driver_done = 0;
@@ -869,19 +909,23 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
         frame(CSM_FRAME_STARTED, "", 0);
         const long long cell_started_us = now_us();
         long long cell_ended_us = 0;
-        unsigned char length[CSM_REQUEST_LENGTH_SIZE];
+        unsigned char head[CSM_REQUEST_LENGTH_SIZE + CELL_TAG_SIZE];
         unsigned long long left = code_size;
         for (int i = CSM_REQUEST_LENGTH_SIZE - 1; i >= 0; --i, left >>= 8)
-            length[i] = (unsigned char)(left & 0xff);
+            head[i] = (unsigned char)(left & 0xff);
+        unsigned char* const tag = head + CSM_REQUEST_LENGTH_SIZE;
+        new_cell_tag(tag);
         /* The driver reads the whole cell before it runs any of it: these writes cannot wait on
          * output we are not reading yet. */
-        const int delivered = write_all(driver.in, length, sizeof length) == 0 &&
+        const int delivered = write_all(driver.in, head, sizeof head) == 0 &&
                               write_all(driver.in, code, code_size) == 0;
         free(code);
 
         int cell_status = 0;
         int cell_done = !delivered;
-        unsigned char report[5];
+        /* What came on the report descriptor; an end the program wrote between cells is still
+         * there, and carries no tag of this cell. */
+        unsigned char reports[256];
         size_t reported = 0;
         while (!cell_done && !driver_done) {
             struct pollfd fds[5] = {
@@ -902,15 +946,15 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
                     forward_output(&streams[s], s, output_cap, &forwarded[s], &dropped[s]);
             }
             if (fds[3].revents & (POLLIN | POLLHUP | POLLERR)) {
-                const ssize_t got = read(g_ready, report + reported, sizeof report - reported);
-                if (got > 0)
+                const ssize_t got = read(g_ready, reports + reported, sizeof reports - reported);
+                if (got > 0) {
                     reported += (size_t)got;
-                if (reported == sizeof report && report[0] == 'e') {
-                    cell_status = (int)big_endian(report + 1, 4);
-                    cell_done = 1;
-                    cell_ended_us = now_us();
-                } else if (got == 0 || reported == sizeof report) {
-                    /* The driver closed its end or said something else: it is going. */
+                    if (take_cell_end(reports, &reported, tag, &cell_status)) {
+                        cell_done = 1;
+                        cell_ended_us = now_us();
+                    }
+                } else if (got == 0) {
+                    /* The driver closed its end: it is going. */
                     kill(driver.pid, SIGKILL);
                 }
             }

@@ -994,6 +994,87 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(mark));
     }
 
+    void aCellCannotForgeItsEnd_data()
+    {
+        QTest::addColumn<QStringList>("driver");
+        QTest::addColumn<QByteArray>("forging");
+        QTest::addColumn<QByteArray>("next");
+        QTest::addColumn<QByteArray>("status");
+        // Each writes ends of the old form (no tag) and of the new with a tag of its own making
+        // on the driver's report descriptor, during its cell and then, from a timer or thread,
+        // between cells; then it goes on, prints and fails. (Node's driver reopens it through
+        // /proc, so it is the write-only pipe opened with O_LARGEFILE; libuv's own are not.)
+        QTest::newRow("python")
+            << PythonBootstrap::sessionCommand()
+            << QByteArray(
+                   "import os, threading, time\n"
+                   "def forge():\n"
+                   "    for end in (b'e\\0\\0\\0\\0', b'e' + bytes(12), b'e' + b'\\xff' * 12):\n"
+                   "        os.write(3, end)\n"
+                   "forge()\n"
+                   "print('forged', flush=True)\n"
+                   "time.sleep(0.3)\n"
+                   "print('after')\n"
+                   "threading.Timer(0.2, forge).start()\n"
+                   "raise SystemExit(3)\n")
+            << QByteArray("import time; time.sleep(0.5); print('next')") << QByteArray("exit=3 ");
+        QTest::newRow("javascript")
+            << NodeSessionDriver::command()
+            << QByteArray("const fs = require('fs');\n"
+                          "const forge = () => {\n"
+                          "  let pipes = 0;\n"
+                          "  for (const fd of fs.readdirSync('/proc/self/fd').map(Number)) {\n"
+                          "    if (fd <= 2) continue;\n"
+                          "    try {\n"
+                          "      const info = fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8');\n"
+                          "      const flags = parseInt(/flags:\\s+(\\d+)/.exec(info)[1], 8);\n"
+                          "      if ((flags & 3) !== 1 || !(flags & 0o100000)) continue;\n"
+                          "      if (!fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith('pipe:')) "
+                          "continue;\n"
+                          "      fs.writeSync(fd, Buffer.from('e\\0\\0\\0\\0', 'latin1'));\n"
+                          "      fs.writeSync(fd, Buffer.from('e' + '\\0'.repeat(12), 'latin1'));\n"
+                          "      pipes += 1;\n"
+                          "    } catch {}\n"
+                          "  }\n"
+                          "  return pipes;\n"
+                          "};\n"
+                          "console.log('forged', forge() === 1 ? '' : 'elsewhere');\n"
+                          "await new Promise((done) => setTimeout(done, 300));\n"
+                          "console.log('after');\n"
+                          "setTimeout(forge, 200);\n"
+                          "throw new Error('late');\n")
+            << QByteArray("await new Promise((done) => setTimeout(done, 500)); "
+                          "console.log('next');")
+            << QByteArray("exit=1 ");
+    }
+
+    void aCellCannotForgeItsEnd()
+    {
+        // The program runs in the driver's process and holds its report descriptor; only an end
+        // with the cell's own tag ends a cell.
+        QFETCH(QStringList, driver);
+        QFETCH(QByteArray, forging);
+        QFETCH(QByteArray, next);
+        QFETCH(QByteArray, status);
+        SessionLauncher session(driver);
+        session.framesUntil(Type::Ready);
+        auto frames = session.cell(forging);
+        QCOMPARE(payloadsOf(frames, Type::Stdout).simplified(), QByteArray("forged after"));
+        QVERIFY2(frames.last().payload.startsWith(status) &&
+                     frames.last().payload.contains(" session=1"),
+                 frames.last().payload.constData());
+        // Ends written between cells end nothing: the next cell runs to its own end.
+        QTest::qWait(400);
+        frames = session.cell(next);
+        QCOMPARE(payloadsOf(frames, Type::Stdout), QByteArray("next\n"));
+        QVERIFY2(frames.last().payload.startsWith("exit=0 "), frames.last().payload.constData());
+        QCOMPARE(payloadsOf(session.cell(driver.contains(QStringLiteral("node"))
+                                             ? QByteArray("console.log(1 + 1)")
+                                             : QByteArray("print(1 + 1)")),
+                            Type::Stdout),
+                 QByteArray("2\n"));
+    }
+
     void aDriverThatDiesEndsTheSession_data()
     {
         QTest::addColumn<QStringList>("driver");

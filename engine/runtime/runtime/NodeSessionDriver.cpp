@@ -12,8 +12,9 @@ namespace {
 // (acorn), which finds a cell's import() calls: code the inspector compiled has no module loader.
 constexpr char kSource[] = R"js((() => {
   // Code Sandbox: a JavaScript session (the launcher's --session). Each cell arrives on stdin (an
-  // 8-byte length, then the code); after it, "e" and its status go to the launcher on
-  // CSM_READY_FD. The cells' own stdin is empty.
+  // 8-byte length, the cell's 8-byte tag, then the code); after it, "e", the tag and its status go
+  // to the launcher on CSM_READY_FD, which ends a cell only on its own tag. The cells' own stdin
+  // is empty.
   'use strict';
   const fs = require('fs');
   const inspector = require('inspector');
@@ -145,7 +146,7 @@ constexpr char kSource[] = R"js((() => {
     return header + (text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text);
   };
 
-  // The running cell: {name, starting, early, status}, status set once it ends.
+  // The running cell: {name, tag, starting, early, status}, status set once it ends.
   let current = null;
   let count = 0;
   const queue = [];
@@ -172,9 +173,10 @@ constexpr char kSource[] = R"js((() => {
     // reported (and fails the cell) before the cell ends.
     setImmediate(() =>
       flushed(() => {
-        const report = Buffer.alloc(5);
+        const report = Buffer.alloc(13);
         report.write('e');
-        report.writeUInt32BE(cell.status, 1);
+        cell.tag.copy(report, 1);
+        report.writeUInt32BE(cell.status, 9);
         fs.writeSync(control, report);
         current = null;
         next();
@@ -230,9 +232,9 @@ constexpr char kSource[] = R"js((() => {
   const start = new vm.Script('run()');
   const next = () => {
     if (current || queue.length === 0) return;
-    const source = queue.shift();
+    const { source, tag } = queue.shift();
     count += 1;
-    const cell = (current = { name: `<cell-${count}>`, starting: true, status: undefined });
+    const cell = (current = { name: `<cell-${count}>`, tag, starting: true, status: undefined });
     sources.set(cell.name, source.split(/\r\n|[\n\r\u2028\u2029]/));
     // A script's name cannot have a space: "<cell-3>", not "<cell 3>".
     const expression = `${withLoadableImports(source)}\n//# sourceURL=${cell.name}`;
@@ -277,11 +279,14 @@ constexpr char kSource[] = R"js((() => {
   const cells = new net.Socket({ fd: input, readable: true, writable: false });
   cells.on('data', (chunk) => {
     pending = Buffer.concat([pending, chunk]);
-    while (pending.length >= 8) {
+    while (pending.length >= 16) {
       const size = Number(pending.readBigUInt64BE(0));
-      if (pending.length < 8 + size) break;
-      queue.push(pending.subarray(8, 8 + size).toString('utf8'));
-      pending = pending.subarray(8 + size);
+      if (pending.length < 16 + size) break;
+      queue.push({
+        tag: Buffer.from(pending.subarray(8, 16)),
+        source: pending.subarray(16, 16 + size).toString('utf8'),
+      });
+      pending = pending.subarray(16 + size);
     }
     next();
   });

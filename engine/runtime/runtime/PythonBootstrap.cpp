@@ -153,8 +153,9 @@ def _csm_bootstrap():
 
     def run_session(control):
         # A session (the launcher's --session): cells share this interpreter and one namespace,
-        # as a notebook's do. Each cell arrives on stdin (an 8-byte length, then the code); after
-        # it, "e" and its status go to the launcher on `control`. The cells' own stdin is empty.
+        # as a notebook's do. Each cell arrives on stdin (an 8-byte length, the cell's 8-byte
+        # tag, then the code); after it, "e", the tag and its status go to the launcher on
+        # `control`, which ends a cell only on its own tag. The cells' own stdin is empty.
         import ast
         import linecache
         import signal
@@ -227,7 +228,9 @@ def _csm_bootstrap():
         os.write(control, b"r")
         number = 0
         while True:
-            source = read_exactly(int.from_bytes(read_exactly(8), "big"))
+            size = int.from_bytes(read_exactly(8), "big")
+            tag = read_exactly(8)
+            source = read_exactly(size)
             number += 1
             try:
                 status = run_cell(source, "<cell %d>" % number)
@@ -241,7 +244,7 @@ def _csm_bootstrap():
                     stream.flush()
                 except Exception:
                     pass
-            os.write(control, b"e" + status.to_bytes(4, "big"))
+            os.write(control, b"e" + tag + status.to_bytes(4, "big"))
 
     ready_fd = os.environ.pop("CSM_READY_FD", None)
     if "session" in sys.argv[1:] and ready_fd is not None:
