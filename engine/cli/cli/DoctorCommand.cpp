@@ -440,6 +440,8 @@ void DoctorCommand::startLocationCheck(const std::function<void()>& then)
     Check& check = checkNamed(kLocation);
     check.status = Check::Status::Ok;
     check.detail = EngineAddress::describe(location.address, location.remote);
+    // Where sandboxes run says which host users they run as.
+    check.detail += QStringLiteral("; %1").arg(runtime->sandboxUsers());
     // Programs, their files and the secrets sandboxes get would cross the network in clear, to
     // an engine that asks nobody who they are.
     const QProcessEnvironment cli = runtime->processEnvironment();

@@ -160,6 +160,10 @@ public:
     // engine needs a path on its own host (Podman's service does; Docker's CLI sends the
     // profile's text).
     virtual bool enginesReadSeccompProfiles() const { return false; }
+    // Which host users the sandboxes run as, for doctor: whether two live sandboxes share one
+    // (then a set-id file or a ptrace-able process of one is within reach of the other, and of
+    // any account on the host that runs as that uid), and what would change that.
+    virtual QString sandboxUsers() const = 0;
 
 protected:
     // Options of `run` that only this engine needs, added to the common ones.

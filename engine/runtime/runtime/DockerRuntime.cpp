@@ -149,4 +149,14 @@ EngineLocation DockerRuntime::locate(const QProcessEnvironment& environment) con
     return {EngineAddress::isRemoteUrl(url), url};
 }
 
+QString DockerRuntime::sandboxUsers() const
+{
+    // Docker has no per-container user namespaces: only the daemon's userns-remap, one range for
+    // all of them.
+    return QStringLiteral("every sandbox runs as host uid 65534 (the same uid for all of them, "
+                          "and the host's nobody), unless the daemon runs with userns-remap, "
+                          "which gives all of them one other uid; Podman as root gives each "
+                          "sandbox host users of its own");
+}
+
 } // namespace csm

@@ -23,6 +23,7 @@ public:
     QList<ContainerInfo> parseContainerList(const QByteArray& output) const override;
     QStringList listImagesArguments() const override;
     QList<ImageInfo> parseImageList(const QByteArray& output) const override;
+    QString sandboxUsers() const override;
 
 protected:
     QMap<QString, QString> endpointVariables(const QString& address) const override;

@@ -1,6 +1,7 @@
 #include "runtime/PodmanRuntime.h"
 
 #include "core/Version.h"
+#include "platform/SubordinateIds.h"
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerListing.h"
 #include "runtime/EngineAddress.h"
@@ -16,7 +17,37 @@ QStringList PodmanRuntime::engineSpecificRunOptions() const
 {
     // With --read-only podman also mounts tmpfs on /run, /tmp and /var/tmp with no size limit:
     // a writable place the policy does not allow. Only our size-limited /tmp and workdir stay.
-    return {QStringLiteral("--read-only-tmpfs=false")};
+    QStringList options = {QStringLiteral("--read-only-tmpfs=false")};
+    // Each sandbox in a user namespace of its own, with host ids no other live one has: the
+    // sandbox's uid 65534 is a different host uid in each, so nothing one leaves (a set-id file
+    // in a writable share) or runs is within reach of another, or of the host's nobody. The
+    // image's layers are mapped, not copied (id-mapped mounts): a start costs about 10 ms more.
+    if (givesEachSandboxItsOwnUsers())
+        options << QStringLiteral("--userns=auto");
+    return options;
+}
+
+bool PodmanRuntime::givesEachSandboxItsOwnUsers() const
+{
+    return !isRemote() && SubordinateIds::runningAsAdministrator() &&
+           SubordinateIds().grant(QStringLiteral("containers"), kAutoUserNamespaceIds);
+}
+
+QString PodmanRuntime::sandboxUsers() const
+{
+    if (givesEachSandboxItsOwnUsers())
+        return QStringLiteral("each sandbox runs as host users of its own (--userns=auto)");
+    if (isRemote())
+        return QStringLiteral("the service's sandboxes may share one host uid: rootful, with "
+                              "subordinate ids for \"containers\", this machine gives each its "
+                              "own");
+    if (!SubordinateIds::runningAsAdministrator())
+        return QStringLiteral("rootless: every sandbox runs as the same host uid, one of yours "
+                              "(this Podman would copy the whole image for each sandbox to give "
+                              "it users of its own)");
+    return QStringLiteral("every sandbox runs as host uid 65534; for host users of their own, "
+                          "add %1 to /etc/subuid and /etc/subgid")
+        .arg(QLatin1String(kAutoUserNamespaceRange));
 }
 
 QString PodmanRuntime::sharedFolderMountOptions() const
