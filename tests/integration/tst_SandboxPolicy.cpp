@@ -819,7 +819,8 @@ private Q_SLOTS:
         for (int i = 0; i < 2; ++i) { // started cold or taken from the pool, as it comes
             const QJsonObject result =
                 python(*client, QStringLiteral("x = bytearray(1024 * 1024 * 1024)\n"), 30);
-            QCOMPARE(flag(result, QStringLiteral("oom_killed")), QStringLiteral("true"));
+            QVERIFY2(flag(result, QStringLiteral("oom_killed")) == QLatin1String("true"),
+                     describe(result).constData());
         }
         client->closeStdin();
         QVERIFY(client->waitForExit(30'000));
@@ -843,7 +844,8 @@ private Q_SLOTS:
         QVERIFY(server);
         const QJsonObject big = python(
             *server, QStringLiteral("b = b'x' * (300 * 1000 * 1000)\nprint('survived')"), 30);
-        QCOMPARE(flag(big, QStringLiteral("oom_killed")), QStringLiteral("true"));
+        QVERIFY2(flag(big, QStringLiteral("oom_killed")) == QLatin1String("true"),
+                 describe(big).constData());
         QCOMPARE(structured(big).value(QLatin1String("exit_code")).toInt(), 137);
         QVERIFY(isError(big));
         QVERIFY(!stdoutOf(big).contains(QLatin1String("survived")));
@@ -1177,24 +1179,15 @@ print(json.dumps(r))
         QVERIFY2(!log.contains(secret), qPrintable(log));
     }
 
-    void liveSandboxesAreOutOfEachOthersReach()
+    void sandboxesRunAsTheHostUidDoctorNames()
     {
-        // The attack: a sandbox leaves a set-id file in a writable share, and another account
-        // on the host runs it as the uid the sandbox had, to read a live sandbox's environment
-        // (another client's secret). Here the host's nobody, uid 65534 (every sandbox's uid
-        // inside), tries it directly on two live sandboxes.
-        const QString secret =
-            QStringLiteral("csm-secret-%1").arg(QRandomGenerator::global()->generate());
-        auto server =
-            startServer({QStringLiteral("--pass-through-env"), QStringLiteral("CSM_TEST_SECRET")},
-                        {{QStringLiteral("CSM_TEST_SECRET"), secret}});
-        QVERIFY(server);
+        // doctor says every sandbox runs as host uid 65534 here (Podman 4.3 cannot give each
+        // its own: --userns=auto hangs when they start side by side). Two live ones show it; a
+        // set-id file, the way another account would take that uid, is refused in tst_Escapes.
         const QString markers[2] = {uniqueMarker(), uniqueMarker()};
-        const int ids[2] = {
-            startPython(*server,
-                        announce(markers[0]) + QStringLiteral("import time\ntime.sleep(5)\n"), 30),
-            startPython(*server,
-                        announce(markers[1]) + QStringLiteral("import time\ntime.sleep(5)\n"), 30)};
+        const QString program = QStringLiteral("import time\ntime.sleep(3)\n");
+        const int ids[2] = {startPython(*m_server, announce(markers[0]) + program, 30),
+                            startPython(*m_server, announce(markers[1]) + program, 30)};
         qint64 pids[2] = {0, 0};
         QDeadlineTimer deadline(20'000);
         while ((pids[0] == 0 || pids[1] == 0) && !deadline.hasExpired()) {
@@ -1206,35 +1199,16 @@ print(json.dumps(r))
             QTest::qWait(50);
         }
         QVERIFY2(pids[0] != 0 && pids[1] != 0, "the two programs did not run side by side");
-        qint64 hostUids[2] = {-1, -1};
-        for (int i = 0; i < 2; ++i) {
-            const QString status = readHostFile(QStringLiteral("/proc/%1/status").arg(pids[i]));
+        for (const qint64 pid : pids) {
+            const QString status = readHostFile(QStringLiteral("/proc/%1/status").arg(pid));
             const QRegularExpressionMatch uid =
-                QRegularExpression(QStringLiteral("\\nUid:\\s+\\d+\\s+(\\d+)")).match(status);
+                QRegularExpression(QStringLiteral("\\nUid:\\s+(\\d+)\\s+(\\d+)")).match(status);
             QVERIFY2(uid.hasMatch(), qPrintable(status));
-            hostUids[i] = uid.captured(1).toLongLong();
-        }
-        QProcess nobody;
-        nobody.start(QStringLiteral("setpriv"),
-                     {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
-                      QStringLiteral("--clear-groups"), QStringLiteral("cat"),
-                      QStringLiteral("/proc/%1/environ").arg(pids[1])});
-        QVERIFY(nobody.waitForFinished(10'000));
-        const QByteArray read = nobody.readAllStandardOutput();
-        if (TestEngine::name() == QLatin1String("podman") && !TestEngine::isRemote()) {
-            // Rootful Podman with the ranges set-up adds: users of their own (--userns=auto).
-            QVERIFY2(hostUids[0] != hostUids[1], qPrintable(QString::number(hostUids[0])));
-            QVERIFY2(hostUids[0] != 65534 && hostUids[1] != 65534,
-                     qPrintable(QStringLiteral("%1 %2").arg(hostUids[0]).arg(hostUids[1])));
-            QVERIFY2(nobody.exitCode() != 0 && !read.contains(secret.toLatin1()),
-                     nobody.readAllStandardError().constData());
-        } else {
-            // Docker (and a service we cannot tell about): one host uid for all, which doctor and
-            // the README say. The secret is within that uid's reach.
-            QCOMPARE(hostUids[0], hostUids[1]);
+            QCOMPARE(uid.captured(1), QStringLiteral("65534"));
+            QCOMPARE(uid.captured(2), QStringLiteral("65534"));
         }
         for (const int id : ids) {
-            const auto response = server->waitForResponse(id, 30'000);
+            const auto response = m_server->waitForResponse(id, 30'000);
             QVERIFY(response);
             QVERIFY2(!isError(response->value(QLatin1String("result")).toObject()),
                      describe(response->value(QLatin1String("result")).toObject()).constData());

@@ -582,16 +582,11 @@ private Q_SLOTS:
         } else {
             QVERIFY2(where.startsWith(QLatin1String("this machine")), qPrintable(where));
         }
-        // Which host users sandboxes run as: their own with Podman as root here (set-up adds
-        // the subordinate ids), one for all with Docker, and the service's say otherwise.
-        if (TestEngine::name() == QLatin1String("docker"))
-            QVERIFY2(where.contains(QLatin1String("every sandbox runs as host uid 65534")),
-                     qPrintable(where));
-        else if (TestEngine::isRemote())
-            QVERIFY2(where.contains(QLatin1String("may share one host uid")), qPrintable(where));
-        else
-            QVERIFY2(where.contains(QLatin1String("host users of its own (--userns=auto)")),
-                     qPrintable(where));
+        // Which host users sandboxes run as: one for all, on every engine here.
+        QVERIFY2(where.contains(TestEngine::name() == QLatin1String("docker")
+                                    ? QLatin1String("every sandbox runs as host uid 65534")
+                                    : QLatin1String("every sandbox runs as one host uid")),
+                 qPrintable(where));
         // Local Podman has no daemon to time; every other engine is timed.
         if (TestEngine::isRemote() || TestEngine::name() == QLatin1String("docker"))
             QVERIFY2(where.contains(QLatin1String("ms per round trip")), qPrintable(where));

@@ -440,8 +440,6 @@ void DoctorCommand::startLocationCheck(const std::function<void()>& then)
     Check& check = checkNamed(kLocation);
     check.status = Check::Status::Ok;
     check.detail = EngineAddress::describe(location.address, location.remote);
-    // Where sandboxes run says which host users they run as.
-    check.detail += QStringLiteral("; %1").arg(runtime->sandboxUsers());
     // Programs, their files and the secrets sandboxes get would cross the network in clear, to
     // an engine that asks nobody who they are.
     const QProcessEnvironment cli = runtime->processEnvironment();
@@ -461,8 +459,10 @@ void DoctorCommand::startLocationCheck(const std::function<void()>& then)
                                          "connection add --identity ...)");
     }
     // Local Podman has no engine apart from its CLI: nothing to time.
+    // Last, where sandboxes run says which host users they run as.
+    const QString users = QStringLiteral("; %1").arg(runtime->sandboxUsers());
     if (!location.remote && runtime->name() == QLatin1String("podman")) {
-        check.detail += QStringLiteral(", no daemon between");
+        check.detail += QStringLiteral(", no daemon between") + users;
         then();
         return;
     }
@@ -470,7 +470,7 @@ void DoctorCommand::startLocationCheck(const std::function<void()>& then)
     check.status = Check::Status::Pending;
     auto* distance = new EngineDistance(runtime, this);
     connect(distance, &EngineDistance::finished, this,
-            [this, distance, then, verdict](const QString& error) {
+            [this, distance, then, verdict, users](const QString& error) {
                 distance->deleteLater();
                 if (m_done)
                     return;
@@ -485,6 +485,7 @@ void DoctorCommand::startLocationCheck(const std::function<void()>& then)
                 } else {
                     measured.detail += QStringLiteral(", round trip not measured: %1").arg(error);
                 }
+                measured.detail += users;
                 then();
                 finishIfDone();
             });

@@ -155,8 +155,7 @@ QString DockerRuntime::sandboxUsers() const
     // all of them.
     return QStringLiteral("every sandbox runs as host uid 65534 (the same uid for all of them, "
                           "and the host's nobody), unless the daemon runs with userns-remap, "
-                          "which gives all of them one other uid; Podman as root gives each "
-                          "sandbox host users of its own");
+                          "which gives all of them one other uid");
 }
 
 } // namespace csm

@@ -1,7 +1,6 @@
 #include "runtime/PodmanRuntime.h"
 
 #include "core/Version.h"
-#include "platform/SubordinateIds.h"
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerListing.h"
 #include "runtime/EngineAddress.h"
@@ -17,37 +16,18 @@ QStringList PodmanRuntime::engineSpecificRunOptions() const
 {
     // With --read-only podman also mounts tmpfs on /run, /tmp and /var/tmp with no size limit:
     // a writable place the policy does not allow. Only our size-limited /tmp and workdir stay.
-    QStringList options = {QStringLiteral("--read-only-tmpfs=false")};
-    // Each sandbox in a user namespace of its own, with host ids no other live one has: the
-    // sandbox's uid 65534 is a different host uid in each, so nothing one leaves (a set-id file
-    // in a writable share) or runs is within reach of another, or of the host's nobody. The
-    // image's layers are mapped, not copied (id-mapped mounts): a start costs about 10 ms more.
-    if (givesEachSandboxItsOwnUsers())
-        options << QStringLiteral("--userns=auto");
-    return options;
-}
-
-bool PodmanRuntime::givesEachSandboxItsOwnUsers() const
-{
-    return !isRemote() && SubordinateIds::runningAsAdministrator() &&
-           SubordinateIds().grant(QStringLiteral("containers"), kAutoUserNamespaceIds);
+    return {QStringLiteral("--read-only-tmpfs=false")};
 }
 
 QString PodmanRuntime::sandboxUsers() const
 {
-    if (givesEachSandboxItsOwnUsers())
-        return QStringLiteral("each sandbox runs as host users of its own (--userns=auto)");
-    if (isRemote())
-        return QStringLiteral("the service's sandboxes may share one host uid: rootful, with "
-                              "subordinate ids for \"containers\", this machine gives each its "
-                              "own");
-    if (!SubordinateIds::runningAsAdministrator())
-        return QStringLiteral("rootless: every sandbox runs as the same host uid, one of yours "
-                              "(this Podman would copy the whole image for each sandbox to give "
-                              "it users of its own)");
-    return QStringLiteral("every sandbox runs as host uid 65534; for host users of their own, "
-                          "add %1 to /etc/subuid and /etc/subgid")
-        .arg(QLatin1String(kAutoUserNamespaceRange));
+    // --userns=auto would give each sandbox host ids of its own, but Podman 4.3 (Debian 12's)
+    // hangs when it starts such containers side by side (4 of 16, four at a time, stuck with
+    // the storage locked until killed), and rootless it copies the whole image for each range.
+    return QStringLiteral("every sandbox runs as one host uid (65534 as root, the one 65534 maps "
+                          "to rootless): what runs as that uid reaches them all; Podman 4.3 "
+                          "cannot give each its own (--userns=auto hangs when sandboxes start "
+                          "side by side)");
 }
 
 QString PodmanRuntime::sharedFolderMountOptions() const

@@ -26,23 +26,12 @@ public:
     QList<ImageInfo> parseImageList(const QByteArray& output) const override;
     bool enginesReadSeccompProfiles() const override { return true; }
     QString sandboxUsers() const override;
-    // How many subordinate ids the account "containers" needs for rootful Podman to give each
-    // sandbox host users of its own (--userns=auto): 65,536 for each live sandbox, 64 of them.
-    static constexpr qint64 kAutoUserNamespaceIds = 65'536LL * 64;
-    // The line of /etc/subuid and /etc/subgid that set-up adds: Podman's documented range.
-    static constexpr char kAutoUserNamespaceRange[] = "containers:2147483647:2147483648";
 
 protected:
     QMap<QString, QString> endpointVariables(const QString& address) const override;
     EngineLocation locate(const QProcessEnvironment& environment) const override;
     QStringList engineSpecificRunOptions() const override;
     QString sharedFolderMountOptions() const override;
-
-private:
-    // Rootful Podman on this machine, with subordinate ids for "containers": no two live
-    // sandboxes share a host uid. (Rootless Podman 4.3 has no id-mapped image layers: each new
-    // range would copy the whole image, about 2 s and 440 MB for Python, kept for good.)
-    bool givesEachSandboxItsOwnUsers() const;
 };
 
 } // namespace csm
