@@ -6,6 +6,7 @@
 // tests do the same for JavaScript: top-level await, each cell's files, process.exit.
 #include "CallResult.h"
 #include "McpStdioClient.h"
+#include "platform/MachineResources.h"
 #include "TestEngine.h"
 
 #include <QElapsedTimer>
@@ -467,6 +468,36 @@ private Q_SLOTS:
                        {{QStringLiteral("session"), QStringLiteral("s0")}})
                     .contains(QLatin1String("ended")));
         QVERIFY(!isError(cell(*server, QStringLiteral("s4"), QStringLiteral("1"))));
+    }
+
+    void liveSessionsMustFitInMemory()
+    {
+        // A session keeps its memory between cells. With a memory limit of a third of the
+        // machine's, two sandboxes fit: live sessions and running sandboxes count together.
+        const qint64 machine = csm::MachineResources::physicalMemoryBytes();
+        QVERIFY(machine > 0);
+        const qint64 eachMiB = machine / 3 / (1024 * 1024) + 64;
+        auto server = startServer({QStringLiteral("--memory"), QStringLiteral("%1m").arg(eachMiB)});
+        QVERIFY(server);
+        QVERIFY(!isError(cell(*server, QStringLiteral("a"), QStringLiteral("1"))));
+        QVERIFY(!isError(cell(*server, QStringLiteral("b"), QStringLiteral("1"))));
+        const QJsonObject refused = cell(*server, QStringLiteral("c"), QStringLiteral("1"));
+        QVERIFY(isError(refused));
+        QVERIFY2(text(refused).contains(QLatin1String("would not fit in this machine's memory: 2 "
+                                                      "live session(s)")) &&
+                     text(refused).contains(QStringLiteral("up to %1 MiB").arg(eachMiB)),
+                 qPrintable(text(refused)));
+        // A one-shot run is still served (--max-running caps those), and a live session's
+        // next cell too.
+        QCOMPARE(stdoutOf(server->callTool(QStringLiteral("run_python_code"),
+                                           {{QStringLiteral("code"), QStringLiteral("print(2)")}})),
+                 QStringLiteral("2\n"));
+        QVERIFY(!isError(cell(*server, QStringLiteral("b"), QStringLiteral("2"))));
+        // Ending one makes room.
+        QVERIFY(textOf(*server, QStringLiteral("end_session"),
+                       {{QStringLiteral("session"), QStringLiteral("a")}})
+                    .contains(QLatin1String("ended")));
+        QVERIFY(!isError(cell(*server, QStringLiteral("c"), QStringLiteral("1"))));
     }
 
     void endedAndLeftSessionsLeaveNoContainer()

@@ -308,6 +308,19 @@ private Q_SLOTS:
         }
         QVERIFY(refused);
         QVERIFY(server->standardError().contains(QLatin1String("changed since it was shared")));
+        // A session's container is checked as it starts too: its first cell hears why, and
+        // lists nothing.
+        QJsonObject inSession = listing;
+        inSession.insert(QStringLiteral("session"), QStringLiteral("s"));
+        const QJsonObject session = server->callTool(QStringLiteral("run_python_code"), inSession);
+        QVERIFY2(callresult::isError(session) &&
+                     callresult::text(session).contains(
+                         QLatin1String("The shared folder /data/data is not the folder it was")) &&
+                     !callresult::stdoutOf(session).contains(QLatin1String("secret.txt")),
+                 describe(session).constData());
+        // The next call with that name hears it again (a new session, refused the same way).
+        QVERIFY(
+            callresult::isError(server->callTool(QStringLiteral("run_python_code"), inSession)));
 
         // Any change of the settings makes the server read the share's path again, which now
         // leads through the link: the share stays refused all the same.

@@ -1,6 +1,8 @@
 #include "tools/SessionRegistry.h"
 
 #include "core/Logging.h"
+#include "platform/MachineResources.h"
+#include "sandbox/RunQueue.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/SandboxSession.h"
 
@@ -111,6 +113,8 @@ Expected<SandboxSession*> SessionRegistry::sessionFor(const CallContext& context
                                          "without a session.")
                               .arg(liveCount()));
     }
+    if (const QString over = overMemoryBudget(); !over.isEmpty())
+        return Unexpected(over);
     SandboxSession* session = m_runner.startSession(language, image, this);
     if (!session) {
         return Unexpected(QStringLiteral("Sessions are not available for %1 yet: call without "
@@ -144,6 +148,36 @@ void SessionRegistry::onSessionEnded(SandboxSession* session, const QString& rea
     }
     session->deleteLater();
     Q_EMIT changed();
+}
+
+QString SessionRegistry::overMemoryBudget() const
+{
+    // A session keeps its interpreter, and what its cells made, between cells: up to its memory
+    // limit, whether a cell runs or not. One-shot sandboxes hold theirs while they run.
+    const qint64 each = m_runner.policy().memoryBytes;
+    const qint64 machine = m_limits.memoryBudgetBytes > 0 ? m_limits.memoryBudgetBytes
+                                                          : MachineResources::physicalMemoryBytes();
+    if (each <= 0 || machine <= 0)
+        return {};
+    int cellsRunning = 0;
+    for (const Slot& slot : std::as_const(m_slots)) {
+        if (slot.session && slot.session->state() == SandboxSession::State::Busy)
+            ++cellsRunning;
+    }
+    const int live = liveCount();
+    const int oneShots = std::max(0, m_runner.queue().runningCount() - cellsRunning);
+    if (qint64(live + oneShots + 1) * each <= machine)
+        return {};
+    const auto mebibytes = [](qint64 bytes) {
+        return QString::number(bytes / (1024 * 1024));
+    };
+    return QStringLiteral("A new session would not fit in this machine's memory: %1 live "
+                          "session(s) and %2 running sandbox(es) may each use up to %3 MiB "
+                          "(--memory), and the machine has %4 MiB. End a session you no longer "
+                          "need (end_session), or call without \"session\".")
+        .arg(live)
+        .arg(oneShots)
+        .arg(mebibytes(each), mebibytes(machine));
 }
 
 QList<SessionRegistry::Entry> SessionRegistry::list(const CallContext& context) const

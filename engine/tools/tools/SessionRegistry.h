@@ -17,7 +17,8 @@ class SandboxSession;
 
 // The persistent sessions of every client of this server, by client and name: a client's calls
 // with the same `session` name share one interpreter; another client's same name is another
-// session. Caps how many live at once (per client and in all), ends those idle too long, and
+// session. Caps how many live at once (per client, in all, and so that they fit in memory with
+// the sandboxes running), ends those idle too long, and
 // remembers, for one call, that a session died on its own, so that the model hears its state
 // is gone before a new one starts.
 class SessionRegistry final : public QObject
@@ -30,6 +31,9 @@ public:
         int perClient = 4;
         int perServer = 16; // 0: no sessions at all
         int idleSeconds = 15 * 60;
+        // What live sessions and running sandboxes may hold together, each up to the memory
+        // limit; 0: this machine's memory.
+        qint64 memoryBudgetBytes = 0;
     };
     struct Entry
     {
@@ -92,6 +96,9 @@ private:
     };
 
     qsizetype indexOf(const QString& client, const QString& name) const;
+    // Why a new session cannot start now: the live sessions, the one-shot sandboxes running and
+    // it would not fit in the memory budget together. Empty when it fits.
+    QString overMemoryBudget() const;
     void endAt(qsizetype index, const QString& reason);
     // Ends a session its client did not ask to end: the client's next call with its name hears
     // that its state is gone before a new one starts.
