@@ -46,6 +46,10 @@ void HttpServer::acceptConnections()
             connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
             continue;
         }
+        // A response goes out in several writes (its head, then the body or each event of a
+        // stream): with Nagle's algorithm each write after the first waits for the client's
+        // ACK, which the client delays (40 ms on Linux). Requests are small and answered at once.
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         auto* connection = new HttpConnection(
             socket, m_limits.request, m_limits.timeouts,
             [this](const HttpRequest& head) { return m_handler.admit(head); }, this);
