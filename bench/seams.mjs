@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// Issue 33's seams: what a request costs between the parts rather than in the sandbox. One server
+// over stdio and one over Streamable HTTP (keep-alive, with its bearer token), each driven by the
+// official SDK client: `ping`, `tools/list`, and a session cell `x + 1` in a live Python session.
+// Beside them, the same `ping` and `tools/list` as raw JSON-RPC lines over stdio, without the
+// SDK: what the server itself spends, apart from the client's own work (the SDK compiles every
+// tool's outputSchema on `tools/list`).
+//
+// Usage: node seams.mjs [--server PATH] [--engine podman|docker] [--calls N] [--port P] [--json FILE]
+
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  benchDir,
+  closeServer,
+  intOption,
+  loadSdk,
+  now,
+  parseOptions,
+  progress,
+  sleep,
+  startServer,
+  summarize,
+} from './lib/mcp-bench.mjs';
+
+const script = 'seams.mjs';
+const opts = parseOptions(script, {
+  calls: { type: 'string', default: '200' },
+  port: { type: 'string', default: '18765' },
+}, 'Usage: node seams.mjs [--server PATH] [--engine podman|docker] [--calls N] [--port P] [--json FILE]');
+const calls = intOption(script, opts, 'calls');
+const port = intOption(script, opts, 'port');
+// The servers keep their history (as by default) in a folder of their own.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seams-'));
+
+async function series(label, n, fn) {
+  progress(`${label}: ${n} requests`);
+  for (let k = 0; k < Math.min(10, n); k++) await fn(); // warm-up, not counted
+  const samples = [];
+  for (let k = 0; k < n; k++) {
+    const start = now();
+    await fn();
+    samples.push(now() - start);
+  }
+  return summarize(samples);
+}
+
+async function sessionCells(client, n) {
+  const cell = async (code) => {
+    const result = await client.callTool({
+      name: 'run_python_code',
+      arguments: { code, session: 'seams' },
+    });
+    if (result.isError) throw new Error(`cell failed: ${JSON.stringify(result).slice(0, 800)}`);
+  };
+  await cell('x = 41');
+  return series('session cell x + 1', n, () => cell('x + 1'));
+}
+
+async function measureSdk(label, client) {
+  return {
+    ping: await series(`${label} ping`, calls, () => client.ping()),
+    toolsList: await series(`${label} tools/list`, Math.max(20, calls / 4), () => client.listTools()),
+    sessionCell: await sessionCells(client, Math.max(20, calls / 2)),
+  };
+}
+
+// Raw JSON-RPC lines to a server on stdio: no SDK between.
+async function measureRaw() {
+  const child = spawn(opts.server, ['--no-history'], {
+    env: { ...process.env, CODE_SANDBOX_ENGINE: opts.engine },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  let buffer = '';
+  const waiting = new Map();
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk.toString();
+    let newline;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const message = JSON.parse(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+      waiting.get(message.id)?.(message);
+      waiting.delete(message.id);
+    }
+  });
+  let id = 0;
+  const request = (method, params = {}) => new Promise((resolve) => {
+    id += 1;
+    waiting.set(id, resolve);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+  });
+  await request('initialize', {
+    protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'seams', version: '1' },
+  });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  const result = {
+    ping: await series('raw stdio ping', calls, () => request('ping')),
+    toolsList: await series('raw stdio tools/list', Math.max(20, calls / 4), () => request('tools/list')),
+  };
+  child.stdin.end();
+  await new Promise((resolve) => child.on('exit', resolve));
+  return result;
+}
+
+function waitForPort(p, timeoutMs = 30_000) {
+  const start = now();
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = net.connect(p, '127.0.0.1');
+      socket.on('connect', () => { socket.destroy(); resolve(); });
+      socket.on('error', () => {
+        socket.destroy();
+        if (now() - start > timeoutMs) reject(new Error(`nothing listens on ${p}`));
+        else setTimeout(attempt, 50);
+      });
+    };
+    attempt();
+  });
+}
+
+async function measureHttp() {
+  const sdk = loadSdk();
+  const require = createRequire(pathToFileURL(sdk.from));
+  const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const token = 'seams-bench-token-0123456789abcdef';
+  const child = spawn(opts.server, ['--transport', 'http', '--host', '127.0.0.1', '--port', String(port),
+    '--data-dir', path.join(dataDir, 'http')], {
+    env: { ...process.env, CODE_SANDBOX_ENGINE: opts.engine, CODE_SANDBOX_AUTH_TOKEN: token },
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  try {
+    await waitForPort(port);
+    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
+    const client = new sdk.Client({ name: 'code-sandbox-bench', version: '1.0.0' });
+    await client.connect(transport);
+    await client.listTools();
+    const result = await measureSdk('http', client);
+    await client.close();
+    return result;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('exit', resolve));
+  }
+}
+
+const rows = (name, r) => [
+  `| ${name} ping | ${r.ping.p50.toFixed(2)} | ${r.ping.p95.toFixed(2)} |`,
+  `| ${name} tools/list | ${r.toolsList.p50.toFixed(2)} | ${r.toolsList.p95.toFixed(2)} |`,
+  ...(r.sessionCell ? [`| ${name} session cell \`x + 1\` | ${r.sessionCell.p50.toFixed(2)} | ${r.sessionCell.p95.toFixed(2)} |`] : []),
+];
+
+const stdioServer = await startServer({
+  server: opts.server, engine: opts.engine, args: ['--data-dir', path.join(dataDir, 'stdio')],
+});
+const stdio = await measureSdk('stdio', stdioServer.client);
+await closeServer(stdioServer);
+await sleep(500);
+const raw = await measureRaw();
+await sleep(500);
+const http = await measureHttp();
+
+console.log(`SDK ${loadSdk().version}, engine ${opts.engine}, server ${path.relative(benchDir, opts.server)}`);
+console.log('| request (ms) | p50 | p95 |');
+console.log('|---|---:|---:|');
+for (const line of [...rows('SDK, stdio:', stdio), ...rows('SDK, HTTP:', http), ...rows('raw JSON-RPC, stdio:', raw)])
+  console.log(line);
+if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ stdio, http, raw }, null, 2));
+fs.rmSync(dataDir, { recursive: true, force: true });
