@@ -318,9 +318,14 @@ private Q_SLOTS:
                          QLatin1String("The shared folder /data/data is not the folder it was")) &&
                      !callresult::stdoutOf(session).contains(QLatin1String("secret.txt")),
                  describe(session).constData());
-        // The next call with that name hears it again (a new session, refused the same way).
-        QVERIFY(
-            callresult::isError(server->callTool(QStringLiteral("run_python_code"), inSession)));
+        // It never lived: no live session is listed, and the next call hears the same.
+        QVERIFY(callresult::text(server->callTool(QStringLiteral("list_sessions"), {}))
+                    .contains(QLatin1String("No live sessions")));
+        const QJsonObject again = server->callTool(QStringLiteral("run_python_code"), inSession);
+        QVERIFY2(callresult::isError(again) &&
+                     callresult::text(again).contains(
+                         QLatin1String("The shared folder /data/data is not the folder it was")),
+                 describe(again).constData());
 
         // Any change of the settings makes the server read the share's path again, which now
         // leads through the link: the share stays refused all the same.

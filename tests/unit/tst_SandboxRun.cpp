@@ -124,8 +124,8 @@ public:
     bool isImageKnownPresent(const QString&) const override { return imagePresent; }
     void setImageKnownPresent(const QString&, bool present) override { imagePresent = present; }
     void reportColdStart(Language, const QString&, qint64 ms) override { coldStarts.append(ms); }
-    void runStarted() override { ++started; }
-    void runEnded() override { ++ended; }
+    void runStarted(bool) override { ++started; }
+    void runEnded(bool) override { ++ended; }
     void reportEngineWarning(const QString&) override {}
     ContainerReaper& reaper() override { return m_reaper; }
 

@@ -57,7 +57,7 @@ SandboxRun::SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent
 SandboxRun::~SandboxRun()
 {
     if (m_admitted && m_phase != Phase::Done)
-        m_host.runEnded();
+        m_host.runEnded(m_forSession);
     leaveQueue();
     // Destroyed while its container may still exist (the server is going down): the reaper
     // removes it.
@@ -91,7 +91,7 @@ void SandboxRun::onAdmitted()
     m_queueDeadline.stop();
     m_admitted = true;
     m_phase = Phase::CheckingImage;
-    m_host.runStarted();
+    m_host.runStarted(m_forSession);
     chooseContainer();
 }
 
@@ -648,7 +648,7 @@ void SandboxRun::finish(ExecutionResult result)
     m_startDeadline.stop();
     m_queueDeadline.stop();
     if (m_admitted)
-        m_host.runEnded();
+        m_host.runEnded(m_forSession);
     result.connections = endEgress();
     result.connectionsNotListed = m_connectionsNotRecorded;
     // The slot goes to the next run in the queue: this run's program has ended, and its

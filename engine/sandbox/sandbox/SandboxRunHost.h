@@ -59,9 +59,10 @@ public:
     // A cold start of `image` took `ms` until its program started (the warm pool weighs its
     // starting containers against it).
     virtual void reportColdStart(Language language, const QString& image, qint64 ms) = 0;
-    // A run got its turn, and ended (the warm pool times its refills by them).
-    virtual void runStarted() = 0;
-    virtual void runEnded() = 0;
+    // A run got its turn, and ended (the warm pool times its refills by them); `sessionCell`:
+    // a cell of a live session, whose container lives on.
+    virtual void runStarted(bool sessionCell) = 0;
+    virtual void runEnded(bool sessionCell) = 0;
     // An engine warning the run found; the host logs each one once.
     virtual void reportEngineWarning(const QString& warning) = 0;
     // Where channels and helper processes a run is done with finish on their own.

@@ -357,14 +357,16 @@ void SandboxRunner::reportColdStart(Language language, const QString& image, qin
         m_pool->noteColdStart(language, image, ms);
 }
 
-void SandboxRunner::runStarted()
+void SandboxRunner::runStarted(bool sessionCell)
 {
+    m_oneShotsRunning += sessionCell ? 0 : 1;
     if (m_pool)
         m_pool->callStarted();
 }
 
-void SandboxRunner::runEnded()
+void SandboxRunner::runEnded(bool sessionCell)
 {
+    m_oneShotsRunning -= sessionCell ? 0 : 1;
     if (m_pool)
         m_pool->callEnded();
 }

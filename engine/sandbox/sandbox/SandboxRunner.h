@@ -71,8 +71,10 @@ public:
     EgressEndpoint* attachEgress(ContainerSpec& spec);
     EgressProxy* newEgressProxy(QObject* parent) override;
     void reportColdStart(Language language, const QString& image, qint64 ms) override;
-    void runStarted() override;
-    void runEnded() override;
+    void runStarted(bool sessionCell) override;
+    void runEnded(bool sessionCell) override;
+    // One-shot runs that hold their sandbox now (session cells not counted: their session is).
+    int oneShotsRunning() const { return m_oneShotsRunning; }
     // Stops the pool and removes every container left; reaper().drained() follows.
     void shutdown();
 
@@ -149,6 +151,7 @@ private:
     ContainerReaper* m_reaper = nullptr;
     RunQueue* m_queue = nullptr;
     WarmPool* m_pool = nullptr;
+    int m_oneShotsRunning = 0;
     quint64 m_nextContainer = 1;
     QSet<QString> m_presentImages;
     QSet<QString> m_engineWarnings;

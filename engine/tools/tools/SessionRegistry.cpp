@@ -2,7 +2,6 @@
 
 #include "core/Logging.h"
 #include "platform/MachineResources.h"
-#include "sandbox/RunQueue.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/SandboxSession.h"
 
@@ -121,6 +120,13 @@ Expected<SandboxSession*> SessionRegistry::sessionFor(const CallContext& context
                                          "\"session\".")
                               .arg(LanguageTraits::displayName(language)));
     }
+    // Refused before its container started (a shared folder that changed): it never lived, and
+    // takes no place among the live ones.
+    if (session->state() == SandboxSession::State::Ended) {
+        const QString reason = session->endReason();
+        session->deleteLater();
+        return Unexpected(reason);
+    }
     connect(session, &SandboxSession::ended, this,
             [this, session](const QString& reason) { onSessionEnded(session, reason); });
     m_slots.append(
@@ -155,17 +161,11 @@ QString SessionRegistry::overMemoryBudget() const
     // A session keeps its interpreter, and what its cells made, between cells: up to its memory
     // limit, whether a cell runs or not. One-shot sandboxes hold theirs while they run.
     const qint64 each = m_runner.policy().memoryBytes;
-    const qint64 machine = m_limits.memoryBudgetBytes > 0 ? m_limits.memoryBudgetBytes
-                                                          : MachineResources::physicalMemoryBytes();
+    const qint64 machine = MachineResources::physicalMemoryBytes();
     if (each <= 0 || machine <= 0)
         return {};
-    int cellsRunning = 0;
-    for (const Slot& slot : std::as_const(m_slots)) {
-        if (slot.session && slot.session->state() == SandboxSession::State::Busy)
-            ++cellsRunning;
-    }
     const int live = liveCount();
-    const int oneShots = std::max(0, m_runner.queue().runningCount() - cellsRunning);
+    const int oneShots = m_runner.oneShotsRunning();
     if (qint64(live + oneShots + 1) * each <= machine)
         return {};
     const auto mebibytes = [](qint64 bytes) {

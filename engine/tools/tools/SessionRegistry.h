@@ -31,9 +31,6 @@ public:
         int perClient = 4;
         int perServer = 16; // 0: no sessions at all
         int idleSeconds = 15 * 60;
-        // What live sessions and running sandboxes may hold together, each up to the memory
-        // limit; 0: this machine's memory.
-        qint64 memoryBudgetBytes = 0;
     };
     struct Entry
     {
