@@ -1004,7 +1004,7 @@ static int run_session(char** argv, int ready_fd, const char* listen_path, long 
             snprintf(extra, sizeof extra, " session=1 memory=%lld", memory);
         if (cell_ended_us == 0)
             cell_ended_us = now_us(); /* never delivered: it ended as it began */
-        frame_exit(cell_status << 8, cell_ended_us - cell_started_us,
+        frame_exit((cell_status & 0xff) << 8, cell_ended_us - cell_started_us,
                    oom_before >= 0 && oom_after > oom_before, dropped, unenforced_text, extra);
     }
     kill(driver.pid, SIGKILL);
