@@ -1114,6 +1114,13 @@ void tst_ClientConfig::tokenInASharedPlaceIsWarnedAbout()
     QVERIFY(QDir().mkpath(nextcloud + QStringLiteral("/a")));
     QVERIFY(writeAll(nextcloud + QStringLiteral("/.sync_0123abcd.db"), ""));
     QCOMPARE(ClientConfigExposure::warnings(nextcloud + QStringLiteral("/a/mcp.json")).size(), 1);
+    // Folders not yet made, two levels deep, inside one: the warning is for where they will be.
+    QCOMPARE(ClientConfigExposure::warnings(syncthing + QStringLiteral("/x/y/mcp.json")).size(), 1);
+    // A name that only begins like a sync folder's is not one.
+    const QString lookalike = m_dir.filePath(QStringLiteral("GoogleDriveAPI/cfg"));
+    QVERIFY(QDir().mkpath(lookalike));
+    QCOMPARE(ClientConfigExposure::warnings(lookalike + QStringLiteral("/mcp.json")),
+             QStringList());
     const QString oneDrive = m_dir.filePath(QStringLiteral("OneDrive - Example Ltd/cfg"));
     QVERIFY(QDir().mkpath(oneDrive));
     QCOMPARE(ClientConfigExposure::warnings(oneDrive + QStringLiteral("/mcp.json")).size(), 1);

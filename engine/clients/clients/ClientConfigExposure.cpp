@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 namespace csm {
 
@@ -15,12 +16,15 @@ QString shown(const QString& path)
 // exists, since that is where the missing ones will be created.
 QString existingFolderOf(const QString& configPath)
 {
-    QDir folder = QFileInfo(configPath).absoluteDir();
-    while (!folder.exists() && !folder.isRoot()) {
-        if (!folder.cdUp())
+    // Up by the path's text: QDir::cdUp() refuses a parent that does not exist either.
+    QString folder = QFileInfo(configPath).absolutePath();
+    while (!QFileInfo(folder).isDir()) {
+        const QString parent = QFileInfo(folder).absolutePath();
+        if (parent == folder)
             break;
+        folder = parent;
     }
-    return folder.absolutePath();
+    return folder;
 }
 
 // The work tree whose .git (a folder, or a file for a worktree or submodule) is at or above
@@ -37,27 +41,26 @@ QString gitWorkTreeOf(const QString& folder)
 }
 // The root of a folder that a sync client copies to its servers and to the user's other
 // machines, found by the marker each client leaves at the root (Dropbox, Syncthing, Nextcloud
-// and ownCloud) or by the folder names the others use (OneDrive, Google Drive, iCloud Drive);
-// empty when there is none.
+// and ownCloud) or by the folder names the others use (OneDrive, Google Drive, iCloud Drive,
+// and macOS's ~/Library/CloudStorage, where every provider's folders are); empty when there is
+// none.
 QString syncFolderOf(const QString& folder)
 {
     // Not ".dropbox": Dropbox keeps a folder of that name in the home folder too.
     static const QStringList markers = {
         QStringLiteral(".dropbox.cache"), QStringLiteral(".stfolder"), QStringLiteral(".sync_*.db"),
         QStringLiteral("._sync_*.db"), QStringLiteral(".owncloudsync.log")};
-    static const QStringList namePrefixes = {
-        QStringLiteral("OneDrive"), QStringLiteral("Google Drive"), QStringLiteral("GoogleDrive"),
-        QStringLiteral("Mobile Documents")};
+    static const QRegularExpression names(
+        QStringLiteral("^(OneDrive|OneDrive - .+|OneDrive-.+|Google Drive|GoogleDrive-.+|My Drive|"
+                       "Mobile Documents|CloudStorage)$"));
     QDir dir(folder);
     for (;;) {
         const QStringList found =
             dir.entryList(markers, QDir::AllEntries | QDir::Hidden | QDir::System);
         if (!found.isEmpty())
             return dir.absolutePath();
-        for (const QString& prefix : namePrefixes) {
-            if (dir.dirName().startsWith(prefix))
-                return dir.absolutePath();
-        }
+        if (names.match(dir.dirName()).hasMatch())
+            return dir.absolutePath();
         if (dir.isRoot() || !dir.cdUp())
             return {};
     }
