@@ -5,7 +5,8 @@
 // it through the proxy without code changes; what the policy refuses (another loopback address,
 // the metadata address, a name that resolves to this machine) is refused with its reason, in the
 // result text and in the history's connection records; a program that ignores the proxy finds no
-// network at all; --egress none gives none, --egress allowlist only the listed hosts.
+// network at all; --egress none gives none, --egress allowlist only the listed hosts. This
+// machine's own services answer at host.containers.internal, alike for every program.
 #include "CallResult.h"
 #include "history/HistoryStore.h"
 #include "LoopbackHttpServer.h"
@@ -230,6 +231,94 @@ private Q_SLOTS:
             QVERIFY(!connection.reason.isEmpty());
             QVERIFY(connection.address.isEmpty()); // no connection was made
         }
+    }
+
+    // A service on this machine's 127.0.0.1 answers at host.containers.internal (and its
+    // alias) once a rule names it, alike for urllib, requests and Node's fetch; the sandbox's
+    // own 127.0.0.1 and localhost stay in the sandbox for all of them (fetch included: the
+    // preload honours NO_PROXY), where nothing listens.
+    void thisMachinesServicesAnswerAtOneNameForEveryProgram()
+    {
+        LoopbackHttpServer service;
+        QVERIFY2(service.start(QStringLiteral("127.0.0.1")), qPrintable(service.log()));
+        const QString port = QString::number(service.port());
+        auto server = startServer(0, {QStringLiteral("--egress"), QStringLiteral("allowlist"),
+                                      QStringLiteral("--allow-host"),
+                                      QStringLiteral("host.containers.internal:") + port});
+        QVERIFY(server);
+        const QJsonObject python = server->callTool(
+            QStringLiteral("run_python_code"),
+            code(QStringLiteral(
+                     "import json, requests, urllib.request\n"
+                     "def attempt(get):\n"
+                     "    try:\n"
+                     "        return get()\n"
+                     "    except Exception as error:\n"
+                     "        return 'error: ' + type(error).__name__\n"
+                     "page = '/hello.txt'\n"
+                     "print(json.dumps({\n"
+                     "  'urllib': attempt(lambda: urllib.request.urlopen("
+                     "'http://host.containers.internal:%1' + page, timeout=20).read().decode()),\n"
+                     "  'requests': attempt(lambda: requests.get("
+                     "'http://host.docker.internal:%1' + page, timeout=20).text),\n"
+                     "  'urllibLoopback': attempt(lambda: urllib.request.urlopen("
+                     "'http://127.0.0.1:%1' + page, timeout=5).read().decode()),\n"
+                     "  'requestsLoopback': attempt(lambda: requests.get("
+                     "'http://localhost:%1' + page, timeout=5).text),\n"
+                     "}))\n")
+                     .arg(port)),
+            120'000);
+        const QJsonObject printed = printedJson(python);
+        QVERIFY2(!printed.isEmpty(), describe(python).constData());
+        QCOMPARE(printed.value(QLatin1String("urllib")).toString(), QString::fromUtf8(kPage));
+        QCOMPARE(printed.value(QLatin1String("requests")).toString(), QString::fromUtf8(kPage));
+        QCOMPARE(printed.value(QLatin1String("urllibLoopback")).toString(),
+                 QStringLiteral("error: URLError"));
+        QCOMPARE(printed.value(QLatin1String("requestsLoopback")).toString(),
+                 QStringLiteral("error: ConnectionError"));
+        const auto run = latestRun();
+        QVERIFY(run);
+        QCOMPARE(run->connections.size(), 2);
+        for (const auto& connection : run->connections) {
+            QVERIFY2(connection.allowed, qPrintable(connection.reason));
+            QCOMPARE(connection.address, QStringLiteral("127.0.0.1"));
+        }
+
+        const QJsonObject node = server->callTool(
+            QStringLiteral("run_js_code"),
+            code(QStringLiteral(
+                     "(async () => {\n"
+                     "const attempt = async (url) => {\n"
+                     "  try { return await (await fetch(url)).text(); }\n"
+                     "  catch (error) { return 'error: ' + (error.cause && "
+                     "error.cause.code); }\n"
+                     "};\n"
+                     "console.log(JSON.stringify({\n"
+                     "  fetch: await attempt('http://host.containers.internal:%1/hello.txt'),\n"
+                     "  alias: await attempt('http://host.docker.internal:%1/hello.txt'),\n"
+                     "  loopback: await attempt('http://127.0.0.1:%1/hello.txt'),\n"
+                     "}));\n"
+                     "})();\n")
+                     .arg(port)),
+            120'000);
+        const QJsonObject fetched = printedJson(node);
+        QVERIFY2(!fetched.isEmpty(), describe(node).constData());
+        QCOMPARE(fetched.value(QLatin1String("fetch")).toString(), QString::fromUtf8(kPage));
+        QCOMPARE(fetched.value(QLatin1String("alias")).toString(), QString::fromUtf8(kPage));
+        QCOMPARE(fetched.value(QLatin1String("loopback")).toString(),
+                 QStringLiteral("error: ECONNREFUSED"));
+        // Refused by the sandbox's own loopback, not by the proxy (whose refusal fetch reports
+        // alike): the proxy saw the two named connections only.
+        const auto nodeRun = latestRun();
+        QVERIFY(nodeRun);
+        QCOMPARE(nodeRun->connections.size(), 2);
+        for (const auto& connection : nodeRun->connections)
+            QVERIFY2(connection.host.startsWith(QLatin1String("host.")),
+                     qPrintable(connection.host));
+        // Four pages by name; none by 127.0.0.1, which never left the sandbox.
+        QCOMPARE(service.pagesServed(4), 4);
+        QTest::qWait(300);
+        QCOMPARE(service.log().count(QStringLiteral("GET /hello.txt")), 4);
     }
 
     void programsThatIgnoreTheProxyFindNoNetwork_data() { addColdAndPooled(); }

@@ -201,6 +201,39 @@ private Q_SLOTS:
             EgressPolicy::Verdict::Allow);
     }
 
+    // host.containers.internal and host.docker.internal are one name for this machine: a rule
+    // naming either allows both, on the port named; without a rule they are loopback, refused.
+    void thisMachinesNameIsAllowedOnlyByARule()
+    {
+        const auto loopback = addresses({QStringLiteral("127.0.0.1")});
+        for (const EgressMode mode : {EgressMode::Open, EgressMode::Allowlist}) {
+            const EgressPolicy policy(
+                mode, {pattern(QStringLiteral("host.containers.internal:8000"))}, {});
+            for (const QString& name : {QStringLiteral("host.containers.internal"),
+                                        QStringLiteral("host.docker.internal"),
+                                        QStringLiteral("Host.Docker.Internal.")}) {
+                QVERIFY(!policy.decideBeforeResolving(name, 8000));
+                QCOMPARE(policy.decide(name, 8000, loopback).verdict, EgressPolicy::Verdict::Allow);
+                QCOMPARE(policy.decide(name, 22, loopback).verdict, EgressPolicy::Verdict::Deny);
+            }
+            // Not another name that ends the same way.
+            QCOMPARE(
+                policy.decide(QStringLiteral("evil.host.docker.internal"), 8000, loopback).verdict,
+                EgressPolicy::Verdict::Deny);
+        }
+        const EgressPolicy none(EgressMode::Open, {}, {});
+        const auto refused = none.decide(QStringLiteral("host.docker.internal"), 8000, loopback);
+        QCOMPARE(refused.verdict, EgressPolicy::Verdict::Deny);
+        QVERIFY2(
+            refused.reason.contains(QLatin1String("--allow-host host.containers.internal:PORT")),
+            qPrintable(refused.reason));
+        // Ask mode asks about it first; what is allowed then is still loopback, refused.
+        const EgressPolicy ask(EgressMode::Ask, {}, {});
+        QVERIFY(ask.asksBeforeResolving(QStringLiteral("host.containers.internal"), 8000));
+        QCOMPARE(ask.decide(QStringLiteral("host.containers.internal"), 8000, loopback).verdict,
+                 EgressPolicy::Verdict::Deny);
+    }
+
     void allowlistAskAndNone()
     {
         const QList<HostPattern> rules{pattern(QStringLiteral("*.pypi.org")),

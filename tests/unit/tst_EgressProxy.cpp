@@ -117,6 +117,54 @@ private Q_SLOTS:
                 connection.address == QLatin1String("::1"));
     }
 
+    // This machine's name (either spelling, a rule naming the other) is its loopback, with no
+    // lookup; without a rule it is refused, and the refusal of a loopback address names it.
+    void thisMachinesNameLeadsToItsLoopbackOnceARuleNamesIt()
+    {
+        EgressProxy& proxy =
+            start(EgressMode::Open, {QStringLiteral("host.docker.internal:%1").arg(port())});
+        QStringList lookedUp;
+        proxy.setResolver(
+            [&lookedUp](const QString& host, std::function<void(QList<QHostAddress>)> done) {
+                lookedUp << host;
+                done({QHostAddress(QStringLiteral("93.184.215.14"))});
+            });
+        QSignalSpy ended(&proxy, &EgressProxy::connectionEnded);
+        for (const QString& name : {QStringLiteral("host.containers.internal"),
+                                    QStringLiteral("HOST.docker.internal.")}) {
+            QTcpSocket client;
+            connectClient(client);
+            const QByteArray answer = exchange(
+                client,
+                QStringLiteral("CONNECT %1:%2 HTTP/1.1\r\n\r\n").arg(name).arg(port()).toLatin1());
+            QVERIFY2(answer.startsWith("HTTP/1.1 200"), answer.constData());
+            client.write("ping");
+            QByteArray echoed;
+            QTRY_VERIFY((echoed += client.readAll()).endsWith("ping"));
+        }
+        QTRY_COMPARE(ended.size(), 2);
+        QCOMPARE(ended.at(0).at(0).value<EgressConnection>().address, QStringLiteral("127.0.0.1"));
+        // Another port: no rule names it.
+        QTcpSocket other;
+        connectClient(other);
+        const QByteArray refused =
+            exchange(other, QStringLiteral("CONNECT host.containers.internal:%1 HTTP/1.1\r\n\r\n")
+                                .arg(port() == 1 ? 2 : port() - 1)
+                                .toLatin1());
+        QVERIFY2(refused.startsWith("HTTP/1.1 403") && refused.contains("loopback"),
+                 refused.constData());
+        QCOMPARE(lookedUp, QStringList());
+        // A loopback address is refused with the way to this machine's services.
+        QTcpSocket literal;
+        connectClient(literal);
+        const QByteArray byAddress = exchange(
+            literal,
+            QStringLiteral("CONNECT 127.0.0.1:%1 HTTP/1.1\r\n\r\n").arg(port()).toLatin1());
+        QVERIFY2(byAddress.startsWith("HTTP/1.1 403") &&
+                     byAddress.contains("host.containers.internal:PORT"),
+                 byAddress.constData());
+    }
+
     // A program that says it has sent everything (shutdown of its writing side, as `nc -N`
     // does) still gets the host's answer.
     void aHalfCloseStillGetsTheAnswer()

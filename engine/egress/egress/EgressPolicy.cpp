@@ -1,5 +1,8 @@
 #include "egress/EgressPolicy.h"
 
+#include "egress/HostGateway.h"
+
+#include <algorithm>
 #include <utility>
 
 namespace csm {
@@ -19,6 +22,17 @@ bool EgressPolicy::matches(const QList<HostPattern>& patterns, const QString& ho
             return true;
     }
     return false;
+}
+
+bool EgressPolicy::named(const QString& host, quint16 port) const
+{
+    if (matches(m_allowed, host, port))
+        return true;
+    if (!HostGateway::isName(host))
+        return false;
+    const QStringList aliases = HostGateway::names();
+    return std::any_of(aliases.cbegin(), aliases.cend(),
+                       [&](const QString& alias) { return matches(m_allowed, alias, port); });
 }
 
 std::optional<EgressPolicy::Decision> EgressPolicy::decideBeforeResolving(const QString& host,
@@ -53,13 +67,21 @@ EgressPolicy::Decision EgressPolicy::decide(const QString& host, quint16 port,
         return {Verdict::Allow, QStringLiteral("%1: allowed by a rule").arg(target)};
     for (const QHostAddress& address : resolved) {
         const QString shown = address.toString();
+        const AddressScope scope = AddressScopes::of(address);
+        if (scope == AddressScope::Loopback) {
+            // Not the sandbox's own loopback (NO_PROXY keeps that in the sandbox): a program
+            // that came here asked for this machine, which has a name for it.
+            return {Verdict::Deny,
+                    QStringLiteral("%1: %2 is %3; this machine's services are at %4:PORT once an "
+                                   "allow rule (--allow-host %4:PORT) names it")
+                        .arg(target, shown, AddressScopes::describe(scope), HostGateway::name())};
+        }
         if (m_ownAddresses.contains(address)) {
             return {Verdict::Deny,
                     QStringLiteral("%1: %2 is this machine; name the host in an allow rule "
                                    "(--allow-host) to reach it")
                         .arg(target, shown)};
         }
-        const AddressScope scope = AddressScopes::of(address);
         if (scope != AddressScope::Public) {
             return {Verdict::Deny, QStringLiteral("%1: %2 is %3; name the host in an allow rule "
                                                   "(--allow-host) to reach it")

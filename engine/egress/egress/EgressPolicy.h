@@ -19,7 +19,8 @@ namespace csm {
 //
 // By default only public addresses are reachable: loopback, private networks, link-local (the
 // cloud metadata service at 169.254.169.254), multicast, reserved ranges and this machine's own
-// addresses are refused, unless an allow rule names the host (by name or address).
+// addresses are refused, unless an allow rule names the host (by name or address). This machine's
+// services are reached by name (HostGateway), which an allow rule must name as well.
 class EgressPolicy final
 {
 public:
@@ -55,7 +56,9 @@ public:
 
 private:
     static bool matches(const QList<HostPattern>& patterns, const QString& host, quint16 port);
-    bool named(const QString& host, quint16 port) const { return matches(m_allowed, host, port); }
+    // Whether an allow rule names `host`; either spelling of this machine's name
+    // (HostGateway) names both.
+    bool named(const QString& host, quint16 port) const;
 
     EgressMode m_mode;
     QList<HostPattern> m_allowed;

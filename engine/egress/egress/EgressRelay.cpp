@@ -2,6 +2,7 @@
 
 #include "egress/ByteShuttle.h"
 #include "egress/EgressProxy.h"
+#include "egress/HostGateway.h"
 #include "egress/ProxyRequestHead.h"
 
 #include <QIODevice>
@@ -149,6 +150,12 @@ void EgressRelay::resolve()
 
 void EgressRelay::lookUp()
 {
+    // This machine's name is no name a resolver knows: it is this machine's loopback, which the
+    // policy lets a connection reach only where an allow rule names it.
+    if (HostGateway::isName(m_connection.host)) {
+        decide(HostGateway::addresses());
+        return;
+    }
     QPointer<EgressRelay> self(this);
     m_proxy.m_resolver(m_connection.host, [self](QList<QHostAddress> addresses) {
         if (self)

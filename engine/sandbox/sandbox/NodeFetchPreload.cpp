@@ -21,6 +21,26 @@ QByteArray NodeFetchPreload::source()
   const Agent = globalThis[symbol] && globalThis[symbol].constructor;
   if (typeof Agent !== 'function') return;
 
+  // NO_PROXY as curl and Python read it: "*", or names (a leading dot or not) that match
+  // themselves and their subdomains, and addresses, each with an optional :port. The
+  // sandbox's own loopback stays in the sandbox for fetch as for every other program.
+  const bare = (host) => host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const bypassed = (hostname, port) => {
+    const host = bare(hostname);
+    return (process.env.NO_PROXY || process.env.no_proxy || '').split(',').some((entry) => {
+      entry = entry.trim().toLowerCase();
+      if (!entry) return false;
+      if (entry === '*') return true;
+      const withPort = /^(\[[^\]]*\]|[^:]*):(\d+)$/.exec(entry);
+      if (withPort) {
+        if (Number(withPort[2]) !== Number(port)) return false;
+        entry = withPort[1];
+      }
+      const name = bare(entry).replace(/^\./, '');
+      return host === name || host.endsWith(`.${name}`);
+    });
+  };
+
   const connect = (options, callback) => {
     const https = options.protocol === 'https:';
     const port = options.port || (https ? 443 : 80);
@@ -33,6 +53,17 @@ QByteArray NodeFetchPreload::source()
       settled = true;
       callback(error, socket);
     };
+    const servername = net.isIP(bare(options.hostname))
+      ? undefined : options.servername || options.hostname;
+    if (bypassed(options.hostname, port)) {
+      const direct = https
+        ? tls.connect({ host: bare(options.hostname), port: Number(port), servername,
+                        ALPNProtocols: ['http/1.1'] })
+        : net.connect(Number(port), bare(options.hostname));
+      direct.once(https ? 'secureConnect' : 'connect', () => settle(null, direct));
+      direct.once('error', (error) => settle(error));
+      return;
+    }
     const socket = net.connect(Number(proxyPort), proxyHost);
     socket.once('error', (error) => settle(error));
     socket.once('connect', () => {
@@ -66,11 +97,7 @@ QByteArray NodeFetchPreload::source()
         settle(null, socket);
         return;
       }
-      const secure = tls.connect({
-        socket,
-        servername: net.isIP(options.hostname) ? undefined : options.servername || options.hostname,
-        ALPNProtocols: ['http/1.1'],
-      });
+      const secure = tls.connect({ socket, servername, ALPNProtocols: ['http/1.1'] });
       secure.once('secureConnect', () => settle(null, secure));
       secure.once('error', (error) => settle(error));
     };
