@@ -330,8 +330,9 @@ std::vector<ServerSetting> sandboxSettings()
         QStringLiteral("A host sandboxes may reach through the proxy: a name, *.domain (its "
                        "subdomains) or an address, with an optional :port. The only ones "
                        "reachable with --egress allowlist; with open or ask, the way to reach a "
-                       "private or loopback host. May be repeated. Env: CODE_SANDBOX_ALLOW_HOST "
-                       "(one a line)."),
+                       "private or loopback host. This machine's services: "
+                       "host.containers.internal:PORT. May be repeated. Env: "
+                       "CODE_SANDBOX_ALLOW_HOST (one a line)."),
         "CODE_SANDBOX_ALLOW_HOST",
         [](const QString& text, ServerSettings& settings) -> Problem {
             return readHostPatterns(text, settings.egress.allowedHosts);
