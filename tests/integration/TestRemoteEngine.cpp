@@ -25,6 +25,11 @@ namespace {
         if (equals > 0)
             qputenv(line.left(equals).constData(), line.mid(equals + 1));
     }
+    // The remote engines the tests start run on this machine, and see its files: asked, they
+    // would be found local (tst_EngineLocation tests that). They stand in for engines elsewhere,
+    // so they are told where they are.
+    if (qEnvironmentVariableIsEmpty("CODE_SANDBOX_ENGINE_LOCATION"))
+        qputenv("CODE_SANDBOX_ENGINE_LOCATION", "remote");
     // The remote suites run without a network (each proxied run there starts an egress carrier
     // through the engine, which the egress suite, registered with CODE_SANDBOX_EGRESS=open,
     // covers), unless a test asks for something else.

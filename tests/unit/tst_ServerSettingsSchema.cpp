@@ -28,6 +28,7 @@ ServerSettings changedSettings()
 {
     ServerSettings settings = ServerSettingsSamples::changed();
     settings.maxQueued = 7; // not saved by the app, but read from the file
+    settings.engineLocation = csm::EngineLocationChoice::Remote; // the same
     return settings;
 }
 

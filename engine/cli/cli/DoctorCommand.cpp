@@ -13,6 +13,7 @@
 #include "runtime/ContainerRuntime.h"
 #include "runtime/EngineAddress.h"
 #include "runtime/EngineHealthCheck.h"
+#include "runtime/EngineLocationFinder.h"
 #include "runtime/HealthProblem.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/SandboxFilesLocator.h"
@@ -350,7 +351,11 @@ void DoctorCommand::startEngineCheck()
     ServerSettingsReader::readVariable(QStringLiteral("allow-unlimited"), environment(),
                                        m_settings);
     ServerSettingsReader::readVariable(QStringLiteral("engine-host"), environment(), m_settings);
-    m_runtime = RuntimeFactory::create(engine, m_settings.engineHost);
+    ServerSettingsReader::readVariable(QStringLiteral("engine-location"), environment(),
+                                       m_settings);
+    const std::shared_ptr<ContainerRuntime> created =
+        RuntimeFactory::create(engine, m_settings.engineHost);
+    m_runtime = created;
     const std::shared_ptr<const ContainerRuntime> runtime = m_runtime;
     if (!runtime) {
         Check& engineCheck = checkNamed(kEngine);
@@ -382,6 +387,10 @@ void DoctorCommand::startEngineCheck()
                                    image.isDefault ? image.reference + QStringLiteral(" (default)")
                                                    : image.reference);
     }
+    // Whether its containers see this machine's files, asked anew (servers recall what it
+    // finds): before the checks that run containers the answer decides how.
+    EngineLocationFinder().settle(*created, m_settings.engineLocation, m_pythonImage,
+                                  SandboxFilesLocator::find().launcher, true);
     m_health = std::make_unique<EngineHealthCheck>();
     connect(m_health.get(), &EngineHealthCheck::finished, this, &DoctorCommand::onEngineChecked);
     m_health->start(std::move(runtime), images);
@@ -440,6 +449,8 @@ void DoctorCommand::startLocationCheck(const std::function<void()>& then)
     Check& check = checkNamed(kLocation);
     check.status = Check::Status::Ok;
     check.detail = EngineAddress::describe(location.address, location.remote);
+    if (!location.basis.isEmpty())
+        check.detail += QStringLiteral(" (%1)").arg(location.basis);
     // Programs, their files and the secrets sandboxes get would cross the network in clear, to
     // an engine that asks nobody who they are.
     const QProcessEnvironment cli = runtime->processEnvironment();
@@ -547,8 +558,8 @@ void DoctorCommand::startSandboxCheck()
                 check.fix = report.fix;
                 finishIfDone();
             });
-    m_trialRun->start(m_engineName, m_settings.engineHost, m_settings.policy, m_settings.egress,
-                      m_pythonImage);
+    m_trialRun->start(m_engineName, m_settings.engineHost, m_settings.engineLocation,
+                      m_settings.policy, m_settings.egress, m_pythonImage);
 }
 
 void DoctorCommand::startSecretsCheck(const QString& dataDir, bool secretsFile)

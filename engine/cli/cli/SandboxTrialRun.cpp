@@ -2,6 +2,7 @@
 
 #include "core/ByteSize.h"
 #include "runtime/ContainerRuntime.h"
+#include "runtime/EngineLocationFinder.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/ExecutionResult.h"
@@ -55,11 +56,14 @@ SandboxTrialRun::~SandboxTrialRun()
 }
 
 void SandboxTrialRun::start(const QString& engine, const QString& engineHost,
-                            const SandboxPolicy& policy, const EgressSettings& egress,
-                            const QString& pythonImage)
+                            EngineLocationChoice engineLocation, const SandboxPolicy& policy,
+                            const EgressSettings& egress, const QString& pythonImage)
 {
-    m_runner = std::make_unique<SandboxRunner>(RuntimeFactory::create(engine, engineHost), policy,
-                                               SandboxFilesLocator::find());
+    std::unique_ptr<ContainerRuntime> runtime = RuntimeFactory::create(engine, engineHost);
+    const SandboxFiles files = SandboxFilesLocator::find();
+    if (runtime)
+        EngineLocationFinder().settle(*runtime, engineLocation, pythonImage, files.launcher);
+    m_runner = std::make_unique<SandboxRunner>(std::move(runtime), policy, files);
     m_runner->setEgress(egress);
     RunRequest request;
     request.language = Language::Python;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "egress/EgressSettings.h"
+#include "runtime/EngineLocationChoice.h"
 #include "runtime/Language.h"
 #include "runtime/SandboxPolicy.h"
 
@@ -38,7 +39,8 @@ public:
 
     // `engine`: as RuntimeFactory takes it (empty: auto). finished() follows once, after the
     // container is gone.
-    void start(const QString& engine, const QString& engineHost, const SandboxPolicy& policy,
+    void start(const QString& engine, const QString& engineHost,
+               EngineLocationChoice engineLocation, const SandboxPolicy& policy,
                const EgressSettings& egress, const QString& pythonImage);
 
     // What `result` (of the probe program) says about sandboxes under `policy`.

@@ -380,6 +380,26 @@ QStringList ContainerRuntime::volumeMountpointArguments(const QString& volume) c
 QStringList ContainerRuntime::quickRunArguments(const QString& image, const QStringList& command,
                                                 const QString& seccompProfile) const
 {
+    return hardenedRunOptions(seccompProfile) << engineSpecificRunOptions() << image << command;
+}
+
+QStringList ContainerRuntime::fileSightArguments(const QString& image, const QString& folder,
+                                                 const QString& marker,
+                                                 const QString& launcher) const
+{
+    // The launcher where a sandbox has it, the folder at its own path; `cat` prints the marker.
+    return hardenedRunOptions({})
+           << QStringLiteral("--mount")
+           << QStringLiteral("type=bind,source=%1,target=%2,ro=true")
+                  .arg(launcher, QLatin1String(ContainerSpec::kLauncherMountPoint))
+           << QStringLiteral("--mount")
+           << QStringLiteral("type=bind,source=%1,target=%1,ro=true").arg(folder)
+           << QStringLiteral("--entrypoint") << QStringLiteral("cat") << engineSpecificRunOptions()
+           << image << folder + QLatin1Char('/') + marker;
+}
+
+QStringList ContainerRuntime::hardenedRunOptions(const QString& seccompProfile) const
+{
     const SandboxPolicy policy;
     QStringList args{QStringLiteral("run"),
                      QStringLiteral("--rm"),
@@ -407,7 +427,6 @@ QStringList ContainerRuntime::quickRunArguments(const QString& image, const QStr
                      QStringLiteral("none")};
     if (!seccompProfile.isEmpty())
         args << QStringLiteral("--security-opt") << seccompOption(seccompProfile);
-    args << engineSpecificRunOptions() << image << command;
     return args;
 }
 

@@ -130,6 +130,11 @@ public:
     // profile (SandboxFilesLocator), or empty for the engine's default.
     QStringList quickRunArguments(const QString& image, const QStringList& command,
                                   const QString& seccompProfile) const;
+    // The same hardening, for EngineFileSightProbe: a container that mounts this machine's
+    // `folder` (at the same path) and `launcher` (where a sandbox has it), read-only, and prints
+    // the file `marker` of the folder.
+    QStringList fileSightArguments(const QString& image, const QString& folder,
+                                   const QString& marker, const QString& launcher) const;
 
     // A call that reaches the engine and asks next to nothing of it (the containers that carry a
     // label no container has): what timing a round trip needs. (`version` is no such call:
@@ -178,6 +183,9 @@ protected:
     virtual EngineLocation locate(const QProcessEnvironment& environment) const = 0;
 
 private:
+    // `run` and the options of quickRunArguments(), up to the image.
+    QStringList hardenedRunOptions(const QString& seccompProfile) const;
+
     QString m_program;
     QString m_endpoint;
     QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();

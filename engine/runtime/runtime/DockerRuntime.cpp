@@ -132,7 +132,7 @@ EngineLocation DockerRuntime::locate(const QProcessEnvironment& environment) con
     QString url;
     if (!inspect.waitForStarted(5000)) {
         // No CLI at all: every call says so ("could not be started"), wherever the engine is.
-        return {false, {}};
+        return {false, {}, {}};
     }
     if (inspect.waitForFinished(5000) && inspect.exitStatus() == QProcess::NormalExit &&
         inspect.exitCode() == 0) {
@@ -145,8 +145,8 @@ EngineLocation DockerRuntime::locate(const QProcessEnvironment& environment) con
     // Not known: taken for remote, whose way (the engine's own channels) works everywhere; a
     // host path given to an engine that is elsewhere would name whatever is there.
     if (url.isEmpty())
-        return {true, {}};
-    return {EngineAddress::isRemoteUrl(url), url};
+        return {true, {}, {}};
+    return {EngineAddress::isRemoteUrl(url), url, {}};
 }
 
 QString DockerRuntime::sandboxUsers() const

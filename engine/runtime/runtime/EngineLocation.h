@@ -13,6 +13,9 @@ struct EngineLocation
     // What the CLI connects to (unix:///var/run/docker.sock, ssh://me@build), or the name of a
     // connection; empty when not known.
     QString address;
+    // How that was found, for doctor: "a container saw a file of this machine", "set with
+    // --engine-location"... (EngineLocationFinder); empty: from the address alone.
+    QString basis;
 
     friend bool operator==(const EngineLocation&, const EngineLocation&) = default;
 };

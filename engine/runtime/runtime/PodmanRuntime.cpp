@@ -171,12 +171,12 @@ EngineLocation PodmanRuntime::locate(const QProcessEnvironment& environment) con
     // it is treated as remote even when the service is on this machine, which always works.
     const QString url = environment.value(QStringLiteral("CONTAINER_HOST"));
     if (!url.isEmpty())
-        return {true, url};
+        return {true, url, {}};
     const QString connection = environment.value(QStringLiteral("CONTAINER_CONNECTION"));
     if (!connection.isEmpty())
-        return {true, connection};
+        return {true, connection, {}};
     // Off Linux, podman is always the client of a Podman machine.
-    return {EngineAddress::isRemoteUrl(QStringLiteral("unix:///run/podman/podman.sock")), {}};
+    return {EngineAddress::isRemoteUrl(QStringLiteral("unix:///run/podman/podman.sock")), {}, {}};
 }
 
 } // namespace csm

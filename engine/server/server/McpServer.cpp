@@ -11,6 +11,7 @@
 #include "mcp/ToolRegistry.h"
 #include "platform/ProcessProbe.h"
 #include "runtime/ContainerRuntime.h"
+#include "runtime/EngineLocationFinder.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/RunQueue.h"
@@ -102,6 +103,12 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     const SandboxFiles files = SandboxFilesLocator::find();
     if (!files.isComplete())
         qCCritical(lcServer).noquote() << SandboxFilesLocator::missingMessage(files);
+    // Before the runner, which mounts this machine's files or not by the answer.
+    EngineLocationFinder().settle(*runtime, options.engineLocation,
+                                  options.pythonImage.isEmpty()
+                                      ? runtime->defaultImage(Language::Python)
+                                      : options.pythonImage,
+                                  files.launcher);
     m_runner = std::make_unique<SandboxRunner>(std::move(runtime), options.policy, files);
     m_runner->setEgress(options.egress);
     m_runner->queue().setLimits(runLimits(options));

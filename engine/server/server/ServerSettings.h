@@ -5,6 +5,7 @@
 #include "history/HistoryFieldCap.h"
 #include "history/RetentionPolicy.h"
 #include "runtime/EngineChoice.h"
+#include "runtime/EngineLocationChoice.h"
 #include "runtime/Language.h"
 #include "runtime/SandboxPolicy.h"
 
@@ -25,6 +26,8 @@ struct ServerSettings
     // Where that engine is (EngineAddress: a URL, or a context or connection name); empty: where
     // its CLI goes by default (DOCKER_HOST, CONTAINER_HOST, its configuration).
     QString engineHost;
+    // Whether its containers see this machine's files: auto asks the engine (EngineLocationFinder).
+    EngineLocationChoice engineLocation = EngineLocationChoice::Auto;
     QString pythonImage; // empty: the locally built default
     QString jsImage;
     SandboxPolicy policy;

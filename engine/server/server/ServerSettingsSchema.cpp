@@ -159,6 +159,31 @@ std::vector<ServerSetting> containerSettings()
     });
     list.push_back({
         Section::Container,
+        QStringLiteral("engine-location"),
+        valueFlag("engine-location",
+                  QStringLiteral("Whether the engine's containers see this machine's files: "
+                                 "local (bind mounts), remote (the engine's own volumes and "
+                                 "streams) or auto (asked once per engine and address, with a "
+                                 "container that reads a file made here). Default: "
+                                 "$CODE_SANDBOX_ENGINE_LOCATION, else auto."),
+                  "where"),
+        QStringLiteral("CODE_SANDBOX_ENGINE_LOCATION"),
+        {},
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            const auto choice = EngineLocationChoices::parse(text);
+            if (!choice)
+                return QStringLiteral("use local, remote or auto");
+            settings.engineLocation = *choice;
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) {
+            return EngineLocationChoices::toString(settings.engineLocation);
+        },
+        {},
+        false, // a fix for an engine that cannot be asked, not a setting the app shows
+    });
+    list.push_back({
+        Section::Container,
         QStringLiteral("python-image"),
         valueFlag("python-image",
                   QStringLiteral("Image for run_python_code (default: the locally built "

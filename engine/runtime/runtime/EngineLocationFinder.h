@@ -1,0 +1,33 @@
+#pragma once
+
+#include "runtime/EngineLocationChoice.h"
+#include "runtime/EngineLocationMemory.h"
+
+#include <QString>
+
+namespace csm {
+
+class ContainerRuntime;
+
+// Settles whether an engine's containers see this machine's files (ContainerRuntime::location):
+// what the user chose (--engine-location); else, for an engine reached through an address,
+// what asking it found (EngineFileSightProbe), asked once per engine and address and then
+// recalled (doctor asks again). An engine that cannot be asked yet (not running, its image not
+// built) is placed by its address's shape, as before, and asked at the next start. Local Podman
+// without a service runs its containers itself: it is local, with nothing to ask.
+class EngineLocationFinder final
+{
+public:
+    explicit EngineLocationFinder(EngineLocationMemory memory = EngineLocationMemory());
+
+    // `image`: what the probe's container runs (the sandbox's); `launcher`: this machine's
+    // launcher, which the probe mounts as a sandbox would. `askAgain`: ask even when an answer
+    // is known (doctor).
+    void settle(ContainerRuntime& runtime, EngineLocationChoice choice, const QString& image,
+                const QString& launcher, bool askAgain = false) const;
+
+private:
+    EngineLocationMemory m_memory;
+};
+
+} // namespace csm
