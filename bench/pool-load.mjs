@@ -8,11 +8,14 @@
 // c. the same with issue 16's plot call (pandas, a groupby, a bar chart shown, so it comes back);
 // d. bursts of concurrent print(1) calls, 3 s apart, with the server's running Python containers
 //    counted after each, then again after an idle wait: does the pool grow, and shrink again?
-// Every figure carries the load average (1 min) at its start and end.
+// e. (issue 33) the pool under steady load: print(1) at a fixed rate (0.5, 1 and 2 calls/s by
+//    default), each call started on schedule, from a full pool: p50, p95, warm and cold.
+// Every figure carries the load average (1 min) at its start and end. A remote engine: run it
+// with the engine CLI's variables (DOCKER_HOST...) set; the server and the engine rows use them.
 //
 // Usage: node pool-load.mjs [--server PATH] [--engine podman|docker] [--pool N] [--calls N]
 //        [--bursts N] [--burst-size N] [--starts N] [--idle-wait-s S] [--settle-ms MS]
-//        [--json FILE]
+//        [--rates R,R...] [--rate-calls N] [--series LIST] [--json FILE]
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,6 +53,9 @@ const usage = `Usage: node pool-load.mjs [options]
   --starts N              engine container starts per start-rate series (default 10)
   --idle-wait-s S         idle wait after the bursts before counting the pool again (default 70)
   --settle-ms MS          pause once the pool is full, before a series (default 3000)
+  --rates R,R...          steady series: calls per second (default 0.5,1,2)
+  --rate-calls N          calls per steady series (default 30)
+  --series LIST           which to run, of engine,print,plot,bursts,steady (default all)
   --json FILE             also write every figure and sample as JSON`;
 const opts = parseOptions(
   script,
@@ -62,6 +68,9 @@ const opts = parseOptions(
     'idle-wait-s': { type: 'string', default: '70' },
     // The engine is still tearing down the previous series' containers when the pool is full.
     'settle-ms': { type: 'string', default: '3000' },
+    rates: { type: 'string', default: '0.5,1,2' },
+    'rate-calls': { type: 'string', default: '30' },
+    series: { type: 'string', default: 'engine,print,plot,bursts,steady' },
   },
   usage,
 );
@@ -73,6 +82,10 @@ const burstSize = intOption(script, opts, 'burst-size');
 const starts = intOption(script, opts, 'starts');
 const idleWaitS = intOption(script, opts, 'idle-wait-s', 0);
 const settleMs = intOption(script, opts, 'settle-ms', 0);
+const rateCalls = intOption(script, opts, 'rate-calls');
+const rates = opts.rates.split(',').map(Number);
+if (rates.some((r) => !(r > 0))) fail(script, `--rates: positive numbers, comma-separated (got ${opts.rates})`);
+const wanted = new Set(opts.series.split(','));
 const fullPool = 2 * poolSize; // Python and JavaScript each
 const image = defaultPythonImage(engine);
 const PLOT = plotProgram('plt.show()');
@@ -153,6 +166,22 @@ async function backToBackSeries(server, label, code, expected) {
   return tally(outcomes, server, before, now() - start, loadStart);
 }
 
+// `rateCalls` calls of print(1), the k-th started at k / rate seconds (whether or not the one
+// before has ended): an agent that calls now and then, not a loop.
+async function steadySeries(server, rate) {
+  const loadStart = load1();
+  const before = { warm: server.warm, cold: server.cold };
+  const start = now();
+  const pending = [];
+  for (let k = 0; k < rateCalls; k++) {
+    const due = start + (k * 1000) / rate;
+    if (due > now()) await sleep(due - now());
+    pending.push(tryCall(server, 'print(1)', '1\n', `steady ${rate}/s`));
+  }
+  const outcomes = await Promise.all(pending);
+  return { ...tally(outcomes, server, before, now() - start, loadStart), rate };
+}
+
 async function burstRound(server) {
   const loadStart = load1();
   const before = { warm: server.warm, cold: server.cold };
@@ -186,10 +215,12 @@ async function untilPoolFull(server, results, before) {
 // ---------------------------------------------------------------------------------------------
 
 async function measure(results) {
-  progress(`engine: ${starts} × ${engine} run --rm --network none --pull never ${image} true, one at a time`);
-  results.engineSequential = await engineStartSeries(1);
-  progress(`engine: the same, two at a time`);
-  results.engineConcurrent = await engineStartSeries(2);
+  if (wanted.has('engine')) {
+    progress(`engine: ${starts} × ${engine} run --rm --network none --pull never ${image} true, one at a time`);
+    results.engineSequential = await engineStartSeries(1);
+    progress(`engine: the same, two at a time`);
+    results.engineConcurrent = await engineStartSeries(2);
+  }
 
   progress(`starting the server (--pool ${poolSize} --verbose)`);
   const server = await startServer({ server: opts.server, engine, args: ['--verbose', '--pool', String(poolSize)] });
@@ -198,13 +229,28 @@ async function measure(results) {
     await waitReadyLines(server, fullPool, POOL_FULL_TIMEOUT_MS);
     await sleep(settleMs);
 
-    progress(`print(1): ${calls} calls back to back`);
-    results.print1 = await backToBackSeries(server, 'print(1)', 'print(1)', '1\n');
+    results.steady = [];
+    if (wanted.has('steady')) {
+      for (const rate of rates) {
+        await untilPoolFull(server, results, `${rate} calls/s`);
+        progress(`print(1): ${rateCalls} calls at ${rate}/s`);
+        results.steady.push(await steadySeries(server, rate));
+      }
+    }
 
-    await untilPoolFull(server, results, 'the plot calls');
-    progress(`plot call: ${calls} calls back to back`);
-    results.plot = await backToBackSeries(server, 'plot call', PLOT, PLOT_OUTPUT);
+    if (wanted.has('print')) {
+      await untilPoolFull(server, results, 'print(1) back to back');
+      progress(`print(1): ${calls} calls back to back`);
+      results.print1 = await backToBackSeries(server, 'print(1)', 'print(1)', '1\n');
+    }
 
+    if (wanted.has('plot')) {
+      await untilPoolFull(server, results, 'the plot calls');
+      progress(`plot call: ${calls} calls back to back`);
+      results.plot = await backToBackSeries(server, 'plot call', PLOT, PLOT_OUTPUT);
+    }
+
+    if (!wanted.has('bursts')) return;
     await untilPoolFull(server, results, 'the bursts');
     results.pythonContainersBeforeBursts = await pythonContainers(server);
     results.bursts = [];
@@ -254,6 +300,7 @@ function report(results) {
   };
   series(`engine: run --rm ... true, one at a time`, results.engineSequential, { warmCold: false });
   series(`engine: run --rm ... true, two at a time`, results.engineConcurrent, { warmCold: false });
+  for (const r of results.steady ?? []) series(`print(1), ${rateCalls} at ${r.rate} calls/s`, r);
   series(`print(1), ${calls} back to back`, results.print1);
   series(`plot call (chart shown), ${calls} back to back`, results.plot);
   for (const [i, r] of (results.bursts ?? []).entries()) {
@@ -280,6 +327,7 @@ function report(results) {
   for (const [label, s] of [
     ['engine, one at a time', results.engineSequential],
     ['engine, two at a time', results.engineConcurrent],
+    ...(results.steady ?? []).map((r) => [`${r.rate} calls/s`, r]),
     ['print(1)', results.print1],
     ['plot call', results.plot],
     ...(results.bursts ?? []).map((r, i) => [`burst ${i + 1}`, r]),
@@ -301,7 +349,7 @@ async function main() {
   await run(engine, ['image', 'inspect', image]).catch((error) => fail(script, `image ${image} is missing in ${engine} (containers/build-images): ${firstLine(error)}`));
   const engineVersion = (await run(engine, ['version', '--format', engine === 'podman' ? '{{.Client.Version}}' : '{{.Server.Version}}']).catch(() => ({ stdout: '?' }))).stdout.trim();
   const results = {
-    options: { engine, poolSize, calls, bursts, burstSize, starts, idleWaitS, settleMs, image },
+    options: { engine, poolSize, calls, bursts, burstSize, starts, idleWaitS, settleMs, image, rates, rateCalls, series: [...wanted] },
     engineVersion: `${engine} ${engineVersion}`,
     sdk: sdk.version,
     server: identifyServer(opts.server),

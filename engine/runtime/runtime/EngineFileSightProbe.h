@@ -30,9 +30,11 @@ public:
         QString detail;
     };
 
-    // Blocks until the engine answered, at most `timeoutMs` per step (an image check, a run).
+    // Blocks until the engine answered, at most `timeoutMs` per step (an image check, a run): it
+    // runs before a server answers its client, once per engine and address; an engine that
+    // hangs is not asked.
     static Result ask(const ContainerRuntime& runtime, const QString& image,
-                      const QString& launcher, int timeoutMs = 60'000);
+                      const QString& launcher, int timeoutMs = 15'000);
 
     // Reads the run's end: the marker printed, or the engine's refusal to mount the folder or
     // the launcher (`paths`: both, as given to it), or something else.

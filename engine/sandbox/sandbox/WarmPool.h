@@ -44,7 +44,10 @@ public:
     static constexpr int kSessionSizePerImage = 1;
 
     // At most this many containers are being created by the engine at once, so that refills
-    // never crowd out the runs that are going on.
+    // never crowd out the runs that are going on. Two were measured (bench/RESULTS.md, issue
+    // 33, 2 cores): back to back, print(1) fell from 8.1 to 4.8 calls/s on Podman and from 6.5
+    // to 3.4 on Docker, the starts taking the CPU the calls need; at 1 and 2 calls a second one
+    // keeps every call warm on both.
     static constexpr int kMaxParallelStarts = 1;
     // While calls run, refills of an image that still has a ready container wait for them to
     // end (starting a container takes the engine a few hundred milliseconds of CPU, which a
