@@ -2,9 +2,9 @@
 // Issue 33's seams: what a request costs between the parts rather than in the sandbox. One server
 // over stdio and one over Streamable HTTP (keep-alive, with its bearer token), each driven by the
 // official SDK client: `ping`, `tools/list`, and a session cell `x + 1` in a live Python session.
-// Beside them, the same `ping` and `tools/list` as raw JSON-RPC lines over stdio, without the
-// SDK: what the server itself spends, apart from the client's own work (the SDK compiles every
-// tool's outputSchema on `tools/list`).
+// Beside them, the same requests as raw JSON-RPC lines over stdio, without the SDK, with the
+// history and without: what the server itself spends, apart from the client's own work (the SDK
+// compiles every tool's outputSchema on `tools/list`, and checks every result against it).
 //
 // Usage: node seams.mjs [--server PATH] [--engine podman|docker] [--calls N] [--port P] [--json FILE]
 
@@ -32,8 +32,12 @@ const script = 'seams.mjs';
 const opts = parseOptions(script, {
   calls: { type: 'string', default: '200' },
   port: { type: 'string', default: '18765' },
-}, 'Usage: node seams.mjs [--server PATH] [--engine podman|docker] [--calls N] [--port P] [--json FILE]');
+  // A server fills its warm pool as it starts (a few containers, seconds of CPU on 2 cores):
+  // measured before that ends, a cell pays for the refills beside it.
+  'settle-ms': { type: 'string', default: '8000' },
+}, 'Usage: node seams.mjs [--server PATH] [--engine podman|docker] [--calls N] [--port P] [--settle-ms MS] [--json FILE]');
 const calls = intOption(script, opts, 'calls');
+const settleMs = intOption(script, opts, 'settle-ms', 0);
 const port = intOption(script, opts, 'port');
 // The servers keep their history (as by default) in a folder of their own.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seams-'));
@@ -70,9 +74,10 @@ async function measureSdk(label, client) {
   };
 }
 
-// Raw JSON-RPC lines to a server on stdio: no SDK between.
-async function measureRaw() {
-  const child = spawn(opts.server, ['--no-history'], {
+// Raw JSON-RPC lines to a server on stdio: no SDK between. `args`: the server's (its history
+// on or off); `label`: the rows' name.
+async function measureRaw(args, label) {
+  const child = spawn(opts.server, args, {
     env: { ...process.env, CODE_SANDBOX_ENGINE: opts.engine },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
@@ -98,9 +103,16 @@ async function measureRaw() {
     protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'seams', version: '1' },
   });
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  await sleep(settleMs);
+  const cell = async (code) => {
+    const answer = await request('tools/call', { name: 'run_python_code', arguments: { code, session: 'seams' } });
+    if (!answer.result || answer.result.isError) throw new Error(`cell failed: ${JSON.stringify(answer).slice(0, 800)}`);
+  };
+  await cell('x = 41');
   const result = {
-    ping: await series('raw stdio ping', calls, () => request('ping')),
-    toolsList: await series('raw stdio tools/list', Math.max(20, calls / 4), () => request('tools/list')),
+    ping: await series(`${label} ping`, calls, () => request('ping')),
+    toolsList: await series(`${label} tools/list`, Math.max(20, calls / 4), () => request('tools/list')),
+    sessionCell: await series(`${label} session cell x + 1`, Math.max(20, calls / 2), () => cell('x + 1')),
   };
   child.stdin.end();
   await new Promise((resolve) => child.on('exit', resolve));
@@ -141,6 +153,7 @@ async function measureHttp() {
     const client = new sdk.Client({ name: 'code-sandbox-bench', version: '1.0.0' });
     await client.connect(transport);
     await client.listTools();
+    await sleep(settleMs);
     const result = await measureSdk('http', client);
     await client.close();
     return result;
@@ -159,17 +172,21 @@ const rows = (name, r) => [
 const stdioServer = await startServer({
   server: opts.server, engine: opts.engine, args: ['--data-dir', path.join(dataDir, 'stdio')],
 });
+await sleep(settleMs);
 const stdio = await measureSdk('stdio', stdioServer.client);
 await closeServer(stdioServer);
 await sleep(500);
-const raw = await measureRaw();
+const raw = await measureRaw(['--data-dir', path.join(dataDir, 'raw')], 'raw stdio');
+await sleep(500);
+const rawNoHistory = await measureRaw(['--no-history'], 'raw stdio, no history');
 await sleep(500);
 const http = await measureHttp();
 
 console.log(`SDK ${loadSdk().version}, engine ${opts.engine}, server ${path.relative(benchDir, opts.server)}`);
 console.log('| request (ms) | p50 | p95 |');
 console.log('|---|---:|---:|');
-for (const line of [...rows('SDK, stdio:', stdio), ...rows('SDK, HTTP:', http), ...rows('raw JSON-RPC, stdio:', raw)])
+for (const line of [...rows('SDK, stdio:', stdio), ...rows('SDK, HTTP:', http), ...rows('raw JSON-RPC, stdio:', raw),
+  ...rows('raw JSON-RPC, stdio, --no-history:', rawNoHistory)])
   console.log(line);
-if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ stdio, http, raw }, null, 2));
+if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ stdio, http, raw, rawNoHistory }, null, 2));
 fs.rmSync(dataDir, { recursive: true, force: true });
