@@ -221,17 +221,38 @@ private Q_SLOTS:
                 policy.decide(QStringLiteral("evil.host.docker.internal"), 8000, loopback).verdict,
                 EgressPolicy::Verdict::Deny);
         }
-        const EgressPolicy none(EgressMode::Open, {}, {});
-        const auto refused = none.decide(QStringLiteral("host.docker.internal"), 8000, loopback);
-        QCOMPARE(refused.verdict, EgressPolicy::Verdict::Deny);
+        // Unnamed, it is refused before anything, in ask mode too (allowed when asked, it would
+        // still be loopback), with the rule that would allow it.
+        for (const EgressMode mode : {EgressMode::Open, EgressMode::Ask, EgressMode::Allowlist}) {
+            const EgressPolicy none(mode, {}, {});
+            const auto refused =
+                none.decideBeforeResolving(QStringLiteral("host.docker.internal"), 8000);
+            QVERIFY(refused);
+            QCOMPARE(refused->verdict, EgressPolicy::Verdict::Deny);
+            QVERIFY2(refused->reason.contains(
+                         QLatin1String("--allow-host host.containers.internal:8000")),
+                     qPrintable(refused->reason));
+        }
+        // Only an exact rule with a port names it: not a wildcard, not a rule for every port
+        // (this machine's whole loopback).
+        for (const QString& rule :
+             {QStringLiteral("*.internal"), QStringLiteral("*.docker.internal"),
+              QStringLiteral("host.containers.internal"),
+              QStringLiteral("*.containers.internal:8000")}) {
+            const EgressPolicy loose(EgressMode::Open, {pattern(rule)}, {});
+            QVERIFY2(loose.decideBeforeResolving(QStringLiteral("host.containers.internal"), 8000),
+                     qPrintable(rule));
+            QCOMPARE(
+                loose.decide(QStringLiteral("host.containers.internal"), 8000, loopback).verdict,
+                EgressPolicy::Verdict::Deny);
+        }
+        // A loopback address's refusal points at the name.
+        const EgressPolicy open(EgressMode::Open, {}, {});
+        const auto byAddress = open.decide(QStringLiteral("127.0.0.1"), 8000, loopback);
+        QCOMPARE(byAddress.verdict, EgressPolicy::Verdict::Deny);
         QVERIFY2(
-            refused.reason.contains(QLatin1String("--allow-host host.containers.internal:PORT")),
-            qPrintable(refused.reason));
-        // Ask mode asks about it first; what is allowed then is still loopback, refused.
-        const EgressPolicy ask(EgressMode::Ask, {}, {});
-        QVERIFY(ask.asksBeforeResolving(QStringLiteral("host.containers.internal"), 8000));
-        QCOMPARE(ask.decide(QStringLiteral("host.containers.internal"), 8000, loopback).verdict,
-                 EgressPolicy::Verdict::Deny);
+            byAddress.reason.contains(QLatin1String("--allow-host host.containers.internal:PORT")),
+            qPrintable(byAddress.reason));
     }
 
     void allowlistAskAndNone()

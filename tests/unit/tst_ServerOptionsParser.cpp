@@ -115,6 +115,8 @@ private Q_SLOTS:
     void secrets();
     void shares_data();
     void shares();
+    void hostRulesThatReachNothingAreWarnedAbout_data();
+    void hostRulesThatReachNothingAreWarnedAbout();
 };
 
 void tst_ServerOptionsParser::noArgumentsServesWithDefaults()
@@ -987,3 +989,36 @@ void tst_ServerOptionsParser::shares()
 
 QTEST_GUILESS_MAIN(tst_ServerOptionsParser)
 #include "tst_ServerOptionsParser.moc"
+
+void tst_ServerOptionsParser::hostRulesThatReachNothingAreWarnedAbout_data()
+{
+    QTest::addColumn<QString>("rule");
+    QTest::addColumn<QString>("warning"); // a part of it; empty: none
+    QTest::newRow("127.0.0.1") << QStringLiteral("127.0.0.1:8000")
+                               << QStringLiteral("a sandbox's 127.0.0.1 is its own loopback");
+    QTest::newRow("localhost") << QStringLiteral("localhost")
+                               << QStringLiteral("host.containers.internal:PORT");
+    QTest::newRow("[::1]") << QStringLiteral("[::1]:5432") << QStringLiteral("its own loopback");
+    QTest::newRow("this machine without a port")
+        << QStringLiteral("host.docker.internal") << QStringLiteral("host.docker.internal:8000");
+    QTest::newRow("this machine with a port")
+        << QStringLiteral("host.containers.internal:8000") << QString();
+    QTest::newRow("another loopback address") << QStringLiteral("127.0.0.2:8000") << QString();
+    QTest::newRow("a public host") << QStringLiteral("*.pypi.org") << QString();
+}
+
+void tst_ServerOptionsParser::hostRulesThatReachNothingAreWarnedAbout()
+{
+    QFETCH(QString, rule);
+    QFETCH(QString, warning);
+    const Parsed parsed = parse({QStringLiteral("--allow-host"), rule});
+    const auto* options = std::get_if<ServerOptions>(&parsed);
+    QVERIFY2(options, qPrintable(describe(parsed)));
+    if (warning.isEmpty()) {
+        QCOMPARE(options->warnings, QStringList());
+        return;
+    }
+    QCOMPARE(options->warnings.size(), 1);
+    QVERIFY2(options->warnings.constFirst().contains(warning),
+             qPrintable(options->warnings.constFirst()));
+}

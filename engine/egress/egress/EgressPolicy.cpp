@@ -26,13 +26,17 @@ bool EgressPolicy::matches(const QList<HostPattern>& patterns, const QString& ho
 
 bool EgressPolicy::named(const QString& host, quint16 port) const
 {
-    if (matches(m_allowed, host, port))
-        return true;
     if (!HostGateway::isName(host))
-        return false;
+        return matches(m_allowed, host, port);
+    // This machine's name leads to its loopback, where more listens than anyone would open at
+    // once (an engine's API, this server): only a rule that names it, not "*.internal", and
+    // with its port.
     const QStringList aliases = HostGateway::names();
-    return std::any_of(aliases.cbegin(), aliases.cend(),
-                       [&](const QString& alias) { return matches(m_allowed, alias, port); });
+    return std::any_of(m_allowed.cbegin(), m_allowed.cend(), [&](const HostPattern& pattern) {
+        return pattern.isExactName() && pattern.port() &&
+               std::any_of(aliases.cbegin(), aliases.cend(),
+                           [&](const QString& alias) { return pattern.matches(alias, port); });
+    });
 }
 
 std::optional<EgressPolicy::Decision> EgressPolicy::decideBeforeResolving(const QString& host,
@@ -42,6 +46,13 @@ std::optional<EgressPolicy::Decision> EgressPolicy::decideBeforeResolving(const 
     if (m_mode == EgressMode::None)
         return Decision{Verdict::Deny,
                         QStringLiteral("%1: this sandbox has no network").arg(target)};
+    // Not asked about in ask mode either: allowed there, it would still be loopback.
+    if (m_mode != EgressMode::Bridge && HostGateway::isName(host) && !named(host, port))
+        return Decision{Verdict::Deny,
+                        QStringLiteral("%1: this machine's services are reached where an allow "
+                                       "rule names %2 with the port (--allow-host %2:%3)")
+                            .arg(target, HostGateway::name())
+                            .arg(port)};
     if (m_mode == EgressMode::Allowlist && !named(host, port))
         return Decision{Verdict::Deny, QStringLiteral("%1: not on the allow list").arg(target)};
     return std::nullopt;

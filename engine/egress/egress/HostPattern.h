@@ -25,6 +25,10 @@ public:
     bool matches(const QString& host, quint16 port) const;
     // As the user would write it again: "*.pypi.org", "api.github.com:443", "[fd00::1]:8080".
     QString toString() const;
+    // One name, not "*.NAME" nor an address.
+    bool isExactName() const { return !m_subdomains && !m_address; }
+    // The port it names; none for every port.
+    std::optional<quint16> port() const { return m_port; }
 
     friend bool operator==(const HostPattern&, const HostPattern&) = default;
 

@@ -1,5 +1,7 @@
 #include "server/ServerOptionsParser.h"
 
+#include "egress/HostGateway.h"
+#include "egress/HostPattern.h"
 #include "history/HistoryLocation.h"
 #include "history/HistoryOptions.h"
 #include "runtime/Language.h"
@@ -119,6 +121,32 @@ void applyContainerImage(const QCommandLineParser& parser, const QProcessEnviron
         options.setImage(*language, containerImage);
 }
 
+// Rules that cannot do what they seem to: the sandbox's own loopback stays in the sandbox
+// (NO_PROXY), and this machine's name needs a port.
+void warnAboutHostRules(ServerOptions& options)
+{
+    for (const HostPattern& rule : std::as_const(options.egress.allowedHosts)) {
+        if (rule.isExactName() && !rule.port() && HostGateway::isName(rule.toString())) {
+            options.warnings << QStringLiteral("--allow-host %1: this machine's services are "
+                                               "allowed one port at a time (%1:8000); this rule "
+                                               "allows none")
+                                    .arg(rule.toString());
+            continue;
+        }
+        for (const char* own : {"localhost", "127.0.0.1", "::1"}) {
+            if (rule.matches(QLatin1String(own), rule.port().value_or(80))) {
+                options.warnings << QStringLiteral(
+                                        "--allow-host %1: a sandbox's %2 is its own loopback, not "
+                                        "this machine's; this machine's services are at %3:PORT "
+                                        "(allow that instead)")
+                                        .arg(rule.toString(), QLatin1String(own),
+                                             HostGateway::name());
+                break;
+            }
+        }
+    }
+}
+
 std::optional<QString> readPassThrough(const CommandLineFlags& flags,
                                        const QCommandLineParser& parser,
                                        const QProcessEnvironment& environment,
@@ -196,6 +224,7 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
             QStringLiteral("the server's data folder (its settings, history and secrets list)"));
         !problem.isEmpty())
         return QStringLiteral("--share: ") + problem;
+    warnAboutHostRules(options);
     applyContainerImage(parser, environment, options);
     if (auto problem = readPassThrough(flags, parser, environment, options))
         return *problem;
