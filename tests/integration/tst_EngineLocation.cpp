@@ -18,6 +18,7 @@
 #include <QTest>
 
 #include <memory>
+#include <unistd.h>
 
 using callresult::code;
 using callresult::describe;
@@ -116,12 +117,19 @@ private:
         return false;
     }
 
-    static QJsonObject remembered(const QString& cache)
+    // What `cache` holds about the engine at url() (its key adds this process's temporary
+    // folder and mount namespace, which the server shares).
+    QJsonObject remembered(const QString& cache) const
     {
         QFile file(QDir(cache).filePath(QStringLiteral("code-sandbox/engine-locations.json")));
         if (!file.open(QIODevice::ReadOnly))
             return {};
-        return QJsonDocument::fromJson(file.readAll()).object();
+        const QJsonObject all = QJsonDocument::fromJson(file.readAll()).object();
+        for (auto it = all.begin(); it != all.end(); ++it) {
+            if (it.key().startsWith(QStringLiteral("podman %1 ").arg(url())))
+                return it.value().toObject();
+        }
+        return {};
     }
 
     QJsonObject doctorsLocation(const QString& cache)
@@ -144,7 +152,12 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase() { QVERIFY(m_state.isValid()); }
+    void initTestCase()
+    {
+        if (::geteuid() != 0)
+            QSKIP("a mount namespace and root's Podman service need root");
+        QVERIFY(m_state.isValid());
+    }
 
     void cleanupTestCase() { stopService(); }
 
@@ -162,16 +175,17 @@ private Q_SLOTS:
                                    "machine had just made")),
                  qPrintable(server->standardError()));
         // Remembered: the next server asks nothing, and says where its answer came from.
-        const QJsonObject entry =
-            remembered(cache).value(QStringLiteral("podman ") + url()).toObject();
+        const QJsonObject entry = remembered(cache);
         QCOMPARE(entry.value(QLatin1String("remote")), QJsonValue(false));
         server.reset();
         auto next = startServer(cache, quick);
         QVERIFY(next);
-        QVERIFY2(next->standardError().isEmpty() ||
-                     !next->standardError().contains(QLatin1String("podman engine:")),
-                 qPrintable(next->standardError()));
         QVERIFY(answers(*next));
+        QVERIFY2(!next->standardError().contains(QLatin1String("podman engine:")),
+                 qPrintable(next->standardError()));
+        // Not asked again: the answer is the first one's.
+        QCOMPARE(remembered(cache).value(QLatin1String("asked")),
+                 entry.value(QLatin1String("asked")));
     }
 
     void anEngineThatDoesNotSeeThemIsRemote()
@@ -198,9 +212,7 @@ private Q_SLOTS:
                      QLatin1String("podman engine: remote - a container could not mount a file "
                                    "of this machine")),
                  qPrintable(server->standardError()));
-        QCOMPARE(
-            remembered(cache).value(QStringLiteral("podman ") + url())[QLatin1String("remote")],
-            QJsonValue(true));
+        QCOMPARE(remembered(cache).value(QLatin1String("remote")), QJsonValue(true));
         server.reset();
         // doctor asks again, and says what it found and how.
         const QJsonObject location = doctorsLocation(newCache());

@@ -1,6 +1,6 @@
 // Where an engine runs its containers: how the probe's answer is read (the engines' own words
 // for a mount they cannot make), what is remembered between starts, and the setting's words. The
-// probe against real engines is tests/integration/tst_EngineFileSight.
+// probe against real engines is tests/integration/tst_EngineLocation.
 #include "runtime/EngineFileSightProbe.h"
 #include "runtime/EngineLocationChoice.h"
 #include "runtime/EngineLocationMemory.h"
@@ -51,6 +51,11 @@ private Q_SLOTS:
             << 1 << QByteArray()
             << QByteArray("cat: " + kFolder.toUtf8() + "/marker: No such file or directory\n")
             << doesNotSee;
+        QTest::newRow("no cat in the image")
+            << 127 << QByteArray()
+            << QByteArray("Error: runc: exec: \"cat\": executable file not found in $PATH: "
+                          "No such file or directory\n")
+            << unknown;
         QTest::newRow("the engine went away")
             << 125 << QByteArray()
             << QByteArray("Cannot connect to the Docker daemon at unix:///var/run/docker.sock. "

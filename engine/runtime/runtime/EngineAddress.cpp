@@ -2,7 +2,7 @@
 
 namespace csm {
 
-bool EngineAddress::isRemoteUrl(const QString& url)
+bool EngineAddress::leadsIntoVirtualMachine(const QString& url)
 {
 #ifndef Q_OS_LINUX
     // macOS and Windows have no Linux kernel to run containers on: the engine is in a VM.
@@ -10,12 +10,24 @@ bool EngineAddress::isRemoteUrl(const QString& url)
     return true;
 #else
     if (!url.startsWith(QLatin1String("unix://"), Qt::CaseInsensitive))
-        return !url.isEmpty();
-    // Docker Desktop for Linux runs its engine in a VM and hands out a socket under
-    // ~/.docker/desktop; Podman machine's sockets live under .../podman/machine/.
-    return url.contains(QLatin1String("/.docker/desktop/")) ||
-           url.contains(QLatin1String("/podman/machine/"));
+        return false;
+    // Docker Desktop for Linux hands out a socket under ~/.docker/desktop, Podman machine under
+    // .../podman/machine/, Rancher Desktop ~/.rd/docker.sock, Colima and Lima under their own
+    // folders.
+    for (const char* folder :
+         {"/.docker/desktop/", "/podman/machine/", "/.rd/", "/.colima/", "/.lima/"}) {
+        if (url.contains(QLatin1String(folder)))
+            return true;
+    }
+    return false;
 #endif
+}
+
+bool EngineAddress::isRemoteUrl(const QString& url)
+{
+    if (leadsIntoVirtualMachine(url))
+        return true;
+    return !url.startsWith(QLatin1String("unix://"), Qt::CaseInsensitive) && !url.isEmpty();
 }
 
 QString EngineAddress::describe(const QString& url, bool remote)

@@ -17,6 +17,11 @@ public:
     // socket that leads into a virtual machine (Docker Desktop's, Podman machine's). A plain
     // local Unix socket is local; and on a system other than Linux, every engine runs in a VM.
     static bool isRemoteUrl(const QString& url);
+    // Whether `url` leads into a VM on this machine (any engine off Linux; Docker Desktop's,
+    // Podman machine's, Rancher Desktop's, Colima's or Lima's socket): its file sharing may show
+    // this machine's files to its containers, but no Unix socket crosses it, and a local engine's
+    // sandboxes are reached through sockets in shared folders.
+    static bool leadsIntoVirtualMachine(const QString& url);
 
     // A short description for people: "this machine (unix:///var/run/docker.sock)",
     // "ssh://me@build".

@@ -113,13 +113,13 @@ EngineFileSightProbe::Result EngineFileSightProbe::interpret(int exitCode,
         return {Answer::DoesNotSee,
                 QStringLiteral("a container found other contents at the path of a file this "
                                "machine had just made")};
-    // The engine refused a mount whose source it has not (its words name the path), or the
-    // mount was there but empty (`cat` found no marker).
+    // The engine refused a mount whose source it has not, or the mount was there but empty
+    // (`cat` found no marker): their words name the path. Other words (a missing `cat`, a
+    // broken engine) say nothing about where the engine is.
     const QString said = QString::fromUtf8(standardError);
     const bool namesAPath = std::any_of(paths.cbegin(), paths.cend(),
                                         [&](const QString& path) { return said.contains(path); });
-    if (namesAPath ||
-        said.contains(QLatin1String("No such file or directory"), Qt::CaseInsensitive))
+    if (namesAPath)
         return {Answer::DoesNotSee,
                 QStringLiteral("a container could not mount a file of this machine (%1)")
                     .arg(firstLine(standardError))};

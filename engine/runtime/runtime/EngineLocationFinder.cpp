@@ -2,13 +2,35 @@
 
 #include "core/Logging.h"
 #include "runtime/ContainerRuntime.h"
+#include "runtime/EngineAddress.h"
 #include "runtime/EngineFileSightProbe.h"
 
+#include <QDir>
 #include <QLocale>
 
 #include <utility>
 
+#ifdef Q_OS_LINUX
+#include <unistd.h>
+#endif
+
 namespace csm {
+
+namespace {
+
+// "mnt:[4026531840]": which files this process sees; empty where there is no such thing.
+QString mountNamespace()
+{
+#ifdef Q_OS_LINUX
+    char target[64];
+    const ssize_t size = ::readlink("/proc/self/ns/mnt", target, sizeof target - 1);
+    return size > 0 ? QString::fromLatin1(target, size) : QString();
+#else
+    return {};
+#endif
+}
+
+} // namespace
 
 EngineLocationFinder::EngineLocationFinder(EngineLocationMemory memory)
     : m_memory(std::move(memory))
@@ -31,7 +53,18 @@ void EngineLocationFinder::settle(ContainerRuntime& runtime, EngineLocationChoic
         runtime.setLocation(location);
         return;
     }
-    const QString key = runtime.name() + QLatin1Char(' ') + location.address;
+    // Seeing the files would not do: no socket crosses a VM's file sharing.
+    if (EngineAddress::leadsIntoVirtualMachine(location.address)) {
+        location.remote = true;
+        location.basis = QStringLiteral("it runs in a VM, whose file sharing carries no sockets");
+        runtime.setLocation(location);
+        return;
+    }
+    // What the probe sees depends on this process's temporary folder and mount namespace as
+    // much as on the engine (a service with a private /tmp sees other files than a shell).
+    const QString key =
+        QStringLiteral("%1 %2 %3 %4")
+            .arg(runtime.name(), location.address, QDir::tempPath(), mountNamespace());
     if (!askAgain) {
         if (const auto known = m_memory.recall(key)) {
             location.remote = known->remote;

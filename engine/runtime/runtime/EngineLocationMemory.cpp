@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLockFile>
 #include <QSaveFile>
 #include <QStandardPaths>
 
@@ -36,6 +37,8 @@ EngineLocationMemory::EngineLocationMemory(QString file)
 
 std::optional<EngineLocationMemory::Entry> EngineLocationMemory::recall(const QString& key) const
 {
+    if (m_file.isEmpty() || QFileInfo(m_file).isRelative())
+        return std::nullopt;
     const QJsonObject entry = readAll(m_file).value(key).toObject();
     const QDateTime asked =
         QDateTime::fromString(entry.value(QLatin1String("asked")).toString(), Qt::ISODate);
@@ -47,14 +50,22 @@ std::optional<EngineLocationMemory::Entry> EngineLocationMemory::recall(const QS
 
 void EngineLocationMemory::remember(const QString& key, const Entry& entry) const
 {
+    if (m_file.isEmpty() || QFileInfo(m_file).isRelative())
+        return; // no cache folder: asked again next time
+    QDir().mkpath(QFileInfo(m_file).absolutePath());
+    // Two servers that start together each add their engine: one after the other.
+    QLockFile lock(m_file + QStringLiteral(".lock"));
+    lock.setStaleLockTime(10'000);
+    if (!lock.tryLock(5'000))
+        return;
     QJsonObject all = readAll(m_file);
     all.insert(key, QJsonObject{{QStringLiteral("remote"), entry.remote},
                                 {QStringLiteral("basis"), entry.basis},
                                 {QStringLiteral("asked"), entry.asked.toString(Qt::ISODate)}});
-    QDir().mkpath(QFileInfo(m_file).absolutePath());
     QSaveFile file(m_file);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(QJsonDocument(all).toJson());
+    if (!file.open(QIODevice::WriteOnly))
+        return;
+    file.write(QJsonDocument(all).toJson());
     file.commit();
 }
 

@@ -26,7 +26,8 @@ public:
 
     explicit EngineLocationMemory(QString file = defaultFile());
 
-    // `key`: the engine and its address ("docker unix:///var/run/docker.sock").
+    // `key`: the engine and its address, and what else the answer depends on
+    // (EngineLocationFinder).
     std::optional<Entry> recall(const QString& key) const;
     // Written whole and atomically; a file that cannot be written only means asking again.
     void remember(const QString& key, const Entry& entry) const;
