@@ -1,17 +1,23 @@
 // Where an engine runs its containers: how the probe's answer is read (the engines' own words
 // for a mount they cannot make), what is remembered between starts, and the setting's words. The
 // probe against real engines is tests/integration/tst_EngineLocation.
+#include "runtime/DockerRuntime.h"
 #include "runtime/EngineFileSightProbe.h"
 #include "runtime/EngineLocationChoice.h"
+#include "runtime/EngineLocationFinder.h"
 #include "runtime/EngineLocationMemory.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <memory>
+
+using csm::DockerRuntime;
 using csm::EngineFileSightProbe;
 using csm::EngineLocationChoice;
 using csm::EngineLocationChoices;
+using csm::EngineLocationFinder;
 using csm::EngineLocationMemory;
 
 namespace {
@@ -109,6 +115,80 @@ private Q_SLOTS:
         QVERIFY(!later.recall(QStringLiteral("docker unix:///var/run/docker.sock")));
         later.remember(QStringLiteral("docker x"), {true, {}, asked});
         QVERIFY(later.recall(QStringLiteral("docker x")));
+    }
+
+    // The finder with a stand-in docker CLI (a script): its socket is a plain local one, so the
+    // address alone would say local; what its `run` prints decides, once, until asked again.
+    void theFinderAsksOnceAndRecallsUntilAskedAgain()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString cli = dir.filePath(QStringLiteral("docker"));
+        QFile script(cli);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\n"
+                     "echo \"$1\" >> \"$CSM_FAKE_LOG\"\n"
+                     "case \"$1\" in\n"
+                     "  context) echo \"unix:///run/elsewhere.sock\" ;;\n"
+                     "  image) [ \"$CSM_FAKE_IMAGE\" = 1 ] || { echo \"Error: No such image: img\" "
+                     ">&2; exit 1; } ;;\n"
+                     "  run)\n"
+                     "    for last; do :; done\n"
+                     "    if [ \"$CSM_FAKE_SEES\" = 1 ]; then cat \"$last\"; else\n"
+                     "      echo \"docker: Error response from daemon: invalid mount config for "
+                     "type \\\"bind\\\": bind source path does not exist: ${last%/*}\" >&2\n"
+                     "      exit 125\n"
+                     "    fi ;;\n"
+                     "  *) exit 1 ;;\n"
+                     "esac\n");
+        script.close();
+        QVERIFY(script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                      QFileDevice::ExeOwner));
+        const QString log = dir.filePath(QStringLiteral("log"));
+        qputenv("CSM_FAKE_LOG", log.toLocal8Bit());
+        const auto runs = [&] {
+            QFile file(log);
+            return file.open(QIODevice::ReadOnly) ? file.readAll().count("run\n") : 0;
+        };
+        const EngineLocationFinder finder(
+            EngineLocationMemory(dir.filePath(QStringLiteral("cache/locations.json"))));
+        const auto settled = [&](bool sees, bool image, csm::EngineLocationChoice choice,
+                                 bool askAgain) {
+            qputenv("CSM_FAKE_SEES", sees ? "1" : "0");
+            qputenv("CSM_FAKE_IMAGE", image ? "1" : "0");
+            auto runtime = std::make_unique<DockerRuntime>(cli);
+            finder.settle(*runtime, choice, QStringLiteral("img"), cli, askAgain);
+            return runtime->location();
+        };
+        const auto automatic = csm::EngineLocationChoice::Auto;
+
+        auto found = settled(true, true, automatic, false);
+        QCOMPARE(found.remote, false);
+        QVERIFY2(found.basis.contains(QLatin1String("read a file")), qPrintable(found.basis));
+        QCOMPARE(runs(), 1);
+        // Recalled: not asked, though it would answer otherwise now.
+        found = settled(false, true, automatic, false);
+        QCOMPARE(found.remote, false);
+        QVERIFY2(found.basis.contains(QLatin1String("doctor asks again")), qPrintable(found.basis));
+        QCOMPARE(runs(), 1);
+        // Asked again (doctor): the new answer, kept.
+        found = settled(false, true, automatic, true);
+        QCOMPARE(found.remote, true);
+        QVERIFY2(found.basis.contains(QLatin1String("could not mount")), qPrintable(found.basis));
+        QCOMPARE(runs(), 2);
+        QCOMPARE(settled(true, true, automatic, false).remote, true);
+        QCOMPARE(runs(), 2);
+        // Told: nothing asked, nothing kept.
+        found = settled(false, true, csm::EngineLocationChoice::Local, true);
+        QCOMPARE(found.remote, false);
+        QCOMPARE(found.basis, QStringLiteral("set with --engine-location local"));
+        QCOMPARE(runs(), 2);
+        // Not askable (no image): the address decides, and the last answer stays kept.
+        found = settled(true, false, automatic, true);
+        QCOMPARE(found.remote, false);
+        QVERIFY2(found.basis.startsWith(QLatin1String("by its address")), qPrintable(found.basis));
+        QCOMPARE(runs(), 2);
+        QCOMPARE(settled(true, true, automatic, false).remote, true);
     }
 
     void theSettingsWords()
