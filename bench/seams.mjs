@@ -4,7 +4,8 @@
 // official SDK client: `ping`, `tools/list`, and a session cell `x + 1` in a live Python session.
 // Beside them, the same requests as raw JSON-RPC lines over stdio, without the SDK, with the
 // history and without: what the server itself spends, apart from the client's own work (the SDK
-// compiles every tool's outputSchema on `tools/list`, and checks every result against it).
+// compiles every tool's outputSchema on `tools/list`, and checks every result against it); and
+// the same over raw HTTP/1.1 on one keep-alive socket, the server's own cost of HTTP.
 //
 // Usage: node seams.mjs [--server PATH] [--engine podman|docker] [--calls N] [--port P] [--json FILE]
 
@@ -119,6 +120,84 @@ async function measureRaw(args, label) {
   return result;
 }
 
+// Raw HTTP/1.1 requests on one keep-alive socket to a server on Streamable HTTP, with its history:
+// what the server's HTTP costs, apart from the SDK client's fetch.
+async function measureRawHttp() {
+  const rawPort = port + 1;
+  const token = 'seams-raw-http-token-0123456789abcdef';
+  const child = spawn(opts.server, ['--transport', 'http', '--host', '127.0.0.1', '--port', String(rawPort),
+    '--data-dir', path.join(dataDir, 'raw-http')], {
+    env: { ...process.env, CODE_SANDBOX_ENGINE: opts.engine, CODE_SANDBOX_AUTH_TOKEN: token },
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  try {
+    await waitForPort(rawPort);
+    const socket = net.connect(rawPort, '127.0.0.1');
+    socket.setNoDelay(true);
+    await new Promise((resolve) => socket.on('connect', resolve));
+    let received = Buffer.alloc(0);
+    let check = null;
+    socket.on('data', (chunk) => { received = Buffer.concat([received, chunk]); check?.(); });
+    // One response: its head, and its body by Content-Length or chunks.
+    const response = () => new Promise((resolve) => {
+      check = () => {
+        const text = received.toString('latin1');
+        const headEnd = text.indexOf('\r\n\r\n');
+        if (headEnd < 0) return;
+        const head = text.slice(0, headEnd);
+        const length = /content-length: (\d+)/i.exec(head);
+        let end;
+        if (length) {
+          end = headEnd + 4 + Number(length[1]);
+          if (received.length < end) return;
+        } else {
+          const last = text.indexOf('\r\n0\r\n\r\n', headEnd);
+          if (last < 0) return;
+          end = last + 7;
+        }
+        const body = received.subarray(headEnd + 4, end).toString();
+        received = received.subarray(end);
+        check = null;
+        resolve({ head, body });
+      };
+      check();
+    });
+    let session = '';
+    let id = 0;
+    const post = (message) => {
+      const body = JSON.stringify(message);
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${rawPort}\r\nAuthorization: Bearer ${token}\r\n` +
+        'Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n' +
+        (session ? `Mcp-Session-Id: ${session}\r\nMcp-Protocol-Version: 2025-11-25\r\n` : '') +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return response();
+    };
+    const request = async (method, params = {}) => {
+      id += 1;
+      const { body } = await post({ jsonrpc: '2.0', id, method, params });
+      if (!body.includes('"result"')) throw new Error(`${method} failed: ${body.slice(0, 500)}`);
+      return body;
+    };
+    const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'seams', version: '1' } } });
+    session = /mcp-session-id: (\S+)/i.exec(init.head)[1];
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await sleep(settleMs);
+    const cell = (code) => request('tools/call', { name: 'run_python_code', arguments: { code, session: 'seams' } });
+    await cell('x = 41');
+    const result = {
+      ping: await series('raw http ping', calls, () => request('ping')),
+      toolsList: await series('raw http tools/list', Math.max(20, calls / 4), () => request('tools/list')),
+      sessionCell: await series('raw http session cell x + 1', Math.max(20, calls / 2), () => cell('x + 1')),
+    };
+    socket.end();
+    return result;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('exit', resolve));
+  }
+}
+
 function waitForPort(p, timeoutMs = 30_000) {
   const start = now();
   return new Promise((resolve, reject) => {
@@ -180,13 +259,15 @@ const raw = await measureRaw(['--data-dir', path.join(dataDir, 'raw')], 'raw std
 await sleep(500);
 const rawNoHistory = await measureRaw(['--no-history'], 'raw stdio, no history');
 await sleep(500);
+const rawHttp = await measureRawHttp();
+await sleep(500);
 const http = await measureHttp();
 
 console.log(`SDK ${loadSdk().version}, engine ${opts.engine}, server ${path.relative(benchDir, opts.server)}`);
 console.log('| request (ms) | p50 | p95 |');
 console.log('|---|---:|---:|');
 for (const line of [...rows('SDK, stdio:', stdio), ...rows('SDK, HTTP:', http), ...rows('raw JSON-RPC, stdio:', raw),
-  ...rows('raw JSON-RPC, stdio, --no-history:', rawNoHistory)])
+  ...rows('raw JSON-RPC, stdio, --no-history:', rawNoHistory), ...rows('raw HTTP/1.1, keep-alive:', rawHttp)])
   console.log(line);
-if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ stdio, http, raw, rawNoHistory }, null, 2));
+if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ stdio, http, raw, rawNoHistory, rawHttp }, null, 2));
 fs.rmSync(dataDir, { recursive: true, force: true });
