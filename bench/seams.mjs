@@ -75,6 +75,32 @@ async function measureSdk(label, client) {
   };
 }
 
+// Pings, tools/list and session cells through `request(method, params)`, which throws on a
+// failed answer: the raw clients' series.
+async function rawSeries(label, request) {
+  const cell = (code) => request('tools/call', { name: 'run_python_code', arguments: { code, session: 'seams' } });
+  await cell('x = 41');
+  return {
+    ping: await series(`${label} ping`, calls, () => request('ping')),
+    toolsList: await series(`${label} tools/list`, Math.max(20, calls / 4), () => request('tools/list')),
+    sessionCell: await series(`${label} session cell x + 1`, Math.max(20, calls / 2), () => cell('x + 1')),
+  };
+}
+
+// A server on Streamable HTTP at `serverPort`, with `token`, its history in `folder`.
+function startHttpServer(serverPort, token, folder) {
+  return spawn(opts.server, ['--transport', 'http', '--host', '127.0.0.1', '--port', String(serverPort),
+    '--data-dir', path.join(dataDir, folder)], {
+    env: { ...process.env, CODE_SANDBOX_ENGINE: opts.engine, CODE_SANDBOX_AUTH_TOKEN: token },
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+}
+
+async function stopHttpServer(child) {
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.on('exit', resolve));
+}
+
 // Raw JSON-RPC lines to a server on stdio: no SDK between. `args`: the server's (its history
 // on or off); `label`: the rows' name.
 async function measureRaw(args, label) {
@@ -105,16 +131,10 @@ async function measureRaw(args, label) {
   });
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   await sleep(settleMs);
-  const cell = async (code) => {
-    const answer = await request('tools/call', { name: 'run_python_code', arguments: { code, session: 'seams' } });
-    if (!answer.result || answer.result.isError) throw new Error(`cell failed: ${JSON.stringify(answer).slice(0, 800)}`);
-  };
-  await cell('x = 41');
-  const result = {
-    ping: await series(`${label} ping`, calls, () => request('ping')),
-    toolsList: await series(`${label} tools/list`, Math.max(20, calls / 4), () => request('tools/list')),
-    sessionCell: await series(`${label} session cell x + 1`, Math.max(20, calls / 2), () => cell('x + 1')),
-  };
+  const result = await rawSeries(label, async (method, params) => {
+    const answer = await request(method, params);
+    if (!answer.result || answer.result.isError) throw new Error(`${method} failed: ${JSON.stringify(answer).slice(0, 800)}`);
+  });
   child.stdin.end();
   await new Promise((resolve) => child.on('exit', resolve));
   return result;
@@ -125,11 +145,7 @@ async function measureRaw(args, label) {
 async function measureRawHttp() {
   const rawPort = port + 1;
   const token = 'seams-raw-http-token-0123456789abcdef';
-  const child = spawn(opts.server, ['--transport', 'http', '--host', '127.0.0.1', '--port', String(rawPort),
-    '--data-dir', path.join(dataDir, 'raw-http')], {
-    env: { ...process.env, CODE_SANDBOX_ENGINE: opts.engine, CODE_SANDBOX_AUTH_TOKEN: token },
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
+  const child = startHttpServer(rawPort, token, 'raw-http');
   try {
     await waitForPort(rawPort);
     const socket = net.connect(rawPort, '127.0.0.1');
@@ -175,26 +191,18 @@ async function measureRawHttp() {
     const request = async (method, params = {}) => {
       id += 1;
       const { body } = await post({ jsonrpc: '2.0', id, method, params });
-      if (!body.includes('"result"')) throw new Error(`${method} failed: ${body.slice(0, 500)}`);
-      return body;
+      if (!body.includes('"result"') || body.includes('"isError":true')) throw new Error(`${method} failed: ${body.slice(0, 500)}`);
     };
     const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'seams', version: '1' } } });
     session = /mcp-session-id: (\S+)/i.exec(init.head)[1];
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     await sleep(settleMs);
-    const cell = (code) => request('tools/call', { name: 'run_python_code', arguments: { code, session: 'seams' } });
-    await cell('x = 41');
-    const result = {
-      ping: await series('raw http ping', calls, () => request('ping')),
-      toolsList: await series('raw http tools/list', Math.max(20, calls / 4), () => request('tools/list')),
-      sessionCell: await series('raw http session cell x + 1', Math.max(20, calls / 2), () => cell('x + 1')),
-    };
+    const result = await rawSeries('raw http', request);
     socket.end();
     return result;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.on('exit', resolve));
+    await stopHttpServer(child);
   }
 }
 
@@ -219,11 +227,7 @@ async function measureHttp() {
   const require = createRequire(pathToFileURL(sdk.from));
   const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const token = 'seams-bench-token-0123456789abcdef';
-  const child = spawn(opts.server, ['--transport', 'http', '--host', '127.0.0.1', '--port', String(port),
-    '--data-dir', path.join(dataDir, 'http')], {
-    env: { ...process.env, CODE_SANDBOX_ENGINE: opts.engine, CODE_SANDBOX_AUTH_TOKEN: token },
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
+  const child = startHttpServer(port, token, 'http');
   try {
     await waitForPort(port);
     const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
@@ -237,8 +241,7 @@ async function measureHttp() {
     await client.close();
     return result;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.on('exit', resolve));
+    await stopHttpServer(child);
   }
 }
 
