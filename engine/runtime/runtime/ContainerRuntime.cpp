@@ -100,11 +100,16 @@ QProcess* ContainerRuntime::newRunProcess(const ContainerSpec& spec, QObject* pa
     return process;
 }
 
+QStringList ContainerRuntime::sandboxOwnHosts()
+{
+    return {QStringLiteral("localhost"), QStringLiteral("127.0.0.1"), QStringLiteral("::1")};
+}
+
 QMap<QString, QString> ContainerRuntime::egressEnvironment(const QString& preloadFolder)
 {
     const QString proxy =
         QStringLiteral("http://127.0.0.1:%1").arg(ContainerSpec::kEgressProxyPort);
-    const QString local = QStringLiteral("localhost,127.0.0.1,::1");
+    const QString local = sandboxOwnHosts().join(QLatin1Char(','));
     // Both spellings: curl reads only the lower-case http_proxy, Go only the upper-case, and
     // Python, pip, requests and npm either. Node's fetch takes neither: the preload routes it.
     return {

@@ -65,6 +65,8 @@ public:
     // The variables that lead a container's programs to the egress proxy (proxy mode), with
     // Node's preload read from `preloadFolder` in the container.
     static QMap<QString, QString> egressEnvironment(const QString& preloadFolder);
+    // What NO_PROXY there names: the sandbox's own loopback, which every program keeps to itself.
+    static QStringList sandboxOwnHosts();
     // Kills (without a grace period) and removes a container; no error if it is already gone.
     virtual QStringList forceRemoveArguments(const QString& container) const = 0;
     // The same as a process of its own that outlives us: a last resort on the way out, when

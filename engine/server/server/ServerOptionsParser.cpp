@@ -4,6 +4,7 @@
 #include "egress/HostPattern.h"
 #include "history/HistoryLocation.h"
 #include "history/HistoryOptions.h"
+#include "runtime/ContainerRuntime.h"
 #include "runtime/Language.h"
 #include "runtime/SharedFolderText.h"
 #include "server/HttpOptionsParser.h"
@@ -133,14 +134,13 @@ void warnAboutHostRules(ServerOptions& options)
                                     .arg(rule.toString());
             continue;
         }
-        for (const char* own : {"localhost", "127.0.0.1", "::1"}) {
-            if (rule.matches(QLatin1String(own), rule.port().value_or(80))) {
+        for (const QString& own : ContainerRuntime::sandboxOwnHosts()) {
+            if (rule.matches(own, rule.port().value_or(80))) {
                 options.warnings << QStringLiteral(
                                         "--allow-host %1: a sandbox's %2 is its own loopback, not "
                                         "this machine's; this machine's services are at %3:PORT "
                                         "(allow that instead)")
-                                        .arg(rule.toString(), QLatin1String(own),
-                                             HostGateway::name());
+                                        .arg(rule.toString(), own, HostGateway::name());
                 break;
             }
         }
