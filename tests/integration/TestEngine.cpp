@@ -177,6 +177,18 @@ QStringList TestEngine::containersWithLabel(const QString& label)
     return QString::fromUtf8(out).split(u'\n', Qt::SkipEmptyParts);
 }
 
+QString TestEngine::describeContainers(const QStringList& names)
+{
+    if (names.isEmpty())
+        return {};
+    return QString::fromUtf8(run(QStringList{QStringLiteral("inspect"), QStringLiteral("--format"),
+                                             QStringLiteral("{{.Name}} {{.State.Status}} created "
+                                                            "{{.Created}} started "
+                                                            "{{.State.StartedAt}}")} +
+                                 names))
+        .trimmed();
+}
+
 QStringList TestEngine::waitUntilNoContainerWithLabel(const QString& label, int timeoutMs)
 {
     QDeadlineTimer deadline(timeoutMs);

@@ -48,4 +48,6 @@ public:
     static QStringList containersWithLabel(const QString& label);
     // Polls until no container has the label, up to `timeoutMs`; returns what remains.
     static QStringList waitUntilNoContainerWithLabel(const QString& label, int timeoutMs);
+    // Each container's name, state and creation time, one per line: what a failure shows.
+    static QString describeContainers(const QStringList& names);
 };

@@ -96,7 +96,11 @@ private:
     static void expectNoContainerAfterExit(McpStdioClient& server, qint64 pid)
     {
         QVERIFY(server.waitForExit(30'000));
-        QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), 10'000), QStringList());
+        const QStringList left = TestEngine::waitUntilNoContainerWithLabel(pidLabel(pid), 10'000);
+        // What was left, and the server's last words about it, are what a failure needs.
+        QVERIFY2(left.isEmpty(), qPrintable(TestEngine::describeContainers(left) +
+                                            QStringLiteral("\nthe server's log:\n") +
+                                            server.standardError().right(6000)));
     }
 
 private Q_SLOTS:

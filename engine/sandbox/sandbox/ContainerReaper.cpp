@@ -105,23 +105,49 @@ void ContainerReaper::forceRemove(const QString& container)
         return;
     entry.removing = true;
     QProcess* remove = m_runtime.newProcess(m_runtime.forceRemoveArguments(container), this);
-    const auto removed = [this, remove, container] {
+    connect(remove, &QProcess::finished, this, [this, remove, container] {
         remove->deleteLater();
-        const auto it = m_entries.find(container);
-        if (it == m_entries.end())
-            return;
-        it->removing = false;
-        // The container is gone; a client still attached to it has nothing left to wait for.
-        if (it->client && it->client->state() != QProcess::NotRunning)
-            it->client->kill();
-        releaseIfDone(container);
-    };
-    connect(remove, &QProcess::finished, this, removed);
-    connect(remove, &QProcess::errorOccurred, this, [removed](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart)
-            removed();
+        // Both engines name what they removed on stdout, and say nothing when there was none.
+        onRemoveFinished(container, !remove->readAllStandardOutput().trimmed().isEmpty());
     });
+    connect(remove, &QProcess::errorOccurred, this,
+            [this, remove, container](QProcess::ProcessError error) {
+                if (error != QProcess::FailedToStart)
+                    return;
+                remove->deleteLater();
+                onRemoveFinished(container, false);
+            });
     remove->start();
+}
+
+void ContainerReaper::onRemoveFinished(const QString& container, bool removedOne)
+{
+    const auto it = m_entries.find(container);
+    if (it == m_entries.end())
+        return;
+    it->removing = false;
+    const bool clientRunning = it->client && it->client->state() != QProcess::NotRunning;
+    if (clientRunning && !removedOne) {
+        // Nothing to remove yet while its client still runs: the engine may still be creating
+        // the container. Killing the client now would not stop an engine that creates it
+        // server-side (a remote one, Podman's service, dockerd): the container would come up
+        // after the removal, owned by nobody. So the client lives on, and the removal is tried
+        // again, until it removes the container, the client ends, or the grace is over.
+        if (!it->findingNothing.isValid())
+            it->findingNothing.start();
+        if (it->findingNothing.elapsed() < kCreationGraceMs) {
+            QTimer::singleShot(kRemoveRetryMs, this, [this, container] {
+                const auto again = m_entries.find(container);
+                if (again != m_entries.end() && !again->removing)
+                    forceRemove(container);
+            });
+            return;
+        }
+    }
+    // The container is gone; a client still attached to it has nothing left to wait for.
+    if (clientRunning)
+        it->client->kill();
+    releaseIfDone(container);
 }
 
 void ContainerReaper::releaseIfDone(const QString& container)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -22,6 +23,11 @@ class ContainerReaper final : public QObject
 public:
     // How long an adopted client may take to exit on its own before its container is removed.
     static constexpr int kExitGraceMs = 10'000;
+    // A removal that found nothing while the container's client still runs is tried again this
+    // often (the engine may still be creating the container), for up to kCreationGraceMs: within
+    // the server's shutdown budget, with room for its last sweep after.
+    static constexpr int kRemoveRetryMs = 250;
+    static constexpr int kCreationGraceMs = 5'000;
 
     explicit ContainerReaper(const ContainerRuntime& runtime, QObject* parent = nullptr);
     ~ContainerReaper() override;
@@ -51,9 +57,12 @@ private:
         bool removing = false;
         // `client` is creating the container: remove only after it is done.
         bool removeAfterClient = false;
+        // Since the first removal found nothing while the client still ran.
+        QElapsedTimer findingNothing;
     };
 
     void forceRemove(const QString& container);
+    void onRemoveFinished(const QString& container, bool removedOne);
     void releaseIfDone(const QString& container);
     void emitDrainedIfIdle();
 

@@ -1,0 +1,119 @@
+// ContainerReaper against a stand-in engine CLI (a script): its "containers" are files in a
+// folder, which its `rm --force NAME` removes and names, as both engines do. A client is a real
+// process; one that "creates" its container after a while does so from a background process
+// that outlives it, as a remote engine goes on creating a container whose client has gone.
+
+#include "runtime/DockerRuntime.h"
+#include "sandbox/ContainerReaper.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QPointer>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using csm::ContainerReaper;
+using csm::DockerRuntime;
+
+class tst_ContainerReaper final : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_cli;
+
+    QString containerPath(const QString& name) const { return m_dir.filePath(name); }
+
+    // A client whose engine makes the container `name` after `createAfterMs` (never if < 0),
+    // whether the client is still there or not, and which then waits as an attached run does.
+    QProcess* startClient(const QString& name, int createAfterMs, QObject* parent)
+    {
+        auto* client = new QProcess(parent);
+        const QString create = createAfterMs < 0 ? QStringLiteral(":")
+                                                 : QStringLiteral("(sleep %1; touch '%2') &")
+                                                       .arg(createAfterMs / 1000.0)
+                                                       .arg(containerPath(name));
+        client->start(QStringLiteral("/bin/sh"),
+                      {QStringLiteral("-c"), create + QStringLiteral("\nexec sleep 30")});
+        return client->waitForStarted() ? client : nullptr;
+    }
+
+    static bool drains(ContainerReaper& reaper, int timeoutMs)
+    {
+        QSignalSpy drained(&reaper, &ContainerReaper::drained);
+        reaper.drain();
+        return drained.wait(timeoutMs) || drained.count() > 0;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_cli = m_dir.filePath(QStringLiteral("docker"));
+        QFile script(m_cli);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\n"
+                     "[ \"$1 $2\" = 'rm --force' ] || exit 1\n"
+                     "cd \"${0%/*}\" || exit 1\n"
+                     "if [ -e \"$3\" ]; then rm -f \"$3\"; echo \"$3\"; "
+                     "else echo \"Error: No such container: $3\" >&2; fi\n");
+        script.close();
+        QVERIFY(script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                      QFileDevice::ExeOwner));
+    }
+
+    // The engine makes the container only after the call gave it up: the removal keeps trying
+    // until it has removed it, and only then lets the client go.
+    void aContainerStillBeingCreatedIsRemovedOnceItExists()
+    {
+        DockerRuntime runtime(m_cli);
+        ContainerReaper reaper(runtime);
+        QProcess* client = startClient(QStringLiteral("late"), 700, &reaper);
+        QVERIFY(client);
+        QElapsedTimer took;
+        took.start();
+        reaper.adoptAndRemove(client, QStringLiteral("late"));
+        QVERIFY(drains(reaper, 10'000));
+        QVERIFY2(took.elapsed() >= 600, "drained before the container existed");
+        // Whatever the engine was still doing has long been done: nothing came up after.
+        QTest::qWait(1000);
+        QVERIFY(!QFile::exists(containerPath(QStringLiteral("late"))));
+    }
+
+    // A container that exists already goes at once, and its client with it.
+    void anExistingContainerGoesAtOnce()
+    {
+        DockerRuntime runtime(m_cli);
+        ContainerReaper reaper(runtime);
+        QProcess* client = startClient(QStringLiteral("made"), 0, &reaper);
+        QVERIFY(client);
+        QTRY_VERIFY(QFile::exists(containerPath(QStringLiteral("made"))));
+        QElapsedTimer took;
+        took.start();
+        reaper.adoptAndRemove(client, QStringLiteral("made"));
+        QVERIFY(drains(reaper, 5'000));
+        QVERIFY2(took.elapsed() < ContainerReaper::kCreationGraceMs, "waited for a removed one");
+        QVERIFY(!QFile::exists(containerPath(QStringLiteral("made"))));
+    }
+
+    // A client whose container never comes is not waited for beyond the grace: killed then.
+    void aContainerThatNeverComesIsGivenUpAfterTheGrace()
+    {
+        DockerRuntime runtime(m_cli);
+        ContainerReaper reaper(runtime);
+        QProcess* client = startClient(QStringLiteral("never"), -1, &reaper);
+        QVERIFY(client);
+        const QPointer<QProcess> watched(client); // the reaper deletes it once it has ended
+        QElapsedTimer took;
+        took.start();
+        reaper.adoptAndRemove(client, QStringLiteral("never"));
+        QVERIFY(drains(reaper, ContainerReaper::kCreationGraceMs + 5'000));
+        QVERIFY(took.elapsed() >= ContainerReaper::kCreationGraceMs);
+        QTRY_VERIFY(watched.isNull());
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_ContainerReaper)
+#include "tst_ContainerReaper.moc"
