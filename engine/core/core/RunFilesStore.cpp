@@ -100,7 +100,14 @@ qint64 RunFilesStore::totalBytes() const
     return bytesUnder(m_root);
 }
 
-QStringList RunFilesStore::pruneTo(qint64 maxBytes, const QStringList& keep) const
+qint64 RunFilesStore::bytesOf(const QString& key) const
+{
+    const QString runFolder = folder(key);
+    return runFolder.isEmpty() ? 0 : bytesUnder(runFolder);
+}
+
+QStringList RunFilesStore::pruneTo(qint64 maxBytes, const QStringList& keep,
+                                   qint64* bytesLeft) const
 {
     struct Run
     {
@@ -131,6 +138,8 @@ QStringList RunFilesStore::pruneTo(qint64 maxBytes, const QStringList& keep) con
         total -= run.bytes;
         removed.append(run.key);
     }
+    if (bytesLeft)
+        *bytesLeft = total;
     return removed;
 }
 

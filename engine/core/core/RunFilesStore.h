@@ -35,9 +35,13 @@ public:
     void remove(const QString& key) const;
     // Total bytes of every run's files.
     qint64 totalBytes() const;
+    // Bytes of one run's files (0 for a key that is not one this store makes).
+    qint64 bytesOf(const QString& key) const;
     // Removes the oldest runs' folders (by modification time) until the total is at most
-    // `maxBytes`, never those of `keep` (runs still running); returns the removed keys.
-    QStringList pruneTo(qint64 maxBytes, const QStringList& keep = {}) const;
+    // `maxBytes`, never those of `keep` (runs still running); returns the removed keys, and
+    // the total left in `bytesLeft` if given.
+    QStringList pruneTo(qint64 maxBytes, const QStringList& keep = {},
+                        qint64* bytesLeft = nullptr) const;
 
     static bool isKey(const QString& key);
 

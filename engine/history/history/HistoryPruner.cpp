@@ -33,25 +33,40 @@ int HistoryPruner::pruneNow()
     if (!m_store.lastError().isEmpty())
         qCWarning(lcHistory).noquote()
             << "pruning the history stopped early:" << m_store.lastError();
-    m_store.pruneFiles(m_policy.maxFilesBytes);
+    pruneFiles(m_policy.maxFilesBytes);
     // Whoever deleted runs (this process, another one, a person), the space is given back here.
     m_store.vacuumIfWorthIt();
     return deleted;
 }
 
-int HistoryPruner::pruneIfTooBig()
+int HistoryPruner::pruneIfTooBig(qint64 runFilesBytes)
 {
     const int deleted = m_store.pruneToSize(m_policy.maxTotalBytes);
     if (!m_store.lastError().isEmpty())
         qCWarning(lcHistory).noquote()
             << "pruning the history to its size limit stopped early:" << m_store.lastError();
     // A run's outputs can be large: the files' budget is checked after every run as well.
-    m_store.pruneFiles(m_policy.maxFilesBytes);
+    if (m_filesBytes)
+        *m_filesBytes += runFilesBytes;
+    if (!m_filesBytes)
+        pruneFiles(m_policy.maxFilesBytes);
+    else if (*m_filesBytes > m_policy.maxFilesBytes)
+        // Down to 90%: a history at its budget would otherwise walk the folders after every run
+        // that stores a file.
+        pruneFiles(m_policy.maxFilesBytes / 10 * 9);
     // Free pages are filled again by the next runs anyway; only many of them are worth giving
     // back (vacuumIfWorthIt decides).
     if (deleted > 0)
         m_store.vacuumIfWorthIt();
     return deleted;
+}
+
+void HistoryPruner::pruneFiles(qint64 maxBytes)
+{
+    qint64 left = 0;
+    m_store.pruneFiles(maxBytes, &left);
+    // With no limit, nothing was walked: nothing to count either.
+    m_filesBytes = m_policy.maxFilesBytes > 0 ? std::optional<qint64>(left) : std::nullopt;
 }
 
 } // namespace csm

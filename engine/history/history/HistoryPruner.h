@@ -6,6 +6,7 @@
 #include <QTimer>
 
 #include <chrono>
+#include <optional>
 
 namespace csm {
 
@@ -38,17 +39,27 @@ public:
 
     // A full pass now; returns how many runs it deleted. Problems are logged.
     int pruneNow();
-    // After a run was recorded: the size budget only, cheap while the history is within it.
-    int pruneIfTooBig();
+    // After a run was recorded, whose files on this machine add up to `runFilesBytes`: the size
+    // budgets only, cheap while the history is within them.
+    int pruneIfTooBig(qint64 runFilesBytes = 0);
 
 Q_SIGNALS:
     // A pass of the timer deleted `runs` runs (0 included: the pass happened).
     void timerPassDone(int runs);
 
 private:
+    // The runs' files down to `maxBytes`, counted again.
+    void pruneFiles(qint64 maxBytes);
+
     HistoryStore& m_store;
     RetentionPolicy m_policy;
     QTimer m_timer;
+    // What the runs' files added up to when their folders were last walked, plus what the runs
+    // recorded since have stored; unknown until the first walk. Walking every run's folder
+    // costs milliseconds once there are thousands, too much for every run: the folders are
+    // walked again when this says the budget is passed, and at every full pass (which also
+    // counts what other processes stored meanwhile).
+    std::optional<qint64> m_filesBytes;
 };
 
 } // namespace csm

@@ -1302,7 +1302,7 @@ bool HistoryStore::pruneBySize(qint64 maxBytes, int* total)
     }
 }
 
-int HistoryStore::pruneFiles(qint64 maxBytes)
+int HistoryStore::pruneFiles(qint64 maxBytes, qint64* bytesLeft)
 {
     if (!onOwnerThread() || maxBytes <= 0)
         return 0;
@@ -1317,7 +1317,7 @@ int HistoryStore::pruneFiles(qint64 maxBytes)
     while (running.next())
         keep.append(running.value(0).toString());
     setError({});
-    const QStringList removed = RunFilesStore(filesRoot()).pruneTo(maxBytes, keep);
+    const QStringList removed = RunFilesStore(filesRoot()).pruneTo(maxBytes, keep, bytesLeft);
     if (!removed.isEmpty())
         qCInfo(lcHistory) << "removed the files of" << removed.size() << "runs to keep them within"
                           << maxBytes / RetentionPolicy::kMiB << "MiB";

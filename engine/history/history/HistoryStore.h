@@ -117,8 +117,9 @@ public:
     int pruneToSize(qint64 maxBytes);
     // Removes the oldest runs' folders from filesRoot() while the runs' files add up to more
     // than `maxBytes` (<= 0: no limit), never those of running runs. The runs stay; their
-    // files' storedPath then names a file that is gone. Returns how many folders went.
-    int pruneFiles(qint64 maxBytes);
+    // files' storedPath then names a file that is gone. Returns how many folders went, and
+    // what the files add up to after in `bytesLeft` (left alone when there is no limit).
+    int pruneFiles(qint64 maxBytes, qint64* bytesLeft = nullptr);
     // Gives the space of deleted runs back to the file system when there is a lot of it, a
     // chunk at a time. Returns how many pages (of 4 KiB) were released.
     int vacuumIfWorthIt();

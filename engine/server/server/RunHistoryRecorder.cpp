@@ -92,6 +92,8 @@ qint64 RunHistoryRecorder::runStarted(const Start& start)
             << "a run could not be recorded in the history:" << m_store->lastError();
         return 0;
     }
+    if (!start.filesKey.isEmpty())
+        m_filesKeys.insert(*id, start.filesKey);
     return *id;
 }
 
@@ -243,7 +245,9 @@ void RunHistoryRecorder::end(qint64 handle, const RunRecord& finished)
             << "could not be recorded in the history:" << m_store->lastError();
     }
     // Every run ends here: the moment the history can have outgrown its budget.
-    m_pruner->pruneIfTooBig();
+    const QString filesKey = m_filesKeys.take(handle);
+    m_pruner->pruneIfTooBig(
+        filesKey.isEmpty() ? 0 : RunFilesStore(m_store->filesRoot()).bytesOf(filesKey));
 }
 
 void RunHistoryRecorder::setConfig(const Config& config)

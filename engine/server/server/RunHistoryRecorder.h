@@ -90,6 +90,8 @@ private:
     Config m_config;
     // The running runs that can be stopped, by handle (their id in the store).
     QHash<qint64, std::function<void()>> m_stoppers;
+    // The files folder of each running run that has one: measured when the run ends.
+    QHash<qint64, QString> m_filesKeys;
     QTimer m_stopPoll;
 };
 
