@@ -7,9 +7,14 @@
 // compiles every tool's outputSchema on `tools/list`, and checks every result against it); and
 // the same over raw HTTP/1.1 on one keep-alive socket, the server's own cost of HTTP.
 //
-// Usage: node seams.mjs [--server PATH] [--engine podman|docker] [--calls N] [--port P] [--json FILE]
+// --stored-runs N gives each server's history the files of N earlier runs (a 30 KB chart each), as
+// a history that has been in use for a while has.
+//
+// Usage: node seams.mjs [--server PATH] [--engine podman|docker] [--calls N] [--port P]
+//                       [--settle-ms MS] [--stored-runs N] [--json FILE]
 
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -36,12 +41,28 @@ const opts = parseOptions(script, {
   // A server fills its warm pool as it starts (a few containers, seconds of CPU on 2 cores):
   // measured before that ends, a cell pays for the refills beside it.
   'settle-ms': { type: 'string', default: '8000' },
-}, 'Usage: node seams.mjs [--server PATH] [--engine podman|docker] [--calls N] [--port P] [--settle-ms MS] [--json FILE]');
+  'stored-runs': { type: 'string', default: '0' },
+}, 'Usage: node seams.mjs [--server PATH] [--engine podman|docker] [--calls N] [--port P] [--settle-ms MS] [--stored-runs N] [--json FILE]');
 const calls = intOption(script, opts, 'calls');
 const settleMs = intOption(script, opts, 'settle-ms', 0);
 const port = intOption(script, opts, 'port');
+const storedRuns = intOption(script, opts, 'stored-runs', 0);
 // The servers keep their history (as by default) in a folder of their own.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seams-'));
+
+// A server's data folder `folder`, with the files of `storedRuns` earlier runs in it, laid out as
+// the server keeps them (run-files/KEY/in, run-files/KEY/out/chart.png).
+function historyFolder(folder) {
+  const root = path.join(dataDir, folder);
+  const chart = Buffer.alloc(30 * 1024, 1);
+  for (let k = 0; k < storedRuns; k++) {
+    const run = path.join(root, 'run-files', crypto.randomUUID());
+    fs.mkdirSync(path.join(run, 'in'), { recursive: true });
+    fs.mkdirSync(path.join(run, 'out'));
+    fs.writeFileSync(path.join(run, 'out', 'chart.png'), chart);
+  }
+  return root;
+}
 
 async function series(label, n, fn) {
   progress(`${label}: ${n} requests`);
@@ -90,7 +111,7 @@ async function rawSeries(label, request) {
 // A server on Streamable HTTP at `serverPort`, with `token`, its history in `folder`.
 function startHttpServer(serverPort, token, folder) {
   return spawn(opts.server, ['--transport', 'http', '--host', '127.0.0.1', '--port', String(serverPort),
-    '--data-dir', path.join(dataDir, folder)], {
+    '--data-dir', historyFolder(folder)], {
     env: { ...process.env, CODE_SANDBOX_ENGINE: opts.engine, CODE_SANDBOX_AUTH_TOKEN: token },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
@@ -252,13 +273,13 @@ const rows = (name, r) => [
 ];
 
 const stdioServer = await startServer({
-  server: opts.server, engine: opts.engine, args: ['--data-dir', path.join(dataDir, 'stdio')],
+  server: opts.server, engine: opts.engine, args: ['--data-dir', historyFolder('stdio')],
 });
 await sleep(settleMs);
 const stdio = await measureSdk('stdio', stdioServer.client);
 await closeServer(stdioServer);
 await sleep(500);
-const raw = await measureRaw(['--data-dir', path.join(dataDir, 'raw')], 'raw stdio');
+const raw = await measureRaw(['--data-dir', historyFolder('raw')], 'raw stdio');
 await sleep(500);
 const rawNoHistory = await measureRaw(['--no-history'], 'raw stdio, no history');
 await sleep(500);
@@ -266,7 +287,8 @@ const rawHttp = await measureRawHttp();
 await sleep(500);
 const http = await measureHttp();
 
-console.log(`SDK ${loadSdk().version}, engine ${opts.engine}, server ${path.relative(benchDir, opts.server)}`);
+console.log(`SDK ${loadSdk().version}, engine ${opts.engine}, server ${path.relative(benchDir, opts.server)}` +
+  (storedRuns > 0 ? `, ${storedRuns} earlier runs' files in each history` : ''));
 console.log('| request (ms) | p50 | p95 |');
 console.log('|---|---:|---:|');
 for (const line of [...rows('SDK, stdio:', stdio), ...rows('SDK, HTTP:', http), ...rows('raw JSON-RPC, stdio:', raw),
