@@ -590,6 +590,8 @@ private Q_SLOTS:
         // Local Podman has no daemon to time; every other engine is timed.
         if (TestEngine::isRemote() || TestEngine::name() == QLatin1String("docker"))
             QVERIFY2(where.contains(QLatin1String("ms per round trip")), qPrintable(where));
+        else
+            QVERIFY2(where.contains(QLatin1String("no daemon between")), qPrintable(where));
         QVERIFY2(sandbox.value(QLatin1String("status")).toString() == QLatin1String("ok"),
                  out.constData());
     }

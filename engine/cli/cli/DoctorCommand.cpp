@@ -453,26 +453,18 @@ void DoctorCommand::startLocationCheck(const std::function<void()>& then)
         check.detail += QStringLiteral(" (%1)").arg(location.basis);
     // Programs, their files and the secrets sandboxes get would cross the network in clear, to
     // an engine that asks nobody who they are.
-    const QProcessEnvironment cli = runtime->processEnvironment();
-    const bool tls = runtime->name() == QLatin1String("docker") &&
-                     (!cli.value(QStringLiteral("DOCKER_TLS_VERIFY")).isEmpty() ||
-                      !cli.value(QStringLiteral("DOCKER_TLS")).isEmpty());
-    if (location.address.startsWith(QLatin1String("tcp://"), Qt::CaseInsensitive) && !tls) {
+    if (location.address.startsWith(QLatin1String("tcp://"), Qt::CaseInsensitive) &&
+        !runtime->reachesTcpWithTls()) {
         check.status = Check::Status::Problem;
         check.detail += QStringLiteral(": over plain TCP, without TLS: programs, files and secret "
                                        "values cross the network in clear, to an engine that "
                                        "does not check who calls it");
-        check.fix = runtime->name() == QLatin1String("docker")
-                        ? QStringLiteral("serve the daemon with --tlsverify and export "
-                                         "DOCKER_TLS_VERIFY=1 DOCKER_CERT_PATH=<its client "
-                                         "certificates>, or use ssh://")
-                        : QStringLiteral("reach the service over ssh:// (podman system "
-                                         "connection add --identity ...)");
+        check.fix = runtime->plainTcpFix();
     }
     // Local Podman has no engine apart from its CLI: nothing to time.
     // Last, where sandboxes run says which host users they run as.
     const QString users = QStringLiteral("; %1").arg(runtime->sandboxUsers());
-    if (!location.remote && runtime->name() == QLatin1String("podman")) {
+    if (location.cliRunsContainers()) {
         check.detail += QStringLiteral(", no daemon between") + users;
         then();
         return;

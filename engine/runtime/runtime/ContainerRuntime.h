@@ -167,6 +167,10 @@ public:
     // engine needs a path on its own host (Podman's service does; Docker's CLI sends the
     // profile's text).
     virtual bool enginesReadSeccompProfiles() const { return false; }
+    // Whether the CLI reaches a tcp:// address with TLS, as its environment sets it up.
+    virtual bool reachesTcpWithTls() const { return false; }
+    // What a person does about an engine reached over plain TCP, for doctor.
+    virtual QString plainTcpFix() const = 0;
     // Which host users the sandboxes run as, for doctor: whether two live sandboxes share one
     // (then a set-id file or a ptrace-able process of one is within reach of the other, and of
     // any account on the host that runs as that uid), and what would change that.

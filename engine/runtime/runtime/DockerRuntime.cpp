@@ -120,6 +120,19 @@ QMap<QString, QString> DockerRuntime::endpointVariables(const QString& address) 
     return {{QStringLiteral("DOCKER_CONTEXT"), address}, {QStringLiteral("DOCKER_HOST"), {}}};
 }
 
+bool DockerRuntime::reachesTcpWithTls() const
+{
+    const QProcessEnvironment cli = processEnvironment();
+    return !cli.value(QStringLiteral("DOCKER_TLS_VERIFY")).isEmpty() ||
+           !cli.value(QStringLiteral("DOCKER_TLS")).isEmpty();
+}
+
+QString DockerRuntime::plainTcpFix() const
+{
+    return QStringLiteral("serve the daemon with --tlsverify and export DOCKER_TLS_VERIFY=1 "
+                          "DOCKER_CERT_PATH=<its client certificates>, or use ssh://");
+}
+
 EngineLocation DockerRuntime::locate(const QProcessEnvironment& environment) const
 {
     // The CLI resolves DOCKER_HOST, DOCKER_CONTEXT and `docker context use` the same way for

@@ -24,6 +24,8 @@ public:
     QStringList listImagesArguments() const override;
     QList<ImageInfo> parseImageList(const QByteArray& output) const override;
     QString sandboxUsers() const override;
+    bool reachesTcpWithTls() const override;
+    QString plainTcpFix() const override;
 
 protected:
     QMap<QString, QString> endpointVariables(const QString& address) const override;

@@ -17,6 +17,9 @@ struct EngineLocation
     // --engine-location"... (EngineLocationFinder); empty: from the address alone.
     QString basis;
 
+    // The CLI runs the containers itself, with no engine service between (local Podman).
+    bool cliRunsContainers() const { return address.isEmpty() && !remote; }
+
     friend bool operator==(const EngineLocation&, const EngineLocation&) = default;
 };
 

@@ -48,7 +48,7 @@ void EngineLocationFinder::settle(ContainerRuntime& runtime, EngineLocationChoic
         runtime.setLocation(location);
         return;
     }
-    if (location.address.isEmpty() && !location.remote) {
+    if (location.cliRunsContainers()) {
         location.basis = QStringLiteral("its CLI runs the containers itself");
         runtime.setLocation(location);
         return;

@@ -165,6 +165,13 @@ QMap<QString, QString> PodmanRuntime::endpointVariables(const QString& address) 
             {QStringLiteral("CONTAINER_HOST"), {}}};
 }
 
+QString PodmanRuntime::plainTcpFix() const
+{
+    // Podman's remote client has no TLS of its own: ssh is its secure transport.
+    return QStringLiteral("reach the service over ssh:// (podman system connection add "
+                          "--identity ...)");
+}
+
 EngineLocation PodmanRuntime::locate(const QProcessEnvironment& environment) const
 {
     // A remote client (a URL or a named connection) talks to a service that may be anywhere:

@@ -26,6 +26,7 @@ public:
     QList<ImageInfo> parseImageList(const QByteArray& output) const override;
     bool enginesReadSeccompProfiles() const override { return true; }
     QString sandboxUsers() const override;
+    QString plainTcpFix() const override;
 
 protected:
     QMap<QString, QString> endpointVariables(const QString& address) const override;
