@@ -105,6 +105,24 @@ ContainerSpec SandboxRunner::makeSpec(Language language, const QString& image)
     return spec;
 }
 
+WarmContainerChannel* SandboxRunner::newWarmChannel(ContainerSpec spec, QObject* parent)
+{
+    EgressEndpoint* egress = attachEgress(spec);
+    auto* channel = new WarmContainerChannel(*m_runtime, std::move(spec), m_secrets, parent);
+    channel->setEgressEndpoint(egress);
+    return channel;
+}
+
+int SandboxRunner::maxRunning() const
+{
+    return m_queue->limits().maxRunning;
+}
+
+bool SandboxRunner::containersSeeThisMachine() const
+{
+    return !m_runtime->isRemote();
+}
+
 void SandboxRunner::reportEngineWarning(const QString& warning)
 {
     if (m_engineWarnings.contains(warning))

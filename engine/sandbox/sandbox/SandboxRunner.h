@@ -8,6 +8,7 @@
 #include "runtime/SandboxPolicy.h"
 #include "sandbox/SandboxRunHost.h"
 #include "sandbox/SandboxSecrets.h"
+#include "sandbox/WarmContainerSource.h"
 
 #include <QList>
 #include <QObject>
@@ -35,7 +36,7 @@ struct RunRequest;
 // Starts sandbox runs on one container engine under one policy and one set of secrets, and
 // remembers which images it has seen present so that only the first run of an image pays for
 // the check.
-class SandboxRunner final : public QObject, public SandboxRunHost
+class SandboxRunner final : public QObject, public SandboxRunHost, public WarmContainerSource
 {
     Q_OBJECT
 
@@ -63,8 +64,10 @@ public:
     const RunQueue& queue() const { return *m_queue; }
     ContainerChannel* acquireChannel(Channel kind, Language language, const QString& image,
                                      QObject* parent) override;
-    // A fresh container's spec: a unique name, the policy, the labels that tie it to us.
-    ContainerSpec makeSpec(Language language, const QString& image);
+    ContainerSpec makeSpec(Language language, const QString& image) override;
+    WarmContainerChannel* newWarmChannel(ContainerSpec spec, QObject* parent) override;
+    int maxRunning() const override;
+    bool containersSeeThisMachine() const override;
     // In egress proxy mode, the host's end of `spec`'s network (owned by the caller, which
     // gives it to the container's channel), with spec.egressDirectory (a local engine) or
     // spec.egressCarried (a remote one) set; else null.
@@ -99,8 +102,10 @@ public:
     bool isHeldForSecrets() const { return m_heldForSecrets; }
     void whenReadyToStart(QObject* context, const QString& image,
                           std::function<void()> ready) override;
-    // Whether the pool may start containers now: no hold, and nothing that stops every start.
-    bool canStartContainers() const { return !m_heldForSecrets && cannotStartReason().isEmpty(); }
+    bool canStartContainers() const override
+    {
+        return !m_heldForSecrets && cannotStartReason().isEmpty();
+    }
     // The secrets from now on; ends a hold. Waiting containers of the pool that hold other
     // values are replaced, and live sessions end.
     void setSecrets(std::shared_ptr<const SandboxSecrets> secrets);

@@ -1,13 +1,9 @@
 #include "sandbox/WarmPool.h"
 
 #include "core/Logging.h"
-#include "runtime/ContainerRuntime.h"
-#include "sandbox/ContainerReaper.h"
-#include "sandbox/EgressEndpoint.h"
-#include "sandbox/RunQueue.h"
-#include "sandbox/SandboxRunner.h"
 #include "sandbox/StartingContainerChoice.h"
 #include "sandbox/WarmContainerChannel.h"
+#include "sandbox/WarmContainerSource.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -18,9 +14,10 @@
 
 namespace csm {
 
-WarmPool::WarmPool(SandboxRunner& runner, int sizePerImage, int idleTimeoutMs, QObject* parent)
+WarmPool::WarmPool(WarmContainerSource& source, int sizePerImage, int idleTimeoutMs,
+                   QObject* parent)
     : QObject(parent)
-    , m_runner(runner)
+    , m_source(source)
     , m_size(sizePerImage)
     , m_idleTimeoutMs(idleTimeoutMs)
     , m_ioRoot(QDir::tempPath() + QStringLiteral("/code-sandbox-pool-XXXXXX"))
@@ -114,8 +111,7 @@ WarmContainerChannel* WarmPool::take(Language language, const QString& image, QO
     } else {
         // The pool ran dry: keep one more from now on.
         const int before = slot->demand.target();
-        slot->demand.recordMiss(QDateTime::currentMSecsSinceEpoch(),
-                                m_runner.queue().limits().maxRunning);
+        slot->demand.recordMiss(QDateTime::currentMSecsSinceEpoch(), m_source.maxRunning());
         if (slot->demand.target() > before) {
             qCInfo(lcSandbox).noquote()
                 << "warm pool: a call found no container of" << slot->image << "ready; keeping"
@@ -178,7 +174,7 @@ void WarmPool::shrinkQuietSlots()
 
 void WarmPool::refill()
 {
-    if (m_shutDown || !m_runner.canStartContainers())
+    if (m_shutDown || !m_source.canStartContainers())
         return;
     const bool deferring = m_callsRunning > 0 && !m_deferralExpired;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -214,7 +210,7 @@ void WarmPool::refill()
 
 void WarmPool::startOne(Slot& slot)
 {
-    ContainerSpec spec = m_runner.makeSpec(slot.language, slot.image);
+    ContainerSpec spec = m_source.makeSpec(slot.language, slot.image);
     // It waits for its program anyway: its interpreter imports the usual modules meanwhile.
     if (slot.kind == Kind::Session) {
         spec.command = LanguageTraits::pooledSessionCommand(slot.language);
@@ -226,7 +222,7 @@ void WarmPool::startOne(Slot& slot)
     }
     spec.pooled = true;
     // A remote engine's containers cannot see a host folder: they stay attached instead.
-    if (!m_runner.runtime().isRemote()) {
+    if (m_source.containersSeeThisMachine()) {
         spec.ioDirectory = m_ioRoot.filePath(spec.name);
         QDir().mkpath(spec.ioDirectory);
         // The launcher runs as the sandbox user, not as us: it must be able to create its
@@ -237,9 +233,7 @@ void WarmPool::startOne(Slot& slot)
                 QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup |
                 QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther);
     }
-    EgressEndpoint* egress = m_runner.attachEgress(spec);
-    auto* channel = new WarmContainerChannel(m_runner.runtime(), spec, m_runner.secrets(), this);
-    channel->setEgressEndpoint(egress);
+    WarmContainerChannel* channel = m_source.newWarmChannel(std::move(spec), this);
     slot.starting.append(channel);
     Slot* slotPointer = &slot;
     connect(channel, &WarmContainerChannel::up, this, [this, slotPointer](qint64 afterMs) {
@@ -310,7 +304,7 @@ void WarmPool::retire(Slot& slot)
 void WarmPool::discard(WarmContainerChannel* channel, bool removeContainer)
 {
     channel->disconnect(this);
-    channel->handOver(m_runner.reaper(), removeContainer);
+    channel->handOver(m_source.reaper(), removeContainer);
     channel->deleteLater();
 }
 

@@ -15,8 +15,8 @@
 
 namespace csm {
 
-class SandboxRunner;
 class WarmContainerChannel;
+class WarmContainerSource;
 
 // Keeps, for each image in use, a few single-use containers started ahead of time with the
 // interpreter waiting for its program. A call takes a ready one (and a replacement starts at
@@ -59,7 +59,8 @@ public:
     // After a failed start, how long before trying that image again.
     static constexpr int kRetryAfterFailureMs = 30'000;
 
-    WarmPool(SandboxRunner& runner, int sizePerImage, int idleTimeoutMs, QObject* parent = nullptr);
+    WarmPool(WarmContainerSource& source, int sizePerImage, int idleTimeoutMs,
+             QObject* parent = nullptr);
     ~WarmPool() override;
 
     // Keeps containers of `image` for `language` ready from now on.
@@ -74,7 +75,7 @@ public:
     // Replaces every container, ready or starting, with a new one (the secrets changed: what
     // waits was started with the old values).
     void renew();
-    // Starts what is missing, unless calls are running or the runner holds for its secrets.
+    // Starts what is missing, unless calls are running or no container may start now.
     void refill();
     // Stops refilling and removes every container, ready or starting (through the reaper).
     void shutdown();
@@ -120,7 +121,7 @@ private:
     void retire(Slot& slot);
     void discard(WarmContainerChannel* channel, bool removeContainer);
 
-    SandboxRunner& m_runner;
+    WarmContainerSource& m_source;
     int m_size;
     int m_idleTimeoutMs;
     bool m_shutDown = false;
