@@ -1179,10 +1179,8 @@ void tst_ClientConfig::tomlAndYamlSnippets()
     // The programs the entries start, read back from the files' values.
     for (const McpClient client : McpClientTraits::all()) {
         const QString text = ClientConfigSnippet::text(client, stdioEntry());
-        QString error;
-        const auto servers =
-            csm::ClientConfigFormat::forClient(client)->servers(text.toUtf8(), &error);
-        QVERIFY2(servers.has_value(), qPrintable(McpClientTraits::id(client) + error));
+        const auto servers = csm::ClientConfigFormat::forClient(client)->servers(text.toUtf8());
+        QVERIFY2(servers, qPrintable(McpClientTraits::id(client) + servers.error()));
         QCOMPARE(ClientConfigSnippet::programOf(client,
                                                 servers->value(ClientServerEntry::defaultName())),
                  kCommand);
@@ -1275,9 +1273,8 @@ void tst_ClientConfig::otherFormatsKeepEverythingElse()
     QFETCH(QByteArray, before);
 
     const auto format = csm::ClientConfigFormat::forClient(client);
-    QString error;
-    const auto serversBefore = format->servers(before, &error);
-    QVERIFY2(serversBefore.has_value(), qPrintable(error));
+    const auto serversBefore = format->servers(before);
+    QVERIFY2(serversBefore, qPrintable(serversBefore.error()));
     const QString name = ClientServerEntry::defaultName();
     for (const ClientServerEntry& entry : {stdioEntry(), httpEntry(kToken)}) {
         const ClientConfigMerger merger(client);
@@ -1292,8 +1289,8 @@ void tst_ClientConfig::otherFormatsKeepEverythingElse()
             QVERIFY(inserted.contains("code-sandbox"));
         }
         // ...and what the client reads is the old servers plus the entry.
-        const auto serversAfter = format->servers(change.text, &error);
-        QVERIFY2(serversAfter.has_value(), qPrintable(error));
+        const auto serversAfter = format->servers(change.text);
+        QVERIFY2(serversAfter, qPrintable(serversAfter.error()));
         QMap<QString, QJsonObject> expected = *serversBefore;
         expected.insert(name, serversAfter->value(name));
         QCOMPARE(*serversAfter, expected);
@@ -1421,9 +1418,7 @@ void tst_ClientConfig::otherFormatsRefuse()
         QCOMPARE(removed.action, Action::Failed);
         QCOMPARE(removed.text, before);
     }
-    QString problem;
-    QCOMPARE(csm::ClientConfigFormat::forClient(client)->servers(before, &problem).has_value(),
-             readable);
+    QCOMPARE(csm::ClientConfigFormat::forClient(client)->servers(before).hasValue(), readable);
 }
 
 void tst_ClientConfig::tomlKeysAndStrings()
@@ -1440,10 +1435,8 @@ void tst_ClientConfig::tomlKeysAndStrings()
              change.text.constData());
     QVERIFY(change.text.contains("args = [\"tab\\there\"]"));
     QVERIFY(change.text.contains("\\u0001"));
-    QString error;
-    const auto servers =
-        csm::ClientConfigFormat::forClient(McpClient::Codex)->servers(change.text, &error);
-    QVERIFY2(servers.has_value(), qPrintable(error));
+    const auto servers = csm::ClientConfigFormat::forClient(McpClient::Codex)->servers(change.text);
+    QVERIFY2(servers, qPrintable(servers.error()));
     QCOMPARE(
         servers->value(entry.name),
         csm::JsonTextWriter::toObject(ClientConfigSnippet::serverValue(McpClient::Codex, entry)));
@@ -1475,20 +1468,19 @@ void tst_ClientConfig::missingAndUnreadableFiles()
     // Missing: nothing to remove, nothing listed; an install creates it, an uninstall empties it.
     const QString path = folder + QStringLiteral("/missing/config");
     QCOMPARE(merger.uninstall(path).action, Action::NotFound);
-    QString error;
-    QCOMPARE(merger.servers(path, &error)->size(), 0);
+    QCOMPARE(merger.servers(path)->size(), 0);
     QVERIFY(!QFileInfo::exists(QFileInfo(path).absolutePath()));
     QCOMPARE(merger.install(path, stdioEntry()).action, Action::Created);
-    QCOMPARE(merger.servers(path, &error)->keys(), QStringList{ClientServerEntry::defaultName()});
+    QCOMPARE(merger.servers(path)->keys(), QStringList{ClientServerEntry::defaultName()});
     QCOMPARE(merger.uninstall(path).action, Action::Removed);
-    QCOMPARE(merger.servers(path, &error)->size(), 0);
+    QCOMPARE(merger.servers(path)->size(), 0);
 
     // A folder where the file should be, or bytes that are no such file: refused, untouched.
     const QString asFolder = folder + QStringLiteral("/folder");
     QVERIFY(QDir().mkpath(asFolder));
     QCOMPARE(merger.install(asFolder, stdioEntry()).action, Action::Failed);
     QCOMPARE(merger.uninstall(asFolder).action, Action::Failed);
-    QVERIFY(!merger.servers(asFolder, &error));
+    QVERIFY(!merger.servers(asFolder));
     const QString garbage = folder + QStringLiteral("/garbage");
     const QByteArray bytes("\x01{[\"\n: = - ]", 12);
     QVERIFY(writeAll(garbage, bytes));
@@ -1506,7 +1498,7 @@ void tst_ClientConfig::missingAndUnreadableFiles()
         const ClientConfigChange change = merger.install(locked, stdioEntry());
         QCOMPARE(change.action, Action::Failed);
         QVERIFY2(change.error.contains(QLatin1String("cannot be read")), qPrintable(change.error));
-        QVERIFY(!merger.servers(locked, &error));
+        QVERIFY(!merger.servers(locked));
     }
 }
 

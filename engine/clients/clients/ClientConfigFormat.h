@@ -3,6 +3,7 @@
 #include "clients/ClientConfigChange.h"
 #include "clients/JsonTextWriter.h"
 #include "clients/McpClient.h"
+#include "core/Expected.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -33,10 +34,9 @@ public:
     // `text` without the server `name` (Removed), or NotFound. Removing what merge() added to a
     // file gives back its bytes.
     virtual ClientConfigChange remove(const QByteArray& text, const QString& name) const = 0;
-    // The servers the file lists, by name, their values as JSON (YAML's scalars as strings);
-    // nothing, with `error` set, when the client could not read the file. A blank text has none.
-    virtual std::optional<QMap<QString, QJsonObject>> servers(const QByteArray& text,
-                                                              QString* error) const = 0;
+    // The servers the file lists, by name, their values as JSON (YAML's scalars as strings), or
+    // why the client could not read the file. A blank text has none.
+    virtual Expected<QMap<QString, QJsonObject>> servers(const QByteArray& text) const = 0;
 
     // The format of `client`'s file.
     static std::unique_ptr<ClientConfigFormat> forClient(McpClient client);

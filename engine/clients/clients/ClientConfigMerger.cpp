@@ -44,21 +44,20 @@ ClientConfigChange ClientConfigMerger::remove(const QByteArray& text, const QStr
     return m_format->remove(text, name);
 }
 
-std::optional<QMap<QString, QJsonObject>> ClientConfigMerger::servers(const QString& path,
-                                                                      QString* error) const
+Expected<QMap<QString, QJsonObject>> ClientConfigMerger::servers(const QString& path) const
 {
     const QFileInfo info(path);
     if (!info.exists())
         return QMap<QString, QJsonObject>();
     QFile file(path);
     if (!info.isFile() || !file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1 cannot be read: %2")
-                     .arg(path, info.isFile() ? file.errorString() : QStringLiteral("not a file"));
-        return std::nullopt;
+        return Unexpected(
+            QStringLiteral("%1 cannot be read: %2")
+                .arg(path, info.isFile() ? file.errorString() : QStringLiteral("not a file")));
     }
-    std::optional<QMap<QString, QJsonObject>> found = m_format->servers(file.readAll(), error);
+    Expected<QMap<QString, QJsonObject>> found = m_format->servers(file.readAll());
     if (!found)
-        *error = QStringLiteral("%1: %2").arg(path, *error);
+        return Unexpected(QStringLiteral("%1: %2").arg(path, found.error()));
     return found;
 }
 

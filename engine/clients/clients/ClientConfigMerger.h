@@ -3,6 +3,7 @@
 #include "clients/ClientConfigChange.h"
 #include "clients/ClientServerEntry.h"
 #include "clients/McpClient.h"
+#include "core/Expected.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -61,9 +62,9 @@ public:
     ClientConfigChange merge(const QByteArray& text, const ClientServerEntry& entry) const;
     ClientConfigChange remove(const QByteArray& text, const QString& name) const;
 
-    // The servers the file at `path` lists, by name (none when it does not exist); nothing, with
-    // `error` set, when it cannot be read as the client reads it.
-    std::optional<QMap<QString, QJsonObject>> servers(const QString& path, QString* error) const;
+    // The servers the file at `path` lists, by name (none when it does not exist), or why it
+    // cannot be read as the client reads it.
+    Expected<QMap<QString, QJsonObject>> servers(const QString& path) const;
 
     // "<path>.bak-YYYYMMDD-HHMMSS" for `time`, with "-2", "-3"... added while that name is
     // taken.

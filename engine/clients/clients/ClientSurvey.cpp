@@ -53,10 +53,10 @@ QList<ClientSurvey::Client> ClientSurvey::survey(const ClientConfigLocation& loc
         client.client = mcpClient;
         client.configPath = location.configPath(mcpClient);
         client.installed = isInstalled(mcpClient, location, path);
-        const std::optional<QMap<QString, QJsonObject>> servers =
-            ClientConfigMerger(mcpClient).servers(client.configPath, &client.error);
+        const Expected<QMap<QString, QJsonObject>> servers =
+            ClientConfigMerger(mcpClient).servers(client.configPath);
+        client.error = servers.error();
         if (servers) {
-            client.error.clear();
             if (servers->contains(serverName)) {
                 client.entry = servers->value(serverName);
                 client.reach = reachOf(mcpClient, *client.entry);

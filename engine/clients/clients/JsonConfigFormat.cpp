@@ -243,25 +243,21 @@ JsonConfigFormat::JsonConfigFormat(QString serversKey, JsonTextScanner::Dialect 
     , m_clientName(std::move(clientName))
 {}
 
-// The document's root object, or nothing with `error` saying why the client would not read it.
-std::optional<JsonTextNode> JsonConfigFormat::parseRoot(const QByteArray& text,
-                                                        QString* error) const
+// The document's root object, or why the client would not read it.
+Expected<JsonTextNode> JsonConfigFormat::parseRoot(const QByteArray& text) const
 {
     const JsonTextScanner::Dialect dialect = m_dialect;
     JsonTextScanner::Error problem;
     std::optional<JsonTextNode> root = JsonTextScanner::parse(text, dialect, &problem);
     if (!root) {
-        *error = QStringLiteral("not valid %1 as %2 reads it (%3)")
-                     .arg(dialect.comments ? QStringLiteral("JSON with comments")
-                                           : QStringLiteral("JSON"),
-                          m_clientName, problem.toString());
-        return std::nullopt;
+        return Unexpected(QStringLiteral("not valid %1 as %2 reads it (%3)")
+                              .arg(dialect.comments ? QStringLiteral("JSON with comments")
+                                                    : QStringLiteral("JSON"),
+                                   m_clientName, problem.toString()));
     }
-    if (root->kind != JsonTextNode::Kind::Object) {
-        *error = QStringLiteral("the file holds a JSON value that is not an object");
-        return std::nullopt;
-    }
-    return root;
+    if (root->kind != JsonTextNode::Kind::Object)
+        return Unexpected(QStringLiteral("the file holds a JSON value that is not an object"));
+    return *std::move(root);
 }
 
 // Whether `text` is what the edit meant: readable by the client, with the server as expected
@@ -269,10 +265,10 @@ std::optional<JsonTextNode> JsonConfigFormat::parseRoot(const QByteArray& text,
 bool JsonConfigFormat::checksOut(const QByteArray& text, const QString& name,
                                  const QJsonObject* expected) const
 {
-    QString error;
-    const std::optional<JsonTextNode> root = parseRoot(text, &error);
+    const Expected<JsonTextNode> root = parseRoot(text);
     if (!root)
         return false;
+    QString error;
     const QString& serversKey = m_serversKey;
     const Member* servers = uniqueMember(*root, serversKey, {}, &error);
     if (!error.isEmpty())
@@ -299,9 +295,11 @@ ClientConfigChange JsonConfigFormat::merge(const QByteArray& text, const QString
     change.text = text;
     const bool blank = text.trimmed().isEmpty();
     QByteArray document = blank ? QByteArray("{}") : text;
-    std::optional<JsonTextNode> root = parseRoot(document, &change.error);
-    if (!root)
+    Expected<JsonTextNode> root = parseRoot(document);
+    if (!root) {
+        change.error = root.error();
         return change;
+    }
     const Style style = documentStyle(document, *root);
     const QString& serversKey = m_serversKey;
     const QString serversPlace = QStringLiteral("\"%1\"").arg(serversKey);
@@ -319,7 +317,7 @@ ClientConfigChange JsonConfigFormat::merge(const QByteArray& text, const QString
             return QByteArray("{}");
         };
         document = withMemberAdded(document, *root, serversKey, empty, style);
-        root = parseRoot(document, &change.error);
+        root = parseRoot(document);
         servers = root ? uniqueMember(*root, serversKey, {}, &change.error) : nullptr;
         if (!servers) {
             change.error = internalError();
@@ -362,10 +360,10 @@ ClientConfigChange JsonConfigFormat::remove(const QByteArray& text, const QStrin
         return failure(text, error);
     };
 
-    QString error;
-    std::optional<JsonTextNode> root = parseRoot(text, &error);
+    Expected<JsonTextNode> root = parseRoot(text);
     if (!root)
-        return failed(error);
+        return failed(root.error());
+    QString error;
     const Member* servers = uniqueMember(*root, serversKey, QStringLiteral("the file"), &error);
     if (!error.isEmpty())
         return failed(error);
@@ -379,7 +377,7 @@ ClientConfigChange JsonConfigFormat::remove(const QByteArray& text, const QStrin
     // What an install into an empty object started from: an object left with nothing but
     // whitespace in it becomes "{}", and the servers object goes when it is the root's last
     // member (where an install adds it).
-    root = parseRoot(document, &error);
+    root = parseRoot(document);
     size_t serversIndex = 0;
     servers = root ? uniqueMember(*root, serversKey, {}, &error, &serversIndex) : nullptr;
     if (!servers)
@@ -390,7 +388,7 @@ ClientConfigChange JsonConfigFormat::remove(const QByteArray& text, const QStrin
             document = spliced(document, emptied.begin + 1, emptied.close(), {});
         } else {
             document = withMemberRemoved(document, *root, serversIndex);
-            root = parseRoot(document, &error);
+            root = parseRoot(document);
             if (!root)
                 return failed(internalError());
             if (root->members.empty() && onlyWhitespace(document, root->begin + 1, root->close()))
@@ -400,19 +398,18 @@ ClientConfigChange JsonConfigFormat::remove(const QByteArray& text, const QStrin
     return outcome(text, Action::Removed, document, checksOut(document, name, nullptr));
 }
 
-std::optional<QMap<QString, QJsonObject>> JsonConfigFormat::servers(const QByteArray& text,
-                                                                    QString* error) const
+Expected<QMap<QString, QJsonObject>> JsonConfigFormat::servers(const QByteArray& text) const
 {
     QMap<QString, QJsonObject> found;
-    error->clear();
     if (text.trimmed().isEmpty())
         return found;
-    const std::optional<JsonTextNode> root = parseRoot(text, error);
+    const Expected<JsonTextNode> root = parseRoot(text);
     if (!root)
-        return std::nullopt;
-    const Member* servers = uniqueMember(*root, m_serversKey, QStringLiteral("the file"), error);
-    if (!error->isEmpty())
-        return std::nullopt;
+        return Unexpected(root.error());
+    QString error;
+    const Member* servers = uniqueMember(*root, m_serversKey, QStringLiteral("the file"), &error);
+    if (!error.isEmpty())
+        return Unexpected(error);
     if (!servers || servers->value.kind != JsonTextNode::Kind::Object)
         return found;
     for (const Member& member : servers->value.members) {

@@ -32,13 +32,12 @@ public:
     ClientConfigChange merge(const QByteArray& text, const QString& name,
                              const JsonMembers& value) const override;
     ClientConfigChange remove(const QByteArray& text, const QString& name) const override;
-    std::optional<QMap<QString, QJsonObject>> servers(const QByteArray& text,
-                                                      QString* error) const override;
+    Expected<QMap<QString, QJsonObject>> servers(const QByteArray& text) const override;
 
 private:
     // The document's root object, or nothing with `error` saying why the client would not
     // read it.
-    std::optional<JsonTextNode> parseRoot(const QByteArray& text, QString* error) const;
+    Expected<JsonTextNode> parseRoot(const QByteArray& text) const;
     // Whether `text` is what the edit meant (see the .cpp).
     bool checksOut(const QByteArray& text, const QString& name, const QJsonObject* expected) const;
 

@@ -420,15 +420,15 @@ ClientConfigChange TomlConfigFormat::remove(const QByteArray& text, const QStrin
                            withoutServer(*after, m_serversKey, name));
 }
 
-std::optional<QMap<QString, QJsonObject>> TomlConfigFormat::servers(const QByteArray& text,
-                                                                    QString* error) const
+Expected<QMap<QString, QJsonObject>> TomlConfigFormat::servers(const QByteArray& text) const
 {
     QMap<QString, QJsonObject> found;
     if (text.trimmed().isEmpty())
         return found;
-    const std::optional<toml::table> document = parse(text, error);
+    QString error;
+    const std::optional<toml::table> document = parse(text, &error);
     if (!document)
-        return std::nullopt;
+        return Unexpected(error);
     if (const toml::table* servers = document->get_as<toml::table>(toStd(m_serversKey))) {
         for (auto&& [name, value] : *servers) {
             if (value.is_table())

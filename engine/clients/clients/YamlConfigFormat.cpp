@@ -390,19 +390,18 @@ ClientConfigChange YamlConfigFormat::remove(const QByteArray& text, const QStrin
                            withoutServer(*after, m_serversKey, name));
 }
 
-std::optional<QMap<QString, QJsonObject>> YamlConfigFormat::servers(const QByteArray& text,
-                                                                    QString* error) const
+Expected<QMap<QString, QJsonObject>> YamlConfigFormat::servers(const QByteArray& text) const
 {
     QMap<QString, QJsonObject> found;
-    error->clear();
     if (text.trimmed().isEmpty())
         return found;
-    const std::optional<YAML::Node> root = load(text, error);
+    QString error;
+    const std::optional<YAML::Node> root = load(text, &error);
     if (!root)
-        return std::nullopt;
-    const std::optional<Member> servers = memberOf(*root, m_serversKey, error);
-    if (!error->isEmpty())
-        return std::nullopt;
+        return Unexpected(error);
+    const std::optional<Member> servers = memberOf(*root, m_serversKey, &error);
+    if (!error.isEmpty())
+        return Unexpected(error);
     if (servers && servers->value.IsMap()) {
         for (auto it = servers->value.begin(); it != servers->value.end(); ++it)
             found.insert(QString::fromStdString(it->first.Scalar()),

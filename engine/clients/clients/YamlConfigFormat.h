@@ -27,8 +27,7 @@ public:
     ClientConfigChange merge(const QByteArray& text, const QString& name,
                              const JsonMembers& value) const override;
     ClientConfigChange remove(const QByteArray& text, const QString& name) const override;
-    std::optional<QMap<QString, QJsonObject>> servers(const QByteArray& text,
-                                                      QString* error) const override;
+    Expected<QMap<QString, QJsonObject>> servers(const QByteArray& text) const override;
 
 private:
     QString m_serversKey;

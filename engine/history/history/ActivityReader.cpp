@@ -15,23 +15,20 @@ namespace {
 
 // `text` with FROM, BEFORE and BUCKET replaced by the query's numbers (integers we computed, so
 // written into the SQL rather than bound: each appears several times).
-bool run(QSqlQuery& sql, QString text, const ActivityQuery& query, QString* error)
+Expected<void> run(QSqlQuery& sql, QString text, const ActivityQuery& query)
 {
     text.replace(QLatin1String("FROM_MS"), QString::number(query.from.toMSecsSinceEpoch()))
         .replace(QLatin1String("BEFORE_MS"), QString::number(query.before.toMSecsSinceEpoch()))
         .replace(QLatin1String("BUCKET_MS"), QString::number(query.bucketMs));
     sql.setForwardOnly(true);
-    if (!sql.exec(text)) {
-        *error = sql.lastError().text();
-        return false;
-    }
-    return true;
+    if (!sql.exec(text))
+        return Unexpected(sql.lastError().text());
+    return {};
 }
 
 } // namespace
 
-std::optional<ActivityReport> ActivityReader::read(const QSqlDatabase& db,
-                                                   const ActivityQuery& query, QString* error)
+Expected<ActivityReport> ActivityReader::read(const QSqlDatabase& db, const ActivityQuery& query)
 {
     ActivityReport report;
     report.query = query;
@@ -67,11 +64,13 @@ std::optional<ActivityReport> ActivityReader::read(const QSqlDatabase& db,
 
     // One pass for both breakdowns: per interval, client and status.
     QSqlQuery counts(db);
-    if (!run(counts,
-             QStringLiteral("SELECT %1 AS b, client_name, status, count(*)").arg(bucketOf) +
-                 inRange + QStringLiteral("GROUP BY b, client_name, status"),
-             query, error))
-        return std::nullopt;
+    if (const Expected<void> ran =
+            run(counts,
+                QStringLiteral("SELECT %1 AS b, client_name, status, count(*)").arg(bucketOf) +
+                    inRange + QStringLiteral("GROUP BY b, client_name, status"),
+                query);
+        !ran)
+        return Unexpected(ran.error());
     QHash<QString, int> clientIndex;
     std::map<RunStatus, ActivityReport::StatusCalls> statuses;
     while (counts.next()) {
@@ -110,19 +109,21 @@ std::optional<ActivityReport> ActivityReader::read(const QSqlDatabase& db,
 
     // The p-th percentile of n sorted durations is the ceil(n * p / 100)-th (nearest rank).
     QSqlQuery durations(db);
-    if (!run(durations,
-             QStringLiteral("SELECT b, duration_ms, rank, n FROM (SELECT %1 AS b, duration_ms, "
-                            "row_number() OVER (PARTITION BY %1 ORDER BY duration_ms) AS rank, "
-                            "count(*) OVER (PARTITION BY %1) AS n")
-                     .arg(bucketOf) +
-                 inRange +
-                 // Not the runs that have no duration of their own: running, or never ran
-                 // (their server died: interrupted; the engine failed: engine_error).
-                 QStringLiteral("AND status NOT IN ('running', 'interrupted', 'engine_error')) "
-                                "WHERE rank = (n * 50 + 99) / 100 OR "
-                                "rank = (n * 95 + 99) / 100 OR rank = n"),
-             query, error))
-        return std::nullopt;
+    if (const Expected<void> ran =
+            run(durations,
+                QStringLiteral("SELECT b, duration_ms, rank, n FROM (SELECT %1 AS b, duration_ms, "
+                               "row_number() OVER (PARTITION BY %1 ORDER BY duration_ms) AS rank, "
+                               "count(*) OVER (PARTITION BY %1) AS n")
+                        .arg(bucketOf) +
+                    inRange +
+                    // Not the runs that have no duration of their own: running, or never ran
+                    // (their server died: interrupted; the engine failed: engine_error).
+                    QStringLiteral("AND status NOT IN ('running', 'interrupted', 'engine_error')) "
+                                   "WHERE rank = (n * 50 + 99) / 100 OR "
+                                   "rank = (n * 95 + 99) / 100 OR rank = n"),
+                query);
+        !ran)
+        return Unexpected(ran.error());
     while (durations.next()) {
         const int bucket = durations.value(0).toInt();
         if (!inBounds(bucket))

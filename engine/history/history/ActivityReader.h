@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "history/ActivityReport.h"
 
 #include <QSqlDatabase>
@@ -15,9 +16,8 @@ namespace csm {
 class ActivityReader final
 {
 public:
-    // Nullopt on failure, with the reason in `error`.
-    static std::optional<ActivityReport> read(const QSqlDatabase& db, const ActivityQuery& query,
-                                              QString* error);
+    // The report, or why it could not be read.
+    static Expected<ActivityReport> read(const QSqlDatabase& db, const ActivityQuery& query);
 };
 
 } // namespace csm

@@ -1551,10 +1551,13 @@ std::optional<ActivityReport> HistoryStore::activity(const ActivityQuery& query)
 {
     if (!onOwnerThread())
         return std::nullopt;
-    QString error;
-    std::optional<ActivityReport> report = ActivityReader::read(m_db, query, &error);
-    setError(report ? QString() : QStringLiteral("reading the activity: %1").arg(error));
-    return report;
+    Expected<ActivityReport> report = ActivityReader::read(m_db, query);
+    if (!report) {
+        setError(QStringLiteral("reading the activity: %1").arg(report.error()));
+        return std::nullopt;
+    }
+    setError({});
+    return *std::move(report);
 }
 
 qint64 HistoryStore::lastChangeSeq() const
