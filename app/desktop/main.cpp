@@ -53,11 +53,11 @@ int main(int argc, char* argv[])
     // under the CODE_SANDBOX_* variables.
     const auto parsed = ServerOptionsParser::parse(
         {QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), dataDir}, environment);
-    if (const auto* error = std::get_if<QString>(&parsed)) {
-        QTextStream(stderr) << "code-sandbox-desktop: " << *error << "\n";
+    if (!parsed) {
+        QTextStream(stderr) << "code-sandbox-desktop: " << parsed.error() << "\n";
         return 2;
     }
-    const ServerOptions& options = std::get<ServerOptions>(parsed);
+    const ServerOptions& options = *parsed;
     for (const QString& warning : options.warnings)
         qCWarning(lcServer).noquote() << warning;
 

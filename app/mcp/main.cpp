@@ -90,12 +90,12 @@ int main(int argc, char* argv[])
 
     const auto parsed =
         ServerOptionsParser::parse(arguments, QProcessEnvironment::systemEnvironment());
-    if (const auto* error = std::get_if<QString>(&parsed)) {
-        QTextStream(stderr) << kApplicationName << ": " << *error << "\n"
+    if (!parsed) {
+        QTextStream(stderr) << kApplicationName << ": " << parsed.error() << "\n"
                             << "Try '" << kApplicationName << " --help'.\n";
         return 2;
     }
-    const auto& options = std::get<ServerOptions>(parsed);
+    const auto& options = *parsed;
     if (options.action == ServerOptions::Action::ShowHelp) {
         QTextStream(stdout) << options.helpText << '\n' << CommandLine::commands().commandList();
         return 0;

@@ -11,7 +11,6 @@
 #include <QTest>
 
 #include <memory>
-#include <variant>
 
 // The app's own server as the GUI tests run it: on the test engine, with its data in `dataDir`
 // and no warm pool (the containers a test counts are its own). Started; null when the options
@@ -23,9 +22,9 @@ inline std::unique_ptr<csm::EmbeddedServer> startTestServer(const QString& dataD
          QStringLiteral("--engine"), TestEngine::name(), QStringLiteral("--pool"),
          QStringLiteral("0")},
         QProcessEnvironment::systemEnvironment());
-    if (!std::holds_alternative<csm::ServerOptions>(parsed))
+    if (!parsed.hasValue())
         return nullptr;
-    auto server = std::make_unique<csm::EmbeddedServer>(std::get<csm::ServerOptions>(parsed));
+    auto server = std::make_unique<csm::EmbeddedServer>(*parsed);
     server->start();
     return server;
 }

@@ -156,7 +156,7 @@ int main(int argc, char* argv[])
         {QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), data.path(),
          QStringLiteral("--pool"), QStringLiteral("0")},
         QProcessEnvironment::systemEnvironment());
-    csm::EmbeddedServer server(std::get<csm::ServerOptions>(parsed));
+    csm::EmbeddedServer server(*parsed);
     server.start();
     csm::MainWindow window(data.path(), &server);
     window.setGeometry(0, 0, 1280, 800);

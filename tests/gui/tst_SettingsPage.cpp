@@ -270,9 +270,9 @@ private Q_SLOTS:
         const QStringList arguments = {QStringLiteral("code-sandbox-mcp"),
                                        QStringLiteral("--data-dir"), m_data.path()};
         const auto parsed = csm::ServerOptionsParser::parse(arguments, QProcessEnvironment());
-        if (const auto* error = std::get_if<QString>(&parsed))
-            QFAIL(qPrintable(*error));
-        const auto* options = std::get_if<csm::ServerOptions>(&parsed);
+        if (!parsed)
+            QFAIL(qPrintable(parsed.error()));
+        const auto* options = (parsed ? &*parsed : nullptr);
         QVERIFY(options);
         QVERIFY2(options->warnings.isEmpty(), qPrintable(options->warnings.join(u'\n')));
         QCOMPARE(options->policy.memoryBytes, 1024 * MiB);
@@ -485,8 +485,8 @@ private Q_SLOTS:
         const auto parsed = csm::ServerOptionsParser::parse(
             {QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), m_data.path()},
             QProcessEnvironment());
-        QVERIFY(std::holds_alternative<csm::ServerOptions>(parsed));
-        QCOMPARE(std::get<csm::ServerOptions>(parsed).policy.sharedFolders, expected);
+        QVERIFY(parsed.hasValue());
+        QCOMPARE(parsed->policy.sharedFolders, expected);
 
         // Remove drops the selected folder only.
         QVERIFY(!findNamed<QPushButton>(page, "removeSharedFolderButton").isEnabled());

@@ -35,7 +35,7 @@ std::unique_ptr<EmbeddedServer> startServer(const QString& dataDir)
         {QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), dataDir,
          QStringLiteral("--pool"), QStringLiteral("0")},
         QProcessEnvironment::systemEnvironment());
-    auto server = std::make_unique<EmbeddedServer>(std::get<csm::ServerOptions>(parsed));
+    auto server = std::make_unique<EmbeddedServer>(*parsed);
     server->start();
     return server;
 }

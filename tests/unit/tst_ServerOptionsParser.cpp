@@ -16,7 +16,7 @@ Q_DECLARE_METATYPE(csm::ServerOptions::Action)
 
 namespace {
 
-using Parsed = std::variant<ServerOptions, QString>;
+using Parsed = csm::Expected<ServerOptions>;
 
 // `environment` as NAME=value entries; the program name is prepended to `arguments`.
 Parsed parse(const QStringList& arguments, const QStringList& environment = {})
@@ -72,8 +72,8 @@ QStringList inShares(const QStringList& list)
 
 QString describe(const Parsed& parsed)
 {
-    if (const auto* error = std::get_if<QString>(&parsed))
-        return QStringLiteral("error: ") + *error;
+    if (!parsed)
+        return QStringLiteral("error: ") + parsed.error();
     return QStringLiteral("options");
 }
 
@@ -122,7 +122,7 @@ private Q_SLOTS:
 void tst_ServerOptionsParser::noArgumentsServesWithDefaults()
 {
     const Parsed parsed = parse({});
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->action, Action::Serve);
     QCOMPARE(options->engine, QString()); // auto-detect
@@ -158,7 +158,7 @@ void tst_ServerOptionsParser::actions()
     QFETCH(QStringList, arguments);
     QFETCH(Action, action);
     const Parsed parsed = parse(arguments);
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->action, action);
     if (action == Action::ShowHelp) {
@@ -188,7 +188,7 @@ void tst_ServerOptionsParser::verbose()
     QFETCH(QStringList, arguments);
     QFETCH(bool, verbose);
     const Parsed parsed = parse(arguments);
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->verbose, verbose);
 }
@@ -256,11 +256,11 @@ void tst_ServerOptionsParser::engine()
 
     const Parsed parsed = parse(arguments, environment);
     if (valid) {
-        const auto* options = std::get_if<ServerOptions>(&parsed);
+        const auto* options = (parsed ? &*parsed : nullptr);
         QVERIFY2(options, qPrintable(describe(parsed)));
         QCOMPARE(options->engine, engine);
     } else {
-        const auto* error = std::get_if<QString>(&parsed);
+        const auto* error = (parsed ? nullptr : &parsed.error());
         QVERIFY2(error, "expected an error");
         QVERIFY2(error->contains(engine), qPrintable(*error));
     }
@@ -322,7 +322,7 @@ void tst_ServerOptionsParser::passThrough()
     QFETCH(QStringList, warnedAbout);
 
     const Parsed parsed = parse(arguments, environment);
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->passThroughEnvironment, passed);
     for (const QString& name : warnedAbout) {
@@ -370,7 +370,7 @@ void tst_ServerOptionsParser::passThroughRejectsValues()
          {QStringList{QStringLiteral("--pass-through-env"), list},
           QStringList{QStringLiteral("--pass-through-env=") + list}}) {
         const Parsed parsed = parse(arguments, environment);
-        const auto* error = std::get_if<QString>(&parsed);
+        const auto* error = (parsed ? nullptr : &parsed.error());
         QVERIFY2(error, "a value on the command line must be refused");
         QVERIFY2(error->contains(QLatin1String("--pass-through-env")), qPrintable(*error));
         QVERIFY2(error->contains(offending), qPrintable(*error));
@@ -447,7 +447,7 @@ void tst_ServerOptionsParser::images()
     QFETCH(bool, warned);
 
     const Parsed parsed = parse(arguments, environment);
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->pythonImage, pythonImage);
     QCOMPARE(options->jsImage, jsImage);
@@ -520,12 +520,12 @@ void tst_ServerOptionsParser::timeouts()
 
     const Parsed parsed = parse(arguments);
     if (valid) {
-        const auto* options = std::get_if<ServerOptions>(&parsed);
+        const auto* options = (parsed ? &*parsed : nullptr);
         QVERIFY2(options, qPrintable(describe(parsed)));
         QCOMPARE(options->defaultTimeoutSeconds, defaultTimeout);
         QCOMPARE(options->maxTimeoutSeconds, maxTimeout);
     } else {
-        const auto* error = std::get_if<QString>(&parsed);
+        const auto* error = (parsed ? nullptr : &parsed.error());
         QVERIFY2(error, "expected an error");
         QVERIFY2(error->contains(errorMentions), qPrintable(*error));
     }
@@ -554,7 +554,7 @@ void tst_ServerOptionsParser::unexpectedArguments()
     QFETCH(QStringList, arguments);
     QFETCH(QString, errorMentions);
     const Parsed parsed = parse(arguments);
-    const auto* error = std::get_if<QString>(&parsed);
+    const auto* error = (parsed ? nullptr : &parsed.error());
     QVERIFY2(error, "expected an error");
     QVERIFY2(error->contains(errorMentions), qPrintable(*error));
 }
@@ -600,13 +600,13 @@ void tst_ServerOptionsParser::runLimits()
     QFETCH(int, maxQueued);
     const Parsed parsed = parse(arguments, environment);
     if (!valid) {
-        const auto* error = std::get_if<QString>(&parsed);
+        const auto* error = (parsed ? nullptr : &parsed.error());
         QVERIFY2(error, "expected an error");
         QVERIFY2(error->contains(QLatin1String("MAX_")) || error->contains(QLatin1String("--max-")),
                  qPrintable(*error));
         return;
     }
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->maxRunning, maxRunning);
     QCOMPARE(options->maxQueued, maxQueued);
@@ -615,7 +615,7 @@ void tst_ServerOptionsParser::runLimits()
 void tst_ServerOptionsParser::httpDefaults()
 {
     const Parsed parsed = parse({QStringLiteral("--transport"), QStringLiteral("http")});
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->transport, ServerOptions::Transport::Http);
     QCOMPARE(options->http.host, QStringLiteral("127.0.0.1"));
@@ -627,9 +627,9 @@ void tst_ServerOptionsParser::httpDefaults()
     QCOMPARE(options->http.maxRequestBytes, 16 * 1024 * 1024);
 
     const Parsed stdio = parse({});
-    QCOMPARE(std::get<ServerOptions>(stdio).transport, ServerOptions::Transport::Stdio);
+    QCOMPARE(stdio->transport, ServerOptions::Transport::Stdio);
     const Parsed fromEnvironment = parse({}, {QStringLiteral("CODE_SANDBOX_TRANSPORT=http")});
-    QCOMPARE(std::get<ServerOptions>(fromEnvironment).transport, ServerOptions::Transport::Http);
+    QCOMPARE(fromEnvironment->transport, ServerOptions::Transport::Http);
 }
 
 void tst_ServerOptionsParser::httpSettings()
@@ -658,7 +658,7 @@ void tst_ServerOptionsParser::httpSettings()
                                  QStringLiteral("--idle-timeout"),
                                  QStringLiteral("9")},
                                 {QStringLiteral("CODE_SANDBOX_AUTH_TOKEN=0123456789abcdefXYZ")});
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->http.host, QStringLiteral("0.0.0.0"));
     QCOMPARE(options->http.port, quint16(0));
@@ -676,15 +676,15 @@ void tst_ServerOptionsParser::httpSettings()
     const Parsed noAuth =
         parse({QStringLiteral("--transport"), QStringLiteral("http"), QStringLiteral("--no-auth"),
                QStringLiteral("--host"), QStringLiteral("127.0.0.1")});
-    QVERIFY2(std::holds_alternative<ServerOptions>(noAuth), qPrintable(describe(noAuth)));
-    QCOMPARE(std::get<ServerOptions>(noAuth).http.noAuth, true);
-    QCOMPARE(std::get<ServerOptions>(noAuth).http.authToken, QString());
+    QVERIFY2(noAuth.hasValue(), qPrintable(describe(noAuth)));
+    QCOMPARE(noAuth->http.noAuth, true);
+    QCOMPARE(noAuth->http.authToken, QString());
 
     // The flag wins over the variable.
     const Parsed flagWins = parse({QStringLiteral("--transport"), QStringLiteral("http"),
                                    QStringLiteral("--auth-token"), QStringLiteral("from-flag")},
                                   {QStringLiteral("CODE_SANDBOX_AUTH_TOKEN=from-env")});
-    QCOMPARE(std::get<ServerOptions>(flagWins).http.authToken, QStringLiteral("from-flag"));
+    QCOMPARE(flagWins->http.authToken, QStringLiteral("from-flag"));
 }
 
 void tst_ServerOptionsParser::httpErrors_data()
@@ -753,7 +753,7 @@ void tst_ServerOptionsParser::httpErrors()
     QFETCH(QStringList, environment);
     QFETCH(QString, errorMentions);
     const Parsed parsed = parse(arguments, environment);
-    const auto* error = std::get_if<QString>(&parsed);
+    const auto* error = (parsed ? nullptr : &parsed.error());
     QVERIFY2(error, "expected an error");
     QVERIFY2(error->contains(errorMentions), qPrintable(*error));
 }
@@ -781,12 +781,12 @@ void tst_ServerOptionsParser::historyRetention()
     QFETCH(int, maxDays);
     const Parsed parsed = parse(arguments);
     if (maxRuns < 0) {
-        const auto* error = std::get_if<QString>(&parsed);
+        const auto* error = (parsed ? nullptr : &parsed.error());
         QVERIFY2(error, "expected an error");
         QVERIFY2(error->contains(QLatin1String("0 or more")), qPrintable(*error));
         return;
     }
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->historyRetention.maxRuns, maxRuns);
     QCOMPARE(options->historyRetention.maxAgeDays, maxDays);
@@ -833,12 +833,12 @@ void tst_ServerOptionsParser::historySize()
     QFETCH(QString, errorMentions);
     const Parsed parsed = parse(arguments, environment);
     if (maxTotalBytes < 0) {
-        const auto* error = std::get_if<QString>(&parsed);
+        const auto* error = (parsed ? nullptr : &parsed.error());
         QVERIFY2(error, "expected an error");
         QVERIFY2(error->contains(errorMentions), qPrintable(*error));
         return;
     }
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->historyRetention.maxTotalBytes, maxTotalBytes);
     QCOMPARE(options->historyMaxFieldBytes, maxFieldBytes);
@@ -864,7 +864,7 @@ void tst_ServerOptionsParser::secrets()
     QFETCH(bool, secretsFile);
     QFETCH(bool, redactOutput);
     const Parsed parsed = parse(arguments);
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(options->secretsFile, secretsFile);
     QCOMPARE(options->redactOutput, redactOutput);
@@ -971,7 +971,7 @@ void tst_ServerOptionsParser::shares()
     QFETCH(QString, expected);
     const Parsed parsed = parse(inShares(arguments), inShares(environment));
     if (expected.startsWith(QLatin1String("error: "))) {
-        const auto* error = std::get_if<QString>(&parsed);
+        const auto* error = (parsed ? nullptr : &parsed.error());
         QVERIFY2(error, "expected an error");
         QVERIFY2(error->contains(inShares(expected.mid(7))), qPrintable(*error));
         // One line, naming the entry that is wrong when there are several.
@@ -982,7 +982,7 @@ void tst_ServerOptionsParser::shares()
                  qPrintable(*error));
         return;
     }
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     QCOMPARE(csm::SharedFolderText::formatList(options->policy.sharedFolders), inShares(expected));
 }
@@ -1012,7 +1012,7 @@ void tst_ServerOptionsParser::hostRulesThatReachNothingAreWarnedAbout()
     QFETCH(QString, rule);
     QFETCH(QString, warning);
     const Parsed parsed = parse({QStringLiteral("--allow-host"), rule});
-    const auto* options = std::get_if<ServerOptions>(&parsed);
+    const auto* options = (parsed ? &*parsed : nullptr);
     QVERIFY2(options, qPrintable(describe(parsed)));
     if (warning.isEmpty()) {
         QCOMPARE(options->warnings, QStringList());

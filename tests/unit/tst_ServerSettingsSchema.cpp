@@ -32,8 +32,8 @@ ServerSettings changedSettings()
     return settings;
 }
 
-std::variant<ServerOptions, QString> parseIn(const QString& dataDir, const QStringList& arguments,
-                                             const QProcessEnvironment& environment)
+csm::Expected<ServerOptions> parseIn(const QString& dataDir, const QStringList& arguments,
+                                     const QProcessEnvironment& environment)
 {
     return ServerOptionsParser::parse(
         QStringList{QStringLiteral("code-sandbox-mcp"), QStringLiteral("--data-dir"), dataDir} +
@@ -42,9 +42,9 @@ std::variant<ServerOptions, QString> parseIn(const QString& dataDir, const QStri
 }
 
 // The error of a parse, or "(no error)".
-QString errorOf(const std::variant<ServerOptions, QString>& parsed)
+QString errorOf(const csm::Expected<ServerOptions>& parsed)
 {
-    const auto* error = std::get_if<QString>(&parsed);
+    const auto* error = (parsed ? nullptr : &parsed.error());
     return error ? *error : QStringLiteral("(no error)");
 }
 
@@ -182,7 +182,7 @@ private Q_SLOTS:
             if (environment.isEmpty() && arguments.isEmpty())
                 writeServerValue(data.path(), key, wanted);
             const auto parsed = parseIn(data.path(), arguments, environment);
-            const auto* options = std::get_if<ServerOptions>(&parsed);
+            const auto* options = (parsed ? &*parsed : nullptr);
             QVERIFY2(options, qPrintable(errorOf(parsed)));
             // network=bridge alone in settings.ini is an older version's, read as the proxy
             // (tst_ServerSettings::anOldFilesBridgeMeansTheProxy).
@@ -311,7 +311,7 @@ private Q_SLOTS:
         QProcessEnvironment environment;
         environment.insert(QStringLiteral("CODE_SANDBOX_ALLOW_UNLIMITED"), value);
         const auto parsed = parseIn(data.path(), {}, environment);
-        const auto* options = std::get_if<ServerOptions>(&parsed);
+        const auto* options = (parsed ? &*parsed : nullptr);
         QVERIFY2(options, qPrintable(errorOf(parsed)));
         QCOMPARE(options->policy.allowUnenforcedLimits, allowed);
     }

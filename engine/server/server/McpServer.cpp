@@ -211,11 +211,11 @@ void McpServer::reloadSettings()
     if (m_shuttingDown || m_options.arguments.isEmpty())
         return;
     const auto parsed = ServerOptionsParser::parse(m_options.arguments, m_options.environment);
-    if (const auto* error = std::get_if<QString>(&parsed)) {
-        qCWarning(lcServer).noquote() << "settings changed but not applied:" << *error;
+    if (!parsed) {
+        qCWarning(lcServer).noquote() << "settings changed but not applied:" << parsed.error();
         return;
     }
-    applySettings(std::get<ServerOptions>(parsed));
+    applySettings(*parsed);
 }
 
 void McpServer::applySettings(const ServerOptions& options)

@@ -178,8 +178,8 @@ std::optional<QString> readPassThrough(const CommandLineFlags& flags,
 }
 } // namespace
 
-std::variant<ServerOptions, QString>
-ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironment& environment)
+Expected<ServerOptions> ServerOptionsParser::parse(const QStringList& arguments,
+                                                   const QProcessEnvironment& environment)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(description());
@@ -187,10 +187,10 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     const CommandLineFlags flags;
     flags.addTo(parser);
     if (!parser.parse(arguments))
-        return parser.errorText();
+        return Unexpected(parser.errorText());
     if (!parser.positionalArguments().isEmpty()) {
-        return QStringLiteral("Unexpected argument: %1")
-            .arg(parser.positionalArguments().constFirst());
+        return Unexpected(QStringLiteral("Unexpected argument: %1")
+                              .arg(parser.positionalArguments().constFirst()));
     }
 
     ServerOptions options;
@@ -212,22 +212,22 @@ ServerOptionsParser::parse(const QStringList& arguments, const QProcessEnvironme
     options.secretsFile = parser.isSet(flags.secretsFile);
 
     if (auto problem = readTransport(flags, parser, environment, options))
-        return *problem;
+        return Unexpected(*problem);
     // The user's settings (the desktop app writes them) come under flags and variables.
     if (auto problem = ServerSettingsReader(&parser, environment, options.dataDir)
                            .read(options, options.warnings))
-        return *problem;
+        return Unexpected(*problem);
     // A sandbox that can write the server's data folder can rewrite its own settings (which the
     // server reloads by itself): any share, any network.
     if (const QString problem = SharedFolderText::writableHolding(
             options.policy.sharedFolders, options.dataDir,
             QStringLiteral("the server's data folder (its settings, history and secrets list)"));
         !problem.isEmpty())
-        return QStringLiteral("--share: ") + problem;
+        return Unexpected(QStringLiteral("--share: ") + problem);
     warnAboutHostRules(options);
     applyContainerImage(parser, environment, options);
     if (auto problem = readPassThrough(flags, parser, environment, options))
-        return *problem;
+        return Unexpected(*problem);
     return options;
 }
 

@@ -1,11 +1,10 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "server/ServerOptions.h"
 
 #include <QProcessEnvironment>
 #include <QStringList>
-
-#include <variant>
 
 namespace csm {
 
@@ -13,9 +12,9 @@ namespace csm {
 class ServerOptionsParser final
 {
 public:
-    // Either the options, or an error message for the user.
-    static std::variant<ServerOptions, QString> parse(const QStringList& arguments,
-                                                      const QProcessEnvironment& environment);
+    // The options, or an error message for the user.
+    static Expected<ServerOptions> parse(const QStringList& arguments,
+                                         const QProcessEnvironment& environment);
 };
 
 } // namespace csm
