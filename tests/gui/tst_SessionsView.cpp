@@ -4,10 +4,13 @@
 // (client, language, cells, memory, idle time), Show cells opens the Runs page on the session's
 // cells, the session exports as a notebook that nbformat accepts (outputs and the chart in it)
 // and as a script, and End ends it: the container goes and the client's next call hears that
-// its state is gone.
+// its state is gone. A run of the app's own server stops at once when Stop is pressed, asked
+// directly rather than through the history.
 #include "AsyncMcpClient.h"
 #include "CallResult.h"
 #include "FindNamed.h"
+#include "history/HistoryLocation.h"
+#include "history/HistoryStore.h"
 #include "NotebookCheck.h"
 #include "server/EmbeddedServer.h"
 #include "TestEngine.h"
@@ -15,6 +18,7 @@
 #include "ui/MainWindow.h"
 #include "ui/models/InterpreterSessionsModel.h"
 #include "ui/models/RunsModel.h"
+#include "ui/pages/RunDetailPane.h"
 #include "ui/pages/RunsPage.h"
 #include "ui/pages/ServerPage.h"
 
@@ -179,6 +183,75 @@ private Q_SLOTS:
         result = cell(client, QStringLiteral("'df' in globals()"));
         QVERIFY2(!isError(result), describe(result).constData());
         QCOMPARE(stdoutOf(result), QStringLiteral("False\n"));
+    }
+
+    // Stop on a run of the app's own server goes to that server directly: the history never
+    // carries the request (another process reading it finds none), and the run ends stopped,
+    // its caller told so.
+    void aRunOfTheAppsOwnServerStopsWithoutTheHistory()
+    {
+        auto& pages = findNamed<QTabWidget>(*m_window, "pages");
+        pages.setCurrentWidget(&runsPage());
+        for (const char* filter :
+             {"statusFilter", "languageFilter", "clientFilter", "timeFilter", "sessionFilter"})
+            findNamed<QComboBox>(runsPage(), filter).setCurrentIndex(0);
+        findNamed<QLineEdit>(runsPage(), "textFilter").clear();
+        // The session the last test's client started again lives on: only the run's goes.
+        const QString ours = pidLabel(QCoreApplication::applicationPid());
+        const QStringList before = TestEngine::containersWithLabel(ours);
+        std::optional<QJsonObject> answer;
+        m_server->runFromApp(QStringLiteral("run_python_code"),
+                             QStringLiteral("import time\n"
+                                            "for i in range(600):\n"
+                                            "    print('tick', i, flush=True)\n"
+                                            "    time.sleep(0.05)\n"),
+                             [&answer](const QJsonObject& result) { answer = result; });
+        const RunsModel& runs = findNamed<RunsModel>(runsPage(), "model");
+        int row = -1;
+        QTRY_VERIFY_WITH_TIMEOUT((row = rowWithStatus(runs, QStringLiteral("running"))) >= 0,
+                                 30'000);
+        const qint64 id = runs.runId(row);
+        auto& table = findNamed<QTableView>(runsPage(), "table");
+        QTest::mouseClick(table.viewport(), Qt::LeftButton, {},
+                          table.visualRect(runs.index(row, RunsModel::Language)).center());
+        auto& detail = findNamed<csm::RunDetailPane>(runsPage(), "detail");
+        QTRY_COMPARE(detail.shownRunId(), id);
+        QPushButton& stop = findNamed<QPushButton>(detail, "stopButton");
+        QTRY_VERIFY_WITH_TIMEOUT(stop.isVisible() && stop.isEnabled(), 10'000);
+
+        QTest::mouseClick(&stop, Qt::LeftButton);
+        // Read as a headless server would (and taken, so that one going through the history
+        // could not be stopped by it either).
+        auto otherProcess =
+            csm::HistoryStore::open(csm::HistoryLocation::historyPath(m_data.path()));
+        QVERIFY2(otherProcess, qPrintable(otherProcess.error()));
+        QCOMPARE((*otherProcess)->takeStopRequests({id}), QList<qint64>());
+        QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 15'000);
+        QVERIFY(isError(*answer));
+        QVERIFY2(text(*answer).contains(QLatin1String("by the user, from the Code Sandbox app")),
+                 describe(*answer).constData());
+        QTRY_COMPARE_WITH_TIMEOUT(runs.index(rowOf(runs, id), RunsModel::Status).data().toString(),
+                                  QStringLiteral("cancelled"), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(TestEngine::containersWithLabel(ours), before, 15'000);
+    }
+
+private:
+    static int rowWithStatus(const RunsModel& model, const QString& status)
+    {
+        for (int row = 0; row < model.rowCount(); ++row) {
+            if (model.index(row, RunsModel::Status).data().toString() == status)
+                return row;
+        }
+        return -1;
+    }
+
+    static int rowOf(const RunsModel& model, qint64 id)
+    {
+        for (int row = 0; row < model.rowCount(); ++row) {
+            if (model.runId(row) == id)
+                return row;
+        }
+        return -1;
     }
 };
 

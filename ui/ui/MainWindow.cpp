@@ -130,8 +130,10 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
         applyDesktopSettings();
         if (!DesktopSettings::load(dataDir).setupDone)
             offerSetupOnceChecked();
-        if (m_runs)
+        if (m_runs) {
             connect(m_runs, &RunsPage::rerunRequested, this, &MainWindow::rerun);
+            m_runs->setServer(m_server);
+        }
     }
     // Last: the page people visit least.
     m_settings = new SettingsPage(dataDir, m_pages);

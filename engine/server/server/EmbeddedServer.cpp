@@ -36,6 +36,8 @@ EmbeddedServer::EmbeddedServer(ServerOptions options, QObject* parent)
             &EmbeddedServer::egressQuestionAsked);
     connect(m_worker, &EmbeddedServerWorker::egressQuestionSettled, this,
             &EmbeddedServer::egressQuestionSettled);
+    connect(m_worker, &EmbeddedServerWorker::runStopAnswered, this,
+            &EmbeddedServer::runStopAnswered);
     connect(m_worker, &EmbeddedServerWorker::statusChanged, this,
             [this](const ServerStatus& status) {
                 m_status = status;
@@ -124,6 +126,11 @@ void EmbeddedServer::answerEgressQuestion(quint64 id, bool allow)
 void EmbeddedServer::endInterpreterSession(const QString& key)
 {
     post([worker = m_worker, key] { worker->endInterpreterSession(key); });
+}
+
+void EmbeddedServer::stopRun(qint64 runId)
+{
+    post([worker = m_worker, runId] { worker->stopRun(runId); });
 }
 
 void EmbeddedServer::runFromApp(const QString& toolName, const QString& code,

@@ -36,6 +36,9 @@ public:
     // Ends a live interpreter session (ServerStatus::InterpreterSession::key); its client's
     // next call with its name hears that its state is gone.
     void endInterpreterSession(const QString& key);
+    // Stops one of this server's running runs (its id in the history) at once, without going
+    // through the history; runStopAnswered() says whether it runs such a run.
+    void stopRun(qint64 runId);
     // A run started by the user from the app (re-run): recorded with the transport "app".
     // `done` gets the MCP CallToolResult, on this thread.
     void runFromApp(const QString& toolName, const QString& code,
@@ -46,6 +49,8 @@ public:
     const ServerStatus& status() const { return m_status; }
     bool isServingStdio() const { return m_servingStdio; }
     bool isStopped() const { return m_stopped; }
+    // Started and not stopped: what is posted to it is done.
+    bool isRunning() const { return m_started && !m_stopped; }
 
 private:
     template <typename Function>

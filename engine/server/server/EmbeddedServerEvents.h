@@ -30,6 +30,9 @@ Q_SIGNALS:
     // Egress ask mode: a sandbox waits to connect to a host the person has not decided on.
     void egressQuestionAsked(const csm::EgressQuestion& question);
     void egressQuestionSettled(quint64 id);
+    // The answer to EmbeddedServer::stopRun(): whether this server is stopping the run `runId`
+    // (false: it runs no such run).
+    void runStopAnswered(qint64 runId, bool stopping);
     void stopped();
 };
 

@@ -9,6 +9,7 @@
 #include "mcp/ToolResult.h"
 #include "server/HttpServing.h"
 #include "server/McpServer.h"
+#include "server/RunHistoryRecorder.h"
 #include "server/StdioServing.h"
 #include "tools/SessionRegistry.h"
 
@@ -126,6 +127,12 @@ void EmbeddedServerWorker::endInterpreterSession(const QString& key)
 {
     if (m_server)
         m_server->interpreterSessions().endByKey(key, QStringLiteral("ended in the desktop app"));
+}
+
+void EmbeddedServerWorker::stopRun(qint64 runId)
+{
+    RunHistoryRecorder* history = m_server ? m_server->history() : nullptr;
+    Q_EMIT runStopAnswered(runId, history && history->stop(runId));
 }
 
 void EmbeddedServerWorker::runFromApp(quint64 ticket, const QString& toolName, const QString& code)

@@ -32,6 +32,8 @@ public:
     void answerApproval(quint64 id, bool approved);
     void answerEgressQuestion(quint64 id, bool allow);
     void endInterpreterSession(const QString& key);
+    // Answers with runStopAnswered().
+    void stopRun(qint64 runId);
     // Runs `code` with the tool `toolName` as a call of the app itself (no approval asked).
     void runFromApp(quint64 ticket, const QString& toolName, const QString& code);
     // Stops every call and transport; stopped() follows.

@@ -222,14 +222,19 @@ void RunHistoryRecorder::watchForStop(qint64 handle, std::function<void()> stop)
 void RunHistoryRecorder::takeStopRequests()
 {
     const QList<qint64> requested = m_store->takeStopRequests(m_stoppers.keys());
-    for (qint64 handle : requested) {
-        // Looked up again each time: stopping one run can end another (a session's cells).
-        const std::function<void()> stop = m_stoppers.value(handle);
-        if (!stop)
-            continue;
-        qCInfo(lcHistory) << "run" << handle << "stopped from the desktop app";
-        stop();
-    }
+    // Each looked up again: stopping one run can end another (a session's cells).
+    for (qint64 handle : requested)
+        stop(handle);
+}
+
+bool RunHistoryRecorder::stop(qint64 handle)
+{
+    const std::function<void()> stopRun = m_stoppers.value(handle);
+    if (!stopRun)
+        return false;
+    qCInfo(lcHistory) << "run" << handle << "stopped from the desktop app";
+    stopRun();
+    return true;
 }
 
 void RunHistoryRecorder::end(qint64 handle, const RunRecord& finished)

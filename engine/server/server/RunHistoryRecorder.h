@@ -25,9 +25,10 @@ class HistoryStore;
 // stderr, error message) is kept up to a size (HistoryFieldCap), and the history within its
 // retention limits (HistoryPruner). A write that fails is logged and only loses that record; the
 // call itself never depends on the store. While a run goes on, what it printed so far goes to
-// the history too (for the app's live view), and requests to stop it (the app's Stop,
-// HistoryStore::requestStop) are looked for a few times a second. Lives on the server's thread,
-// the store's.
+// the history too (for the app's live view), and requests to stop it from another process (the
+// app's Stop for a headless server, HistoryStore::requestStop) are looked for a few times a
+// second; the app's own server is asked directly (stop()). Lives on the server's thread, the
+// store's.
 class RunHistoryRecorder final : public RunObserver
 {
 public:
@@ -60,6 +61,9 @@ public:
     void runFailed(qint64 handle, const QString& message) override;
     void runPrinted(qint64 handle, const QString& stdoutText, const QString& stderrText) override;
     void watchForStop(qint64 handle, std::function<void()> stop) override;
+    // Stops the running run `handle` at once, as asked in this process (the desktop app's Stop
+    // for its own server); false when this server runs no such run.
+    bool stop(qint64 handle);
 
     // How often the history is asked whether someone wants a running run stopped.
     static constexpr int kStopPollIntervalMs = 200;

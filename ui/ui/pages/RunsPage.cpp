@@ -4,6 +4,7 @@
 #include "history/RunExporter.h"
 #include "history/SessionNotebookExporter.h"
 #include "runtime/Language.h"
+#include "server/EmbeddedServer.h"
 #include "ui/models/RunsModel.h"
 #include "ui/pages/RunDetailPane.h"
 #include "ui/widgets/RunsEmptyNotice.h"
@@ -473,10 +474,33 @@ void RunsPage::showSelectedRun()
                                                       : kRefreshIntervalMs);
 }
 
+void RunsPage::setServer(EmbeddedServer* server)
+{
+    m_server = server;
+    if (!server)
+        return;
+    connect(server, &EmbeddedServer::runStopAnswered, this, [this](qint64 id, bool stopping) {
+        if (!m_directStops.remove(id))
+            return;
+        if (stopping)
+            setMessage(tr("Stopping run #%1…").arg(id));
+        else
+            stopThroughHistory(id);
+    });
+}
+
 void RunsPage::stopRun(qint64 id)
 {
-    // Through the history, whichever process serves the run (this app's server or a headless
-    // one an assistant started): its server stops it within a fraction of a second.
+    if (m_server && m_server->isRunning()) {
+        m_directStops.insert(id);
+        m_server->stopRun(id);
+        return;
+    }
+    stopThroughHistory(id);
+}
+
+void RunsPage::stopThroughHistory(qint64 id)
+{
     if (m_store.requestStop(id)) {
         setMessage(tr("Stopping run #%1…").arg(id));
     } else {

@@ -22,6 +22,7 @@ class QToolBar;
 
 namespace csm {
 
+class EmbeddedServer;
 class HistoryStore;
 class RunDetailPane;
 class RunsEmptyNotice;
@@ -56,6 +57,9 @@ public:
     };
 
     explicit RunsPage(HistoryStore& store, QWidget* parent = nullptr);
+    // This app's own server: Stop asks it first, directly; a run it does not run (a headless
+    // server's, another process's) is stopped through the history.
+    void setServer(EmbeddedServer* server);
 
     // The selected runs' ids, in table order (newest first).
     QList<qint64> selectedRunIds() const;
@@ -98,6 +102,9 @@ private:
     void fitColumns();
     void showSelectedRun();
     void stopRun(qint64 id);
+    // Through the history, whichever process serves the run: its server looks for requests a few
+    // times a second (RunHistoryRecorder).
+    void stopThroughHistory(qint64 id);
     void updateActions();
     void copyCode();
     void copyOutput();
@@ -113,6 +120,9 @@ private:
     QList<RunRecord> loadRuns(const QList<qint64>& ids) const;
 
     HistoryStore& m_store;
+    EmbeddedServer* m_server = nullptr;
+    // Runs whose Stop went to m_server, until it answers.
+    QSet<qint64> m_directStops;
     RunsModel* m_model = nullptr;
     QLineEdit* m_text = nullptr;
     QComboBox* m_status = nullptr;
