@@ -6,6 +6,7 @@
 #include "history/HistoryStore.h"
 #include "McpStdioClient.h"
 #include "RunFilesTab.h"
+#include "RunsRows.h"
 #include "ShownText.h"
 #include "TestEngine.h"
 #include "ui/MainWindow.h"
@@ -626,24 +627,6 @@ private:
         end.endedAt = startedAt.addMSecs(120);
         end.unenforcedLimits = unenforced;
         return history->recordEnd(*id, end) ? *id : 0;
-    }
-
-    static int rowWithStatus(const RunsModel& model, const QString& status)
-    {
-        for (int row = 0; row < model.rowCount(); ++row) {
-            if (cell(model, row, RunsModel::Status) == status)
-                return row;
-        }
-        return -1;
-    }
-
-    static int rowOf(const RunsModel& model, qint64 id)
-    {
-        for (int row = 0; row < model.rowCount(); ++row) {
-            if (model.runId(row) == id)
-                return row;
-        }
-        return -1;
     }
 
     // The first run of the test (print('hello from the sandbox')).

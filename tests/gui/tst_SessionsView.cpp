@@ -12,6 +12,7 @@
 #include "history/HistoryLocation.h"
 #include "history/HistoryStore.h"
 #include "NotebookCheck.h"
+#include "RunsRows.h"
 #include "server/EmbeddedServer.h"
 #include "TestEngine.h"
 #include "TestServer.h"
@@ -233,25 +234,6 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(runs.index(rowOf(runs, id), RunsModel::Status).data().toString(),
                                   QStringLiteral("cancelled"), 5000);
         QTRY_COMPARE_WITH_TIMEOUT(TestEngine::containersWithLabel(ours), before, 15'000);
-    }
-
-private:
-    static int rowWithStatus(const RunsModel& model, const QString& status)
-    {
-        for (int row = 0; row < model.rowCount(); ++row) {
-            if (model.index(row, RunsModel::Status).data().toString() == status)
-                return row;
-        }
-        return -1;
-    }
-
-    static int rowOf(const RunsModel& model, qint64 id)
-    {
-        for (int row = 0; row < model.rowCount(); ++row) {
-            if (model.runId(row) == id)
-                return row;
-        }
-        return -1;
     }
 };
 
