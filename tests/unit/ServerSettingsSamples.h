@@ -39,9 +39,9 @@ inline csm::ServerSettings changed()
     settings.maxTimeoutSeconds = 120;
     settings.poolSize = 0;
     settings.poolIdleSeconds = 60;
-    settings.sessionIdleSeconds = 300;
-    settings.maxSessions = 6;
-    settings.maxClientSessions = 2;
+    settings.interpreterIdleSeconds = 300;
+    settings.maxInterpreters = 6;
+    settings.maxClientInterpreters = 2;
     settings.maxRunning = 3;
     settings.redactOutput = false;
     settings.historyRetention.maxRuns = 500;

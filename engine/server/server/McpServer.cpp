@@ -70,7 +70,7 @@ RunQueue::Limits runLimits(const ServerOptions& options)
 
 SessionRegistry::Limits sessionLimits(const ServerOptions& options)
 {
-    return {options.maxClientSessions, options.maxSessions, options.sessionIdleSeconds};
+    return {options.maxClientInterpreters, options.maxInterpreters, options.interpreterIdleSeconds};
 }
 
 RunHistoryRecorder::Config historyConfig(const ServerOptions& options)

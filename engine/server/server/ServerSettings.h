@@ -45,9 +45,9 @@ struct ServerSettings
     int maxQueued = 128;
     // Persistent sessions: ended after this long without a cell; at most this many live in all
     // (0: no sessions) and per client.
-    int sessionIdleSeconds = 900;
-    int maxSessions = 16;
-    int maxClientSessions = 4;
+    int interpreterIdleSeconds = 900;
+    int maxInterpreters = 16;
+    int maxClientInterpreters = 4;
     // Secret values in returned output become [secret:NAME] (--no-redact turns it off).
     bool redactOutput = true;
     RetentionPolicy historyRetention; // applied at start, after each run and on a timer

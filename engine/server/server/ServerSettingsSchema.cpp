@@ -442,10 +442,10 @@ std::vector<ServerSetting> sandboxSettings()
         [](const QString& text, ServerSettings& settings) {
             return readCount(text, 10, 7 * 86'400,
                              QStringLiteral("must be a whole number of seconds from 10 to 604800"),
-                             settings.sessionIdleSeconds);
+                             settings.interpreterIdleSeconds);
         },
         [](const ServerSettings& settings) {
-            return QString::number(settings.sessionIdleSeconds);
+            return QString::number(settings.interpreterIdleSeconds);
         });
     add(
         "max-interpreters", "count",
@@ -455,9 +455,9 @@ std::vector<ServerSetting> sandboxSettings()
         "CODE_SANDBOX_MAX_INTERPRETERS",
         [](const QString& text, ServerSettings& settings) {
             return readCount(text, 0, 256, QStringLiteral("must be a whole number from 0 to 256"),
-                             settings.maxSessions);
+                             settings.maxInterpreters);
         },
-        [](const ServerSettings& settings) { return QString::number(settings.maxSessions); });
+        [](const ServerSettings& settings) { return QString::number(settings.maxInterpreters); });
     add(
         "max-client-interpreters", "count",
         QStringLiteral("Persistent sessions each client may keep live at once (default 4). "
@@ -465,9 +465,11 @@ std::vector<ServerSetting> sandboxSettings()
         "CODE_SANDBOX_MAX_CLIENT_INTERPRETERS",
         [](const QString& text, ServerSettings& settings) {
             return readCount(text, 1, 256, QStringLiteral("must be a whole number from 1 to 256"),
-                             settings.maxClientSessions);
+                             settings.maxClientInterpreters);
         },
-        [](const ServerSettings& settings) { return QString::number(settings.maxClientSessions); });
+        [](const ServerSettings& settings) {
+            return QString::number(settings.maxClientInterpreters);
+        });
     add(
         "max-running", "count",
         QStringLiteral("Sandboxes running programs at once; further calls wait in a "

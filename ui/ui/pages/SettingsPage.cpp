@@ -49,9 +49,9 @@ constexpr int kMaxPoolSize = 32;
 constexpr int kMaxRunning = 1024;
 constexpr int kMaxPoolIdleSeconds = 7 * 86'400;
 // As ServerSettingsSchema checks them.
-constexpr int kMinSessionIdleSeconds = 10;
-constexpr int kMaxSessionIdleSeconds = 7 * 86'400;
-constexpr int kMaxSessions = 256;
+constexpr int kMinInterpreterIdleSeconds = 10;
+constexpr int kMaxInterpreterIdleSeconds = 7 * 86'400;
+constexpr int kMaxInterpreters = 256;
 // A server takes any count and age; these only keep the boxes a sensible width.
 constexpr int kMaxKeptRuns = 100'000'000;
 constexpr int kMaxKeptDays = 100 * 365;
@@ -245,20 +245,22 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
 
     // Persistent sessions.
     auto* sessions = new QGroupBox(tr("Sessions"), form);
-    m_sessionIdle = spinBox(kMinSessionIdleSeconds, kMaxSessionIdleSeconds, tr(" s"), sessions);
-    m_sessionIdle->setToolTip(tr("A session without a cell this long ends, and its variables "
-                                 "are lost; its client is told so on its next call."));
-    m_maxSessions = spinBox(0, kMaxSessions, QString(), sessions);
-    m_maxSessions->setSpecialValueText(tr("Off"));
-    m_maxSessions->setToolTip(tr("Live sessions for all clients at once. Each keeps a container "
-                                 "and its memory."));
-    m_maxClientSessions = spinBox(1, kMaxSessions, QString(), sessions);
-    m_maxClientSessions->setToolTip(tr("Live sessions each client may keep at once."));
+    m_interpreterIdle =
+        spinBox(kMinInterpreterIdleSeconds, kMaxInterpreterIdleSeconds, tr(" s"), sessions);
+    m_interpreterIdle->setToolTip(tr("A session without a cell this long ends, and its variables "
+                                     "are lost; its client is told so on its next call."));
+    m_maxInterpreters = spinBox(0, kMaxInterpreters, QString(), sessions);
+    m_maxInterpreters->setSpecialValueText(tr("Off"));
+    m_maxInterpreters->setToolTip(
+        tr("Live sessions for all clients at once. Each keeps a container "
+           "and its memory."));
+    m_maxClientInterpreters = spinBox(1, kMaxInterpreters, QString(), sessions);
+    m_maxClientInterpreters->setToolTip(tr("Live sessions each client may keep at once."));
     auto* sessionsLayout = new QFormLayout(sessions);
     sessionsLayout->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
-    sessionsLayout->addRow(tr("End after i&dle:"), m_sessionIdle);
-    sessionsLayout->addRow(tr("At most, in &all:"), m_maxSessions);
-    sessionsLayout->addRow(tr("At most, per c&lient:"), m_maxClientSessions);
+    sessionsLayout->addRow(tr("End after i&dle:"), m_interpreterIdle);
+    sessionsLayout->addRow(tr("At most, in &all:"), m_maxInterpreters);
+    sessionsLayout->addRow(tr("At most, per c&lient:"), m_maxClientInterpreters);
 
     // Privacy.
     auto* privacy = new QGroupBox(tr("Privacy"), form);
@@ -404,8 +406,8 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
 
     for (QSpinBox* box :
          {m_memory, m_pids, m_tmpfs, m_outputCap, m_timeout, m_maxTimeout, m_poolSize, m_poolIdle,
-          m_sessionIdle, m_maxSessions, m_maxClientSessions, m_maxRuns, m_maxDays, m_maxMb,
-          m_maxFieldSize, m_approvalTimeout, m_maxRunning})
+          m_interpreterIdle, m_maxInterpreters, m_maxClientInterpreters, m_maxRuns, m_maxDays,
+          m_maxMb, m_maxFieldSize, m_approvalTimeout, m_maxRunning})
         connect(box, &QSpinBox::valueChanged, this, &SettingsPage::updateState);
     connect(m_cpus, &QDoubleSpinBox::valueChanged, this, &SettingsPage::updateState);
     for (QAbstractButton* button :
@@ -440,9 +442,9 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     m_maxTimeout->setObjectName(QStringLiteral("maxTimeout"));
     m_poolSize->setObjectName(QStringLiteral("poolSize"));
     m_poolIdle->setObjectName(QStringLiteral("poolIdle"));
-    m_sessionIdle->setObjectName(QStringLiteral("sessionIdle"));
-    m_maxSessions->setObjectName(QStringLiteral("maxSessions"));
-    m_maxClientSessions->setObjectName(QStringLiteral("maxClientSessions"));
+    m_interpreterIdle->setObjectName(QStringLiteral("interpreterIdle"));
+    m_maxInterpreters->setObjectName(QStringLiteral("maxInterpreters"));
+    m_maxClientInterpreters->setObjectName(QStringLiteral("maxClientInterpreters"));
     m_redact->setObjectName(QStringLiteral("redact"));
     m_redactWarning->setObjectName(QStringLiteral("redactWarning"));
     m_maxRunning->setObjectName(QStringLiteral("maxRunning"));
@@ -568,9 +570,9 @@ void SettingsPage::fill(const ServerSettings& server, const DesktopSettings& des
     m_maxTimeout->setValue(shown(m_maxTimeout, server.maxTimeoutSeconds));
     m_poolSize->setValue(server.poolSize);
     m_poolIdle->setValue(server.poolIdleSeconds);
-    m_sessionIdle->setValue(server.sessionIdleSeconds);
-    m_maxSessions->setValue(server.maxSessions);
-    m_maxClientSessions->setValue(server.maxClientSessions);
+    m_interpreterIdle->setValue(server.interpreterIdleSeconds);
+    m_maxInterpreters->setValue(server.maxInterpreters);
+    m_maxClientInterpreters->setValue(server.maxClientInterpreters);
     m_maxRunning->setValue(server.maxRunning);
     m_allowUnlimited->setChecked(server.policy.allowUnenforcedLimits);
     m_redact->setChecked(server.redactOutput);
@@ -609,9 +611,9 @@ SettingsPage::FormValues SettingsPage::formValues() const
     values.maxTimeoutSeconds = m_maxTimeout->value();
     values.poolSize = m_poolSize->value();
     values.poolIdleSeconds = m_poolIdle->value();
-    values.sessionIdleSeconds = m_sessionIdle->value();
-    values.maxSessions = m_maxSessions->value();
-    values.maxClientSessions = m_maxClientSessions->value();
+    values.interpreterIdleSeconds = m_interpreterIdle->value();
+    values.maxInterpreters = m_maxInterpreters->value();
+    values.maxClientInterpreters = m_maxClientInterpreters->value();
     values.maxRunning = m_maxRunning->value();
     values.allowUnlimited = m_allowUnlimited->isChecked();
     values.redact = m_redact->isChecked();
@@ -661,12 +663,12 @@ ServerSettings SettingsPage::changedServer(ServerSettings onto) const
         onto.poolSize = now.poolSize;
     if (now.poolIdleSeconds != was.poolIdleSeconds)
         onto.poolIdleSeconds = now.poolIdleSeconds;
-    if (now.sessionIdleSeconds != was.sessionIdleSeconds)
-        onto.sessionIdleSeconds = now.sessionIdleSeconds;
-    if (now.maxSessions != was.maxSessions)
-        onto.maxSessions = now.maxSessions;
-    if (now.maxClientSessions != was.maxClientSessions)
-        onto.maxClientSessions = now.maxClientSessions;
+    if (now.interpreterIdleSeconds != was.interpreterIdleSeconds)
+        onto.interpreterIdleSeconds = now.interpreterIdleSeconds;
+    if (now.maxInterpreters != was.maxInterpreters)
+        onto.maxInterpreters = now.maxInterpreters;
+    if (now.maxClientInterpreters != was.maxClientInterpreters)
+        onto.maxClientInterpreters = now.maxClientInterpreters;
     if (now.maxRunning != was.maxRunning)
         onto.maxRunning = now.maxRunning;
     if (now.allowUnlimited != was.allowUnlimited)

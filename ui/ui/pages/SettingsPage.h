@@ -70,9 +70,9 @@ private:
         int maxTimeoutSeconds = 0;
         int poolSize = 0;
         int poolIdleSeconds = 0;
-        int sessionIdleSeconds = 0;
-        int maxSessions = 0;
-        int maxClientSessions = 0;
+        int interpreterIdleSeconds = 0;
+        int maxInterpreters = 0;
+        int maxClientInterpreters = 0;
         int maxRunning = 0;
         bool allowUnlimited = false;
         bool redact = false;
@@ -129,9 +129,9 @@ private:
     QSpinBox* m_maxTimeout = nullptr;
     QSpinBox* m_poolSize = nullptr;
     QSpinBox* m_poolIdle = nullptr;
-    QSpinBox* m_sessionIdle = nullptr;
-    QSpinBox* m_maxSessions = nullptr;
-    QSpinBox* m_maxClientSessions = nullptr;
+    QSpinBox* m_interpreterIdle = nullptr;
+    QSpinBox* m_maxInterpreters = nullptr;
+    QSpinBox* m_maxClientInterpreters = nullptr;
     QSpinBox* m_maxRunning = nullptr;
     QCheckBox* m_allowUnlimited = nullptr;
     QCheckBox* m_redact = nullptr;
