@@ -1,6 +1,6 @@
 #include "egress/EgressProxy.h"
 
-#include "egress/EgressRelay.h"
+#include "egress/ProxiedConnection.h"
 
 #include <QHostInfo>
 #include <QIODevice>
@@ -30,14 +30,14 @@ EgressProxy::~EgressProxy()
     // The relays' shuttles spend m_budget from their threads: they stop (and are joined) before
     // the members go, not with the other children after them. Nothing is reported: whoever
     // listened is going too.
-    qDeleteAll(findChildren<EgressRelay*>(Qt::FindDirectChildrenOnly));
+    qDeleteAll(findChildren<ProxiedConnection*>(Qt::FindDirectChildrenOnly));
 }
 
 void EgressProxy::serve(QIODevice* stream)
 {
     ++m_open;
     ++m_total;
-    auto* relay = new EgressRelay(*this, stream);
+    auto* relay = new ProxiedConnection(*this, stream);
     if (m_open > m_limits.maxOpenConnections) {
         relay->refuse(429, QStringLiteral("more than %1 connections open at once")
                                .arg(m_limits.maxOpenConnections));
@@ -52,7 +52,7 @@ void EgressProxy::serve(QIODevice* stream)
 
 void EgressProxy::closeAll(const QString& reason)
 {
-    for (EgressRelay* relay : findChildren<EgressRelay*>(Qt::FindDirectChildrenOnly))
+    for (ProxiedConnection* relay : findChildren<ProxiedConnection*>(Qt::FindDirectChildrenOnly))
         relay->end(reason);
 }
 

@@ -16,7 +16,7 @@ class QIODevice;
 
 namespace csm {
 
-class EgressRelay;
+class ProxiedConnection;
 
 // The host side of a sandbox's network: each connection its program opens (relayed by the
 // launcher, or any stream) speaks HTTP proxy to it. The proxy reads the request head
@@ -72,8 +72,8 @@ Q_SIGNALS:
     void connectionEnded(const csm::EgressConnection& connection);
 
 private:
-    // A connection's relay works on the proxy's policy, limits and counters.
-    friend class EgressRelay;
+    // Each ProxiedConnection works on the proxy's policy, limits and counters.
+    friend class ProxiedConnection;
 
     EgressPolicy m_policy;
     Limits m_limits;

@@ -1,4 +1,4 @@
-#include "egress/EgressRelay.h"
+#include "egress/ProxiedConnection.h"
 
 #include "egress/ByteShuttle.h"
 #include "egress/EgressProxy.h"
@@ -29,7 +29,7 @@ QByteArray response(int status, const QString& reason)
 
 } // namespace
 
-EgressRelay::EgressRelay(EgressProxy& proxy, QIODevice* program)
+ProxiedConnection::ProxiedConnection(EgressProxy& proxy, QIODevice* program)
     : QObject(&proxy)
     , m_proxy(proxy)
     , m_program(program)
@@ -75,15 +75,15 @@ EgressRelay::EgressRelay(EgressProxy& proxy, QIODevice* program)
     });
 }
 
-EgressRelay::~EgressRelay() = default;
+ProxiedConnection::~ProxiedConnection() = default;
 
-void EgressRelay::start()
+void ProxiedConnection::start()
 {
     m_deadline.start(m_proxy.m_limits.headTimeoutMs);
     readHead();
 }
 
-void EgressRelay::refuse(int status, const QString& reason)
+void ProxiedConnection::refuse(int status, const QString& reason)
 {
     if (m_finished)
         return;
@@ -93,7 +93,7 @@ void EgressRelay::refuse(int status, const QString& reason)
     finish(reason);
 }
 
-void EgressRelay::readHead()
+void ProxiedConnection::readHead()
 {
     if (!m_program)
         return;
@@ -118,7 +118,7 @@ void EgressRelay::readHead()
     resolve();
 }
 
-void EgressRelay::resolve()
+void ProxiedConnection::resolve()
 {
     if (const auto refused =
             m_proxy.m_policy.decideBeforeResolving(m_connection.host, m_connection.port)) {
@@ -148,7 +148,7 @@ void EgressRelay::resolve()
     lookUp();
 }
 
-void EgressRelay::lookUp()
+void ProxiedConnection::lookUp()
 {
     // This machine's name is no name a resolver knows: it is this machine's loopback, which the
     // policy lets a connection reach only where an allow rule names it.
@@ -156,14 +156,14 @@ void EgressRelay::lookUp()
         decide(HostGateway::addresses());
         return;
     }
-    QPointer<EgressRelay> self(this);
+    QPointer<ProxiedConnection> self(this);
     m_proxy.m_resolver(m_connection.host, [self](QList<QHostAddress> addresses) {
         if (self)
             self->decide(addresses);
     });
 }
 
-void EgressRelay::decide(const QList<QHostAddress>& addresses)
+void ProxiedConnection::decide(const QList<QHostAddress>& addresses)
 {
     const EgressPolicy::Decision decision =
         m_proxy.m_policy.decide(m_connection.host, m_connection.port, addresses);
@@ -188,7 +188,7 @@ void EgressRelay::decide(const QList<QHostAddress>& addresses)
     ask([this](bool allow) { onAnswer(allow); });
 }
 
-void EgressRelay::ask(std::function<void(bool)> then)
+void ProxiedConnection::ask(std::function<void(bool)> then)
 {
     const QString asked =
         QStringLiteral("%1:%2").arg(m_connection.host.toLower()).arg(m_connection.port);
@@ -203,7 +203,7 @@ void EgressRelay::ask(std::function<void(bool)> then)
             QStringLiteral("%1:%2: no one to ask").arg(m_connection.host).arg(m_connection.port));
         return;
     }
-    QPointer<EgressRelay> self(this);
+    QPointer<ProxiedConnection> self(this);
     QPointer<EgressProxy> proxy(&m_proxy);
     EgressQuestion question;
     question.run = m_proxy.m_run;
@@ -219,7 +219,7 @@ void EgressRelay::ask(std::function<void(bool)> then)
     });
 }
 
-void EgressRelay::onAnswer(bool allow)
+void ProxiedConnection::onAnswer(bool allow)
 {
     const QString target = QStringLiteral("%1:%2").arg(m_connection.host).arg(m_connection.port);
     if (allow) {
@@ -231,7 +231,7 @@ void EgressRelay::onAnswer(bool allow)
     }
 }
 
-void EgressRelay::connectNext()
+void ProxiedConnection::connectNext()
 {
     if (m_addresses.isEmpty()) {
         refuse(
@@ -246,13 +246,13 @@ void EgressRelay::connectNext()
     m_connection.address = address.toString();
     m_upstream = new QTcpSocket(this);
     m_upstream->setReadBufferSize(kMaxBufferedBytes);
-    connect(m_upstream, &QTcpSocket::connected, this, &EgressRelay::onUpstreamConnected);
+    connect(m_upstream, &QTcpSocket::connected, this, &ProxiedConnection::onUpstreamConnected);
     connect(m_upstream, &QTcpSocket::errorOccurred, this, [this] {
         if (!m_connected)
             connectNext(); // the next checked address, if there is one
     });
-    connect(m_upstream, &QTcpSocket::readyRead, this, &EgressRelay::pump);
-    connect(m_upstream, &QTcpSocket::bytesWritten, this, &EgressRelay::pump);
+    connect(m_upstream, &QTcpSocket::readyRead, this, &ProxiedConnection::pump);
+    connect(m_upstream, &QTcpSocket::bytesWritten, this, &ProxiedConnection::pump);
     connect(m_upstream, &QTcpSocket::disconnected, this, [this] {
         // What the host sent last (at most the read buffer: it is read no further while the
         // program lags) still goes to the program, past the usual bound: the program's stream
@@ -265,7 +265,7 @@ void EgressRelay::connectNext()
     m_upstream->connectToHost(address, m_connection.port);
 }
 
-void EgressRelay::onUpstreamConnected()
+void ProxiedConnection::onUpstreamConnected()
 {
     m_connected = true;
     m_deadline.stop();
@@ -277,11 +277,11 @@ void EgressRelay::onUpstreamConnected()
     else
         count(m_upstream->write(m_pendingUpstream), &m_connection.bytesSent);
     m_pendingUpstream.clear();
-    connect(m_program, &QIODevice::bytesWritten, this, &EgressRelay::pump);
+    connect(m_program, &QIODevice::bytesWritten, this, &ProxiedConnection::pump);
     pump();
 }
 
-bool EgressRelay::handOver(const QByteArray& toProgram)
+bool ProxiedConnection::handOver(const QByteArray& toProgram)
 {
     qintptr programDescriptor = -1;
     if (auto* socket = qobject_cast<QAbstractSocket*>(m_program.data()))
@@ -309,12 +309,12 @@ bool EgressRelay::handOver(const QByteArray& toProgram)
     }
     m_program = nullptr;
     m_upstream = nullptr;
-    connect(m_shuttle.get(), &ByteShuttle::ended, this, &EgressRelay::onShuttleEnded);
+    connect(m_shuttle.get(), &ByteShuttle::ended, this, &ProxiedConnection::onShuttleEnded);
     m_shuttle->start();
     return true;
 }
 
-void EgressRelay::onShuttleEnded()
+void ProxiedConnection::onShuttleEnded()
 {
     const QString target = QStringLiteral("%1:%2").arg(m_connection.host).arg(m_connection.port);
     switch (m_shuttle->stop().end) {
@@ -334,7 +334,7 @@ void EgressRelay::onShuttleEnded()
     }
 }
 
-void EgressRelay::pump()
+void ProxiedConnection::pump()
 {
     if (m_finished || !m_upstream || !m_program ||
         m_upstream->state() != QAbstractSocket::ConnectedState)
@@ -347,7 +347,7 @@ void EgressRelay::pump()
         count(m_program->write(m_upstream->read(kMaxBufferedBytes)), &m_connection.bytesReceived);
 }
 
-void EgressRelay::count(qint64 bytes, qint64* side)
+void ProxiedConnection::count(qint64 bytes, qint64* side)
 {
     if (bytes <= 0)
         return;
@@ -360,13 +360,13 @@ void EgressRelay::count(qint64 bytes, qint64* side)
     }
 }
 
-QString EgressRelay::overBudget() const
+QString ProxiedConnection::overBudget() const
 {
     return QStringLiteral("cut: the run's network traffic reached its limit of %1 bytes")
         .arg(m_proxy.m_budget.limit());
 }
 
-void EgressRelay::finish(const QString& reason)
+void ProxiedConnection::finish(const QString& reason)
 {
     if (m_finished)
         return;

@@ -23,7 +23,7 @@ class EgressProxy;
 
 // One program connection through the EgressProxy, from its request head to its end: resolve,
 // decide, connect to a checked address, relay, report. Deletes itself once it has reported.
-class EgressRelay final : public QObject
+class ProxiedConnection final : public QObject
 {
     Q_OBJECT
 
@@ -31,8 +31,8 @@ public:
     // Most bytes held for a side that does not read: past it, the other side is not read either.
     static constexpr qint64 kMaxBufferedBytes = 1024 * 1024;
 
-    EgressRelay(EgressProxy& proxy, QIODevice* program);
-    ~EgressRelay() override;
+    ProxiedConnection(EgressProxy& proxy, QIODevice* program);
+    ~ProxiedConnection() override;
 
     // Reads the program's request (what came already, and what comes).
     void start();
