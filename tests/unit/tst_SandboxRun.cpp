@@ -1,6 +1,6 @@
-// SandboxRun alone, on a host of the test's own (SandboxRunHost): no engine is run and no
-// container started. The host's channels answer with canned launcher frames, and the host records
-// what the run asked of it and reported.
+// SandboxRun alone, on services of the test's own (SandboxRunServices): no engine is run and no
+// container started. Their channels answer with canned launcher frames, and they record
+// what the run asked of them and reported.
 #include "LauncherFrames.h"
 #include "runtime/PodmanRuntime.h"
 #include "runtime/SandboxPolicy.h"
@@ -9,7 +9,7 @@
 #include "sandbox/LauncherRequest.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/SandboxRun.h"
-#include "sandbox/SandboxRunHost.h"
+#include "sandbox/SandboxRunServices.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -23,7 +23,7 @@ namespace {
 
 using csm::test::frame;
 
-// What the channels a host handed out saw: the request, and whether the run gave them back.
+// What the channels handed out saw: the request, and whether the run gave them back.
 struct ChannelLog
 {
     QByteArray request;
@@ -33,7 +33,7 @@ struct ChannelLog
 // How a canned channel answers a request.
 enum class Answer
 {
-    Frames,       // with the host's canned frames
+    Frames,       // with the canned frames
     FailsToStart, // its container never starts (failedToStart)
 };
 
@@ -68,10 +68,10 @@ private:
     ChannelLog& m_log;
 };
 
-class RecordingHost final : public SandboxRunHost
+class RecordingServices final : public SandboxRunServices
 {
 public:
-    RecordingHost()
+    RecordingServices()
         : m_reaper(m_runtime)
         , m_queue(RunQueue::Limits{1, 8})
     {}
@@ -166,71 +166,71 @@ class tst_SandboxRun final : public QObject
 private Q_SLOTS:
     void warmContainerRunsWithoutImageCheck()
     {
-        RecordingHost host;
-        host.warmReady = true;
-        SandboxRun run(host, pythonRequest());
+        RecordingServices services;
+        services.warmReady = true;
+        SandboxRun run(services, pythonRequest());
         const ExecutionResult result = resultOf(run);
 
         QCOMPARE(result.outcome, ExecutionResult::Outcome::Exited);
         QCOMPARE(result.exitCode, 0);
         QCOMPARE(result.stdoutBytes, QByteArray("hello\n"));
-        QCOMPARE(host.acquired, QList{SandboxRunHost::Channel::Warm});
-        QCOMPARE(host.channels.request, LauncherRequest::encode("print('hello')", {}));
-        QCOMPARE(host.channels.handedOver, 1);
+        QCOMPARE(services.acquired, QList{SandboxRunServices::Channel::Warm});
+        QCOMPARE(services.channels.request, LauncherRequest::encode("print('hello')", {}));
+        QCOMPARE(services.channels.handedOver, 1);
         QCOMPARE(run.containerName(), QStringLiteral("canned-container"));
     }
 
     void knownImageGoesCold()
     {
-        RecordingHost host;
-        host.imagePresent = true;
-        SandboxRun run(host, pythonRequest());
+        RecordingServices services;
+        services.imagePresent = true;
+        SandboxRun run(services, pythonRequest());
         const ExecutionResult result = resultOf(run);
 
         QCOMPARE(result.exitCode, 0);
-        QCOMPARE(host.acquired,
-                 (QList{SandboxRunHost::Channel::Warm, SandboxRunHost::Channel::Cold}));
+        QCOMPARE(services.acquired,
+                 (QList{SandboxRunServices::Channel::Warm, SandboxRunServices::Channel::Cold}));
         // What the pool weighs its starting containers against.
-        QCOMPARE(host.coldStarts.size(), 1);
-        QVERIFY(host.coldStarts.constFirst() >= 0);
+        QCOMPARE(services.coldStarts.size(), 1);
+        QVERIFY(services.coldStarts.constFirst() >= 0);
     }
 
     void warmRunReportsNoColdStart()
     {
-        RecordingHost host;
-        host.warmReady = true;
-        SandboxRun run(host, pythonRequest());
+        RecordingServices services;
+        services.warmReady = true;
+        SandboxRun run(services, pythonRequest());
         QCOMPARE(resultOf(run).exitCode, 0);
-        QVERIFY(host.coldStarts.isEmpty());
+        QVERIFY(services.coldStarts.isEmpty());
     }
 
     void pooledContainerThatFailsToStartFallsBackToACold()
     {
         // The pool handed over a container still starting, and the engine then failed it.
-        RecordingHost host;
-        host.warmReady = true;
-        host.warmAnswer = Answer::FailsToStart;
-        host.imagePresent = true;
-        SandboxRun run(host, pythonRequest());
+        RecordingServices services;
+        services.warmReady = true;
+        services.warmAnswer = Answer::FailsToStart;
+        services.imagePresent = true;
+        SandboxRun run(services, pythonRequest());
         const ExecutionResult result = resultOf(run);
 
         QCOMPARE(result.outcome, ExecutionResult::Outcome::Exited);
         QCOMPARE(result.stdoutBytes, QByteArray("hello\n"));
-        QCOMPARE(host.acquired,
-                 (QList{SandboxRunHost::Channel::Warm, SandboxRunHost::Channel::Cold}));
+        QCOMPARE(services.acquired,
+                 (QList{SandboxRunServices::Channel::Warm, SandboxRunServices::Channel::Cold}));
         // The cold container got the whole request, though the first one had it already.
-        QCOMPARE(host.channels.request, LauncherRequest::encode("print('hello')", {}));
-        QCOMPARE(host.channels.handedOver, 2);
+        QCOMPARE(services.channels.request, LauncherRequest::encode("print('hello')", {}));
+        QCOMPARE(services.channels.handedOver, 2);
     }
 
     void readyFrameOfATakenContainerIsIgnored()
     {
         // Taken as its interpreter became ready: the ready frame may arrive after the request.
-        RecordingHost host;
-        host.warmReady = true;
-        host.answer = frame(CSM_FRAME_READY) + frame(CSM_FRAME_STARTED) +
-                      frame(CSM_FRAME_STDOUT, "hello\n") + frame(CSM_FRAME_EXIT, "exit=0");
-        SandboxRun run(host, pythonRequest());
+        RecordingServices services;
+        services.warmReady = true;
+        services.answer = frame(CSM_FRAME_READY) + frame(CSM_FRAME_STARTED) +
+                          frame(CSM_FRAME_STDOUT, "hello\n") + frame(CSM_FRAME_EXIT, "exit=0");
+        SandboxRun run(services, pythonRequest());
         const ExecutionResult result = resultOf(run);
 
         QCOMPARE(result.outcome, ExecutionResult::Outcome::Exited);
@@ -241,72 +241,72 @@ private Q_SLOTS:
     {
         // The started and exit frames arrive in one read (as under load): the time between
         // them here is nothing, the launcher's measure is the program's time, rounded up.
-        RecordingHost host;
-        host.warmReady = true;
-        host.answer = frame(CSM_FRAME_STARTED) + frame(CSM_FRAME_STDOUT, "hello\n") +
-                      frame(CSM_FRAME_EXIT, "exit=0 elapsed_us=12001 oom=0");
-        SandboxRun run(host, pythonRequest());
+        RecordingServices services;
+        services.warmReady = true;
+        services.answer = frame(CSM_FRAME_STARTED) + frame(CSM_FRAME_STDOUT, "hello\n") +
+                          frame(CSM_FRAME_EXIT, "exit=0 elapsed_us=12001 oom=0");
+        SandboxRun run(services, pythonRequest());
         QCOMPARE(resultOf(run).durationMs, 13);
     }
 
     void reportsItsStartAndEndOnce()
     {
-        RecordingHost host;
-        host.warmReady = true;
+        RecordingServices services;
+        services.warmReady = true;
         {
-            SandboxRun run(host, pythonRequest());
+            SandboxRun run(services, pythonRequest());
             resultOf(run);
-            QCOMPARE(host.started, 1);
-            QCOMPARE(host.ended, 1);
+            QCOMPARE(services.started, 1);
+            QCOMPARE(services.ended, 1);
         }
-        QCOMPARE(host.ended, 1); // not again when the finished run goes away
+        QCOMPARE(services.ended, 1); // not again when the finished run goes away
     }
 
-    void refusesToStartWhatTheHostCannot()
+    void refusesToStartWhatTheServicesCannot()
     {
-        RecordingHost host;
-        host.warmReady = true;
-        host.cannotStart = QStringLiteral("The sandbox launcher is missing.");
-        SandboxRun run(host, pythonRequest());
+        RecordingServices services;
+        services.warmReady = true;
+        services.cannotStart = QStringLiteral("The sandbox launcher is missing.");
+        SandboxRun run(services, pythonRequest());
         const ExecutionResult result = resultOf(run);
 
         QCOMPARE(result.outcome, ExecutionResult::Outcome::EngineError);
-        QCOMPARE(result.engineError, host.cannotStart);
-        QVERIFY(host.acquired.isEmpty());
-        QCOMPARE(host.ended, 1);
+        QCOMPARE(result.engineError, services.cannotStart);
+        QVERIFY(services.acquired.isEmpty());
+        QCOMPARE(services.ended, 1);
     }
 
     void waitsForSettledSecretsAndRunsWithThem()
     {
-        RecordingHost host;
-        host.warmReady = true;
-        host.heldForSecrets = true;
-        SandboxRun run(host, pythonRequest());
+        RecordingServices services;
+        services.warmReady = true;
+        services.heldForSecrets = true;
+        SandboxRun run(services, pythonRequest());
         QSignalSpy finished(&run, &SandboxRun::finished);
         run.start();
         QTest::qWait(50);
-        QVERIFY(host.acquired.isEmpty()); // no container while the secrets are being read
+        QVERIFY(services.acquired.isEmpty()); // no container while the secrets are being read
         QCOMPARE(finished.size(), 0);
 
         const auto secrets = SandboxSecrets::make({{QStringLiteral("TOKEN"), "new-value"}});
-        host.settleSecrets(secrets);
+        services.settleSecrets(secrets);
         QVERIFY(finished.wait(5'000));
-        QCOMPARE(host.acquired, QList{SandboxRunHost::Channel::Warm});
+        QCOMPARE(services.acquired, QList{SandboxRunServices::Channel::Warm});
         QCOMPARE(run.secrets(), secrets);
     }
 
     void outputNotFromTheLauncherStopsTheRun()
     {
-        RecordingHost host;
-        host.warmReady = true;
-        host.answer = frame(CSM_FRAME_STARTED) + QByteArray("Z-not-a-frame");
-        SandboxRun run(host, pythonRequest());
+        RecordingServices services;
+        services.warmReady = true;
+        services.answer = frame(CSM_FRAME_STARTED) + QByteArray("Z-not-a-frame");
+        SandboxRun run(services, pythonRequest());
         const ExecutionResult result = resultOf(run);
 
         QCOMPARE(result.outcome, ExecutionResult::Outcome::EngineError);
         QVERIFY2(result.engineError.contains(QLatin1String("not from its launcher")),
                  qPrintable(result.engineError));
-        QCOMPARE(host.channels.handedOver, 1);
+        QCOMPARE(services.channels.handedOver, 1);
     }
 };
 

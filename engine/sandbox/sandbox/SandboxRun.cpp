@@ -8,7 +8,7 @@
 #include "sandbox/EgressEndpoint.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherRequest.h"
-#include "sandbox/SandboxRunHost.h"
+#include "sandbox/SandboxRunServices.h"
 #include "sandbox/SandboxSession.h"
 
 #include <QTime>
@@ -22,16 +22,16 @@ constexpr int kEngineFailureExitCode = 125;
 constexpr int kKilledExitCode = 128 + 9;
 } // namespace
 
-SandboxRun::SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent)
+SandboxRun::SandboxRun(SandboxRunServices& services, RunRequest request, QObject* parent)
     : QObject(parent)
-    , m_host(host)
+    , m_services(services)
     , m_request(std::move(request))
     , m_forSession(!m_request.session.isNull())
-    , m_secrets(host.secrets())
-    , m_stdout(host.policy().outputCapBytes)
-    , m_stderr(host.policy().outputCapBytes)
+    , m_secrets(services.secrets())
+    , m_stdout(services.policy().outputCapBytes)
+    , m_stderr(services.policy().outputCapBytes)
     , m_outputFiles(m_request.outputDirectory,
-                    {host.policy().outputFilesMax, host.policy().outputFilesBytes})
+                    {services.policy().outputFilesMax, services.policy().outputFilesBytes})
 {
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this,
@@ -46,7 +46,7 @@ SandboxRun::SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent
             return;
         const QString message =
             QStringLiteral("The container engine %1 did not start the sandbox within %2 s%3")
-                .arg(m_host.runtime().name())
+                .arg(m_services.runtime().name())
                 .arg(kStartTimeoutMs / 1000)
                 .arg(engineDiagnostics());
         handOverChannel(true);
@@ -57,7 +57,7 @@ SandboxRun::SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent
 SandboxRun::~SandboxRun()
 {
     if (m_admitted && m_phase != Phase::Done)
-        m_host.runEnded(m_forSession);
+        m_services.runEnded(m_forSession);
     leaveQueue();
     // Destroyed while its container may still exist (the server is going down): the reaper
     // removes it.
@@ -74,7 +74,7 @@ void SandboxRun::start()
     m_phase = Phase::Queued;
     // Admission comes from the event loop, even with a slot free: finished() is never emitted
     // from inside start(), even when the engine cannot be started at all.
-    RunQueue& queue = m_host.queue();
+    RunQueue& queue = m_services.queue();
     m_ticket = queue.request(this, [this] { onAdmitted(); });
     if (const int ahead = queue.waitingAhead(m_ticket); ahead >= 0) {
         qCInfo(lcSandbox).noquote()
@@ -91,7 +91,7 @@ void SandboxRun::onAdmitted()
     m_queueDeadline.stop();
     m_admitted = true;
     m_phase = Phase::CheckingImage;
-    m_host.runStarted(m_forSession);
+    m_services.runStarted(m_forSession);
     chooseContainer();
 }
 
@@ -122,25 +122,25 @@ void SandboxRun::onWaitedTooLong()
                        "and they were all busy: try again when other calls have finished, or "
                        "with a longer timeout_seconds.")
             .arg(QString::number(m_request.timeoutMs / 1000.0))
-            .arg(m_host.queue().limits().maxRunning);
+            .arg(m_services.queue().limits().maxRunning);
     finish(result);
 }
 
 void SandboxRun::leaveQueue()
 {
     if (const RunQueue::Ticket ticket = std::exchange(m_ticket, 0))
-        m_host.queue().release(ticket);
+        m_services.queue().release(ticket);
 }
 
 QString SandboxRun::progressMessage(const SecretRedactor* redactor) const
 {
     if (m_phase == Phase::Queued) {
-        const int ahead = m_host.queue().waitingAhead(m_ticket);
+        const int ahead = m_services.queue().waitingAhead(m_ticket);
         if (ahead >= 0) {
             return QStringLiteral("Waiting for a free sandbox: %1 call(s) ahead (at most %2 run "
                                   "at once)")
                 .arg(ahead)
-                .arg(m_host.queue().limits().maxRunning);
+                .arg(m_services.queue().limits().maxRunning);
         }
     }
     return m_latestLine.text(redactor);
@@ -152,15 +152,15 @@ void SandboxRun::chooseContainer()
         return; // cancelled meanwhile
     // A secret changed: this run gets the new values, so it waits for them (and, on a remote
     // engine's first run, for the engine to hold the launcher).
-    m_host.whenReadyToStart(this, m_request.image, [this] { acquireContainer(); });
+    m_services.whenReadyToStart(this, m_request.image, [this] { acquireContainer(); });
 }
 
 void SandboxRun::acquireContainer()
 {
     if (m_phase != Phase::CheckingImage)
         return; // cancelled meanwhile
-    m_secrets = m_host.secrets();
-    if (const QString reason = m_host.cannotStartReason(); !reason.isEmpty()) {
+    m_secrets = m_services.secrets();
+    if (const QString reason = m_services.cannotStartReason(); !reason.isEmpty()) {
         failWithEngineError(reason);
         return;
     }
@@ -191,8 +191,8 @@ void SandboxRun::acquireContainer()
         return;
     }
     // A warm container proves its image exists: no check needed.
-    if (ContainerChannel* warm = m_host.acquireChannel(SandboxRunHost::Channel::Warm,
-                                                       m_request.language, m_request.image, this)) {
+    if (ContainerChannel* warm = m_services.acquireChannel(
+            SandboxRunServices::Channel::Warm, m_request.language, m_request.image, this)) {
         m_warm = true;
         launch(warm);
     } else {
@@ -216,7 +216,7 @@ void SandboxRun::waitForCell(SandboxSession* session)
 
 void SandboxRun::startCold()
 {
-    if (m_host.isImageKnownPresent(m_request.image))
+    if (m_services.isImageKnownPresent(m_request.image))
         launchCold();
     else
         checkImage(false);
@@ -224,14 +224,14 @@ void SandboxRun::startCold()
 
 void SandboxRun::launchCold()
 {
-    launch(m_host.acquireChannel(SandboxRunHost::Channel::Cold, m_request.language, m_request.image,
-                                 this));
+    launch(m_services.acquireChannel(SandboxRunServices::Channel::Cold, m_request.language,
+                                     m_request.image, this));
 }
 
 void SandboxRun::checkImage(bool afterEngineFailure)
 {
     m_phase = Phase::CheckingImage;
-    const ContainerRuntime& runtime = m_host.runtime();
+    const ContainerRuntime& runtime = m_services.runtime();
     m_check = runtime.newProcess(runtime.imageCheckArguments(m_request.image), this);
     connect(m_check, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart && m_phase == Phase::CheckingImage)
@@ -248,12 +248,12 @@ void SandboxRun::checkImage(bool afterEngineFailure)
 
 void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
 {
-    const ContainerRuntime& runtime = m_host.runtime();
+    const ContainerRuntime& runtime = m_services.runtime();
     const ImageCheck check = runtime.interpretImageCheck(exitCode, m_check->readAllStandardError());
     m_check->deleteLater();
     switch (check.status) {
     case ImageCheck::Status::Present:
-        m_host.setImageKnownPresent(m_request.image, true);
+        m_services.setImageKnownPresent(m_request.image, true);
         if (afterEngineFailure) {
             failWithEngineError(QStringLiteral("The container engine %1 could not run the "
                                                "sandbox (exit code %2)%3")
@@ -265,7 +265,7 @@ void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
         }
         return;
     case ImageCheck::Status::Missing:
-        m_host.setImageKnownPresent(m_request.image, false);
+        m_services.setImageKnownPresent(m_request.image, false);
         failWithEngineError(
             QStringLiteral("The sandbox image \"%1\" is not available in %2. Build the default "
                            "images with `containers/build-images --engine %2` (from the Code "
@@ -274,7 +274,7 @@ void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
                 .arg(m_request.image, runtime.name()));
         return;
     case ImageCheck::Status::EngineUnavailable: {
-        m_host.setImageKnownPresent(m_request.image, false);
+        m_services.setImageKnownPresent(m_request.image, false);
         const QString hint = runtime.unavailableHint();
         failWithEngineError(
             QStringLiteral("The container engine %1 is not usable: %2%3")
@@ -308,7 +308,7 @@ void SandboxRun::launch(ContainerChannel* channel)
                                     .arg(reason));
             return;
         }
-        m_host.setImageKnownPresent(m_request.image, false);
+        m_services.setImageKnownPresent(m_request.image, false);
         failWithEngineError(engineMissingMessage(reason));
     });
     qCDebug(lcSandbox).noquote() << "running" << m_containerName << "from" << m_request.image
@@ -362,8 +362,8 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
     case Type::Started:
         if (m_phase == Phase::Starting) {
             if (!m_warm && m_cellNumber == 0) {
-                m_host.reportColdStart(m_request.language, m_request.image,
-                                       m_sinceLaunch.elapsed());
+                m_services.reportColdStart(m_request.language, m_request.image,
+                                           m_sinceLaunch.elapsed());
             }
             m_requestBytes = {};
             // The program is in the interpreter's hands: from here its timeout runs.
@@ -448,11 +448,11 @@ void SandboxRun::onProgramExited(const LauncherExitStatus& status)
     result.stdoutTruncated = m_stdout.truncated() || status.stdoutDropped > 0;
     result.stderrTruncated = m_stderr.truncated() || status.stderrDropped > 0;
     result.unenforcedLimits = LauncherExitStatus::limitNames(status.unenforcedLimits);
-    result.engineWarnings = m_host.runtime().engineWarnings(rawEngineDiagnostics());
+    result.engineWarnings = m_services.runtime().engineWarnings(rawEngineDiagnostics());
     result.outputFiles = m_outputFiles.finish();
     result.sessionNote = sessionNoteAfter(status);
     for (const QString& warning : std::as_const(result.engineWarnings))
-        m_host.reportEngineWarning(warning);
+        m_services.reportEngineWarning(warning);
     // The engine still tears the container down (--rm): off the call's path. Handed over before
     // the result goes out, so that a shutdown it triggers waits for this teardown too.
     handOverChannel(false);
@@ -506,7 +506,7 @@ void SandboxRun::onChannelEnded(int engineExitCode)
     switch (m_phase) {
     case Phase::Starting: {
         m_startDeadline.stop();
-        const QString cause = m_host.runtime().explainFailure(rawEngineDiagnostics());
+        const QString cause = m_services.runtime().explainFailure(rawEngineDiagnostics());
         if (!cause.isEmpty()) {
             handOverChannel(true);
             failWithEngineError(cause);
@@ -514,7 +514,7 @@ void SandboxRun::onChannelEnded(int engineExitCode)
         }
         if (engineExitCode == kEngineFailureExitCode && !m_warm) {
             // The engine could not run the container: say why, starting with the image.
-            m_host.setImageKnownPresent(m_request.image, false);
+            m_services.setImageKnownPresent(m_request.image, false);
             handOverChannel(false);
             checkImage(true);
             return;
@@ -524,8 +524,10 @@ void SandboxRun::onChannelEnded(int engineExitCode)
     case Phase::Running: {
         const QString code =
             engineExitCode >= 0
-                ? QStringLiteral("%1 exit code %2").arg(m_host.runtime().name()).arg(engineExitCode)
-                : QStringLiteral("%1: its connection closed").arg(m_host.runtime().name());
+                ? QStringLiteral("%1 exit code %2")
+                      .arg(m_services.runtime().name())
+                      .arg(engineExitCode)
+                : QStringLiteral("%1: its connection closed").arg(m_services.runtime().name());
         const QString diagnostics = engineDiagnostics();
         handOverChannel(true);
         failWithEngineError(
@@ -563,7 +565,7 @@ void SandboxRun::cancel()
         leaveQueue();
         if (m_check) {
             m_check->kill();
-            m_host.reaper().adoptHelper(m_check);
+            m_services.reaper().adoptHelper(m_check);
         }
         ExecutionResult result;
         result.outcome = ExecutionResult::Outcome::Cancelled;
@@ -606,7 +608,7 @@ void SandboxRun::stop(ExecutionResult::Outcome reason)
                                 << m_containerName;
     // Removing the container (not just killing its client) is what stops the program: the
     // container belongs to the engine, not to the process we started.
-    const ContainerRuntime& runtime = m_host.runtime();
+    const ContainerRuntime& runtime = m_services.runtime();
     m_remove = runtime.newProcess(runtime.forceRemoveArguments(m_containerName), this);
     const auto removed = [this] {
         if (m_phase != Phase::Stopping)
@@ -648,7 +650,7 @@ void SandboxRun::finish(ExecutionResult result)
     m_startDeadline.stop();
     m_queueDeadline.stop();
     if (m_admitted)
-        m_host.runEnded(m_forSession);
+        m_services.runEnded(m_forSession);
     result.connections = endEgress();
     result.connectionsNotListed = m_connectionsNotRecorded;
     // The slot goes to the next run in the queue: this run's program has ended, and its
@@ -663,7 +665,7 @@ void SandboxRun::serveEgress(EgressEndpoint* endpoint)
         return;
     // A pooled start that falls back to a cold one keeps the run's proxy and its counts.
     if (!m_egress) {
-        m_egress = m_host.newEgressProxy(this);
+        m_egress = m_services.newEgressProxy(this);
         if (!m_egress)
             return;
         m_egress->setRunLabel(egressRunLabel());
@@ -718,7 +720,7 @@ void SandboxRun::handOverChannel(bool removeContainer)
     m_channel = nullptr;
     m_lastEngineDiagnostics = channel->engineDiagnostics();
     channel->disconnect(this);
-    channel->handOver(m_host.reaper(), removeContainer);
+    channel->handOver(m_services.reaper(), removeContainer);
     channel->deleteLater();
 }
 
@@ -737,7 +739,7 @@ ExecutionResult SandboxRun::collectedResult() const
 
 QString SandboxRun::engineMissingMessage(const QString& processError) const
 {
-    return m_host.runtime().notStartedMessage(processError);
+    return m_services.runtime().notStartedMessage(processError);
 }
 
 QString SandboxRun::unenforcedLimitsMessage(const QStringList& limits) const
@@ -750,7 +752,7 @@ QString SandboxRun::unenforcedLimitsMessage(const QStringList& limits) const
                "boot with systemd.unified_cgroup_hierarchy=1), or use rootful Podman or Docker; "
                "or accept sandboxes without these limits with --allow-unlimited (recorded with "
                "each run)%5")
-        .arg(m_host.runtime().name(),
+        .arg(m_services.runtime().name(),
              limits.isEmpty() ? QStringLiteral("resource") : limits.join(QStringLiteral(", ")),
              limits.size() > 1 ? QStringLiteral("s") : QString(),
              limits.size() > 1 ? QStringLiteral("them") : QStringLiteral("it"),

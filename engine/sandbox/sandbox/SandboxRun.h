@@ -20,7 +20,7 @@
 
 namespace csm {
 
-class SandboxRunHost;
+class SandboxRunServices;
 class ContainerChannel;
 class EgressEndpoint;
 class EgressProxy;
@@ -31,7 +31,7 @@ struct LauncherExitStatus;
 // the container's launcher (csm-launch, PID 1), decodes its frames (started, stdout, stderr,
 // exit), enforces the deadline from the moment the program starts, and reports. The result is
 // emitted as soon as the launcher reports the exit; the engine's own teardown continues in the
-// host's ContainerReaper.
+// services' ContainerReaper.
 class SandboxRun final : public QObject
 {
     Q_OBJECT
@@ -45,7 +45,7 @@ public:
     // them counted, not listed.
     static constexpr int kMaxConnectionRecords = 1000;
 
-    SandboxRun(SandboxRunHost& host, RunRequest request, QObject* parent = nullptr);
+    SandboxRun(SandboxRunServices& services, RunRequest request, QObject* parent = nullptr);
     ~SandboxRun() override;
 
     void start();
@@ -122,7 +122,7 @@ private:
     QString engineDiagnostics() const;
     QString unenforcedLimitsMessage(const QStringList& limits) const;
 
-    SandboxRunHost& m_host;
+    SandboxRunServices& m_services;
     RunRequest m_request;
     // A session's cell, even once the session is gone (m_request.session is then null).
     const bool m_forSession;

@@ -6,7 +6,7 @@
 #include "runtime/Language.h"
 #include "runtime/SandboxFiles.h"
 #include "runtime/SandboxPolicy.h"
-#include "sandbox/SandboxRunHost.h"
+#include "sandbox/SandboxRunServices.h"
 #include "sandbox/SandboxSecrets.h"
 #include "sandbox/WarmContainerSource.h"
 
@@ -36,7 +36,7 @@ struct RunRequest;
 // Starts sandbox runs on one container engine under one policy and one set of secrets, and
 // remembers which images it has seen present so that only the first run of an image pays for
 // the check.
-class SandboxRunner final : public QObject, public SandboxRunHost, public WarmContainerSource
+class SandboxRunner final : public QObject, public SandboxRunServices, public WarmContainerSource
 {
     Q_OBJECT
 

@@ -1,7 +1,7 @@
 #include "server/HttpServing.h"
 
 #include "core/Logging.h"
-#include "server/McpSessionHost.h"
+#include "server/HttpSessionDispatchers.h"
 #include "transport/http/HttpServerThread.h"
 #include "transport/http/McpHttpEndpoint.h"
 
@@ -11,18 +11,20 @@ namespace csm {
 
 HttpServing::HttpServing(McpServer& server, http::HttpServerConfig config, QObject* parent)
     : QObject(parent)
-    , m_sessions(std::make_unique<McpSessionHost>(server))
+    , m_sessions(std::make_unique<HttpSessionDispatchers>(server))
     , m_transport(std::make_unique<http::HttpServerThread>(std::move(config)))
 {
     http::McpHttpEndpoint& endpoint = m_transport->endpoint();
-    McpSessionHost* sessions = m_sessions.get();
+    HttpSessionDispatchers* sessions = m_sessions.get();
     // The endpoint lives on the transport's own thread: every connection below is queued.
     connect(&endpoint, &http::McpHttpEndpoint::sessionOpened, sessions,
-            &McpSessionHost::openSession);
-    connect(&endpoint, &http::McpHttpEndpoint::messageReceived, sessions, &McpSessionHost::deliver);
+            &HttpSessionDispatchers::openSession);
+    connect(&endpoint, &http::McpHttpEndpoint::messageReceived, sessions,
+            &HttpSessionDispatchers::deliver);
     connect(&endpoint, &http::McpHttpEndpoint::sessionClosed, sessions,
-            &McpSessionHost::closeSession);
-    connect(sessions, &McpSessionHost::outgoing, &endpoint, &http::McpHttpEndpoint::deliver);
+            &HttpSessionDispatchers::closeSession);
+    connect(sessions, &HttpSessionDispatchers::outgoing, &endpoint,
+            &http::McpHttpEndpoint::deliver);
     connect(m_transport.get(), &http::HttpServerThread::listening, this, [this](const QUrl& url) {
         m_url = url;
         qCInfo(lcServer).noquote() << "serving MCP on" << url.toString();

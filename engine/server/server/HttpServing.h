@@ -10,7 +10,7 @@
 namespace csm {
 
 class McpServer;
-class McpSessionHost;
+class HttpSessionDispatchers;
 namespace http {
 class HttpServerThread;
 }
@@ -42,7 +42,7 @@ Q_SIGNALS:
 
 private:
     // The transport feeds the sessions: declared after them, so that it goes first.
-    std::unique_ptr<McpSessionHost> m_sessions;
+    std::unique_ptr<HttpSessionDispatchers> m_sessions;
     std::unique_ptr<http::HttpServerThread> m_transport;
     QUrl m_url;
 };

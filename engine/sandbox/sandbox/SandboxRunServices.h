@@ -21,11 +21,11 @@ class RunQueue;
 
 // What one SandboxRun needs from whoever starts it, and nothing more: a container channel, what
 // is known of images, the queue it waits in, and where it reports its start and end. SandboxRunner
-// is the real host; a test drives a run on a host of its own, without an engine.
-class SandboxRunHost
+// is the real one; a test drives a run on services of its own, without an engine.
+class SandboxRunServices
 {
 public:
-    virtual ~SandboxRunHost() = default;
+    virtual ~SandboxRunServices() = default;
 
     // The engine: its name and program for messages, its image check, what its stderr means.
     virtual const ContainerRuntime& runtime() const = 0;
@@ -63,12 +63,12 @@ public:
     // a cell of a live session, whose container lives on.
     virtual void runStarted(bool sessionCell) = 0;
     virtual void runEnded(bool sessionCell) = 0;
-    // An engine warning the run found; the host logs each one once.
+    // An engine warning the run found; logged once each.
     virtual void reportEngineWarning(const QString& warning) = 0;
     // Where channels and helper processes a run is done with finish on their own.
     virtual ContainerReaper& reaper() = 0;
     // The proxy that serves one run's connections (egress proxy mode), under the user's rules
-    // as they are now; owned by `parent`. Null where there is none (a test's host).
+    // as they are now; owned by `parent`. Null where there is none (a test's services).
     virtual EgressProxy* newEgressProxy(QObject* parent)
     {
         (void)parent;

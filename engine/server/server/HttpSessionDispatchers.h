@@ -14,13 +14,13 @@ class McpServer;
 // The server's side of the HTTP transport's sessions: one McpDispatcher per session id, on the
 // server's thread. The transport (on its own thread) opens, feeds and closes sessions through
 // queued connections, and gets each session's messages back through outgoing().
-class McpSessionHost final : public QObject
+class HttpSessionDispatchers final : public QObject
 {
     Q_OBJECT
 
 public:
-    explicit McpSessionHost(McpServer& server, QObject* parent = nullptr);
-    ~McpSessionHost() override;
+    explicit HttpSessionDispatchers(McpServer& server, QObject* parent = nullptr);
+    ~HttpSessionDispatchers() override;
 
     void openSession(const QString& sessionId);
     void deliver(const QString& sessionId, const QJsonObject& message);

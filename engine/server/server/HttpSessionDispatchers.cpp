@@ -1,16 +1,16 @@
-#include "server/McpSessionHost.h"
+#include "server/HttpSessionDispatchers.h"
 
 #include "mcp/McpDispatcher.h"
 #include "server/McpServer.h"
 
 namespace csm {
 
-McpSessionHost::McpSessionHost(McpServer& server, QObject* parent)
+HttpSessionDispatchers::HttpSessionDispatchers(McpServer& server, QObject* parent)
     : QObject(parent)
     , m_server(server)
 {}
 
-McpSessionHost::~McpSessionHost()
+HttpSessionDispatchers::~HttpSessionDispatchers()
 {
     for (const QPointer<McpDispatcher>& session : std::as_const(m_sessions)) {
         if (session)
@@ -18,7 +18,7 @@ McpSessionHost::~McpSessionHost()
     }
 }
 
-void McpSessionHost::openSession(const QString& sessionId)
+void HttpSessionDispatchers::openSession(const QString& sessionId)
 {
     if (m_sessions.contains(sessionId))
         return;
@@ -28,13 +28,13 @@ void McpSessionHost::openSession(const QString& sessionId)
     m_sessions.insert(sessionId, session);
 }
 
-void McpSessionHost::deliver(const QString& sessionId, const QJsonObject& message)
+void HttpSessionDispatchers::deliver(const QString& sessionId, const QJsonObject& message)
 {
     if (McpDispatcher* session = m_sessions.value(sessionId))
         session->handle(message);
 }
 
-void McpSessionHost::closeSession(const QString& sessionId)
+void HttpSessionDispatchers::closeSession(const QString& sessionId)
 {
     const QPointer<McpDispatcher> session = m_sessions.take(sessionId);
     if (!session)
@@ -44,7 +44,7 @@ void McpSessionHost::closeSession(const QString& sessionId)
     m_server.closeSession(session);
 }
 
-void McpSessionHost::closeAll()
+void HttpSessionDispatchers::closeAll()
 {
     const QStringList ids = m_sessions.keys();
     for (const QString& id : ids)
