@@ -719,7 +719,7 @@ private Q_SLOTS:
         QCOMPARE(loaded->cellNumber, 2);
         QCOMPARE(store->get(refused)->cellNumber, 0);
 
-        const QList<HistorySession> sessions = store->sessions();
+        const QList<HistoryInterpreterSession> sessions = store->sessions();
         QCOMPARE(sessions.size(), 2);
         QCOMPARE(sessions.at(0).key, QStringLiteral("code-sandbox-x-9")); // most recent first
         QCOMPARE(sessions.at(1).key, QStringLiteral("code-sandbox-x-1"));

@@ -2,7 +2,7 @@
 // server decodes. (Inside real containers it is exercised by the integration tests.)
 #include "csm/egress_carrier_protocol.h"
 #include "csm/launcher_protocol.h"
-#include "runtime/NodeSessionDriver.h"
+#include "runtime/NodeInterpreterDriver.h"
 #include "runtime/PythonBootstrap.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherRequest.h"
@@ -927,7 +927,7 @@ private Q_SLOTS:
         QTest::newRow("python") << PythonBootstrap::sessionCommand() << QByteArray("x = 41")
                                 << QByteArray("x + 1");
         QTest::newRow("javascript")
-            << NodeSessionDriver::command() << QByteArray("let x = 41;") << QByteArray("x + 1");
+            << NodeInterpreterDriver::command() << QByteArray("let x = 41;") << QByteArray("x + 1");
     }
 
     void pooledSessionTakesItsCellsOnTheHostsConnection()
@@ -1022,7 +1022,7 @@ private Q_SLOTS:
                    "raise SystemExit(3)\n")
             << QByteArray("import time; time.sleep(0.5); print('next')") << QByteArray("exit=3 ");
         QTest::newRow("javascript")
-            << NodeSessionDriver::command()
+            << NodeInterpreterDriver::command()
             << QByteArray("const fs = require('fs');\n"
                           "const forge = () => {\n"
                           "  let pipes = 0;\n"
@@ -1085,7 +1085,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("code");
         QTest::newRow("python") << PythonBootstrap::sessionCommand()
                                 << QByteArray("import os\nprint('bye', flush=True)\nos._exit(3)\n");
-        QTest::newRow("javascript") << NodeSessionDriver::command()
+        QTest::newRow("javascript") << NodeInterpreterDriver::command()
                                     << QByteArray("console.log('bye');\nprocess.exit(3);\n");
     }
 
@@ -1132,7 +1132,7 @@ private Q_SLOTS:
 
     void jsSessionKeepsStateAndShowsAFinalExpression()
     {
-        SessionLauncher session(NodeSessionDriver::command());
+        SessionLauncher session(NodeInterpreterDriver::command());
         QCOMPARE(typesOf(session.framesUntil(Type::Ready)), QList{Type::Ready});
         auto frames = session.cell("let x = 41;\nconst label = 'r';\nfunction area(r) {\n"
                                    "  return Math.PI * r * r;\n}\n");
@@ -1159,7 +1159,7 @@ private Q_SLOTS:
 
     void jsAnExceptionEndsTheCellNotTheSession()
     {
-        SessionLauncher session(NodeSessionDriver::command());
+        SessionLauncher session(NodeInterpreterDriver::command());
         session.framesUntil(Type::Ready);
         session.cell("const kept = 'yes';");
         auto frames = session.cell("let a = 1;\nnull.length;\n");
@@ -1201,7 +1201,7 @@ private Q_SLOTS:
 
     void jsInterruptStopsABusyLoopOrAnAwaitAndKeepsTheState()
     {
-        SessionLauncher session(NodeSessionDriver::command());
+        SessionLauncher session(NodeInterpreterDriver::command());
         session.framesUntil(Type::Ready);
         session.cell("let y = 5; let spins = 0;");
         const QList<QByteArray> stuck{

@@ -2,8 +2,8 @@
 #include "runtime/PodmanRuntime.h"
 #include "runtime/SandboxPolicy.h"
 #include "sandbox/SandboxRunner.h"
+#include "tools/InterpreterSessionRegistry.h"
 #include "tools/RunCodeTool.h"
-#include "tools/SessionRegistry.h"
 #include "tools/ToolResultFormatter.h"
 
 #include <QFileInfo>
@@ -250,7 +250,7 @@ void tst_RunCodeTool::openWorldHintFollowsNetwork()
 void tst_RunCodeTool::sessionsAreOfferedForBothLanguages()
 {
     const auto runner = makeRunner();
-    SessionRegistry sessions(*runner, SessionRegistry::Limits{});
+    InterpreterSessionRegistry sessions(*runner, InterpreterSessionRegistry::Limits{});
     for (const Language language : {Language::Python, Language::JavaScript}) {
         RunCodeTool tool(*runner, makeConfig(language));
         const auto offered = [&tool] {

@@ -1514,7 +1514,7 @@ QStringList HistoryStore::clients() const
     return names;
 }
 
-QList<HistorySession> HistoryStore::sessions(int limit) const
+QList<HistoryInterpreterSession> HistoryStore::sessions(int limit) const
 {
     if (!onOwnerThread())
         return {};
@@ -1531,9 +1531,9 @@ QList<HistorySession> HistoryStore::sessions(int limit) const
         qCWarning(lcHistory).noquote() << m_lastError;
         return {};
     }
-    QList<HistorySession> sessions;
+    QList<HistoryInterpreterSession> sessions;
     while (query.next()) {
-        HistorySession session;
+        HistoryInterpreterSession session;
         session.key = query.value(0).toString();
         session.name = query.value(1).toString();
         session.clientName = query.value(2).toString();

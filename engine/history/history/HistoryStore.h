@@ -2,9 +2,9 @@
 
 #include "core/Expected.h"
 #include "history/ActivityReport.h"
+#include "history/HistoryInterpreterSession.h"
 #include "history/HistoryMigration.h"
 #include "history/HistoryQuery.h"
-#include "history/HistorySession.h"
 #include "history/RetentionPolicy.h"
 #include "history/RunRecord.h"
 
@@ -146,7 +146,7 @@ public:
     QStringList clients() const;
     // The persistent sessions that have cells in the history, the most recently used first, at
     // most `limit`: for choosing one to show (HistoryQuery::sessionKey) or export.
-    QList<HistorySession> sessions(int limit = 50) const;
+    QList<HistoryInterpreterSession> sessions(int limit = 50) const;
 
     // Calls per interval by client and by outcome, and duration percentiles, over a stretch of
     // time (ActivityReader): aggregated in SQL, cheap at 100,000 runs. Nullopt on failure.

@@ -1,6 +1,6 @@
 #include "runtime/Language.h"
 
-#include "runtime/NodeSessionDriver.h"
+#include "runtime/NodeInterpreterDriver.h"
 #include "runtime/PythonBootstrap.h"
 
 namespace csm {
@@ -60,7 +60,7 @@ QStringList LanguageTraits::sessionCommand(Language language)
     case Language::Python:
         return PythonBootstrap::sessionCommand();
     case Language::JavaScript:
-        return NodeSessionDriver::command();
+        return NodeInterpreterDriver::command();
     }
     Q_UNREACHABLE();
 }
@@ -71,7 +71,7 @@ QStringList LanguageTraits::pooledSessionCommand(Language language)
     case Language::Python:
         return PythonBootstrap::sessionCommand(PythonBootstrap::Imports::Preload);
     case Language::JavaScript:
-        return NodeSessionDriver::command();
+        return NodeInterpreterDriver::command();
     }
     Q_UNREACHABLE();
 }

@@ -29,7 +29,7 @@ public:
     // Whether that interpreter says when its imports are done (ContainerSpec::
     // interpreterSignalsReady); otherwise it is ready as soon as it runs.
     static bool pooledInterpreterSignalsReady(Language language);
-    // A session's driver (ContainerSpec::session): PythonBootstrap's, NodeSessionDriver's.
+    // A session's driver (ContainerSpec::session): PythonBootstrap's, NodeInterpreterDriver's.
     static QStringList sessionCommand(Language language);
     // The same for a warm pool's session, started before it is asked for: Python's imports the
     // modules programs usually need before it says it is ready.

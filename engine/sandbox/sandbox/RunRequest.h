@@ -10,7 +10,7 @@
 
 namespace csm {
 
-class SandboxSession;
+class InterpreterSession;
 
 // One program to run in a fresh sandbox.
 struct RunRequest
@@ -25,7 +25,7 @@ struct RunRequest
     // arrive; empty: none are collected.
     QString outputDirectory;
     // A cell of this session rather than a program in a container of its own.
-    QPointer<SandboxSession> session;
+    QPointer<InterpreterSession> session;
 };
 
 } // namespace csm

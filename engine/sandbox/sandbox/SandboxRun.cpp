@@ -6,10 +6,10 @@
 #include "sandbox/ContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/EgressEndpoint.h"
+#include "sandbox/InterpreterSession.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherRequest.h"
 #include "sandbox/SandboxRunServices.h"
-#include "sandbox/SandboxSession.h"
 
 #include <QTime>
 
@@ -165,7 +165,7 @@ void SandboxRun::acquireContainer()
         return;
     }
     if (m_forSession) {
-        SandboxSession* session = m_request.session;
+        InterpreterSession* session = m_request.session;
         if (!session) {
             // Gone while this cell waited (ended, and deleted): never run it anywhere else.
             failWithEngineError(QStringLiteral("The session ended before this cell could run; "
@@ -181,7 +181,7 @@ void SandboxRun::acquireContainer()
             // Cells of a session run one at a time: this one follows those sent so far.
             m_cellNumber = session->cellCount() + 1;
             launch(cell);
-        } else if (session->state() == SandboxSession::State::Ended) {
+        } else if (session->state() == InterpreterSession::State::Ended) {
             failWithEngineError(QStringLiteral("The session has ended (%1); its state is gone. "
                                                "Call again to start a new one.")
                                     .arg(session->endReason()));
@@ -200,16 +200,16 @@ void SandboxRun::acquireContainer()
     }
 }
 
-void SandboxRun::waitForCell(SandboxSession* session)
+void SandboxRun::waitForCell(InterpreterSession* session)
 {
     // Cells of one session run one at a time, in the order they came (as a notebook queues
     // them): this one waits for the running one, within its own timeout.
     if (m_waitingForCell)
         return; // still waiting: another waiting cell went first
     m_waitingForCell = true;
-    connect(session, &SandboxSession::cellClosed, this, &SandboxRun::acquireContainer,
+    connect(session, &InterpreterSession::cellClosed, this, &SandboxRun::acquireContainer,
             Qt::QueuedConnection);
-    connect(session, &SandboxSession::ended, this, &SandboxRun::acquireContainer,
+    connect(session, &InterpreterSession::ended, this, &SandboxRun::acquireContainer,
             Qt::QueuedConnection);
     m_queueDeadline.start(m_request.timeoutMs);
 }

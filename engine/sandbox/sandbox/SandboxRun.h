@@ -83,7 +83,7 @@ private:
 
     void onAdmitted();
     void onWaitedTooLong();
-    void waitForCell(SandboxSession* session);
+    void waitForCell(InterpreterSession* session);
     void leaveQueue();
     void chooseContainer();
     void acquireContainer();

@@ -9,12 +9,12 @@
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/EgressEndpoint.h"
 #include "sandbox/EgressFolders.h"
+#include "sandbox/InterpreterSession.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxFilesLocator.h"
 #include "sandbox/SandboxFilesVolume.h"
 #include "sandbox/SandboxRun.h"
-#include "sandbox/SandboxSession.h"
 #include "sandbox/WarmContainerChannel.h"
 #include "sandbox/WarmPool.h"
 
@@ -200,8 +200,8 @@ void SandboxRunner::endSessions(const QString& why)
 {
     // A session's container keeps what it started with: its environment, network and mounts.
     // Its next cell must not run under settings the user has taken back.
-    const QList<QPointer<SandboxSession>> sessions = std::exchange(m_sessions, {});
-    for (const QPointer<SandboxSession>& session : sessions) {
+    const QList<QPointer<InterpreterSession>> sessions = std::exchange(m_sessions, {});
+    for (const QPointer<InterpreterSession>& session : sessions) {
         if (session)
             session->end(why);
     }
@@ -396,16 +396,16 @@ void SandboxRunner::shutdown()
     m_reaper->drain();
 }
 
-SandboxSession* SandboxRunner::startSession(Language language, const QString& image,
-                                            QObject* parent)
+InterpreterSession* SandboxRunner::startSession(Language language, const QString& image,
+                                                QObject* parent)
 {
-    SandboxSession* session = nullptr;
+    InterpreterSession* session = nullptr;
     if (m_pool && m_files.isComplete()) {
         // One waits once an earlier session of this image was asked for (and the pool kept
         // it, within its idle time); from now on, a session's container of it is kept waiting.
         if (WarmContainerChannel* pooled =
                 m_pool->take(language, image, nullptr, WarmPool::Kind::Session))
-            session = new SandboxSession(*m_runtime, pooled, *m_reaper, parent);
+            session = new InterpreterSession(*m_runtime, pooled, *m_reaper, parent);
         m_pool->warm(language, image, WarmPool::Kind::Session);
     }
     if (!session) {
@@ -415,7 +415,7 @@ SandboxSession* SandboxRunner::startSession(Language language, const QString& im
             return nullptr;
         spec.session = true;
         EgressEndpoint* egress = attachEgress(spec);
-        session = new SandboxSession(*m_runtime, spec, m_secrets, *m_reaper, parent);
+        session = new InterpreterSession(*m_runtime, spec, m_secrets, *m_reaper, parent);
         session->setEgressEndpoint(egress);
     }
     m_sessions.removeAll(nullptr);

@@ -26,7 +26,7 @@ class ContainerReaper;
 class RunQueue;
 class ContainerRuntime;
 class SandboxRun;
-class SandboxSession;
+class InterpreterSession;
 class SandboxFilesVolume;
 class ContainerChannel;
 class EgressEndpoint;
@@ -53,7 +53,7 @@ public:
     // A new persistent session of `language` in `image` (owned by `parent`), starting, or
     // taken from the warm pool when one waits there; null when the language has no session
     // driver.
-    SandboxSession* startSession(Language language, const QString& image, QObject* parent);
+    InterpreterSession* startSession(Language language, const QString& image, QObject* parent);
 
     // Keeps `sizePerImage` containers of each warmed image started ahead of calls; 0 disables.
     void enablePool(int sizePerImage, int idleTimeoutMs);
@@ -149,7 +149,7 @@ private:
     bool m_heldForSecrets = false;
     SandboxFiles m_files;
     // The sessions started (those still alive), for endSessions().
-    QList<QPointer<SandboxSession>> m_sessions;
+    QList<QPointer<InterpreterSession>> m_sessions;
     // A remote engine's copy of the launcher (null for a local engine).
     SandboxFilesVolume* m_filesVolume = nullptr;
     QString m_instanceId;

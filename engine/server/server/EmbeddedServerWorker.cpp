@@ -11,7 +11,7 @@
 #include "server/McpServer.h"
 #include "server/RunHistoryRecorder.h"
 #include "server/StdioServing.h"
-#include "tools/SessionRegistry.h"
+#include "tools/InterpreterSessionRegistry.h"
 
 #include <utility>
 
@@ -221,7 +221,8 @@ void EmbeddedServerWorker::publishStatus()
             m_server->runningCallCount() +
             static_cast<int>(findChildren<ToolCall*>(Qt::FindDirectChildrenOnly).size());
         status.pendingApprovals = m_server->approvals().pendingCount();
-        for (const SessionRegistry::Entry& entry : m_server->interpreterSessions().listAll()) {
+        for (const InterpreterSessionRegistry::Entry& entry :
+             m_server->interpreterSessions().listAll()) {
             ServerStatus::InterpreterSession info;
             info.key = entry.key;
             info.name = entry.name;

@@ -22,12 +22,12 @@
 #include "server/PassThroughSecrets.h"
 #include "server/RunHistoryRecorder.h"
 #include "server/ServerOptionsParser.h"
-#include "tools/EndSessionTool.h"
-#include "tools/ListSessionsTool.h"
+#include "tools/EndInterpreterSessionTool.h"
+#include "tools/InterpreterSessionRegistry.h"
+#include "tools/ListInterpreterSessionsTool.h"
 #include "tools/RunCodeTool.h"
 #include "tools/RunFileOwners.h"
 #include "tools/RunFilesResources.h"
-#include "tools/SessionRegistry.h"
 
 #include <QCoreApplication>
 #include <QSysInfo>
@@ -68,7 +68,7 @@ RunQueue::Limits runLimits(const ServerOptions& options)
             options.maxQueued};
 }
 
-SessionRegistry::Limits sessionLimits(const ServerOptions& options)
+InterpreterSessionRegistry::Limits sessionLimits(const ServerOptions& options)
 {
     return {options.maxClientInterpreters, options.maxInterpreters, options.interpreterIdleSeconds};
 }
@@ -159,15 +159,16 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     auto jsTool = std::make_unique<RunCodeTool>(*m_runner, js, m_history.get());
     m_pythonTool = pythonTool.get();
     m_jsTool = jsTool.get();
-    m_sessionRegistry = new SessionRegistry(*m_runner, sessionLimits(options), this);
-    connect(m_sessionRegistry, &SessionRegistry::changed, this, &McpServer::sessionsChanged);
-    m_pythonTool->setSessions(m_sessionRegistry);
-    m_jsTool->setSessions(m_sessionRegistry);
+    m_interpreterSessions = new InterpreterSessionRegistry(*m_runner, sessionLimits(options), this);
+    connect(m_interpreterSessions, &InterpreterSessionRegistry::changed, this,
+            &McpServer::sessionsChanged);
+    m_pythonTool->setSessions(m_interpreterSessions);
+    m_jsTool->setSessions(m_interpreterSessions);
     m_tools->add(std::make_unique<ApprovalGatedTool>(std::move(pythonTool), *m_approvals));
     m_tools->add(std::make_unique<ApprovalGatedTool>(std::move(jsTool), *m_approvals));
     // They run no code: nothing to approve.
-    m_tools->add(std::make_unique<ListSessionsTool>(*m_sessionRegistry));
-    m_tools->add(std::make_unique<EndSessionTool>(*m_sessionRegistry));
+    m_tools->add(std::make_unique<ListInterpreterSessionsTool>(*m_interpreterSessions));
+    m_tools->add(std::make_unique<EndInterpreterSessionTool>(*m_interpreterSessions));
     m_runner->enablePool(options.poolSize, options.poolIdleSeconds * 1000);
     m_runner->warm(Language::Python, python.image);
     m_runner->warm(Language::JavaScript, js.image);
@@ -201,7 +202,7 @@ McpServer::~McpServer()
         delete session;
     }
     // Its sessions hand their containers to the runner's reaper on the way out.
-    delete std::exchange(m_sessionRegistry, nullptr);
+    delete std::exchange(m_interpreterSessions, nullptr);
     delete m_sweeper;
     delete m_finalSweep;
 }
@@ -236,7 +237,7 @@ void McpServer::applySettings(const ServerOptions& options)
     m_runner->setPolicy(options.policy);
     m_runner->setEgress(options.egress);
     m_runner->queue().setLimits(runLimits(options));
-    m_sessionRegistry->setLimits(sessionLimits(options));
+    m_interpreterSessions->setLimits(sessionLimits(options));
     if (m_history)
         m_history->setConfig(historyConfig(options));
     if (options.poolSize != m_options.poolSize ||
@@ -262,9 +263,9 @@ McpDispatcher* McpServer::openSession(const QString& transport, const QString& s
     session->setResources(m_runFiles.get());
     m_sessions.append(session);
     // The interpreter sessions of an MCP session end with it (stdio EOF, HTTP DELETE, expiry).
-    const QString client = SessionRegistry::clientKey(transport, sessionId);
+    const QString client = InterpreterSessionRegistry::clientKey(transport, sessionId);
     connect(session, &QObject::destroyed, this, [this, session, client] {
-        m_sessionRegistry->endClient(client, QStringLiteral("its MCP session ended"));
+        m_interpreterSessions->endClient(client, QStringLiteral("its MCP session ended"));
         m_sessions.removeOne(session);
         Q_EMIT sessionsChanged();
         stopRunnerOnceIdle();
@@ -319,7 +320,7 @@ void McpServer::shutdown()
     });
     for (McpDispatcher* session : std::as_const(m_sessions))
         session->cancelAll();
-    m_sessionRegistry->endAll(QStringLiteral("the server is shutting down"));
+    m_interpreterSessions->endAll(QStringLiteral("the server is shutting down"));
     // Queued, like the sessions' idle(): with no call running anywhere nothing else would ask.
     QMetaObject::invokeMethod(this, &McpServer::stopRunnerOnceIdle, Qt::QueuedConnection);
 }

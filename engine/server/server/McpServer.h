@@ -21,7 +21,7 @@ class PassThroughSecrets;
 class RunCodeTool;
 class RunHistoryRecorder;
 class SandboxRunner;
-class SessionRegistry;
+class InterpreterSessionRegistry;
 class StaleContainerSweeper;
 class ToolCall;
 class RunFileOwners;
@@ -70,7 +70,7 @@ public:
     EgressQuestions& egressQuestions() const { return *m_egressQuestions; }
     void askAboutEgress(bool ask);
     // The clients' persistent interpreter sessions (run_*_code's `session`).
-    SessionRegistry& interpreterSessions() const { return *m_sessionRegistry; }
+    InterpreterSessionRegistry& interpreterSessions() const { return *m_interpreterSessions; }
     // The options in force: those the server started with, updated by the settings file.
     const ServerOptions& options() const { return m_options; }
 
@@ -107,7 +107,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_privateRunFiles;
     RunCodeTool* m_pythonTool = nullptr; // in m_tools
     RunCodeTool* m_jsTool = nullptr;
-    SessionRegistry* m_sessionRegistry = nullptr; // a child
+    InterpreterSessionRegistry* m_interpreterSessions = nullptr; // a child
     ServerOptions m_options;
     FileContentWatcher* m_settingsFile = nullptr;
     ServerIdentity m_identity;

@@ -3,16 +3,16 @@
 #include "core/Logging.h"
 #include "egress/EgressSettings.h"
 #include "runtime/ContainerRuntime.h"
+#include "sandbox/InterpreterSession.h"
 #include "sandbox/RunFileRedactor.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/SandboxSecrets.h"
-#include "sandbox/SandboxSession.h"
+#include "tools/InterpreterSessionRegistry.h"
 #include "tools/RunCodeCall.h"
 #include "tools/RunFileOwners.h"
 #include "tools/RunObserver.h"
-#include "tools/SessionRegistry.h"
 #include "tools/ToolResultFormatter.h"
 
 #include <QDir>
@@ -352,11 +352,12 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
             parent, m_observer, reportStart(context, code, defaultTimeoutMs));
     }
 
-    QPointer<SandboxSession> session;
+    QPointer<InterpreterSession> session;
     SessionMark mark;
     const QJsonValue sessionName = arguments.value(QLatin1String("session"));
     if (!sessionName.isUndefined() && !sessionName.isNull()) {
-        if (!sessionName.isString() || !SessionRegistry::isValidName(sessionName.toString())) {
+        if (!sessionName.isString() ||
+            !InterpreterSessionRegistry::isValidName(sessionName.toString())) {
             return RunCodeCall::failed(
                 QStringLiteral("Invalid arguments: \"session\" must be a short name: letters, "
                                "digits, '-', '_' or '.', at most 64."),
@@ -369,7 +370,7 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
                                        parent, m_observer,
                                        reportStart(context, code, defaultTimeoutMs, mark));
         }
-        Expected<SandboxSession*> found =
+        Expected<InterpreterSession*> found =
             m_sessions->sessionFor(context, mark.name, m_config.language, m_config.image);
         if (!found) {
             return RunCodeCall::failed(found.error(), parent, m_observer,

@@ -13,7 +13,7 @@ namespace csm {
 class RunFileOwners;
 class RunObserver;
 class SandboxRunner;
-class SessionRegistry;
+class InterpreterSessionRegistry;
 
 // run_python_code / run_js_code: runs the given program in a fresh sandbox container.
 class RunCodeTool final : public Tool
@@ -51,7 +51,7 @@ public:
 
     const Config& config() const { return m_config; }
     // Where calls with a "session" find theirs; without it (null) the argument is not offered.
-    void setSessions(SessionRegistry* sessions) { m_sessions = sessions; }
+    void setSessions(InterpreterSessionRegistry* sessions) { m_sessions = sessions; }
     // For calls started from now on; running ones keep the config they started with.
     void setConfig(Config config) { m_config = std::move(config); }
 
@@ -76,7 +76,7 @@ private:
                        const SessionMark& session = {}, const QString& filesKey = {},
                        const QList<InputFile>& inputFiles = {}) const;
 
-    SessionRegistry* m_sessions = nullptr;
+    InterpreterSessionRegistry* m_sessions = nullptr;
     SandboxRunner& m_runner;
     Config m_config;
     RunObserver* m_observer = nullptr;

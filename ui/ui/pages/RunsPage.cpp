@@ -1,8 +1,8 @@
 #include "ui/pages/RunsPage.h"
 
 #include "history/HistoryStore.h"
+#include "history/InterpreterSessionExporter.h"
 #include "history/RunExporter.h"
-#include "history/SessionNotebookExporter.h"
 #include "runtime/Language.h"
 #include "server/EmbeddedServer.h"
 #include "ui/models/RunsModel.h"
@@ -355,7 +355,7 @@ void RunsPage::refreshClients()
 
 void RunsPage::refreshSessions()
 {
-    const QList<HistorySession> sessions = m_store.sessions();
+    const QList<HistoryInterpreterSession> sessions = m_store.sessions();
     if (sessions.isEmpty() && !m_store.lastError().isEmpty())
         return; // logged by the store; the list stays as it was
     if (sessions == m_sessions)
@@ -367,7 +367,7 @@ void RunsPage::refreshSessions()
     const QSignalBlocker blocker(m_session);
     m_session->clear();
     m_session->addItem(tr("Any session"));
-    for (const HistorySession& session : sessions) {
+    for (const HistoryInterpreterSession& session : sessions) {
         const QString when =
             QLocale().toString(session.lastStartedAt.toLocalTime(), QLocale::ShortFormat);
         m_session->addItem(
@@ -455,9 +455,10 @@ void RunsPage::noteNewClients(int first, int last)
         const auto run = m_model->run(row);
         if (!run)
             continue;
-        if (!run->sessionKey.isEmpty() &&
-            std::none_of(m_sessions.cbegin(), m_sessions.cend(),
-                         [&](const HistorySession& s) { return s.key == run->sessionKey; }))
+        if (!run->sessionKey.isEmpty() && std::none_of(m_sessions.cbegin(), m_sessions.cend(),
+                                                       [&](const HistoryInterpreterSession& s) {
+                                                           return s.key == run->sessionKey;
+                                                       }))
             refreshSessions();
         if (!m_clientNames.contains(run->clientName)) {
             refreshClients();
@@ -696,11 +697,11 @@ bool RunsPage::exportSession(const QString& key, const QString& path)
     }
     std::reverse(runs.begin(), runs.end()); // cell order
     const bool notebook = path.endsWith(QLatin1String(".ipynb"), Qt::CaseInsensitive);
-    const SessionNotebookExporter::Session session{runs.constFirst().sessionName,
-                                                   runs.constFirst().language};
-    const Expected<void> written = notebook
-                                       ? SessionNotebookExporter::writeNotebook(path, runs, session)
-                                       : SessionNotebookExporter::writeScript(path, runs, session);
+    const InterpreterSessionExporter::Session session{runs.constFirst().sessionName,
+                                                      runs.constFirst().language};
+    const Expected<void> written =
+        notebook ? InterpreterSessionExporter::writeNotebook(path, runs, session)
+                 : InterpreterSessionExporter::writeScript(path, runs, session);
     if (!written) {
         setMessage(tr("Export failed: %1").arg(written.error()));
         return false;

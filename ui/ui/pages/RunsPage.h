@@ -1,6 +1,6 @@
 #pragma once
 
-#include "history/HistorySession.h"
+#include "history/HistoryInterpreterSession.h"
 #include "history/RunRecord.h"
 #include "ui/pages/RunsSelection.h"
 
@@ -146,7 +146,7 @@ private:
     QStringList m_clientNames;
     QSet<int> m_userSizedColumns; // widened or narrowed by hand: left as the user made them
     bool m_fittingColumns = false;
-    QList<HistorySession> m_sessions;
+    QList<HistoryInterpreterSession> m_sessions;
     // The time filter's Custom item: the stretch it stands for.
     QDateTime m_customFrom;
     QDateTime m_customBefore;

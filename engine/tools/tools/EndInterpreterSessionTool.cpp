@@ -1,23 +1,23 @@
-#include "tools/EndSessionTool.h"
+#include "tools/EndInterpreterSessionTool.h"
 
 #include "mcp/ImmediateToolCall.h"
 #include "mcp/ToolResult.h"
-#include "tools/SessionRegistry.h"
+#include "tools/InterpreterSessionRegistry.h"
 
 #include <QJsonArray>
 
 namespace csm {
 
-EndSessionTool::EndSessionTool(SessionRegistry& sessions)
+EndInterpreterSessionTool::EndInterpreterSessionTool(InterpreterSessionRegistry& sessions)
     : m_sessions(sessions)
 {}
 
-QString EndSessionTool::name() const
+QString EndInterpreterSessionTool::name() const
 {
     return QStringLiteral("end_session");
 }
 
-QJsonObject EndSessionTool::definition() const
+QJsonObject EndInterpreterSessionTool::definition() const
 {
     return QJsonObject{
         {QStringLiteral("name"), name()},
@@ -40,8 +40,8 @@ QJsonObject EndSessionTool::definition() const
     };
 }
 
-ToolCall* EndSessionTool::start(const QJsonObject& arguments, const CallContext& context,
-                                QObject* parent)
+ToolCall* EndInterpreterSessionTool::start(const QJsonObject& arguments, const CallContext& context,
+                                           QObject* parent)
 {
     const QString session = arguments.value(QLatin1String("session")).toString();
     if (!m_sessions.end(context, session)) {

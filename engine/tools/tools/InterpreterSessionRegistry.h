@@ -13,7 +13,7 @@
 namespace csm {
 
 class SandboxRunner;
-class SandboxSession;
+class InterpreterSession;
 
 // The persistent sessions of every client of this server, by client and name: a client's calls
 // with the same `session` name share one interpreter; another client's same name is another
@@ -21,7 +21,7 @@ class SandboxSession;
 // the sandboxes running), ends those idle too long, and
 // remembers, for one call, that a session died on its own, so that the model hears its state
 // is gone before a new one starts.
-class SessionRegistry final : public QObject
+class InterpreterSessionRegistry final : public QObject
 {
     Q_OBJECT
 
@@ -50,8 +50,8 @@ public:
         QDateTime lastActiveAt;
     };
 
-    SessionRegistry(SandboxRunner& runner, Limits limits, QObject* parent = nullptr);
-    ~SessionRegistry() override;
+    InterpreterSessionRegistry(SandboxRunner& runner, Limits limits, QObject* parent = nullptr);
+    ~InterpreterSessionRegistry() override;
 
     // Letters, digits, '-', '_' and '.', at most 64.
     static bool isValidName(const QString& name);
@@ -59,8 +59,8 @@ public:
     static QString clientKey(const QString& transport, const QString& sessionId);
 
     // The caller's live session `name`, started now if it has none; or why not, for the model.
-    Expected<SandboxSession*> sessionFor(const CallContext& context, const QString& name,
-                                         Language language, const QString& image);
+    Expected<InterpreterSession*> sessionFor(const CallContext& context, const QString& name,
+                                             Language language, const QString& image);
     QList<Entry> list(const CallContext& context) const;
     // Every client's live sessions.
     QList<Entry> listAll() const;
@@ -88,7 +88,7 @@ private:
         QString clientName; // as the client said in initialize
         QString name;
         Language language = Language::Python;
-        QPointer<SandboxSession> session;
+        QPointer<InterpreterSession> session;
         QString lostReason; // it died on its own: said to the next call, then forgotten
     };
 
@@ -100,7 +100,7 @@ private:
     // Ends a session its client did not ask to end: the client's next call with its name hears
     // that its state is gone before a new one starts.
     void loseAt(qsizetype index, const QString& reason);
-    void onSessionEnded(SandboxSession* session, const QString& reason);
+    void onSessionEnded(InterpreterSession* session, const QString& reason);
     void endIdle();
 
     SandboxRunner& m_runner;

@@ -1,32 +1,32 @@
-#include "sandbox/SessionCellChannel.h"
+#include "sandbox/InterpreterCellChannel.h"
 
-#include "sandbox/SandboxSession.h"
+#include "sandbox/InterpreterSession.h"
 
 #include <QTimer>
 
 namespace csm {
 
-SessionCellChannel::SessionCellChannel(SandboxSession& session, QObject* parent)
+InterpreterCellChannel::InterpreterCellChannel(InterpreterSession& session, QObject* parent)
     : ContainerChannel(session.containerName(), session.secrets(), parent)
     , m_session(&session)
 {}
 
-SessionCellChannel::~SessionCellChannel()
+InterpreterCellChannel::~InterpreterCellChannel()
 {
     if (m_session)
         m_session->closeCell(this);
 }
 
-void SessionCellChannel::sendRequest(const QByteArray& request)
+void InterpreterCellChannel::sendRequest(const QByteArray& request)
 {
-    if (!m_session || m_session->state() == SandboxSession::State::Ended) {
+    if (!m_session || m_session->state() == InterpreterSession::State::Ended) {
         const QString reason = m_session ? m_session->endReason() : QStringLiteral("it ended");
         QTimer::singleShot(0, this, [this, reason] { Q_EMIT failedToStart(reason); });
         return;
     }
-    if (m_session->state() == SandboxSession::State::Starting) {
+    if (m_session->state() == InterpreterSession::State::Starting) {
         connect(
-            m_session, &SandboxSession::ready, this,
+            m_session, &InterpreterSession::ready, this,
             [this, request] {
                 m_sent = true;
                 m_session->sendCell(request);
@@ -38,14 +38,14 @@ void SessionCellChannel::sendRequest(const QByteArray& request)
     m_session->sendCell(request);
 }
 
-QByteArray SessionCellChannel::engineDiagnostics() const
+QByteArray InterpreterCellChannel::engineDiagnostics() const
 {
     return m_session ? m_session->engineDiagnostics() : QByteArray();
 }
 
-void SessionCellChannel::handOver(ContainerReaper&, bool removeContainer)
+void InterpreterCellChannel::handOver(ContainerReaper&, bool removeContainer)
 {
-    SandboxSession* session = m_session;
+    InterpreterSession* session = m_session;
     m_session = nullptr;
     if (!session)
         return;
@@ -54,12 +54,12 @@ void SessionCellChannel::handOver(ContainerReaper&, bool removeContainer)
         session->end(QStringLiteral("its cell had to be killed"), true);
 }
 
-EgressEndpoint* SessionCellChannel::egressEndpoint() const
+EgressEndpoint* InterpreterCellChannel::egressEndpoint() const
 {
     return m_session ? m_session->egressEndpoint() : nullptr;
 }
 
-bool SessionCellChannel::interrupt()
+bool InterpreterCellChannel::interrupt()
 {
     if (!m_session || !m_sent)
         return false;
@@ -67,7 +67,7 @@ bool SessionCellChannel::interrupt()
     return true;
 }
 
-void SessionCellChannel::sessionEnded(const QString& reason, int engineExitCode)
+void InterpreterCellChannel::sessionEnded(const QString& reason, int engineExitCode)
 {
     if (m_sent)
         Q_EMIT ended(engineExitCode);

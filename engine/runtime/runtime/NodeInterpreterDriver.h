@@ -11,7 +11,7 @@ namespace csm {
 // may declare again), the value of a final expression shown (util.inspect, as the Node REPL
 // does), an exception that ends its cell and not the session, stack traces that name the cell
 // (`<cell-3>:2:5`), and a SIGINT that stops a running cell (a busy loop or a pending await).
-class NodeSessionDriver final
+class NodeInterpreterDriver final
 {
 public:
     // The interpreter's command line, e.g. {node, --expose-internals, -e, SOURCE}.

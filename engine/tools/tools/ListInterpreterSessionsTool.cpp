@@ -1,8 +1,8 @@
-#include "tools/ListSessionsTool.h"
+#include "tools/ListInterpreterSessionsTool.h"
 
 #include "mcp/ImmediateToolCall.h"
 #include "mcp/ToolResult.h"
-#include "tools/SessionRegistry.h"
+#include "tools/InterpreterSessionRegistry.h"
 
 #include <QJsonArray>
 
@@ -17,16 +17,16 @@ QString seconds(qint64 ms)
 
 } // namespace
 
-ListSessionsTool::ListSessionsTool(SessionRegistry& sessions)
+ListInterpreterSessionsTool::ListInterpreterSessionsTool(InterpreterSessionRegistry& sessions)
     : m_sessions(sessions)
 {}
 
-QString ListSessionsTool::name() const
+QString ListInterpreterSessionsTool::name() const
 {
     return QStringLiteral("list_sessions");
 }
 
-QJsonObject ListSessionsTool::definition() const
+QJsonObject ListInterpreterSessionsTool::definition() const
 {
     return QJsonObject{
         {QStringLiteral("name"), name()},
@@ -43,11 +43,12 @@ QJsonObject ListSessionsTool::definition() const
     };
 }
 
-ToolCall* ListSessionsTool::start(const QJsonObject&, const CallContext& context, QObject* parent)
+ToolCall* ListInterpreterSessionsTool::start(const QJsonObject&, const CallContext& context,
+                                             QObject* parent)
 {
-    const QList<SessionRegistry::Entry> entries = m_sessions.list(context);
+    const QList<InterpreterSessionRegistry::Entry> entries = m_sessions.list(context);
     QStringList lines;
-    for (const SessionRegistry::Entry& entry : entries) {
+    for (const InterpreterSessionRegistry::Entry& entry : entries) {
         const QString memory =
             entry.memoryBytes >= 0
                 ? QStringLiteral(", %1 MiB of memory").arg(entry.memoryBytes / (1024 * 1024))

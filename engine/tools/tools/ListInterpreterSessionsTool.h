@@ -4,13 +4,13 @@
 
 namespace csm {
 
-class SessionRegistry;
+class InterpreterSessionRegistry;
 
 // list_sessions: the caller's live sessions (name, language, age, idle time, cells).
-class ListSessionsTool final : public Tool
+class ListInterpreterSessionsTool final : public Tool
 {
 public:
-    explicit ListSessionsTool(SessionRegistry& sessions);
+    explicit ListInterpreterSessionsTool(InterpreterSessionRegistry& sessions);
 
     QString name() const override;
     QJsonObject definition() const override;
@@ -18,7 +18,7 @@ public:
                     QObject* parent) override;
 
 private:
-    SessionRegistry& m_sessions;
+    InterpreterSessionRegistry& m_sessions;
 };
 
 } // namespace csm

@@ -1,4 +1,4 @@
-#include "history/SessionNotebookExporter.h"
+#include "history/InterpreterSessionExporter.h"
 
 #include "core/PrivateFiles.h"
 
@@ -76,7 +76,7 @@ CellOutcome outcomeOf(const RunRecord& run)
     return outcome;
 }
 
-bool isJavaScript(const QList<RunRecord>& cells, const SessionNotebookExporter::Session& session)
+bool isJavaScript(const QList<RunRecord>& cells, const InterpreterSessionExporter::Session& session)
 {
     const QString language =
         session.language.isEmpty() && !cells.isEmpty() ? cells.first().language : session.language;
@@ -207,7 +207,7 @@ struct SessionFacts
 };
 
 QJsonObject markdownHeader(const QList<RunRecord>& cells,
-                           const SessionNotebookExporter::Session& session, bool javaScript)
+                           const InterpreterSessionExporter::Session& session, bool javaScript)
 {
     const SessionFacts facts(cells, javaScript);
     const QString title = session.name.isEmpty()
@@ -368,7 +368,7 @@ QJsonObject codeCell(const RunRecord& run, int cellNumber)
 }
 
 QJsonObject notebookMetadata(const QList<RunRecord>& cells,
-                             const SessionNotebookExporter::Session& session, bool javaScript)
+                             const InterpreterSessionExporter::Session& session, bool javaScript)
 {
     const SessionFacts facts(cells, javaScript);
     QJsonObject metadata;
@@ -442,8 +442,8 @@ Expected<void> writeText(const QString& path, const QByteArray& content)
 
 } // namespace
 
-QJsonObject SessionNotebookExporter::toNotebook(const QList<RunRecord>& cells,
-                                                const Session& session)
+QJsonObject InterpreterSessionExporter::toNotebook(const QList<RunRecord>& cells,
+                                                   const Session& session)
 {
     const bool javaScript = isJavaScript(cells, session);
     QJsonArray notebookCells{markdownHeader(cells, session, javaScript)};
@@ -457,7 +457,7 @@ QJsonObject SessionNotebookExporter::toNotebook(const QList<RunRecord>& cells,
     };
 }
 
-QString SessionNotebookExporter::toScript(const QList<RunRecord>& cells, const Session& session)
+QString InterpreterSessionExporter::toScript(const QList<RunRecord>& cells, const Session& session)
 {
     const bool javaScript = isJavaScript(cells, session);
     const QString marker = javaScript ? QStringLiteral("//") : QStringLiteral("#");
@@ -502,17 +502,17 @@ QString SessionNotebookExporter::toScript(const QList<RunRecord>& cells, const S
     return script;
 }
 
-Expected<void> SessionNotebookExporter::writeNotebook(const QString& path,
-                                                      const QList<RunRecord>& cells,
-                                                      const Session& session)
+Expected<void> InterpreterSessionExporter::writeNotebook(const QString& path,
+                                                         const QList<RunRecord>& cells,
+                                                         const Session& session)
 {
     return writeText(path,
                      QJsonDocument(toNotebook(cells, session)).toJson(QJsonDocument::Indented));
 }
 
-Expected<void> SessionNotebookExporter::writeScript(const QString& path,
-                                                    const QList<RunRecord>& cells,
-                                                    const Session& session)
+Expected<void> InterpreterSessionExporter::writeScript(const QString& path,
+                                                       const QList<RunRecord>& cells,
+                                                       const Session& session)
 {
     return writeText(path, toScript(cells, session).toUtf8());
 }

@@ -4,13 +4,13 @@
 
 namespace csm {
 
-class SessionRegistry;
+class InterpreterSessionRegistry;
 
 // end_session: ends one of the caller's sessions (its interpreter, state and container).
-class EndSessionTool final : public Tool
+class EndInterpreterSessionTool final : public Tool
 {
 public:
-    explicit EndSessionTool(SessionRegistry& sessions);
+    explicit EndInterpreterSessionTool(InterpreterSessionRegistry& sessions);
 
     QString name() const override;
     QJsonObject definition() const override;
@@ -18,7 +18,7 @@ public:
                     QObject* parent) override;
 
 private:
-    SessionRegistry& m_sessions;
+    InterpreterSessionRegistry& m_sessions;
 };
 
 } // namespace csm

@@ -34,7 +34,7 @@ namespace csm {
 // one such cell does not stop all the others from compiling.
 //
 // The language is "python" or "javascript" (anything but "javascript" is exported as Python).
-class SessionNotebookExporter final
+class InterpreterSessionExporter final
 {
 public:
     struct Session

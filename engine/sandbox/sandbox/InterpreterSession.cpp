@@ -1,11 +1,11 @@
-#include "sandbox/SandboxSession.h"
+#include "sandbox/InterpreterSession.h"
 
 #include "core/Logging.h"
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/EgressEndpoint.h"
+#include "sandbox/InterpreterCellChannel.h"
 #include "sandbox/LauncherExitStatus.h"
-#include "sandbox/SessionCellChannel.h"
 #include "sandbox/WarmContainerChannel.h"
 
 #include <QProcess>
@@ -16,9 +16,9 @@ namespace {
 constexpr qint64 kEngineStderrCap = 16 * 1024;
 } // namespace
 
-SandboxSession::SandboxSession(const ContainerRuntime& runtime, const ContainerSpec& spec,
-                               std::shared_ptr<const SandboxSecrets> secrets,
-                               ContainerReaper& reaper, QObject* parent)
+InterpreterSession::InterpreterSession(const ContainerRuntime& runtime, const ContainerSpec& spec,
+                                       std::shared_ptr<const SandboxSecrets> secrets,
+                                       ContainerReaper& reaper, QObject* parent)
     : QObject(parent)
     , m_runtime(runtime)
     , m_reaper(reaper)
@@ -43,8 +43,9 @@ SandboxSession::SandboxSession(const ContainerRuntime& runtime, const ContainerS
     });
 }
 
-SandboxSession::SandboxSession(const ContainerRuntime& runtime, WarmContainerChannel* pooled,
-                               ContainerReaper& reaper, QObject* parent)
+InterpreterSession::InterpreterSession(const ContainerRuntime& runtime,
+                                       WarmContainerChannel* pooled, ContainerReaper& reaper,
+                                       QObject* parent)
     : QObject(parent)
     , m_runtime(runtime)
     , m_reaper(reaper)
@@ -54,25 +55,25 @@ SandboxSession::SandboxSession(const ContainerRuntime& runtime, WarmContainerCha
     , m_engineStderr(kEngineStderrCap)
 {
     pooled->setParent(this);
-    connect(pooled, &ContainerChannel::framesReceived, this, &SandboxSession::onOutput);
-    connect(pooled, &ContainerChannel::ended, this, &SandboxSession::onClientEnded);
+    connect(pooled, &ContainerChannel::framesReceived, this, &InterpreterSession::onOutput);
+    connect(pooled, &ContainerChannel::ended, this, &InterpreterSession::onClientEnded);
     connect(pooled, &ContainerChannel::failedToStart, this, [this](const QString& reason) {
         end(QStringLiteral("its container could not be started: %1").arg(reason));
     });
 }
 
-SandboxSession::~SandboxSession()
+InterpreterSession::~InterpreterSession()
 {
     // The server is going down: the reaper removes the container.
     releaseContainer();
 }
 
-EgressEndpoint* SandboxSession::egressEndpoint() const
+EgressEndpoint* InterpreterSession::egressEndpoint() const
 {
     return m_pooled ? m_pooled->egressEndpoint() : m_egress;
 }
 
-void SandboxSession::setEgressEndpoint(EgressEndpoint* endpoint)
+void InterpreterSession::setEgressEndpoint(EgressEndpoint* endpoint)
 {
     delete m_egress;
     m_egress = endpoint;
@@ -80,7 +81,7 @@ void SandboxSession::setEgressEndpoint(EgressEndpoint* endpoint)
         endpoint->setParent(this);
 }
 
-void SandboxSession::setFiles(const SandboxFiles& files)
+void InterpreterSession::setFiles(const SandboxFiles& files)
 {
     if (!m_client || m_client->state() != QProcess::NotRunning)
         return;
@@ -88,7 +89,7 @@ void SandboxSession::setFiles(const SandboxFiles& files)
     m_client->setArguments(m_runtime.runArguments(m_spec));
 }
 
-void SandboxSession::start()
+void InterpreterSession::start()
 {
     if (m_state == State::Ended)
         return; // ended while it waited to start (the settings changed): nothing to start
@@ -101,19 +102,19 @@ void SandboxSession::start()
     }
     if (m_pooled->isReady()) {
         m_state = State::Idle;
-        QMetaObject::invokeMethod(this, &SandboxSession::ready, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, &InterpreterSession::ready, Qt::QueuedConnection);
     }
     // In use from now on: what its launcher sends (the ready frame, if it has not come yet)
     // comes to us.
     m_pooled->sendRequest({});
 }
 
-QByteArray SandboxSession::engineDiagnostics() const
+QByteArray InterpreterSession::engineDiagnostics() const
 {
     return m_pooled ? m_pooled->engineDiagnostics() : m_engineStderr.data();
 }
 
-void SandboxSession::write(const QByteArray& bytes)
+void InterpreterSession::write(const QByteArray& bytes)
 {
     if (m_client)
         m_client->write(bytes);
@@ -121,7 +122,7 @@ void SandboxSession::write(const QByteArray& bytes)
         m_pooled->sendRequest(bytes);
 }
 
-void SandboxSession::releaseContainer()
+void InterpreterSession::releaseContainer()
 {
     if (m_client) {
         QProcess* client = m_client;
@@ -139,24 +140,24 @@ void SandboxSession::releaseContainer()
     }
 }
 
-ContainerChannel* SandboxSession::openCell(QObject* parent)
+ContainerChannel* InterpreterSession::openCell(QObject* parent)
 {
     if (m_state == State::Ended || m_cell)
         return nullptr;
-    auto* cell = new SessionCellChannel(*this, parent);
+    auto* cell = new InterpreterCellChannel(*this, parent);
     m_cell = cell;
     if (m_state == State::Idle)
         m_state = State::Busy;
     return cell;
 }
 
-void SandboxSession::markActive()
+void InterpreterSession::markActive()
 {
     m_sinceLastCell.start();
     m_lastActiveAt = QDateTime::currentDateTimeUtc();
 }
 
-void SandboxSession::sendCell(const QByteArray& request)
+void InterpreterSession::sendCell(const QByteArray& request)
 {
     if ((!m_client && !m_pooled) || m_state == State::Ended)
         return;
@@ -165,13 +166,13 @@ void SandboxSession::sendCell(const QByteArray& request)
     write(QByteArray("C") + request);
 }
 
-void SandboxSession::interruptCell()
+void InterpreterSession::interruptCell()
 {
     if (m_state == State::Busy)
         write("I");
 }
 
-void SandboxSession::closeCell(SessionCellChannel* cell)
+void InterpreterSession::closeCell(InterpreterCellChannel* cell)
 {
     if (m_cell != cell)
         return;
@@ -182,7 +183,7 @@ void SandboxSession::closeCell(SessionCellChannel* cell)
     Q_EMIT cellClosed();
 }
 
-void SandboxSession::onOutput(const QByteArray& bytes)
+void InterpreterSession::onOutput(const QByteArray& bytes)
 {
     if (m_state != State::Starting) {
         if (m_cell)
@@ -233,7 +234,7 @@ void SandboxSession::onOutput(const QByteArray& bytes)
         end(QStringLiteral("its launcher sent a corrupt stream (%1)").arg(m_beforeReady.error()));
 }
 
-void SandboxSession::onClientEnded(int exitCode)
+void InterpreterSession::onClientEnded(int exitCode)
 {
     if (m_state == State::Ended)
         return;
@@ -261,7 +262,7 @@ void SandboxSession::onClientEnded(int exitCode)
     finish(reason);
 }
 
-void SandboxSession::end(const QString& reason, bool toldByCell)
+void InterpreterSession::end(const QString& reason, bool toldByCell)
 {
     if (m_state == State::Ended)
         return;
@@ -273,7 +274,7 @@ void SandboxSession::end(const QString& reason, bool toldByCell)
     finish(reason);
 }
 
-void SandboxSession::finish(const QString& reason)
+void InterpreterSession::finish(const QString& reason)
 {
     if (m_state == State::Ended)
         return;

@@ -7,7 +7,7 @@ namespace csm {
 
 // A persistent session as the history knows it: the calls recorded with its key (its cells, and
 // calls it refused).
-struct HistorySession
+struct HistoryInterpreterSession
 {
     QString key; // RunRecord::sessionKey
     QString name;
@@ -17,7 +17,8 @@ struct HistorySession
     QDateTime firstStartedAt;
     QDateTime lastStartedAt;
 
-    friend bool operator==(const HistorySession&, const HistorySession&) = default;
+    friend bool operator==(const HistoryInterpreterSession&,
+                           const HistoryInterpreterSession&) = default;
 };
 
 } // namespace csm

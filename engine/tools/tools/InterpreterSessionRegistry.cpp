@@ -1,9 +1,9 @@
-#include "tools/SessionRegistry.h"
+#include "tools/InterpreterSessionRegistry.h"
 
 #include "core/Logging.h"
 #include "platform/MachineResources.h"
+#include "sandbox/InterpreterSession.h"
 #include "sandbox/SandboxRunner.h"
-#include "sandbox/SandboxSession.h"
 
 #include <QRegularExpression>
 
@@ -14,38 +14,39 @@ namespace csm {
 namespace {
 // How often idle sessions are looked for: a quarter of the idle time, so that one ends at most
 // a quarter late, and no more often than each second nor less than every 15 s.
-int idleCheckMs(const SessionRegistry::Limits& limits)
+int idleCheckMs(const InterpreterSessionRegistry::Limits& limits)
 {
     return std::clamp(limits.idleSeconds * 250, 1000, 15'000);
 }
 } // namespace
 
-SessionRegistry::SessionRegistry(SandboxRunner& runner, Limits limits, QObject* parent)
+InterpreterSessionRegistry::InterpreterSessionRegistry(SandboxRunner& runner, Limits limits,
+                                                       QObject* parent)
     : QObject(parent)
     , m_runner(runner)
     , m_limits(limits)
 {
     m_idleCheck.setInterval(idleCheckMs(m_limits));
-    connect(&m_idleCheck, &QTimer::timeout, this, &SessionRegistry::endIdle);
+    connect(&m_idleCheck, &QTimer::timeout, this, &InterpreterSessionRegistry::endIdle);
 }
 
-SessionRegistry::~SessionRegistry()
+InterpreterSessionRegistry::~InterpreterSessionRegistry()
 {
     endAll(QStringLiteral("the server stopped"));
 }
 
-bool SessionRegistry::isValidName(const QString& name)
+bool InterpreterSessionRegistry::isValidName(const QString& name)
 {
     static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9_.-]{1,64}$"));
     return pattern.match(name).hasMatch();
 }
 
-QString SessionRegistry::clientKey(const QString& transport, const QString& sessionId)
+QString InterpreterSessionRegistry::clientKey(const QString& transport, const QString& sessionId)
 {
     return transport + QLatin1Char(':') + sessionId;
 }
 
-qsizetype SessionRegistry::indexOf(const QString& client, const QString& name) const
+qsizetype InterpreterSessionRegistry::indexOf(const QString& client, const QString& name) const
 {
     for (qsizetype i = 0; i < m_slots.size(); ++i) {
         if (m_slots.at(i).client == client && m_slots.at(i).name == name)
@@ -54,13 +55,13 @@ qsizetype SessionRegistry::indexOf(const QString& client, const QString& name) c
     return -1;
 }
 
-void SessionRegistry::setLimits(const Limits& limits)
+void InterpreterSessionRegistry::setLimits(const Limits& limits)
 {
     m_limits = limits;
     m_idleCheck.setInterval(idleCheckMs(m_limits));
 }
 
-int SessionRegistry::liveCount() const
+int InterpreterSessionRegistry::liveCount() const
 {
     int live = 0;
     for (const Slot& slot : m_slots)
@@ -68,9 +69,10 @@ int SessionRegistry::liveCount() const
     return live;
 }
 
-Expected<SandboxSession*> SessionRegistry::sessionFor(const CallContext& context,
-                                                      const QString& name, Language language,
-                                                      const QString& image)
+Expected<InterpreterSession*> InterpreterSessionRegistry::sessionFor(const CallContext& context,
+                                                                     const QString& name,
+                                                                     Language language,
+                                                                     const QString& image)
 {
     if (context.transport == QLatin1String("http") && context.sessionId.isEmpty()) {
         return Unexpected(QStringLiteral("Sessions need an MCP session (the Mcp-Session-Id "
@@ -114,7 +116,7 @@ Expected<SandboxSession*> SessionRegistry::sessionFor(const CallContext& context
     }
     if (const QString over = overMemoryBudget(); !over.isEmpty())
         return Unexpected(over);
-    SandboxSession* session = m_runner.startSession(language, image, this);
+    InterpreterSession* session = m_runner.startSession(language, image, this);
     if (!session) {
         return Unexpected(QStringLiteral("Sessions are not available for %1 yet: call without "
                                          "\"session\".")
@@ -122,12 +124,12 @@ Expected<SandboxSession*> SessionRegistry::sessionFor(const CallContext& context
     }
     // Refused before its container started (a shared folder that changed): it never lived, and
     // takes no place among the live ones.
-    if (session->state() == SandboxSession::State::Ended) {
+    if (session->state() == InterpreterSession::State::Ended) {
         const QString reason = session->endReason();
         session->deleteLater();
         return Unexpected(reason);
     }
-    connect(session, &SandboxSession::ended, this,
+    connect(session, &InterpreterSession::ended, this,
             [this, session](const QString& reason) { onSessionEnded(session, reason); });
     m_slots.append(
         Slot{client, context.transport, context.clientName, name, language, session, {}});
@@ -138,7 +140,7 @@ Expected<SandboxSession*> SessionRegistry::sessionFor(const CallContext& context
     return session;
 }
 
-void SessionRegistry::onSessionEnded(SandboxSession* session, const QString& reason)
+void InterpreterSessionRegistry::onSessionEnded(InterpreterSession* session, const QString& reason)
 {
     for (qsizetype i = m_slots.size() - 1; i >= 0; --i) {
         Slot& slot = m_slots[i];
@@ -156,7 +158,7 @@ void SessionRegistry::onSessionEnded(SandboxSession* session, const QString& rea
     Q_EMIT changed();
 }
 
-QString SessionRegistry::overMemoryBudget() const
+QString InterpreterSessionRegistry::overMemoryBudget() const
 {
     // A session keeps its interpreter, and what its cells made, between cells: up to its memory
     // limit, whether a cell runs or not. One-shot sandboxes hold theirs while they run.
@@ -180,7 +182,8 @@ QString SessionRegistry::overMemoryBudget() const
         .arg(mebibytes(each), mebibytes(machine));
 }
 
-QList<SessionRegistry::Entry> SessionRegistry::list(const CallContext& context) const
+QList<InterpreterSessionRegistry::Entry>
+InterpreterSessionRegistry::list(const CallContext& context) const
 {
     const QString client = clientKey(context.transport, context.sessionId);
     QList<Entry> entries;
@@ -191,22 +194,23 @@ QList<SessionRegistry::Entry> SessionRegistry::list(const CallContext& context) 
     return entries;
 }
 
-QList<SessionRegistry::Entry> SessionRegistry::listAll() const
+QList<InterpreterSessionRegistry::Entry> InterpreterSessionRegistry::listAll() const
 {
     QList<Entry> entries;
     for (const Slot& slot : m_slots) {
         if (!slot.session)
             continue;
-        const SandboxSession& session = *slot.session;
+        const InterpreterSession& session = *slot.session;
         entries.append(Entry{slot.name, slot.language, session.ageMs(), session.idleMs(),
-                             session.cellCount(), session.state() == SandboxSession::State::Busy,
+                             session.cellCount(),
+                             session.state() == InterpreterSession::State::Busy,
                              session.memoryBytes(), slot.client, slot.transport, slot.clientName,
                              session.containerName(), session.startedAt(), session.lastActiveAt()});
     }
     return entries;
 }
 
-bool SessionRegistry::endByKey(const QString& key, const QString& reason)
+bool InterpreterSessionRegistry::endByKey(const QString& key, const QString& reason)
 {
     for (qsizetype i = 0; i < m_slots.size(); ++i) {
         if (m_slots.at(i).session && m_slots.at(i).session->containerName() == key) {
@@ -217,7 +221,7 @@ bool SessionRegistry::endByKey(const QString& key, const QString& reason)
     return false;
 }
 
-bool SessionRegistry::end(const CallContext& context, const QString& name)
+bool InterpreterSessionRegistry::end(const CallContext& context, const QString& name)
 {
     const qsizetype at = indexOf(clientKey(context.transport, context.sessionId), name);
     if (at < 0)
@@ -227,9 +231,9 @@ bool SessionRegistry::end(const CallContext& context, const QString& name)
     return live;
 }
 
-void SessionRegistry::endAt(qsizetype index, const QString& reason)
+void InterpreterSessionRegistry::endAt(qsizetype index, const QString& reason)
 {
-    const QPointer<SandboxSession> session = m_slots.takeAt(index).session;
+    const QPointer<InterpreterSession> session = m_slots.takeAt(index).session;
     if (session) {
         session->disconnect(this);
         session->end(reason);
@@ -238,10 +242,10 @@ void SessionRegistry::endAt(qsizetype index, const QString& reason)
     Q_EMIT changed();
 }
 
-void SessionRegistry::loseAt(qsizetype index, const QString& reason)
+void InterpreterSessionRegistry::loseAt(qsizetype index, const QString& reason)
 {
     Slot& slot = m_slots[index];
-    const QPointer<SandboxSession> session = slot.session;
+    const QPointer<InterpreterSession> session = slot.session;
     slot.session = nullptr;
     slot.lostReason = reason;
     if (session) {
@@ -252,7 +256,7 @@ void SessionRegistry::loseAt(qsizetype index, const QString& reason)
     Q_EMIT changed();
 }
 
-void SessionRegistry::endClient(const QString& clientKey, const QString& reason)
+void InterpreterSessionRegistry::endClient(const QString& clientKey, const QString& reason)
 {
     for (qsizetype i = m_slots.size() - 1; i >= 0; --i) {
         if (m_slots.at(i).client == clientKey)
@@ -260,19 +264,19 @@ void SessionRegistry::endClient(const QString& clientKey, const QString& reason)
     }
 }
 
-void SessionRegistry::endAll(const QString& reason)
+void InterpreterSessionRegistry::endAll(const QString& reason)
 {
     while (!m_slots.isEmpty())
         endAt(m_slots.size() - 1, reason);
     m_idleCheck.stop();
 }
 
-void SessionRegistry::endIdle()
+void InterpreterSessionRegistry::endIdle()
 {
     const qint64 limitMs = qint64(m_limits.idleSeconds) * 1000;
     for (qsizetype i = m_slots.size() - 1; i >= 0; --i) {
         const Slot& slot = m_slots.at(i);
-        if (slot.session && slot.session->state() == SandboxSession::State::Idle &&
+        if (slot.session && slot.session->state() == InterpreterSession::State::Idle &&
             slot.session->idleMs() >= limitMs) {
             loseAt(i, QStringLiteral("idle for %1 s").arg(m_limits.idleSeconds));
         }

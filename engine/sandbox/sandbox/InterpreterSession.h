@@ -20,16 +20,16 @@ class ContainerChannel;
 class ContainerReaper;
 class ContainerRuntime;
 class EgressEndpoint;
-class SessionCellChannel;
+class InterpreterCellChannel;
 class WarmContainerChannel;
 
 // A persistent interpreter in a container of its own (the launcher's --session): cells run one
 // after another and share its state, as a notebook's do. Either started for it and attached like
 // a cold container (`ENGINE run -i`: cells go in on the engine client's stdin, frames come back
 // on its stdout), or taken from the warm pool, its driver already waiting (cells and frames go
-// through the launcher's socket). Each cell's SandboxRun gets a SessionCellChannel from
+// through the launcher's socket). Each cell's SandboxRun gets a InterpreterCellChannel from
 // openCell(); only one cell runs at a time.
-class SandboxSession final : public QObject
+class InterpreterSession final : public QObject
 {
     Q_OBJECT
 
@@ -42,15 +42,15 @@ public:
         Ended,
     };
 
-    SandboxSession(const ContainerRuntime& runtime, const ContainerSpec& spec,
-                   std::shared_ptr<const SandboxSecrets> secrets, ContainerReaper& reaper,
-                   QObject* parent = nullptr);
+    InterpreterSession(const ContainerRuntime& runtime, const ContainerSpec& spec,
+                       std::shared_ptr<const SandboxSecrets> secrets, ContainerReaper& reaper,
+                       QObject* parent = nullptr);
     // A warm pool's session container (WarmPool::Kind::Session), ready or still starting; the
     // session owns it from now on.
-    SandboxSession(const ContainerRuntime& runtime, WarmContainerChannel* pooled,
-                   ContainerReaper& reaper, QObject* parent = nullptr);
+    InterpreterSession(const ContainerRuntime& runtime, WarmContainerChannel* pooled,
+                       ContainerReaper& reaper, QObject* parent = nullptr);
     // Ends it: the container is removed.
-    ~SandboxSession() override;
+    ~InterpreterSession() override;
 
     // Starts the container (a pooled one: takes it over); ready() or ended() follows.
     void start();
@@ -96,10 +96,10 @@ Q_SIGNALS:
     void cellClosed();
 
 private:
-    friend class SessionCellChannel;
+    friend class InterpreterCellChannel;
     void sendCell(const QByteArray& request);
     void interruptCell();
-    void closeCell(SessionCellChannel* cell);
+    void closeCell(InterpreterCellChannel* cell);
     void onOutput(const QByteArray& bytes);
     void onClientEnded(int exitCode);
     void finish(const QString& reason);
@@ -123,7 +123,7 @@ private:
     CappedBuffer m_engineStderr;
     LauncherStreamDecoder m_beforeReady;
     LauncherStreamDecoder m_afterReady;
-    QPointer<SessionCellChannel> m_cell;
+    QPointer<InterpreterCellChannel> m_cell;
     State m_state = State::Starting;
     QString m_endReason;
     int m_cells = 0;

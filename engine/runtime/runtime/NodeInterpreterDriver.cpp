@@ -1,4 +1,4 @@
-#include "runtime/NodeSessionDriver.h"
+#include "runtime/NodeInterpreterDriver.h"
 
 namespace csm {
 
@@ -299,13 +299,13 @@ constexpr char kSource[] = R"js((() => {
 
 } // namespace
 
-QStringList NodeSessionDriver::command()
+QStringList NodeInterpreterDriver::command()
 {
     return {QStringLiteral("node"), QStringLiteral("--expose-internals"), QStringLiteral("-e"),
             source()};
 }
 
-QString NodeSessionDriver::source()
+QString NodeInterpreterDriver::source()
 {
     return QString::fromUtf8(kSource);
 }

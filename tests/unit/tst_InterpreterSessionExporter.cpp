@@ -1,7 +1,7 @@
-// SessionNotebookExporter: a session's cells as a Jupyter notebook (checked field by field, then
+// InterpreterSessionExporter: a session's cells as a Jupyter notebook (checked field by field, then
 // against the real nbformat schema with Debian's python3-nbformat) and as a script (its markers,
 // its order, and run for real by python3).
-#include "history/SessionNotebookExporter.h"
+#include "history/InterpreterSessionExporter.h"
 #include "NotebookCheck.h"
 
 #include <QDir>
@@ -16,10 +16,10 @@
 
 #include <functional>
 
+using csm::InterpreterSessionExporter;
 using csm::RunFileRecord;
 using csm::RunRecord;
 using csm::RunStatus;
-using csm::SessionNotebookExporter;
 
 Q_DECLARE_METATYPE(csm::RunStatus)
 
@@ -104,7 +104,7 @@ bool writeFile(const QString& path, const QByteArray& bytes)
 
 } // namespace
 
-class tst_SessionNotebookExporter final : public QObject
+class tst_InterpreterSessionExporter final : public QObject
 {
     Q_OBJECT
 
@@ -130,7 +130,7 @@ private:
     // The session the tests export: a cell that printed, one that failed, one refused, one with
     // files (a PNG, an SVG, an image whose stored copy is gone, a CSV, a skipped link).
     QList<RunRecord> session() const;
-    static SessionNotebookExporter::Session pythonSession()
+    static InterpreterSessionExporter::Session pythonSession()
     {
         return {QStringLiteral("analysis_1*"), QStringLiteral("python")};
     }
@@ -138,12 +138,12 @@ private:
     QTemporaryDir m_dir;
 };
 
-void tst_SessionNotebookExporter::init()
+void tst_InterpreterSessionExporter::init()
 {
     QVERIFY(m_dir.isValid());
 }
 
-QList<RunRecord> tst_SessionNotebookExporter::session() const
+QList<RunRecord> tst_InterpreterSessionExporter::session() const
 {
     RunRecord printed = cell(QStringLiteral("x = 1\nprint(x)\nprint('two')\n"), RunStatus::Ok, 0);
     printed.stdoutText = QStringLiteral("1\ntwo\n");
@@ -188,10 +188,10 @@ QList<RunRecord> tst_SessionNotebookExporter::session() const
     return cells;
 }
 
-void tst_SessionNotebookExporter::notebookHasOneCodeCellPerRun()
+void tst_InterpreterSessionExporter::notebookHasOneCodeCellPerRun()
 {
     const QList<RunRecord> runs = session();
-    const QJsonObject notebook = SessionNotebookExporter::toNotebook(runs, pythonSession());
+    const QJsonObject notebook = InterpreterSessionExporter::toNotebook(runs, pythonSession());
     QCOMPARE(notebook[QLatin1String("nbformat")].toInt(), 4);
     QCOMPARE(notebook[QLatin1String("nbformat_minor")].toInt(), 5);
     const QJsonObject metadata = notebook[QLatin1String("metadata")].toObject();
@@ -234,10 +234,11 @@ void tst_SessionNotebookExporter::notebookHasOneCodeCellPerRun()
     QCOMPARE(code.at(3)[QLatin1String("execution_count")].toInt(), 4);
 }
 
-void tst_SessionNotebookExporter::outputsAreStreamsAndErrors()
+void tst_InterpreterSessionExporter::outputsAreStreamsAndErrors()
 {
     const QList<RunRecord> runs = session();
-    const QJsonArray code = codeCells(SessionNotebookExporter::toNotebook(runs, pythonSession()));
+    const QJsonArray code =
+        codeCells(InterpreterSessionExporter::toNotebook(runs, pythonSession()));
 
     const QJsonArray printed = code.at(0)[QLatin1String("outputs")].toArray();
     QCOMPARE(printed.size(), 1);
@@ -265,7 +266,7 @@ void tst_SessionNotebookExporter::outputsAreStreamsAndErrors()
     RunRecord timedOut = cell(QStringLiteral("while True: pass"), RunStatus::Timeout, 137);
     timedOut.errorMessage = QStringLiteral("interrupted at 5 s; the session kept its state");
     const QJsonArray errors = outputsOfType(
-        codeCells(SessionNotebookExporter::toNotebook({timedOut}, pythonSession())).first(),
+        codeCells(InterpreterSessionExporter::toNotebook({timedOut}, pythonSession())).first(),
         QStringLiteral("error"));
     QCOMPARE(errors.size(), 1);
     QCOMPARE(errors.first()[QLatin1String("ename")].toString(), QStringLiteral("Timeout"));
@@ -274,7 +275,7 @@ void tst_SessionNotebookExporter::outputsAreStreamsAndErrors()
                             "kept its state"));
 }
 
-void tst_SessionNotebookExporter::errorOutputTellsHowTheCellEnded_data()
+void tst_InterpreterSessionExporter::errorOutputTellsHowTheCellEnded_data()
 {
     QTest::addColumn<RunStatus>("status");
     QTest::addColumn<int>("exitCode");      // -1: none
@@ -297,7 +298,7 @@ void tst_SessionNotebookExporter::errorOutputTellsHowTheCellEnded_data()
         << QStringLiteral("never ran: boom");
 }
 
-void tst_SessionNotebookExporter::errorOutputTellsHowTheCellEnded()
+void tst_InterpreterSessionExporter::errorOutputTellsHowTheCellEnded()
 {
     QFETCH(RunStatus, status);
     QFETCH(int, exitCode);
@@ -308,9 +309,9 @@ void tst_SessionNotebookExporter::errorOutputTellsHowTheCellEnded()
     if (status != RunStatus::Ok)
         run.errorMessage = QStringLiteral("boom");
     const QJsonValue notebookCell =
-        codeCells(SessionNotebookExporter::toNotebook({run}, pythonSession())).first();
+        codeCells(InterpreterSessionExporter::toNotebook({run}, pythonSession())).first();
     const QJsonArray errors = outputsOfType(notebookCell, QStringLiteral("error"));
-    const QString script = SessionNotebookExporter::toScript({run}, pythonSession());
+    const QString script = InterpreterSessionExporter::toScript({run}, pythonSession());
     if (errorName.isEmpty()) {
         QVERIFY(errors.isEmpty());
         QVERIFY2(script.endsWith(QLatin1String("# %% [cell 1]\nwork()\n")), qPrintable(script));
@@ -323,11 +324,11 @@ void tst_SessionNotebookExporter::errorOutputTellsHowTheCellEnded()
              qPrintable(script));
 }
 
-void tst_SessionNotebookExporter::cellThatNeverRanKeepsItsPlace()
+void tst_InterpreterSessionExporter::cellThatNeverRanKeepsItsPlace()
 {
     const QList<RunRecord> runs = session();
     const QJsonValue refused =
-        codeCells(SessionNotebookExporter::toNotebook(runs, pythonSession())).at(2);
+        codeCells(InterpreterSessionExporter::toNotebook(runs, pythonSession())).at(2);
     QVERIFY(refused[QLatin1String("execution_count")].isNull());
     QCOMPARE(joined(refused[QLatin1String("source")]),
              QStringLiteral("import os\nos.system('reboot')"));
@@ -339,10 +340,10 @@ void tst_SessionNotebookExporter::cellThatNeverRanKeepsItsPlace()
              QStringLiteral("never ran: refused: the user declined this call"));
 }
 
-void tst_SessionNotebookExporter::imagesAreEmbedded()
+void tst_InterpreterSessionExporter::imagesAreEmbedded()
 {
     const QJsonArray images = outputsOfType(
-        codeCells(SessionNotebookExporter::toNotebook(session(), pythonSession())).at(3),
+        codeCells(InterpreterSessionExporter::toNotebook(session(), pythonSession())).at(3),
         QStringLiteral("display_data"));
     // The PNG, the SVG, then the listing of the other files.
     QCOMPARE(images.size(), 3);
@@ -354,10 +355,10 @@ void tst_SessionNotebookExporter::imagesAreEmbedded()
     QVERIFY(joined(svg[QLatin1String("text/plain")]).startsWith(QLatin1String("shape.svg")));
 }
 
-void tst_SessionNotebookExporter::missingImageIsNamedNotEmbedded()
+void tst_InterpreterSessionExporter::missingImageIsNamedNotEmbedded()
 {
     const QJsonArray shown = outputsOfType(
-        codeCells(SessionNotebookExporter::toNotebook(session(), pythonSession())).at(3),
+        codeCells(InterpreterSessionExporter::toNotebook(session(), pythonSession())).at(3),
         QStringLiteral("display_data"));
     const QJsonObject listing = shown.last()[QLatin1String("data")].toObject();
     QCOMPARE(listing.keys(), QStringList{QStringLiteral("text/plain")});
@@ -372,23 +373,23 @@ void tst_SessionNotebookExporter::missingImageIsNamedNotEmbedded()
                      .startsWith(QLatin1String("data.csv")));
 }
 
-void tst_SessionNotebookExporter::truncatedOutputSaysSo()
+void tst_InterpreterSessionExporter::truncatedOutputSaysSo()
 {
     RunRecord run = cell(QStringLiteral("print('x' * 10**9)"), RunStatus::Ok, 0);
     run.stdoutText = QStringLiteral("xxxx");
     run.stdoutTruncated = true;
     const QJsonArray streams = outputsOfType(
-        codeCells(SessionNotebookExporter::toNotebook({run}, pythonSession())).first(),
+        codeCells(InterpreterSessionExporter::toNotebook({run}, pythonSession())).first(),
         QStringLiteral("stream"));
     QCOMPARE(streams.size(), 1);
     QCOMPARE(joined(streams.first()[QLatin1String("text")]),
              QStringLiteral("xxxx\n[stdout was truncated: only its beginning is shown]\n"));
 }
 
-void tst_SessionNotebookExporter::headerNamesSessionClientAndTime()
+void tst_InterpreterSessionExporter::headerNamesSessionClientAndTime()
 {
     const QList<RunRecord> runs = session();
-    const QJsonObject notebook = SessionNotebookExporter::toNotebook(runs, pythonSession());
+    const QJsonObject notebook = InterpreterSessionExporter::toNotebook(runs, pythonSession());
     const QString header = joined(notebook[QLatin1String("cells")][0][QLatin1String("source")]);
     // Markdown characters in the name are escaped, so it shows as it is.
     QVERIFY2(header.startsWith(QLatin1String("# Session analysis\\_1\\*\n")), qPrintable(header));
@@ -404,7 +405,7 @@ void tst_SessionNotebookExporter::headerNamesSessionClientAndTime()
              runs.first().startedAt.toString(Qt::ISODateWithMs));
 }
 
-void tst_SessionNotebookExporter::javaScriptSession()
+void tst_InterpreterSessionExporter::javaScriptSession()
 {
     RunRecord run = cell(QStringLiteral("console.log(1 + 1)"), RunStatus::Ok, 0);
     run.language = QStringLiteral("javascript");
@@ -412,7 +413,7 @@ void tst_SessionNotebookExporter::javaScriptSession()
     // The language comes from the session, or else from its first cell.
     for (const QString& language : {QStringLiteral("javascript"), QString()}) {
         const QJsonObject metadata =
-            SessionNotebookExporter::toNotebook(
+            InterpreterSessionExporter::toNotebook(
                 {run}, {QStringLiteral("js"), language})[QLatin1String("metadata")]
                 .toObject();
         QCOMPARE(metadata[QLatin1String("kernelspec")][QLatin1String("name")].toString(),
@@ -421,7 +422,7 @@ void tst_SessionNotebookExporter::javaScriptSession()
                  QStringLiteral("javascript"));
     }
     const QString script =
-        SessionNotebookExporter::toScript({run}, {QStringLiteral("js"), QString()});
+        InterpreterSessionExporter::toScript({run}, {QStringLiteral("js"), QString()});
     QVERIFY2(script.startsWith(QLatin1String("#!/usr/bin/env node\n// Code Sandbox session "
                                              "\"js\": JavaScript, 1 cell")),
              qPrintable(script));
@@ -429,9 +430,9 @@ void tst_SessionNotebookExporter::javaScriptSession()
              qPrintable(script));
 }
 
-void tst_SessionNotebookExporter::scriptHasMarkersInOrder()
+void tst_InterpreterSessionExporter::scriptHasMarkersInOrder()
 {
-    const QString script = SessionNotebookExporter::toScript(session(), pythonSession());
+    const QString script = InterpreterSessionExporter::toScript(session(), pythonSession());
     QVERIFY2(script.startsWith(QLatin1String("#!/usr/bin/env python3\n# Code Sandbox session "
                                              "\"analysis_1*\": Python, 4 cells, run by Claude "
                                              "Code 1.0.3 from 2025-03-04 10:00:")),
@@ -454,7 +455,7 @@ void tst_SessionNotebookExporter::scriptHasMarkersInOrder()
     QCOMPARE(script.count(QLatin1String("# %% [cell ")), 4);
 }
 
-void tst_SessionNotebookExporter::scriptRunsWhatTheSessionRan()
+void tst_InterpreterSessionExporter::scriptRunsWhatTheSessionRan()
 {
     const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
     if (python.isEmpty())
@@ -469,7 +470,7 @@ void tst_SessionNotebookExporter::scriptRunsWhatTheSessionRan()
                                             "             ^\nSyntaxError: invalid syntax\n");
     RunRecord last = cell(QStringLiteral("print(x * 21)"), RunStatus::Ok, 0);
     const QString path = m_dir.filePath(QStringLiteral("session.py"));
-    const auto written = SessionNotebookExporter::writeScript(
+    const auto written = InterpreterSessionExporter::writeScript(
         path, {first, refused, syntaxError, last}, {QStringLiteral("s"), QStringLiteral("python")});
     QVERIFY2(written, qPrintable(written.error()));
 
@@ -485,7 +486,7 @@ void tst_SessionNotebookExporter::scriptRunsWhatTheSessionRan()
 
 // Jupyter's own check (nbformat against its JSON schema) accepts what the exporter writes, and
 // refuses a notebook broken on purpose, so that it cannot pass by checking nothing.
-void tst_SessionNotebookExporter::nbformatValidation_data()
+void tst_InterpreterSessionExporter::nbformatValidation_data()
 {
     QTest::addColumn<QByteArray>("notebook");
     QTest::addColumn<bool>("valid");
@@ -495,7 +496,8 @@ void tst_SessionNotebookExporter::nbformatValidation_data()
     RunRecord unfinished = cell(QStringLiteral("input()"), RunStatus::Running, std::nullopt);
     RunRecord empty = cell(QString(), RunStatus::Ok, 0);
     const auto exported = [](const QList<RunRecord>& runs, const QString& name) {
-        return QJsonDocument(SessionNotebookExporter::toNotebook(runs, {name, QString()})).toJson();
+        return QJsonDocument(InterpreterSessionExporter::toNotebook(runs, {name, QString()}))
+            .toJson();
     };
     QTest::newRow("python") << exported(session(), QStringLiteral("python")) << true;
     QTest::newRow("javascript") << exported({js}, QStringLiteral("js")) << true;
@@ -503,7 +505,7 @@ void tst_SessionNotebookExporter::nbformatValidation_data()
     QTest::newRow("unfinished and empty cells")
         << exported({unfinished, empty}, QStringLiteral("odd")) << true;
 
-    const QJsonObject notebook = SessionNotebookExporter::toNotebook(session(), pythonSession());
+    const QJsonObject notebook = InterpreterSessionExporter::toNotebook(session(), pythonSession());
     const auto brokenCell = [&](const std::function<void(QJsonObject&)>& breakIt) {
         QJsonObject broken = notebook;
         QJsonArray cells = broken[QLatin1String("cells")].toArray();
@@ -522,7 +524,7 @@ void tst_SessionNotebookExporter::nbformatValidation_data()
     }) << false;
 }
 
-void tst_SessionNotebookExporter::nbformatValidation()
+void tst_InterpreterSessionExporter::nbformatValidation()
 {
     QFETCH(QByteArray, notebook);
     QFETCH(bool, valid);
@@ -545,30 +547,31 @@ void tst_SessionNotebookExporter::nbformatValidation()
     }
 }
 
-void tst_SessionNotebookExporter::writeFailsWithClearError()
+void tst_InterpreterSessionExporter::writeFailsWithClearError()
 {
     const QString path = m_dir.filePath(QStringLiteral("missing-folder/session.ipynb"));
-    const auto notebook = SessionNotebookExporter::writeNotebook(path, session(), pythonSession());
+    const auto notebook =
+        InterpreterSessionExporter::writeNotebook(path, session(), pythonSession());
     QVERIFY(!notebook);
     QVERIFY2(notebook.error().startsWith(QLatin1String("cannot export the session to ")),
              qPrintable(notebook.error()));
     QVERIFY2(notebook.error().contains(QDir::toNativeSeparators(path)),
              qPrintable(notebook.error()));
-    const auto script = SessionNotebookExporter::writeScript(path, session(), pythonSession());
+    const auto script = InterpreterSessionExporter::writeScript(path, session(), pythonSession());
     QVERIFY(!script);
     QVERIFY(!QFileInfo::exists(path));
 
     // A written file is private: it holds code and outputs.
     const QString written = m_dir.filePath(QStringLiteral("session.ipynb"));
     const QList<RunRecord> runs = session();
-    QVERIFY(SessionNotebookExporter::writeNotebook(written, runs, pythonSession()));
+    QVERIFY(InterpreterSessionExporter::writeNotebook(written, runs, pythonSession()));
     QCOMPARE(QFileInfo(written).permissions() & (QFile::ReadGroup | QFile::ReadOther),
              QFile::Permissions());
     QFile file(written);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(QJsonDocument::fromJson(file.readAll()).object(),
-             SessionNotebookExporter::toNotebook(runs, pythonSession()));
+             InterpreterSessionExporter::toNotebook(runs, pythonSession()));
 }
 
-QTEST_GUILESS_MAIN(tst_SessionNotebookExporter)
-#include "tst_SessionNotebookExporter.moc"
+QTEST_GUILESS_MAIN(tst_InterpreterSessionExporter)
+#include "tst_InterpreterSessionExporter.moc"
