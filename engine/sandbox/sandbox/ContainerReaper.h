@@ -24,10 +24,11 @@ public:
     // How long an adopted client may take to exit on its own before its container is removed.
     static constexpr int kExitGraceMs = 10'000;
     // A removal that found nothing while the container's client still runs is tried again this
-    // often (the engine may still be creating the container), for up to kCreationGraceMs: within
-    // the server's shutdown budget, with room for its last sweep after.
+    // often (the engine may still be creating the container), for up to kCreationGraceMs: well
+    // within the server's 10 s shutdown budget, which must leave room for a slow remote's last
+    // removal and the server's final sweep (which removes one created later still).
     static constexpr int kRemoveRetryMs = 250;
-    static constexpr int kCreationGraceMs = 5'000;
+    static constexpr int kCreationGraceMs = 3'000;
 
     explicit ContainerReaper(const ContainerRuntime& runtime, QObject* parent = nullptr);
     ~ContainerReaper() override;
