@@ -63,10 +63,11 @@ int HistoryPruner::pruneIfTooBig(qint64 runFilesBytes)
 
 void HistoryPruner::pruneFiles(qint64 maxBytes)
 {
-    qint64 left = 0;
+    qint64 left = -1;
     m_store.pruneFiles(maxBytes, &left);
-    // With no limit, nothing was walked: nothing to count either.
-    m_filesBytes = m_policy.maxFilesBytes > 0 ? std::optional<qint64>(left) : std::nullopt;
+    // Nothing walked (no limit, or the store could not be read): nothing counted either, and
+    // the next run's end walks again.
+    m_filesBytes = left >= 0 ? std::optional<qint64>(left) : std::nullopt;
 }
 
 } // namespace csm

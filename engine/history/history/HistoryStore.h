@@ -118,7 +118,8 @@ public:
     // Removes the oldest runs' folders from filesRoot() while the runs' files add up to more
     // than `maxBytes` (<= 0: no limit), never those of running runs. The runs stay; their
     // files' storedPath then names a file that is gone. Returns how many folders went, and
-    // what the files add up to after in `bytesLeft` (left alone when there is no limit).
+    // what the files add up to after in `bytesLeft` (left alone when nothing was walked: no
+    // limit, or the runs still running could not be read).
     int pruneFiles(qint64 maxBytes, qint64* bytesLeft = nullptr);
     // Gives the space of deleted runs back to the file system when there is a lot of it, a
     // chunk at a time. Returns how many pages (of 4 KiB) were released.
