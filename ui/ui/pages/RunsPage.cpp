@@ -32,6 +32,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace csm {
 
@@ -486,6 +487,12 @@ void RunsPage::setServer(EmbeddedServer* server)
         if (stopping)
             setMessage(tr("Stopping run #%1…").arg(id));
         else
+            stopThroughHistory(id);
+    });
+    // Stopped before it answered: the history still reaches a run's server, whichever it is.
+    connect(server, &EmbeddedServer::stopped, this, [this] {
+        const QSet<qint64> unanswered = std::exchange(m_directStops, {});
+        for (const qint64 id : unanswered)
             stopThroughHistory(id);
     });
 }
