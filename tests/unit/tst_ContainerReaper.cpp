@@ -5,6 +5,7 @@
 
 #include "runtime/DockerRuntime.h"
 #include "sandbox/ContainerReaper.h"
+#include "StandInEngine.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -52,16 +53,11 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         m_cli = m_dir.filePath(QStringLiteral("docker"));
-        QFile script(m_cli);
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("#!/bin/sh\n"
-                     "[ \"$1 $2\" = 'rm --force' ] || exit 1\n"
-                     "cd \"${0%/*}\" || exit 1\n"
-                     "if [ -e \"$3\" ]; then rm -f \"$3\"; echo \"$3\"; "
-                     "else echo \"Error: No such container: $3\" >&2; fi\n");
-        script.close();
-        QVERIFY(script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                      QFileDevice::ExeOwner));
+        QVERIFY(writeStandInEngine(m_cli, "#!/bin/sh\n"
+                                          "[ \"$1 $2\" = 'rm --force' ] || exit 1\n"
+                                          "cd \"${0%/*}\" || exit 1\n"
+                                          "if [ -e \"$3\" ]; then rm -f \"$3\"; echo \"$3\"; "
+                                          "else echo \"Error: No such container: $3\" >&2; fi\n"));
     }
 
     // The engine makes the container only after the call gave it up: the removal keeps trying

@@ -1,5 +1,6 @@
 #include "runtime/DockerRuntime.h"
 #include "sandbox/EgressCarrier.h"
+#include "StandInEngine.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -23,13 +24,8 @@ namespace {
 QString writeCli(const QTemporaryDir& dir, const QByteArray& body)
 {
     const QString path = dir.filePath(QStringLiteral("engine"));
-    QFile script(path);
-    if (!script.open(QIODevice::WriteOnly))
-        return {};
-    script.write("#!/bin/sh\n[ \"$1\" = exec ] || exit 3\n" + body);
-    script.close();
-    script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    return path;
+    return writeStandInEngine(path, "#!/bin/sh\n[ \"$1\" = exec ] || exit 3\n" + body) ? path
+                                                                                       : QString();
 }
 
 // The abstract socket each test's carrier listens on: tests run on the host, so their names

@@ -6,6 +6,7 @@
 #include "runtime/EngineLocationChoice.h"
 #include "runtime/EngineLocationFinder.h"
 #include "runtime/EngineLocationMemory.h"
+#include "StandInEngine.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -124,26 +125,22 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString cli = dir.filePath(QStringLiteral("docker"));
-        QFile script(cli);
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("#!/bin/sh\n"
-                     "echo \"$1\" >> \"$CSM_FAKE_LOG\"\n"
-                     "case \"$1\" in\n"
-                     "  context) echo \"unix:///run/elsewhere.sock\" ;;\n"
-                     "  image) [ \"$CSM_FAKE_IMAGE\" = 1 ] || { echo \"Error: No such image: img\" "
-                     ">&2; exit 1; } ;;\n"
-                     "  run)\n"
-                     "    for last; do :; done\n"
-                     "    if [ \"$CSM_FAKE_SEES\" = 1 ]; then cat \"$last\"; else\n"
-                     "      echo \"docker: Error response from daemon: invalid mount config for "
-                     "type \\\"bind\\\": bind source path does not exist: ${last%/*}\" >&2\n"
-                     "      exit 125\n"
-                     "    fi ;;\n"
-                     "  *) exit 1 ;;\n"
-                     "esac\n");
-        script.close();
-        QVERIFY(script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                      QFileDevice::ExeOwner));
+        QVERIFY(writeStandInEngine(
+            cli, "#!/bin/sh\n"
+                 "echo \"$1\" >> \"$CSM_FAKE_LOG\"\n"
+                 "case \"$1\" in\n"
+                 "  context) echo \"unix:///run/elsewhere.sock\" ;;\n"
+                 "  image) [ \"$CSM_FAKE_IMAGE\" = 1 ] || { echo \"Error: No such image: img\" "
+                 ">&2; exit 1; } ;;\n"
+                 "  run)\n"
+                 "    for last; do :; done\n"
+                 "    if [ \"$CSM_FAKE_SEES\" = 1 ]; then cat \"$last\"; else\n"
+                 "      echo \"docker: Error response from daemon: invalid mount config for "
+                 "type \\\"bind\\\": bind source path does not exist: ${last%/*}\" >&2\n"
+                 "      exit 125\n"
+                 "    fi ;;\n"
+                 "  *) exit 1 ;;\n"
+                 "esac\n"));
         const QString log = dir.filePath(QStringLiteral("log"));
         qputenv("CSM_FAKE_LOG", log.toLocal8Bit());
         const auto runs = [&] {
