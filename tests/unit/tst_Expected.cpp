@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include <memory>
+#include <type_traits>
 
 using namespace csm;
 
@@ -63,6 +64,25 @@ private Q_SLOTS:
         QVERIFY(owned);
         std::unique_ptr<int> taken = *std::move(owned);
         QCOMPARE(*taken, 7);
+    }
+
+    // A temporary's value is moved out, so that a loop over `*read()` loops over a value that
+    // lives as long as the loop, not over one inside a temporary already destroyed.
+    void aTemporarysValueOutlivesIt()
+    {
+        static_assert(
+            std::is_same_v<decltype(*std::declval<Expected<QStringList>>()), QStringList>);
+        static_assert(
+            std::is_same_v<decltype(std::declval<Expected<QStringList>>().value()), QStringList>);
+        static_assert(
+            std::is_same_v<decltype(*std::declval<Expected<QStringList>&>()), QStringList&>);
+        const auto read = [] {
+            return Expected<QStringList>(QStringList{QStringLiteral("a"), QStringLiteral("b")});
+        };
+        QStringList seen;
+        for (const QString& item : *read())
+            seen << item;
+        QCOMPARE(seen, (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
     }
 
     void voidCarriesOnlyTheReason()

@@ -41,13 +41,14 @@ public:
     bool hasValue() const { return m_state.index() == 0; }
     explicit operator bool() const { return hasValue(); }
 
-    // Only when hasValue().
+    // Only when hasValue(). A temporary's value is moved out, not referred to, so that
+    // `for (const auto& x : *read())` does not outlive what it loops over.
     T& value() & { return std::get<0>(m_state); }
     const T& value() const& { return std::get<0>(m_state); }
-    T&& value() && { return std::get<0>(std::move(m_state)); }
+    T value() && { return std::get<0>(std::move(m_state)); }
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
-    T&& operator*() && { return std::move(*this).value(); }
+    T operator*() && { return std::move(*this).value(); }
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
     T valueOr(T fallback) const { return hasValue() ? value() : std::move(fallback); }
