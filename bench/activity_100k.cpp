@@ -116,7 +116,8 @@ int main(int argc, char* argv[])
         const ActivityQuery query =
             ActivityPage::queryFor(range.range, QDateTime::currentDateTime());
         for (int i = 0; i < 10; ++i) {
-            samples.push_back(timeMs([&] { calls = store->activity(query)->totalCalls; }));
+            samples.push_back(
+                timeMs([&] { calls = store->queries().activity(query)->totalCalls; }));
         }
         timings.push_back(
             {QStringLiteral("HistoryStore::activity, %1").arg(QLatin1String(range.name)), samples,
@@ -124,8 +125,8 @@ int main(int argc, char* argv[])
     }
     // Drawing the charts (GUI thread), from a report already read.
     for (const Range& range : {kRanges[1], kRanges[3]}) {
-        const auto report =
-            store->activity(ActivityPage::queryFor(range.range, QDateTime::currentDateTime()));
+        const auto report = store->queries().activity(
+            ActivityPage::queryFor(range.range, QDateTime::currentDateTime()));
         ActivityCharts charts;
         charts.resize(1200, 600);
         charts.show();

@@ -151,13 +151,14 @@ int main(int argc, char* argv[])
     };
     ticks(QStringLiteral("refresh, nothing new (all rows loaded)"), 50, {});
     QList<qint64> added;
-    ticks(QStringLiteral("refresh, 1 new run (all rows loaded)"), 20,
-          [&] { added.append(*writer->recordStart(newRun(QStringLiteral("claude-ai")))); });
+    ticks(QStringLiteral("refresh, 1 new run (all rows loaded)"), 20, [&] {
+        added.append(*writer->ledger().recordStart(newRun(QStringLiteral("claude-ai"))));
+    });
     ticks(QStringLiteral("refresh, 1 run ended (all rows loaded)"), 20, [&] {
         RunRecord end;
         end.status = RunStatus::Ok;
         end.exitCode = 0;
-        writer->recordEnd(added.takeFirst(), end);
+        (void)writer->ledger().recordEnd(added.takeFirst(), end);
     });
 
     // A filter: setFilter() reads the first slice; a filter that matches few runs reads the
@@ -238,14 +239,14 @@ int main(int argc, char* argv[])
     }());
     ticks(QStringLiteral("refresh, nothing new, filter matching nothing"), 50, {});
     ticks(QStringLiteral("refresh, 1 new run, filter matching nothing"), 20,
-          [&] { writer->recordStart(newRun(QStringLiteral("claude-ai"))); });
+          [&] { (void)writer->ledger().recordStart(newRun(QStringLiteral("claude-ai"))); });
     model.setFilter({});
 
     {
         std::vector<double> samples;
         int names = 0;
         for (int i = 0; i < 20; ++i)
-            samples.push_back(timeMs([&] { names = int(store->clients().size()); }));
+            samples.push_back(timeMs([&] { names = int(store->queries().clients()->size()); }));
         record(QStringLiteral("HistoryStore::clients()"), samples,
                QStringLiteral("%1 names").arg(names));
     }
@@ -256,7 +257,7 @@ int main(int argc, char* argv[])
         std::vector<double> samples;
         std::vector<double> slices;
         for (int i = 0; i < 3; ++i) {
-            writer->remove({model.runId(model.rowCount() / 2)});
+            (void)writer->ledger().remove({model.runId(model.rowCount() / 2)});
             samples.push_back(timeMs([&] { model.refresh(); }));
             finishScan(&slices);
         }
@@ -269,7 +270,7 @@ int main(int argc, char* argv[])
         model.setFilter({});
         samples.clear();
         for (int i = 0; i < 3; ++i) {
-            writer->remove({model.runId(model.rowCount() / 2)});
+            (void)writer->ledger().remove({model.runId(model.rowCount() / 2)});
             samples.push_back(timeMs([&] { model.refresh(); }));
         }
         record(QStringLiteral("refresh after a deletion (first page loaded)"), samples,

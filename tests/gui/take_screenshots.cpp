@@ -103,7 +103,7 @@ void fillEarlierDay(const QString& dataDir)
             run.language = QStringLiteral("python");
             run.code = QStringLiteral("print('earlier')");
             run.startedAt = start.addSecs(offset);
-            const auto id = store->recordStart(run);
+            const auto id = store->ledger().recordStart(run);
             if (!id)
                 continue;
             csm::RunRecord end;
@@ -117,7 +117,7 @@ void fillEarlierDay(const QString& dataDir)
             end.durationMs =
                 40 + random.bounded(end.status == csm::RunStatus::Timeout ? 30'000 : 900);
             end.endedAt = run.startedAt.addMSecs(end.durationMs);
-            store->recordEnd(*id, end);
+            (void)store->ledger().recordEnd(*id, end);
         }
     }
 }

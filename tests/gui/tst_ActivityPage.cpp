@@ -50,14 +50,14 @@ private Q_SLOTS:
             run.clientName = client;
             run.code = QStringLiteral("print(%1)").arg(durationMs);
             run.startedAt = at;
-            const auto id = store->recordStart(run);
+            const auto id = store->ledger().recordStart(run);
             QVERIFY(id);
             csm::RunRecord end;
             end.status = status;
             end.exitCode = status == RunStatus::Ok ? 0 : 1;
             end.durationMs = durationMs;
             end.endedAt = at.addMSecs(durationMs);
-            QVERIFY(store->recordEnd(*id, end));
+            QVERIFY(store->ledger().recordEnd(*id, end));
         };
         for (int i = 0; i < 6; ++i)
             add(hourStart.addSecs(i), QStringLiteral("claude-code"), RunStatus::Ok, 100 + i);
@@ -114,7 +114,7 @@ private Q_SLOTS:
                 query.exactClientName = set->label();
                 query.startedFrom = report.query.bucketStart(bucket);
                 query.startedBefore = report.query.bucketStart(bucket + 1);
-                QCOMPARE(qint64(set->at(bucket)), (*store)->count(query));
+                QCOMPARE(qint64(set->at(bucket)), *(*store)->queries().count(query));
             }
         }
         QStringList statuses;
@@ -143,7 +143,7 @@ private Q_SLOTS:
             QVERIFY(store);
             csm::RunRecord run;
             run.clientName = QStringLiteral("gemini-cli");
-            QVERIFY((*store)->recordStart(run));
+            QVERIFY((*store)->ledger().recordStart(run));
         }
         QTRY_COMPARE_WITH_TIMEOUT(page.report()->totalCalls, 12, ActivityPage::kChangeCheckMs * 3);
         QCOMPARE(page.report()->clients.size(), 3);

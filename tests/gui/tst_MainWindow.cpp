@@ -397,9 +397,9 @@ private Q_SLOTS:
                 findNamed<RunsModel>(page, "model").runId(1) != m_older);
         const auto history = openHistory();
         QVERIFY(history);
-        QVERIFY(!history->get(m_older));
-        QVERIFY(!history->get(m_oldest));
-        QVERIFY(history->get(helloRunId(page)));
+        QVERIFY(!history->queries().get(m_older));
+        QVERIFY(!history->queries().get(m_oldest));
+        QVERIFY(history->queries().get(helloRunId(page)));
     }
 
     // Clients name themselves: whatever markup their name holds shows as the characters it is,
@@ -616,7 +616,7 @@ private:
         run.code = code;
         run.limits = limits;
         run.startedAt = startedAt;
-        const auto id = history->recordStart(run);
+        const auto id = history->ledger().recordStart(run);
         if (!id)
             return 0;
         csm::RunRecord end;
@@ -626,7 +626,7 @@ private:
         end.durationMs = 120;
         end.endedAt = startedAt.addMSecs(120);
         end.unenforcedLimits = unenforced;
-        return history->recordEnd(*id, end) ? *id : 0;
+        return history->ledger().recordEnd(*id, end) ? *id : 0;
     }
 
     // The first run of the test (print('hello from the sandbox')).

@@ -101,7 +101,7 @@ private Q_SLOTS:
         run.language = QStringLiteral("python");
         run.code = QStringLiteral("import matplotlib");
         run.filesKey = *key;
-        const auto id = store->recordStart(run);
+        const auto id = store->ledger().recordStart(run);
         QVERIFY(id);
         csm::RunRecord end;
         end.status = csm::RunStatus::Ok;
@@ -132,7 +132,7 @@ private Q_SLOTS:
              m_shPath,
              {}},
         };
-        QVERIFY(store->recordEnd(*id, end));
+        QVERIFY(store->ledger().recordEnd(*id, end));
         m_runId = *id;
         store.reset();
 

@@ -198,7 +198,7 @@ private Q_SLOTS:
         const auto history =
             csm::HistoryStore::open(QDir(m_data.path()).filePath(QStringLiteral("history.sqlite")));
         QVERIFY2(history, qPrintable(history.error()));
-        const std::optional<csm::RunRecord> rerun = (*history)->get(id);
+        const csm::Expected<csm::RunRecord> rerun = (*history)->queries().get(id);
         QVERIFY(rerun);
         QCOMPARE(rerun->transport, QStringLiteral("app"));
         QCOMPARE(rerun->code, QStringLiteral("print(6*7)"));

@@ -226,7 +226,7 @@ private Q_SLOTS:
         auto otherProcess =
             csm::HistoryStore::open(csm::HistoryLocation::historyPath(m_data.path()));
         QVERIFY2(otherProcess, qPrintable(otherProcess.error()));
-        QCOMPARE((*otherProcess)->takeStopRequests({id}), QList<qint64>());
+        QCOMPARE(*(*otherProcess)->stopRequests().take({id}), QList<qint64>());
         QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 15'000);
         QVERIFY(isError(*answer));
         QVERIFY2(text(*answer).contains(QLatin1String("by the user, from the Code Sandbox app")),

@@ -87,6 +87,14 @@ int main(int argc, char** argv)
     const QString instance = QUuid::createUuid().toString(QUuid::WithoutBraces);
     const QString output(outputBytes, u'o');
     int failures = 0;
+    QString lastFailure;
+    const auto count = [&](const auto& written) {
+        if (written)
+            return true;
+        ++failures;
+        lastFailure = written.error();
+        return false;
+    };
     QQueue<qint64> open;
     QElapsedTimer timer;
     timer.start();
@@ -101,13 +109,9 @@ int main(int argc, char** argv)
         finished.exitCode = 0;
         finished.stdoutText = output;
         finished.durationMs = 1;
-        if (!store->recordEnd(id, finished))
-            ++failures;
-        if (maxTotalBytes > 0) {
-            store->pruneToSize(maxTotalBytes);
-            if (!store->lastError().isEmpty())
-                ++failures;
-        }
+        count(store->ledger().recordEnd(id, finished));
+        if (maxTotalBytes > 0)
+            count(store->retention().pruneToSize(maxTotalBytes));
     };
 
     for (int index = 0; index < runs; ++index) {
@@ -120,11 +124,9 @@ int main(int argc, char** argv)
         run.tool = QStringLiteral("run_code");
         run.language = QStringLiteral("python");
         run.code = QStringLiteral("writer %1 run %2").arg(writerId).arg(index);
-        const auto id = store->recordStart(run);
-        if (!id) {
-            ++failures;
+        const auto id = store->ledger().recordStart(run);
+        if (!count(id))
             continue;
-        }
         open.enqueue(*id);
         pause();
         if (open.size() >= inFlight)
@@ -136,6 +138,6 @@ int main(int argc, char** argv)
     std::printf("writer %d: %d runs in %lld ms, %d failed writes\n", writerId, runs,
                 static_cast<long long>(timer.elapsed()), failures);
     if (failures > 0)
-        std::fprintf(stderr, "history_writer: last error: %s\n", qPrintable(store->lastError()));
+        std::fprintf(stderr, "history_writer: last error: %s\n", qPrintable(lastFailure));
     return failures == 0 ? 0 : 1;
 }

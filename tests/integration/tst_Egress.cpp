@@ -81,8 +81,11 @@ private:
             return std::nullopt;
         HistoryQuery query;
         query.limit = 1;
-        const QList<RunRecord> runs = store->list(query);
-        return runs.isEmpty() ? std::nullopt : store->get(runs.constFirst().id);
+        const QList<RunRecord> runs = store->queries().list(query).valueOr({});
+        if (runs.isEmpty())
+            return std::nullopt;
+        csm::Expected<RunRecord> run = store->queries().get(runs.constFirst().id);
+        return run ? std::optional<RunRecord>(*std::move(run)) : std::nullopt;
     }
 
     static void addColdAndPooled()

@@ -113,11 +113,13 @@ private Q_SLOTS:
         int pages = 0;
         const auto drain = [&]() -> bool {
             for (;;) {
-                const QList<RunRecord> changes = monitor->changedSince(lastSeq, 100);
-                if (!monitor->lastError().isEmpty()) {
-                    qWarning().noquote() << monitor->lastError();
+                const Expected<QList<RunRecord>> read =
+                    monitor->queries().changedSince(lastSeq, 100);
+                if (!read) {
+                    qWarning().noquote() << read.error();
                     return false;
                 }
+                const QList<RunRecord>& changes = *read;
                 if (changes.isEmpty())
                     return true;
                 for (const RunRecord& run : changes) {
@@ -147,10 +149,11 @@ private Q_SLOTS:
             HistoryQuery page;
             page.limit = 50;
             page.includeContent = false;
-            const QList<RunRecord> newest = monitor->list(page);
-            QVERIFY2(monitor->lastError().isEmpty(), qPrintable(monitor->lastError()));
+            const Expected<QList<RunRecord>> listed = monitor->queries().list(page);
+            QVERIFY2(listed, qPrintable(listed.error()));
+            const QList<RunRecord>& newest = *listed;
             QVERIFY(newest.size() <= 50);
-            QVERIFY(monitor->count({}) >= newest.size());
+            QVERIFY(*monitor->queries().count({}) >= newest.size());
             ++polls;
             QCoreApplication::processEvents();
             QThread::msleep(2);
@@ -171,10 +174,10 @@ private Q_SLOTS:
 
         QVERIFY(drain());
         const int total = kWriters * kRunsPerWriter;
-        QCOMPARE(monitor->count({}), total);
+        QCOMPARE(*monitor->queries().count({}), total);
         HistoryQuery all;
         all.limit = 0;
-        const QList<RunRecord> runs = monitor->list(all);
+        const QList<RunRecord> runs = *monitor->queries().list(all);
         QCOMPARE(runs.size(), total);
         QSet<QString> codes;
         QSet<qint64> ids;
@@ -194,7 +197,7 @@ private Q_SLOTS:
         QCOMPARE(seen.size(), total);
         for (auto it = seen.cbegin(); it != seen.cend(); ++it)
             QCOMPARE(it.value(), RunStatus::Ok);
-        QCOMPARE(lastSeq, monitor->lastChangeSeq());
+        QCOMPARE(lastSeq, *monitor->queries().lastChangeSeq());
         QCOMPARE(lastSeq, 2 * total);
         QCOMPARE(integrityCheck(path), QStringLiteral("ok"));
     }
@@ -230,7 +233,7 @@ private Q_SLOTS:
         QSqlDatabase::removeDatabase(name);
         auto opened = HistoryStore::open(path);
         QVERIFY2(opened, qPrintable(opened.error()));
-        QCOMPARE((*opened)->count({}), qint64(1));
+        QCOMPARE(*(*opened)->queries().count({}), qint64(1));
     }
 
     void manyProcessesOpenANewHistoryAtOnce()
@@ -270,7 +273,7 @@ private Q_SLOTS:
             auto opened = HistoryStore::open(path);
             QVERIFY2(opened, qPrintable(opened.error()));
             QCOMPARE((*opened)->schemaVersion(), HistorySchema::latestVersion());
-            QCOMPARE((*opened)->count({}), qint64(kOpeners));
+            QCOMPARE(*(*opened)->queries().count({}), qint64(kOpeners));
             // The openers' turn is a lock file that goes with its last owner.
             QVERIFY(!QFileInfo::exists(path + QStringLiteral(".opening")));
         }
@@ -302,12 +305,12 @@ private Q_SLOTS:
         auto opened = HistoryStore::open(path);
         QVERIFY2(opened, qPrintable(opened.error()));
         const std::unique_ptr<HistoryStore> store = *std::move(opened);
-        QVERIFY2(store->contentBytes() <= kLimitKiB * 1024,
-                 qPrintable(QString::number(store->contentBytes())));
-        QCOMPARE(store->lastChangeSeq(), 2 * kWriters * kRuns);
+        QVERIFY2(*store->retention().contentBytes() <= kLimitKiB * 1024,
+                 qPrintable(QString::number(*store->retention().contentBytes())));
+        QCOMPARE(*store->queries().lastChangeSeq(), 2 * kWriters * kRuns);
         HistoryQuery all;
         all.limit = 0;
-        const QList<RunRecord> kept = store->list(all);
+        const QList<RunRecord> kept = *store->queries().list(all);
         QVERIFY(kept.size() >= 8 && kept.size() < kWriters * kRuns);
         for (const RunRecord& run : kept)
             QCOMPARE(run.status, RunStatus::Ok);
@@ -334,7 +337,7 @@ private Q_SLOTS:
             QVERIFY2(writer->waitForStarted(10000), qPrintable(writer->errorString()));
             const qint64 pid = writer->processId();
             // Kill it once it is well into its writes (a few hundred ms), not at a fixed time.
-            QTRY_VERIFY_WITH_TIMEOUT(store->count({}) >= 100, 30000);
+            QTRY_VERIFY_WITH_TIMEOUT(store->queries().count({}).valueOr(-1) >= 100, 30000);
             QVERIFY(writer->state() == QProcess::Running);
             writer->kill(); // SIGKILL: no chance to finish anything
             QVERIFY(writer->waitForFinished(10000));
@@ -351,11 +354,11 @@ private Q_SLOTS:
             HistoryQuery all;
             all.limit = 0;
             all.includeContent = false;
-            const QList<RunRecord> runs = reopened->list(all);
+            const QList<RunRecord> runs = *reopened->queries().list(all);
             QVERIFY(runs.size() >= 100);
             int running = 0;
             for (const RunRecord& summary : runs) {
-                const auto run = reopened->get(summary.id);
+                const auto run = reopened->queries().get(summary.id);
                 QVERIFY(run);
                 QVERIFY(run->code.startsWith(QLatin1String("writer 9 run ")));
                 QCOMPARE(run->serverPid, pid);
@@ -371,27 +374,27 @@ private Q_SLOTS:
             QVERIFY2(running >= 3 && running <= 4, qPrintable(QString::number(running)));
 
             // The next server start notices.
-            QCOMPARE(reopened->markInterrupted(QSysInfo::machineHostName(),
-                                               ProcessProbe::isCodeSandboxProcessAlive),
+            QCOMPARE(*reopened->ledger().markInterrupted(QSysInfo::machineHostName(),
+                                                         ProcessProbe::isCodeSandboxProcessAlive),
                      running);
             HistoryQuery stillRunning;
             stillRunning.statuses = {RunStatus::Running};
-            QCOMPARE(reopened->count(stillRunning), 0);
+            QCOMPARE(*reopened->queries().count(stillRunning), 0);
             HistoryQuery interrupted;
             interrupted.statuses = {RunStatus::Interrupted};
-            QCOMPARE(reopened->count(interrupted), running);
+            QCOMPARE(*reopened->queries().count(interrupted), running);
 
             // And writing goes on.
             RunRecord run;
             run.serverPid = QCoreApplication::applicationPid();
             run.hostName = QSysInfo::machineHostName();
             run.code = QStringLiteral("after the crash");
-            const auto id = reopened->recordStart(run);
-            QVERIFY2(id, qPrintable(reopened->lastError()));
+            const auto id = reopened->ledger().recordStart(run);
+            QVERIFY2(id, qPrintable(id.error()));
             RunRecord finished;
             finished.status = RunStatus::Ok;
-            QVERIFY(reopened->recordEnd(*id, finished));
-            QCOMPARE(reopened->get(*id)->code, QStringLiteral("after the crash"));
+            QVERIFY(reopened->ledger().recordEnd(*id, finished));
+            QCOMPARE(reopened->queries().get(*id)->code, QStringLiteral("after the crash"));
         }
         QCOMPARE(integrityCheck(path), QStringLiteral("ok"));
     }

@@ -113,11 +113,11 @@ private:
     {
         RunRecord run;
         run.code = code;
-        const auto id = history.recordStart(run);
+        const auto id = history.ledger().recordStart(run);
         RunRecord end;
         end.status = RunStatus::Ok;
         end.stdoutText = stdoutText;
-        return id && history.recordEnd(*id, end);
+        return id && history.ledger().recordEnd(*id, end);
     }
 
     HistoryStore& store()
@@ -137,7 +137,7 @@ private:
         csm::HistoryQuery query;
         query.limit = 0;
         query.text = marker;
-        const QList<RunRecord> runs = store().list(query);
+        const QList<RunRecord> runs = *store().queries().list(query);
         for (const RunRecord& candidate : runs) {
             if (candidate.code.contains(marker))
                 return candidate;
@@ -272,7 +272,7 @@ private Q_SLOTS:
                      QStringLiteral("failing\n"));
         }
         QCOMPARE(instances.size(), 2); // one per server process
-        QCOMPARE(store().count({}), 8);
+        QCOMPARE(*store().queries().count({}), 8);
 
         for (auto& server : servers) {
             server->closeStdin();
@@ -282,7 +282,7 @@ private Q_SLOTS:
         // Nothing was left running by an orderly exit.
         csm::HistoryQuery running;
         running.statuses = {RunStatus::Running};
-        QCOMPARE(store().count(running), 0);
+        QCOMPARE(*store().queries().count(running), 0);
     }
 
     void killedServerLeavesAnInterruptedRun()
@@ -351,7 +351,7 @@ private Q_SLOTS:
         std::unique_ptr<HistoryStore> history = *std::move(opened);
         csm::HistoryQuery query;
         query.limit = 0;
-        const QList<RunRecord> runs = history->list(query);
+        const QList<RunRecord> runs = *history->queries().list(query);
         QCOMPARE(runs.size(), 1);
         const QString marker = QStringLiteral("[secret:%1]").arg(name);
         QVERIFY2(runs.first().stdoutText == marker + u'\n', qPrintable(runs.first().stdoutText));
@@ -410,7 +410,7 @@ private Q_SLOTS:
         QVERIFY(history);
         csm::HistoryQuery refused;
         refused.text = QStringLiteral("mark-huge");
-        const QList<RunRecord> runs = history->list(refused);
+        const QList<RunRecord> runs = *history->queries().list(refused);
         QCOMPARE(runs.size(), 1);
         const RunRecord& run = runs.constFirst();
         QCOMPARE(run.status, RunStatus::Error);
@@ -448,7 +448,7 @@ private Q_SLOTS:
 
         auto history = openHistory(dir);
         QVERIFY(history);
-        const QList<RunRecord> runs = history->list({});
+        const QList<RunRecord> runs = *history->queries().list({});
         QCOMPARE(runs.size(), 1);
         const RunRecord& run = runs.constFirst();
         QCOMPARE(run.status, RunStatus::Ok);
@@ -491,14 +491,14 @@ private Q_SLOTS:
 
         auto history = openHistory(dir);
         QVERIFY(history);
-        QVERIFY2(history->contentBytes() <= 1024 * 1024,
-                 qPrintable(QString::number(history->contentBytes())));
+        QVERIFY2(*history->retention().contentBytes() <= 1024 * 1024,
+                 qPrintable(QString::number(*history->retention().contentBytes())));
         // The newest runs are the ones kept.
-        const QList<RunRecord> kept = history->list({});
+        const QList<RunRecord> kept = *history->queries().list({});
         QVERIFY(!kept.isEmpty() && kept.size() < kRuns);
         // Every run recorded its start and its end (and, as it printed, its output so far).
-        QVERIFY2(history->lastChangeSeq() >= 2 * kRuns,
-                 qPrintable(QString::number(history->lastChangeSeq())));
+        QVERIFY2(*history->queries().lastChangeSeq() >= 2 * kRuns,
+                 qPrintable(QString::number(*history->queries().lastChangeSeq())));
     }
 
     // Runs beyond --history-max-runs, written while a server runs, go without a restart.
@@ -518,9 +518,9 @@ private Q_SLOTS:
         // As other processes would write them; the server itself records nothing.
         for (int i = 0; i < 10; ++i)
             QVERIFY(recordEndedRun(*history, QStringLiteral("other process %1").arg(i)));
-        QVERIFY(history->count({}) > 3);
-        QTRY_COMPARE_WITH_TIMEOUT(history->count({}), 3, 10'000);
-        QCOMPARE(history->list({}).constFirst().code, QStringLiteral("other process 9"));
+        QVERIFY(*history->queries().count({}) > 3);
+        QTRY_COMPARE_WITH_TIMEOUT(history->queries().count({}).valueOr(-1), 3, 10'000);
+        QCOMPARE(history->queries().list({})->constFirst().code, QStringLiteral("other process 9"));
         server->closeStdin();
         QVERIFY(server->waitForExit(30'000));
     }
@@ -551,15 +551,15 @@ private Q_SLOTS:
         QVERIFY2(bySettings.out.startsWith("Deleted "), bySettings.out.constData());
         auto history = openHistory(dir);
         QVERIFY(history);
-        QVERIFY(history->contentBytes() <= 8 * 1024 * 1024);
-        QVERIFY(history->contentBytes() > 6 * 1024 * 1024);
+        QVERIFY(*history->retention().contentBytes() <= 8 * 1024 * 1024);
+        QVERIFY(*history->retention().contentBytes() > 6 * 1024 * 1024);
         // The flag wins; and the file shrinks, not only its content.
         const servercli::Result byFlag = servercli::run(
             prune + QStringList{QStringLiteral("--history-max-mb"), QStringLiteral("1")});
         QCOMPARE(byFlag.exitCode, 0);
-        QVERIFY(history->contentBytes() <= 1024 * 1024);
-        QVERIFY(history->count({}) < 48);
-        QVERIFY(history->get(48)); // the newest stays
+        QVERIFY(*history->retention().contentBytes() <= 1024 * 1024);
+        QVERIFY(*history->queries().count({}) < 48);
+        QVERIFY(history->queries().get(48)); // the newest stays
         history.reset();
         QVERIFY2(QFileInfo(database).size() < 3 * 1024 * 1024,
                  qPrintable(QString::number(QFileInfo(database).size())));
@@ -569,7 +569,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_okRunId > 0);
         const QStringList dataDir{QStringLiteral("--data-dir"), m_dir.path()};
-        const qint64 total = store().count({});
+        const qint64 total = *store().queries().count({});
         QVERIFY(total >= 9);
 
         // list --json: newest first, every run with --limit 0.

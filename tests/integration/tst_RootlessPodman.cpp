@@ -72,7 +72,7 @@ private:
             qWarning("%s", qPrintable(store.error()));
             return std::nullopt;
         }
-        const QList<RunRecord> runs = (*store)->list({});
+        const QList<RunRecord> runs = *(*store)->queries().list({});
         if (runs.isEmpty())
             return std::nullopt;
         return runs.constFirst();

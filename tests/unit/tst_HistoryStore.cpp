@@ -234,9 +234,9 @@ QStringList addRunsWithFolders(HistoryStore& store, int count, qint64 bytes = 0)
             return keys;
         data.close();
         const struct timeval times[2] = {{now - 1000 + i, 0}, {now - 1000 + i, 0}};
-        const auto id = store.recordStart(runWithFiles(key));
+        const auto id = store.ledger().recordStart(runWithFiles(key));
         if (::utimes(QFile::encodeName(files.folder(key)).constData(), times) != 0 || !id ||
-            (i != 0 && !store.recordEnd(*id, endWithFiles(key))))
+            (i != 0 && !store.ledger().recordEnd(*id, endWithFiles(key))))
             return keys;
         keys += key;
     }
@@ -308,7 +308,7 @@ private:
             run.clientName = i % 3 == 0   ? QStringLiteral("Claude Desktop")
                              : i % 3 == 1 ? QStringLiteral("cursor-vscode")
                                           : QStringLiteral("100%_client");
-            const auto id = store.recordStart(run);
+            const auto id = store.ledger().recordStart(run);
             QVERIFY(id);
             QCOMPARE(*id, i);
             const RunStatus status = statuses[i - 1];
@@ -319,7 +319,7 @@ private:
                 end.stdoutText = QStringLiteral("a needle in stdout");
             if (i == 9)
                 end.stderrText = QStringLiteral("a NEEDLE in stderr");
-            QVERIFY(store.recordEnd(*id, end));
+            QVERIFY(store.ledger().recordEnd(*id, end));
         }
     }
 
@@ -387,7 +387,7 @@ private Q_SLOTS:
             QVERIFY(store);
             QCOMPARE(store->schemaVersion(), HistorySchema::latestVersion());
             QCOMPARE(store->path(), path);
-            QVERIFY(store->recordStart(newRun(QStringLiteral("1"))));
+            QVERIFY(store->ledger().recordStart(newRun(QStringLiteral("1"))));
             QCOMPARE(modeOf(folder), mode_t(0700));
             QCOMPARE(modeOf(path), mode_t(0600));
             // SQLite gives its side files the mode of the database.
@@ -407,7 +407,7 @@ private Q_SLOTS:
         // Opening again changes nothing.
         auto again = openStore(path);
         QVERIFY(again);
-        QCOMPARE(again->count({}), 1);
+        QCOMPARE(*again->queries().count({}), 1);
     }
 
     void roundTrip_data()
@@ -471,11 +471,11 @@ private Q_SLOTS:
         run.clientName = QStringLiteral("Клиент");
         run.serverPid = 2147483648LL; // beyond 32 bits
         run.startedAt = QDateTime::fromMSecsSinceEpoch(1712345678901, Qt::UTC);
-        const auto id = store->recordStart(run);
-        QVERIFY2(id, qPrintable(store->lastError()));
-        QVERIFY(store->lastError().isEmpty());
+        const auto id = store->ledger().recordStart(run);
+        QVERIFY2(id, qPrintable(id.error()));
+        QVERIFY(id.error().isEmpty());
 
-        const auto started = store->get(*id);
+        const auto started = store->queries().get(*id);
         QVERIFY(started);
         QCOMPARE(started->status, RunStatus::Running);
         QVERIFY(!started->endedAt.isValid());
@@ -494,9 +494,10 @@ private Q_SLOTS:
         end.durationMs = 98765;
         end.endedAt = QDateTime::fromMSecsSinceEpoch(1712345678901 + 98765, Qt::UTC);
         end.errorMessage = errorMessage;
-        QVERIFY2(store->recordEnd(*id, end), qPrintable(store->lastError()));
+        const Expected<void> recorded = store->ledger().recordEnd(*id, end);
+        QVERIFY2(recorded, qPrintable(recorded.error()));
 
-        const auto loaded = store->get(*id);
+        const auto loaded = store->queries().get(*id);
         QVERIFY(loaded);
         QCOMPARE(loaded->id, *id);
         QVERIFY(loaded->changeSeq > started->changeSeq);
@@ -536,9 +537,9 @@ private Q_SLOTS:
         bare.status = RunStatus::Ok;
         bare.endedAt = QDateTime::currentDateTimeUtc();
         const qint64 before = QDateTime::currentMSecsSinceEpoch();
-        const auto id = store->recordStart(bare);
-        QVERIFY2(id, qPrintable(store->lastError()));
-        const auto loaded = store->get(*id);
+        const auto id = store->ledger().recordStart(bare);
+        QVERIFY2(id, qPrintable(id.error()));
+        const auto loaded = store->queries().get(*id);
         QVERIFY(loaded);
         QCOMPARE(loaded->status, RunStatus::Running);
         QVERIFY(!loaded->endedAt.isValid());
@@ -549,8 +550,8 @@ private Q_SLOTS:
         // Ended with a null end time: now.
         RunRecord end = ended(RunStatus::Ok);
         end.endedAt = {};
-        QVERIFY(store->recordEnd(*id, end));
-        QVERIFY(store->get(*id)->endedAt.isValid());
+        QVERIFY(store->ledger().recordEnd(*id, end));
+        QVERIFY(store->queries().get(*id)->endedAt.isValid());
     }
 
     void unenforcedLimitsJoinTheRunsLimits()
@@ -562,20 +563,21 @@ private Q_SLOTS:
         RunRecord run;
         run.limits = QJsonObject{{QStringLiteral("memory_bytes"), 536870912},
                                  {QStringLiteral("allow_unlimited"), true}};
-        const auto id = store->recordStart(run);
+        const auto id = store->ledger().recordStart(run);
         QVERIFY(id);
         RunRecord end = ended(RunStatus::Ok);
         end.unenforcedLimits = {QStringLiteral("memory"), QStringLiteral("pids")};
-        QVERIFY2(store->recordEnd(*id, end), qPrintable(store->lastError()));
-        const QJsonObject limits = store->get(*id)->limits;
+        const Expected<void> recorded = store->ledger().recordEnd(*id, end);
+        QVERIFY2(recorded, qPrintable(recorded.error()));
+        const QJsonObject limits = store->queries().get(*id)->limits;
         QCOMPARE(limits.value(QLatin1String("memory_bytes")).toInt(), 536870912);
         QCOMPARE(limits.value(QLatin1String("unenforced")).toArray(),
                  (QJsonArray{QStringLiteral("memory"), QStringLiteral("pids")}));
 
         // A run whose limits all held keeps its limits as they were.
-        const auto other = store->recordStart(run);
-        QVERIFY(store->recordEnd(*other, ended(RunStatus::Ok)));
-        QCOMPARE(store->get(*other)->limits, run.limits);
+        const auto other = store->ledger().recordStart(run);
+        QVERIFY(store->ledger().recordEnd(*other, ended(RunStatus::Ok)));
+        QCOMPARE(store->queries().get(*other)->limits, run.limits);
     }
 
     void recordEndRefusesWhatItCannotStore()
@@ -584,20 +586,24 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         auto store = openStore(historyPath(dir));
         QVERIFY(store);
-        const auto id = store->recordStart(newRun(QStringLiteral("1")));
+        const auto id = store->ledger().recordStart(newRun(QStringLiteral("1")));
         QVERIFY(id);
-        QVERIFY(!store->recordEnd(*id, ended(RunStatus::Running)));
-        QVERIFY(store->lastError().contains(QLatin1String("running")));
-        QCOMPARE(store->get(*id)->status, RunStatus::Running);
+        const Expected<void> stillRunning =
+            store->ledger().recordEnd(*id, ended(RunStatus::Running));
+        QVERIFY(!stillRunning);
+        QVERIFY(stillRunning.error().contains(QLatin1String("running")));
+        QCOMPARE(store->queries().get(*id)->status, RunStatus::Running);
 
-        const qint64 seq = store->lastChangeSeq();
-        QVERIFY(!store->recordEnd(*id + 100, ended(RunStatus::Ok)));
-        QVERIFY(store->lastError().contains(QLatin1String("no such run")));
-        QCOMPARE(store->lastChangeSeq(), seq); // rolled back, counter included
+        const qint64 seq = *store->queries().lastChangeSeq();
+        const Expected<void> gone = store->ledger().recordEnd(*id + 100, ended(RunStatus::Ok));
+        QVERIFY(!gone);
+        QVERIFY(gone.error().contains(QLatin1String("no such run")));
+        QCOMPARE(*store->queries().lastChangeSeq(), seq); // rolled back, counter included
 
-        QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok)));
-        QVERIFY(store->lastError().isEmpty());
-        QVERIFY(!store->get(*id + 100));
+        QVERIFY(store->ledger().recordEnd(*id, ended(RunStatus::Ok)));
+        QVERIFY(!store->queries().get(*id + 100));
+        QVERIFY(store->queries().get(*id + 100).error() ==
+                QStringLiteral("no run %1").arg(*id + 100));
     }
 
     void filesAreRecordedAndReloaded()
@@ -608,43 +614,43 @@ private Q_SLOTS:
         QVERIFY(store);
         const QString key = QStringLiteral("0f6e5a3c-1b2d-4e5f-8a9b-0c1d2e3f4a5b");
         const RunRecord start = runWithFiles(key);
-        const auto id = store->recordStart(start);
+        const auto id = store->ledger().recordStart(start);
         QVERIFY(id);
-        const auto running = store->get(*id);
+        const auto running = store->queries().get(*id);
         QVERIFY(running);
         QCOMPARE(running->filesKey, key);
         QCOMPARE(running->files, start.files);
         QCOMPARE(running->outputFileCount, 0);
 
         const RunRecord end = endWithFiles(key);
-        QVERIFY(store->recordEnd(*id, end));
-        const auto plain = store->recordStart(newRun(QStringLiteral("no files")));
+        QVERIFY(store->ledger().recordEnd(*id, end));
+        const auto plain = store->ledger().recordStart(newRun(QStringLiteral("no files")));
         QVERIFY(plain);
-        QVERIFY(store->recordEnd(*plain, ended(RunStatus::Ok)));
+        QVERIFY(store->ledger().recordEnd(*plain, ended(RunStatus::Ok)));
 
         store.reset();
         store = openStore(historyPath(dir));
         QVERIFY(store);
-        const auto run = store->get(*id);
+        const auto run = store->queries().get(*id);
         QVERIFY(run);
         QCOMPARE(run->files, start.files + end.files); // inputs first, in order
         QCOMPARE(run->outputFileCount, 1);             // the skipped one is not counted
-        QVERIFY(store->get(*plain)->files.isEmpty());
-        QVERIFY(store->get(*plain)->filesKey.isEmpty());
+        QVERIFY(store->queries().get(*plain)->files.isEmpty());
+        QVERIFY(store->queries().get(*plain)->filesKey.isEmpty());
 
         // A list of full runs has their files; a list for a table has the count and the key only.
-        QCOMPARE(store->list({}).at(1).files, start.files + end.files);
+        QCOMPARE(store->queries().list({})->at(1).files, start.files + end.files);
         HistoryQuery slim;
         slim.includeContent = false;
-        const QList<RunRecord> listed = store->list(slim);
+        const QList<RunRecord> listed = *store->queries().list(slim);
         QCOMPARE(listed.size(), 2);
         QCOMPARE(listed.at(1).outputFileCount, 1);
         QCOMPARE(listed.at(1).filesKey, key);
         QVERIFY(listed.at(1).files.isEmpty());
         QCOMPARE(listed.at(0).outputFileCount, 0);
         // Oldest change first: the run with files ended before the other one.
-        QCOMPARE(store->changedSince(0).constFirst().outputFileCount, 1);
-        QCOMPARE(store->changedSince(0).constLast().outputFileCount, 0);
+        QCOMPARE(store->queries().changedSince(0)->constFirst().outputFileCount, 1);
+        QCOMPARE(store->queries().changedSince(0)->constLast().outputFileCount, 0);
     }
 
     // A run's connections through the egress proxy are kept in order, read back by get(), and
@@ -655,7 +661,7 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         auto store = openStore(historyPath(dir));
         QVERIFY(store);
-        const auto id = store->recordStart(newRun(QStringLiteral("import requests")));
+        const auto id = store->ledger().recordStart(newRun(QStringLiteral("import requests")));
         QVERIFY(id);
         RunRecord end = ended(RunStatus::Ok);
         const QDateTime started = QDateTime::fromMSecsSinceEpoch(1'780'000'000'123);
@@ -667,19 +673,19 @@ private Q_SLOTS:
              started.addMSecs(900), 1},
         };
         end.connectionsNotListed = 7;
-        QVERIFY(store->recordEnd(*id, end));
-        const auto other = store->recordStart(newRun(QStringLiteral("print(1)")));
+        QVERIFY(store->ledger().recordEnd(*id, end));
+        const auto other = store->ledger().recordStart(newRun(QStringLiteral("print(1)")));
         QVERIFY(other);
-        QVERIFY(store->recordEnd(*other, ended(RunStatus::Ok)));
+        QVERIFY(store->ledger().recordEnd(*other, ended(RunStatus::Ok)));
 
         store.reset();
         store = openStore(historyPath(dir));
         QVERIFY(store);
-        QCOMPARE(store->get(*id)->connections, end.connections);
-        QCOMPARE(store->get(*id)->connectionsNotListed, 7);
-        QVERIFY(store->get(*other)->connections.isEmpty());
-        QCOMPARE(store->get(*other)->connectionsNotListed, 0);
-        QVERIFY(store->remove({*id}));
+        QCOMPARE(store->queries().get(*id)->connections, end.connections);
+        QCOMPARE(store->queries().get(*id)->connectionsNotListed, 7);
+        QVERIFY(store->queries().get(*other)->connections.isEmpty());
+        QCOMPARE(store->queries().get(*other)->connectionsNotListed, 0);
+        QVERIFY(store->ledger().remove({*id}));
         RawDatabase raw(historyPath(dir));
         QCOMPARE(raw.value(QStringLiteral("SELECT count(*) FROM run_connections")).toInt(), 0);
     }
@@ -696,30 +702,30 @@ private Q_SLOTS:
             run.sessionName = QStringLiteral("analysis");
             run.sessionKey = key;
             run.clientName = QStringLiteral("claude-code");
-            const auto id = store->recordStart(run);
+            const auto id = store->ledger().recordStart(run);
             if (!id)
                 return qint64(0);
             RunRecord end;
             end.status = number > 0 ? RunStatus::Ok : RunStatus::Error;
             end.cellNumber = number;
-            return store->recordEnd(*id, end) ? *id : qint64(0);
+            return store->ledger().recordEnd(*id, end) ? *id : qint64(0);
         };
         const qint64 a1 = cell(QStringLiteral("code-sandbox-x-1"), QStringLiteral("df = 1"), 1);
-        QVERIFY(store->recordStart(newRun(QStringLiteral("one-shot"))));
+        QVERIFY(store->ledger().recordStart(newRun(QStringLiteral("one-shot"))));
         const qint64 a2 = cell(QStringLiteral("code-sandbox-x-1"), QStringLiteral("df"), 2);
         // Refused while another cell ran: in the session, but never a cell of it.
         const qint64 refused = cell(QStringLiteral("code-sandbox-x-1"), QStringLiteral("x"), 0);
         const qint64 b1 = cell(QStringLiteral("code-sandbox-x-9"), QStringLiteral("df = 2"), 1);
         QVERIFY(a1 && a2 && refused && b1);
 
-        const auto loaded = store->get(a2);
+        const auto loaded = store->queries().get(a2);
         QVERIFY(loaded);
         QCOMPARE(loaded->sessionName, QStringLiteral("analysis"));
         QCOMPARE(loaded->sessionKey, QStringLiteral("code-sandbox-x-1"));
         QCOMPARE(loaded->cellNumber, 2);
-        QCOMPARE(store->get(refused)->cellNumber, 0);
+        QCOMPARE(store->queries().get(refused)->cellNumber, 0);
 
-        const QList<HistoryInterpreterSession> sessions = store->sessions();
+        const QList<HistoryInterpreterSession> sessions = *store->queries().sessions();
         QCOMPARE(sessions.size(), 2);
         QCOMPARE(sessions.at(0).key, QStringLiteral("code-sandbox-x-9")); // most recent first
         QCOMPARE(sessions.at(1).key, QStringLiteral("code-sandbox-x-1"));
@@ -727,15 +733,15 @@ private Q_SLOTS:
         QCOMPARE(sessions.at(1).clientName, QStringLiteral("claude-code"));
         QCOMPARE(sessions.at(1).language, QStringLiteral("python"));
         QCOMPARE(sessions.at(1).calls, 3);
-        QCOMPARE(store->sessions(1).size(), 1);
+        QCOMPARE(store->queries().sessions(1)->size(), 1);
 
         HistoryQuery query;
         query.sessionKey = QStringLiteral("code-sandbox-x-1");
         QList<qint64> ids;
-        for (const RunRecord& run : store->list(query))
+        for (const RunRecord& run : *store->queries().list(query))
             ids << run.id;
         QCOMPARE(ids, QList<qint64>({refused, a2, a1}));
-        QCOMPARE(store->count(query), 3);
+        QCOMPARE(*store->queries().count(query), 3);
     }
 
     void deletingARunDeletesItsFiles()
@@ -748,16 +754,16 @@ private Q_SLOTS:
         QVERIFY(!key.isEmpty());
         const QString keptKey = makeRunFolder(*store);
         QVERIFY(!keptKey.isEmpty());
-        const auto id = store->recordStart(runWithFiles(key));
+        const auto id = store->ledger().recordStart(runWithFiles(key));
         QVERIFY(id);
-        QVERIFY(store->recordEnd(*id, endWithFiles(key)));
-        const auto kept = store->recordStart(runWithFiles(keptKey));
+        QVERIFY(store->ledger().recordEnd(*id, endWithFiles(key)));
+        const auto kept = store->ledger().recordStart(runWithFiles(keptKey));
         QVERIFY(kept);
         const RunFilesStore files(store->filesRoot());
         QCOMPARE(files.root(), dir.filePath(QStringLiteral("run-files")));
         QVERIFY(QFileInfo::exists(files.folder(key)));
 
-        QVERIFY(store->remove({*id}));
+        QVERIFY(store->ledger().remove({*id}));
         QVERIFY(!QFileInfo::exists(files.folder(key)));
         QVERIFY(QFileInfo::exists(files.folder(keptKey)));
         RawDatabase raw(historyPath(dir));
@@ -783,14 +789,14 @@ private Q_SLOTS:
         RetentionPolicy policy;
         policy.maxRuns = 2;
         policy.maxAgeDays = 0;
-        QCOMPARE(store->prune(policy), 1);
+        QCOMPARE(*store->retention().prune(policy), 1);
         QVERIFY(QFileInfo::exists(files.folder(keys.at(0))));
         QVERIFY(!QFileInfo::exists(files.folder(keys.at(1))));
         QVERIFY(QFileInfo::exists(files.folder(keys.at(2))));
         QVERIFY(QFileInfo::exists(files.folder(keys.at(3))));
 
         // The size limit as well (a budget of one byte: every ended run goes).
-        QCOMPARE(store->pruneToSize(1), 2);
+        QCOMPARE(*store->retention().pruneToSize(1), 2);
         QVERIFY(QFileInfo::exists(files.folder(keys.at(0))));
         QVERIFY(!QFileInfo::exists(files.folder(keys.at(2))));
         QVERIFY(!QFileInfo::exists(files.folder(keys.at(3))));
@@ -806,16 +812,15 @@ private Q_SLOTS:
         // Four runs of 400 KiB of files each, the first one oldest and still running.
         const QStringList keys = addRunsWithFolders(*store, 4, 400 * 1024);
         QCOMPARE(keys.size(), 4);
-        QCOMPARE(store->pruneFiles(0), 0); // no limit
-        QCOMPARE(store->pruneFiles(1024 * 1024), 2);
-        QVERIFY(store->lastError().isEmpty());
+        QCOMPARE(*store->retention().pruneFiles(0), 0); // no limit
+        QCOMPARE(*store->retention().pruneFiles(1024 * 1024), 2);
         QVERIFY(QFileInfo::exists(files.folder(keys.at(0)))); // running: kept
         QVERIFY(!QFileInfo::exists(files.folder(keys.at(1))));
         QVERIFY(!QFileInfo::exists(files.folder(keys.at(2))));
         QVERIFY(QFileInfo::exists(files.folder(keys.at(3))));
         QVERIFY(files.totalBytes() <= 1024 * 1024);
         // The runs stay in the history.
-        QCOMPARE(store->count({}), 4);
+        QCOMPARE(*store->queries().count({}), 4);
     }
 
     void list_data()
@@ -935,10 +940,11 @@ private Q_SLOTS:
         addListFixture(*store);
         if (QTest::currentTestFailed())
             return;
-        const QList<RunRecord> runs = store->list(query);
-        QVERIFY2(store->lastError().isEmpty(), qPrintable(store->lastError()));
+        const Expected<QList<RunRecord>> listed = store->queries().list(query);
+        QVERIFY2(listed, qPrintable(listed.error()));
+        const QList<RunRecord>& runs = *listed;
         QCOMPARE(idsOf(runs), ids);
-        QCOMPARE(store->count(query), count);
+        QCOMPARE(*store->queries().count(query), count);
     }
 
     void listWithoutContent()
@@ -950,7 +956,7 @@ private Q_SLOTS:
         addListFixture(*store);
         HistoryQuery query;
         query.includeContent = false;
-        const QList<RunRecord> runs = store->list(query);
+        const QList<RunRecord> runs = *store->queries().list(query);
         QCOMPARE(runs.size(), 12);
         QCOMPARE(runs.at(2).id, 10);
         QVERIFY(runs.at(2).code.isEmpty());
@@ -961,11 +967,11 @@ private Q_SLOTS:
                  QStringLiteral("512m"));
 
         query.previewChars = 7;
-        const QList<RunRecord> previews = store->list(query);
+        const QList<RunRecord> previews = *store->queries().list(query);
         QCOMPARE(previews.at(2).code, QStringLiteral("print('"));
         QCOMPARE(previews.at(2).stdoutText, QStringLiteral("out 10"));
         // get() always loads everything.
-        QCOMPARE(store->get(10)->code, QStringLiteral("print('run 10')"));
+        QCOMPARE(store->queries().get(10)->code, QStringLiteral("print('run 10')"));
     }
 
     void changedSinceSeesEveryChangeOnce()
@@ -975,31 +981,31 @@ private Q_SLOTS:
         auto writer = openStore(historyPath(dir));
         auto monitor = openStore(historyPath(dir)); // a second connection, as another process
         QVERIFY(writer && monitor);
-        QCOMPARE(monitor->lastChangeSeq(), 0);
-        QVERIFY(monitor->changedSince(0).isEmpty());
+        QCOMPARE(*monitor->queries().lastChangeSeq(), 0);
+        QVERIFY(monitor->queries().changedSince(0)->isEmpty());
 
-        const auto first = writer->recordStart(newRun(QStringLiteral("first")));
-        const auto second = writer->recordStart(newRun(QString(500, u'y')));
+        const auto first = writer->ledger().recordStart(newRun(QStringLiteral("first")));
+        const auto second = writer->ledger().recordStart(newRun(QString(500, u'y')));
         QVERIFY(first && second);
-        QList<RunRecord> changes = monitor->changedSince(0);
+        QList<RunRecord> changes = *monitor->queries().changedSince(0);
         QCOMPARE(idsOf(changes), (QList<qint64>{*first, *second}));
         QCOMPARE(changes.at(0).changeSeq, 1);
         QCOMPARE(changes.at(1).changeSeq, 2);
         QCOMPARE(changes.at(1).code.size(), 200); // a preview by default
-        QCOMPARE(monitor->changedSince(0, 10, 0).at(1).code, QString());
+        QCOMPARE(monitor->queries().changedSince(0, 10, 0)->at(1).code, QString());
 
-        QVERIFY(writer->recordEnd(*first, ended(RunStatus::Ok, QStringLiteral("done"))));
-        changes = monitor->changedSince(2);
+        QVERIFY(writer->ledger().recordEnd(*first, ended(RunStatus::Ok, QStringLiteral("done"))));
+        changes = *monitor->queries().changedSince(2);
         QCOMPARE(idsOf(changes), QList<qint64>{*first});
         QCOMPARE(changes.at(0).status, RunStatus::Ok);
         QCOMPARE(changes.at(0).changeSeq, 3);
-        QCOMPARE(monitor->lastChangeSeq(), 3);
+        QCOMPARE(*monitor->queries().lastChangeSeq(), 3);
 
         // Paging by the last changeSeq seen: oldest change first, each exactly once.
         QList<qint64> paged;
         qint64 seen = 0;
         for (;;) {
-            const QList<RunRecord> page = monitor->changedSince(seen, 1);
+            const QList<RunRecord> page = *monitor->queries().changedSince(seen, 1);
             if (page.isEmpty())
                 break;
             paged += page.constFirst().id;
@@ -1009,12 +1015,12 @@ private Q_SLOTS:
         QCOMPARE(seen, 3);
 
         // Deletions do not show up as changes but move deletionSeq.
-        const qint64 deletions = monitor->deletionSeq();
+        const qint64 deletions = *monitor->queries().deletionSeq();
         QVERIFY(deletions >= 0);
-        QVERIFY(writer->remove({*second}));
-        QCOMPARE(monitor->deletionSeq(), deletions + 1);
-        QVERIFY(monitor->changedSince(3).isEmpty());
-        QCOMPARE(idsOf(monitor->changedSince(0)), QList<qint64>{*first});
+        QVERIFY(writer->ledger().remove({*second}));
+        QCOMPARE(*monitor->queries().deletionSeq(), deletions + 1);
+        QVERIFY(monitor->queries().changedSince(3)->isEmpty());
+        QCOMPARE(idsOf(*monitor->queries().changedSince(0)), QList<qint64>{*first});
     }
 
     // The output of a running run, as its server writes it for live views: seen by another
@@ -1026,23 +1032,25 @@ private Q_SLOTS:
         auto writer = openStore(historyPath(dir));
         auto monitor = openStore(historyPath(dir));
         QVERIFY(writer && monitor);
-        const auto id = writer->recordStart(newRun(QStringLiteral("print(1)")));
+        const auto id = writer->ledger().recordStart(newRun(QStringLiteral("print(1)")));
         QVERIFY(id);
-        const qint64 before = monitor->lastChangeSeq();
-        QVERIFY(writer->recordOutput(*id, QStringLiteral("so far\n"), QStringLiteral("warn\n")));
-        const QList<RunRecord> changes = monitor->changedSince(before);
+        const qint64 before = *monitor->queries().lastChangeSeq();
+        QVERIFY(writer->ledger().recordOutput(*id, QStringLiteral("so far\n"),
+                                              QStringLiteral("warn\n")));
+        const QList<RunRecord> changes = *monitor->queries().changedSince(before);
         QCOMPARE(idsOf(changes), QList<qint64>{*id});
         QCOMPARE(changes.at(0).status, RunStatus::Running);
-        QCOMPARE(monitor->get(*id)->stdoutText, QStringLiteral("so far\n"));
-        QCOMPARE(monitor->get(*id)->stderrText, QStringLiteral("warn\n"));
+        QCOMPARE(monitor->queries().get(*id)->stdoutText, QStringLiteral("so far\n"));
+        QCOMPARE(monitor->queries().get(*id)->stderrText, QStringLiteral("warn\n"));
 
-        QVERIFY(writer->recordEnd(*id, ended(RunStatus::Ok, QStringLiteral("all\n"))));
-        QCOMPARE(monitor->get(*id)->stdoutText, QStringLiteral("all\n"));
+        QVERIFY(writer->ledger().recordEnd(*id, ended(RunStatus::Ok, QStringLiteral("all\n"))));
+        QCOMPARE(monitor->queries().get(*id)->stdoutText, QStringLiteral("all\n"));
         // A late write (the end won the race) changes nothing and says why.
-        QVERIFY(!writer->recordOutput(*id, QStringLiteral("late"), QString()));
-        QVERIFY2(writer->lastError().contains(QLatin1String("not running")),
-                 qPrintable(writer->lastError()));
-        QCOMPARE(monitor->get(*id)->stdoutText, QStringLiteral("all\n"));
+        const Expected<void> late =
+            writer->ledger().recordOutput(*id, QStringLiteral("late"), QString());
+        QVERIFY(!late);
+        QVERIFY2(late.error().contains(QLatin1String("not running")), qPrintable(late.error()));
+        QCOMPARE(monitor->queries().get(*id)->stdoutText, QStringLiteral("all\n"));
     }
 
     // The desktop app's Stop: a request from one connection, taken once by the run's server
@@ -1054,27 +1062,28 @@ private Q_SLOTS:
         auto server = openStore(historyPath(dir));
         auto app = openStore(historyPath(dir));
         QVERIFY(server && app);
-        const auto first = server->recordStart(newRun(QStringLiteral("a")));
-        const auto second = server->recordStart(newRun(QStringLiteral("b")));
-        const auto done = server->recordStart(newRun(QStringLiteral("c")));
+        const auto first = server->ledger().recordStart(newRun(QStringLiteral("a")));
+        const auto second = server->ledger().recordStart(newRun(QStringLiteral("b")));
+        const auto done = server->ledger().recordStart(newRun(QStringLiteral("c")));
         QVERIFY(first && second && done);
-        QVERIFY(server->recordEnd(*done, ended(RunStatus::Ok, QString())));
-        QVERIFY(server->takeStopRequests({*first, *second}).isEmpty());
+        QVERIFY(server->ledger().recordEnd(*done, ended(RunStatus::Ok, QString())));
+        QVERIFY(server->stopRequests().take({*first, *second})->isEmpty());
 
-        QVERIFY(app->requestStop(*first));
-        QVERIFY(app->requestStop(*first)); // pressed twice: still one request
-        QVERIFY(!app->requestStop(*done));
-        QVERIFY2(app->lastError().contains(QLatin1String("not running")),
-                 qPrintable(app->lastError()));
-        QVERIFY(!app->requestStop(*done + 100));
+        QVERIFY(app->stopRequests().request(*first));
+        QVERIFY(app->stopRequests().request(*first)); // pressed twice: still one request
+        const Expected<void> refused = app->stopRequests().request(*done);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().contains(QLatin1String("not running")),
+                 qPrintable(refused.error()));
+        QVERIFY(!app->stopRequests().request(*done + 100));
         // Another server's runs are not handed to this one.
-        QVERIFY(server->takeStopRequests({*second}).isEmpty());
-        QCOMPARE(server->takeStopRequests({*first, *second}), QList<qint64>{*first});
-        QVERIFY(server->takeStopRequests({*first, *second}).isEmpty());
+        QVERIFY(server->stopRequests().take({*second})->isEmpty());
+        QCOMPARE(*server->stopRequests().take({*first, *second}), QList<qint64>{*first});
+        QVERIFY(server->stopRequests().take({*first, *second})->isEmpty());
 
         // A request the run's end overtook goes with it.
-        QVERIFY(app->requestStop(*second));
-        QVERIFY(server->recordEnd(*second, ended(RunStatus::Ok, QString())));
+        QVERIFY(app->stopRequests().request(*second));
+        QVERIFY(server->ledger().recordEnd(*second, ended(RunStatus::Ok, QString())));
         QCOMPARE(RawDatabase(historyPath(dir))
                      .value(QStringLiteral("SELECT count(*) FROM stop_requests"))
                      .toLongLong(),
@@ -1095,13 +1104,13 @@ private Q_SLOTS:
             RunRecord run = newRun(QStringLiteral("x"));
             run.clientName = client;
             run.startedAt = from.addMSecs(offsetMs);
-            const auto id = store->recordStart(run);
+            const auto id = store->ledger().recordStart(run);
             QVERIFY(id);
             if (status == RunStatus::Running)
                 return;
             RunRecord end = ended(status, QString());
             end.durationMs = durationMs;
-            QVERIFY(store->recordEnd(*id, end));
+            QVERIFY(store->ledger().recordEnd(*id, end));
         };
         const qint64 hour = 3'600'000;
         // Interval 0: durations 1..20 (claude: 15 ok, 2 errors; codex: 3 ok).
@@ -1118,8 +1127,8 @@ private Q_SLOTS:
         add(-1, QStringLiteral("claude"), RunStatus::Ok, 1);
         add(3 * hour, QStringLiteral("claude"), RunStatus::Ok, 1);
 
-        const auto report = store->activity({from, from.addMSecs(3 * hour), hour, {}});
-        QVERIFY2(report, qPrintable(store->lastError()));
+        const auto report = store->queries().activity({from, from.addMSecs(3 * hour), hour, {}});
+        QVERIFY2(report, qPrintable(report.error()));
         QCOMPARE(report->query.bucketCount(), 3);
         QCOMPARE(report->totalCalls, 23);
         QCOMPARE(report->clients.size(), 3);
@@ -1149,17 +1158,17 @@ private Q_SLOTS:
                              from.addMSecs(3 * hour),
                              hour,
                              {from, from.addMSecs(10'500), from.addMSecs(2 * hour)}};
-        const auto cut = store->activity(uneven);
-        QVERIFY2(cut, qPrintable(store->lastError()));
+        const auto cut = store->queries().activity(uneven);
+        QVERIFY2(cut, qPrintable(cut.error()));
         QCOMPARE(cut->clients.at(0).calls, (QList<int>{10, 7, 0}));
         QCOMPARE(cut->clients.at(1).calls, (QList<int>{0, 3, 1}));
         QCOMPARE(cut->p50Ms, (QList<qint64>{5, 15, 30'000}));
         QCOMPARE(uneven.bucketStart(3), uneven.before);
 
         // An empty stretch, and one with nothing in it.
-        QCOMPARE(store->activity({from, from, hour, {}})->query.bucketCount(), 0);
+        QCOMPARE(store->queries().activity({from, from, hour, {}})->query.bucketCount(), 0);
         const auto quiet =
-            store->activity({from.addMSecs(-10 * hour), from.addMSecs(-hour), hour, {}});
+            store->queries().activity({from.addMSecs(-10 * hour), from.addMSecs(-hour), hour, {}});
         QVERIFY(quiet);
         QCOMPARE(quiet->totalCalls, 0);
         QCOMPARE(quiet->p50Ms, QList<qint64>(9, -1));
@@ -1171,29 +1180,29 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         auto store = openStore(historyPath(dir));
         QVERIFY(store);
-        QCOMPARE(store->count({}), 0);
+        QCOMPARE(*store->queries().count({}), 0);
         QList<qint64> ids;
         for (int i = 0; i < 700; ++i) {
-            const auto id = store->recordStart(newRun(QString::number(i)));
+            const auto id = store->ledger().recordStart(newRun(QString::number(i)));
             QVERIFY(id);
             ids += *id;
         }
-        QCOMPARE(store->count({}), 700);
-        const qint64 deletions = store->deletionSeq();
+        QCOMPARE(*store->queries().count({}), 700);
+        const qint64 deletions = *store->queries().deletionSeq();
 
-        QVERIFY(store->remove({}));
-        QVERIFY(store->remove({999999}));
-        QCOMPARE(store->deletionSeq(), deletions); // nothing was deleted
+        QVERIFY(store->ledger().remove({}));
+        QVERIFY(store->ledger().remove({999999}));
+        QCOMPARE(*store->queries().deletionSeq(), deletions); // nothing was deleted
         // More ids than one statement takes.
-        QVERIFY(store->remove(ids.mid(0, 650)));
-        QCOMPARE(store->count({}), 50);
-        QCOMPARE(store->deletionSeq(), deletions + 1);
-        QVERIFY(!store->get(ids.at(0)));
-        QVERIFY(store->get(ids.at(650)));
+        QVERIFY(store->ledger().remove(ids.mid(0, 650)));
+        QCOMPARE(*store->queries().count({}), 50);
+        QCOMPARE(*store->queries().deletionSeq(), deletions + 1);
+        QVERIFY(!store->queries().get(ids.at(0)));
+        QVERIFY(store->queries().get(ids.at(650)));
 
         // Ids are never reused.
-        QVERIFY(store->remove(ids.mid(650)));
-        const auto next = store->recordStart(newRun(QStringLiteral("next")));
+        QVERIFY(store->ledger().remove(ids.mid(650)));
+        const auto next = store->ledger().recordStart(newRun(QStringLiteral("next")));
         QVERIFY(next);
         QCOMPARE(*next, ids.constLast() + 1);
     }
@@ -1205,26 +1214,26 @@ private Q_SLOTS:
         auto store = openStore(historyPath(dir));
         QVERIFY(store);
         // 1: still running; 2..16 ended; 17: running.
-        QVERIFY(store->recordStart(newRun(QStringLiteral("old but running"))));
+        QVERIFY(store->ledger().recordStart(newRun(QStringLiteral("old but running"))));
         for (int i = 2; i <= 16; ++i) {
-            const auto id = store->recordStart(newRun(QString::number(i)));
+            const auto id = store->ledger().recordStart(newRun(QString::number(i)));
             QVERIFY(id);
-            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok)));
+            QVERIFY(store->ledger().recordEnd(*id, ended(RunStatus::Ok)));
         }
-        QVERIFY(store->recordStart(newRun(QStringLiteral("newest, running"))));
+        QVERIFY(store->ledger().recordStart(newRun(QStringLiteral("newest, running"))));
 
         RetentionPolicy policy;
         policy.maxRuns = 10;
         policy.maxAgeDays = 0;
-        QCOMPARE(store->prune(policy), 6); // 2..7: 8..17 are the newest 10
-        QVERIFY(store->lastError().isEmpty());
+        QCOMPARE(*store->retention().prune(policy), 6); // 2..7: 8..17 are the newest 10
         HistoryQuery all;
         all.limit = 0;
-        QCOMPARE(idsOf(store->list(all)), (QList<qint64>{17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 1}));
-        QCOMPARE(store->prune(policy), 0);
+        QCOMPARE(idsOf(*store->queries().list(all)),
+                 (QList<qint64>{17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 1}));
+        QCOMPARE(*store->retention().prune(policy), 0);
 
         policy.maxRuns = 0;
-        QCOMPARE(store->prune(policy), 0); // no limit at all
+        QCOMPARE(*store->retention().prune(policy), 0); // no limit at all
     }
 
     void pruneByAge()
@@ -1237,13 +1246,13 @@ private Q_SLOTS:
         const auto add = [&](int daysAgo, bool end) -> qint64 {
             RunRecord run = newRun(QStringLiteral("%1 days ago").arg(daysAgo));
             run.startedAt = now.addDays(-daysAgo);
-            const auto id = store->recordStart(run);
+            const auto id = store->ledger().recordStart(run);
             if (id && end) {
                 RunRecord finished = ended(RunStatus::Ok);
                 finished.endedAt = run.startedAt.addSecs(1);
-                store->recordEnd(*id, finished);
+                (void)store->ledger().recordEnd(*id, finished);
             }
-            return id.value_or(-1);
+            return id.valueOr(-1);
         };
         const qint64 ancient = add(400, true);
         const qint64 old = add(91, true);
@@ -1251,12 +1260,13 @@ private Q_SLOTS:
         const qint64 recent = add(89, true);
         const qint64 today = add(0, true);
 
-        QCOMPARE(store->prune(RetentionPolicy{}), 2); // the defaults: 10000 runs, 90 days
-        QVERIFY(!store->get(ancient));
-        QVERIFY(!store->get(old));
-        QVERIFY(store->get(oldRunning));
-        QVERIFY(store->get(recent));
-        QVERIFY(store->get(today));
+        QCOMPARE(*store->retention().prune(RetentionPolicy{}),
+                 2); // the defaults: 10000 runs, 90 days
+        QVERIFY(!store->queries().get(ancient));
+        QVERIFY(!store->queries().get(old));
+        QVERIFY(store->queries().get(oldRunning));
+        QVERIFY(store->queries().get(recent));
+        QVERIFY(store->queries().get(today));
     }
 
     void pruneInShortTransactions()
@@ -1266,18 +1276,18 @@ private Q_SLOTS:
         auto store = openStore(historyPath(dir));
         QVERIFY(store);
         for (int i = 1; i <= 1200; ++i) {
-            const auto id = store->recordStart(newRun(QString::number(i)));
+            const auto id = store->ledger().recordStart(newRun(QString::number(i)));
             QVERIFY(id);
-            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok)));
+            QVERIFY(store->ledger().recordEnd(*id, ended(RunStatus::Ok)));
         }
-        const qint64 deletions = store->deletionSeq();
+        const qint64 deletions = *store->queries().deletionSeq();
         RetentionPolicy policy;
         policy.maxRuns = 100;
-        QCOMPARE(store->prune(policy), 1100);
-        QCOMPARE(store->count({}), 100);
-        QCOMPARE(store->list({}).constLast().id, 1101);
+        QCOMPARE(*store->retention().prune(policy), 1100);
+        QCOMPARE(*store->queries().count({}), 100);
+        QCOMPARE(store->queries().list({})->constLast().id, 1101);
         // 500 + 500 + 100: three transactions.
-        QCOMPARE(store->deletionSeq(), deletions + 3);
+        QCOMPARE(*store->queries().deletionSeq(), deletions + 3);
     }
 
     void pruneBySize()
@@ -1288,47 +1298,48 @@ private Q_SLOTS:
         QVERIFY(store);
         const QString output(64 * 1024, u'o');
         RunRecord bigRunning = newRun(QString(64 * 1024, u'c'));
-        const auto running = store->recordStart(bigRunning); // the oldest, and never ended
+        const auto running = store->ledger().recordStart(bigRunning); // the oldest, and never ended
         QVERIFY(running);
         QList<qint64> endedIds;
         for (int i = 0; i < 40; ++i) {
-            const auto id = store->recordStart(newRun(QString::number(i)));
+            const auto id = store->ledger().recordStart(newRun(QString::number(i)));
             QVERIFY(id);
-            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
+            QVERIFY(store->ledger().recordEnd(*id, ended(RunStatus::Ok, output)));
             endedIds << *id;
         }
         constexpr qint64 budget = 1024 * 1024;
-        QVERIFY(store->contentBytes() > 2 * budget);
+        QVERIFY(*store->retention().contentBytes() > 2 * budget);
 
         RetentionPolicy policy;
         policy.maxRuns = 0;
         policy.maxAgeDays = 0;
         policy.maxTotalBytes = budget;
-        const qint64 deletions = store->deletionSeq();
-        const int deleted = store->prune(policy);
-        QVERIFY(store->lastError().isEmpty());
-        const qint64 size = store->contentBytes();
+        const qint64 deletions = *store->queries().deletionSeq();
+        const Expected<int> pruned = store->retention().prune(policy);
+        QVERIFY2(pruned, qPrintable(pruned.error()));
+        const int deleted = *pruned;
+        const qint64 size = *store->retention().contentBytes();
         QVERIFY2(size <= budget, qPrintable(QString::number(size)));
         // No more than it had to: what is left fills the budget but for a run or two.
         QVERIFY2(size > budget - 3 * qint64(output.size()), qPrintable(QString::number(size)));
         // The oldest ended runs went, in as few transactions as it could.
         HistoryQuery all;
         all.limit = 0;
-        const QList<qint64> left = idsOf(store->list(all));
+        const QList<qint64> left = idsOf(*store->queries().list(all));
         QCOMPARE(left.size(), 40 - deleted + 1);
         for (qsizetype i = 0; i < left.size() - 1; ++i)
             QCOMPARE(left.at(i), endedIds.at(endedIds.size() - 1 - i));
         QCOMPARE(left.constLast(), *running); // still running, kept whatever its size
-        QVERIFY(store->deletionSeq() > deletions);
-        QVERIFY(store->deletionSeq() <= deletions + 3);
+        QVERIFY(*store->queries().deletionSeq() > deletions);
+        QVERIFY(*store->queries().deletionSeq() <= deletions + 3);
 
         // Within the budget: nothing more goes.
-        QCOMPARE(store->prune(policy), 0);
-        QCOMPARE(store->pruneToSize(budget), 0);
+        QCOMPARE(*store->retention().prune(policy), 0);
+        QCOMPARE(*store->retention().pruneToSize(budget), 0);
         // A budget only running runs could meet: every ended run goes, and pruning ends.
-        QCOMPARE(store->pruneToSize(32 * 1024), left.size() - 1);
-        QCOMPARE(idsOf(store->list(all)), QList<qint64>{*running});
-        QCOMPARE(store->pruneToSize(0), 0); // 0: no limit
+        QCOMPARE(*store->retention().pruneToSize(32 * 1024), left.size() - 1);
+        QCOMPARE(idsOf(*store->queries().list(all)), QList<qint64>{*running});
+        QCOMPARE(*store->retention().pruneToSize(0), 0); // 0: no limit
     }
 
     // A history far beyond its size (runs from before texts were capped) is cut down in
@@ -1341,17 +1352,17 @@ private Q_SLOTS:
         QVERIFY(store);
         const QString output(4 * 1024 * 1024, u'o');
         for (int i = 0; i < 40; ++i) { // 160 MiB
-            const auto id = store->recordStart(newRun(QString::number(i)));
+            const auto id = store->ledger().recordStart(newRun(QString::number(i)));
             QVERIFY(id);
-            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
+            QVERIFY(store->ledger().recordEnd(*id, ended(RunStatus::Ok, output)));
         }
-        const qint64 deletions = store->deletionSeq();
-        QCOMPARE(store->pruneToSize(8 * 1024 * 1024), 39);
-        QVERIFY(store->contentBytes() <= 8 * 1024 * 1024);
+        const qint64 deletions = *store->queries().deletionSeq();
+        QCOMPARE(*store->retention().pruneToSize(8 * 1024 * 1024), 39);
+        QVERIFY(*store->retention().contentBytes() <= 8 * 1024 * 1024);
         // 64 MiB at most per transaction: three of them at least.
-        QVERIFY2(store->deletionSeq() >= deletions + 3,
-                 qPrintable(QString::number(store->deletionSeq() - deletions)));
-        QVERIFY(store->get(40));
+        QVERIFY2(*store->queries().deletionSeq() >= deletions + 3,
+                 qPrintable(QString::number(*store->queries().deletionSeq() - deletions)));
+        QVERIFY(store->queries().get(40));
     }
 
     // What the file takes on disk stays near the budget, however many runs come: deleted
@@ -1366,11 +1377,11 @@ private Q_SLOTS:
         constexpr qint64 budget = 1024 * 1024;
         const QString output(64 * 1024, u'o');
         for (int i = 0; i < 200; ++i) { // 12.5 MiB of output in all
-            const auto id = store->recordStart(newRun(QString::number(i)));
+            const auto id = store->ledger().recordStart(newRun(QString::number(i)));
             QVERIFY(id);
-            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
-            store->pruneToSize(budget);
-            QVERIFY(store->lastError().isEmpty());
+            QVERIFY(store->ledger().recordEnd(*id, ended(RunStatus::Ok, output)));
+            const Expected<int> pruned = store->retention().pruneToSize(budget);
+            QVERIFY2(pruned, qPrintable(pruned.error()));
         }
         RawDatabase raw(path);
         QVERIFY(raw.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
@@ -1386,17 +1397,17 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         auto store = openStore(historyPath(dir));
         QVERIFY(store);
-        const qint64 empty = store->contentBytes();
+        const qint64 empty = *store->retention().contentBytes();
         // The schema alone: a page for each table and index.
         QVERIFY2(empty > 0 && empty < 96 * 1024, qPrintable(QString::number(empty)));
-        const auto id = store->recordStart(newRun(QString(512 * 1024, u'c')));
+        const auto id = store->ledger().recordStart(newRun(QString(512 * 1024, u'c')));
         QVERIFY(id);
-        const qint64 full = store->contentBytes();
+        const qint64 full = *store->retention().contentBytes();
         QVERIFY2(full >= empty + 512 * 1024 && full < empty + 600 * 1024,
                  qPrintable(QString::number(full)));
-        QVERIFY(store->remove({*id}));
+        QVERIFY(store->ledger().remove({*id}));
         // Its pages are free now, not in use (an index page may have split meanwhile).
-        QVERIFY(store->contentBytes() <= empty + 8 * 1024);
+        QVERIFY(*store->retention().contentBytes() <= empty + 8 * 1024);
     }
 
     void anOldFileIsMadeAbleToShrink()
@@ -1406,7 +1417,7 @@ private Q_SLOTS:
         const QString path = historyPath(dir);
         auto store = openStore(path);
         QVERIFY(store);
-        const auto id = store->recordStart(newRun(QStringLiteral("kept")));
+        const auto id = store->ledger().recordStart(newRun(QStringLiteral("kept")));
         QVERIFY(id);
         RawDatabase raw(path);
         QCOMPARE(raw.value(QStringLiteral("PRAGMA auto_vacuum")).toInt(), 2); // new files have it
@@ -1415,11 +1426,12 @@ private Q_SLOTS:
         QVERIFY(raw.exec(QStringLiteral("VACUUM")));
         QCOMPARE(raw.value(QStringLiteral("PRAGMA auto_vacuum")).toInt(), 0);
 
-        QVERIFY2(store->enableIncrementalVacuum(), qPrintable(store->lastError()));
+        const Expected<void> enabled = store->retention().enableIncrementalVacuum();
+        QVERIFY2(enabled, qPrintable(enabled.error()));
         // A new connection: an open one answers from the header it read last.
         QCOMPARE(RawDatabase(path).value(QStringLiteral("PRAGMA auto_vacuum")).toInt(), 2);
-        QCOMPARE(store->get(*id)->code, QStringLiteral("kept"));
-        QVERIFY(store->enableIncrementalVacuum()); // nothing to do now
+        QCOMPARE(store->queries().get(*id)->code, QStringLiteral("kept"));
+        QVERIFY(store->retention().enableIncrementalVacuum()); // nothing to do now
     }
 
     void markInterrupted()
@@ -1435,10 +1447,10 @@ private Q_SLOTS:
             run.hostName = host;
             run.serverPid = pid;
             run.serverInstance = QStringLiteral("instance-%1").arg(pid);
-            const auto id = store->recordStart(run);
+            const auto id = store->ledger().recordStart(run);
             if (id && end)
-                store->recordEnd(*id, ended(RunStatus::Ok));
-            return id.value_or(-1);
+                (void)store->ledger().recordEnd(*id, ended(RunStatus::Ok));
+            return id.valueOr(-1);
         };
         const qint64 alive = add(kHost, alivePid, false);
         const qint64 dead1 = add(kHost, deadPid, false);
@@ -1451,27 +1463,27 @@ private Q_SLOTS:
             asked += pid;
             return pid == alivePid;
         };
-        const qint64 seqBefore = store->lastChangeSeq();
+        const qint64 seqBefore = *store->queries().lastChangeSeq();
         const qint64 before = QDateTime::currentMSecsSinceEpoch();
-        QCOMPARE(store->markInterrupted(kHost, isAlive), 2);
+        QCOMPARE(*store->ledger().markInterrupted(kHost, isAlive), 2);
         std::sort(asked.begin(), asked.end());
         QCOMPARE(asked, (QList<qint64>{alivePid, deadPid})); // once each, this host only
 
-        QCOMPARE(store->get(alive)->status, RunStatus::Running);
+        QCOMPARE(store->queries().get(alive)->status, RunStatus::Running);
         for (const qint64 id : {dead1, dead2}) {
-            const auto run = store->get(id);
+            const auto run = store->queries().get(id);
             QCOMPARE(run->status, RunStatus::Interrupted);
             QVERIFY(run->endedAt.toMSecsSinceEpoch() >= before);
             QVERIFY(run->errorMessage.contains(QLatin1String("200")));
         }
-        QCOMPARE(store->get(deadButEnded)->status, RunStatus::Ok);
-        QCOMPARE(store->get(otherHost)->status, RunStatus::Running);
+        QCOMPARE(store->queries().get(deadButEnded)->status, RunStatus::Ok);
+        QCOMPARE(store->queries().get(otherHost)->status, RunStatus::Running);
         // Each marked run is a change of its own.
-        QCOMPARE(idsOf(store->changedSince(seqBefore)), (QList<qint64>{dead1, dead2}));
-        QCOMPARE(store->lastChangeSeq(), seqBefore + 2);
+        QCOMPARE(idsOf(*store->queries().changedSince(seqBefore)), (QList<qint64>{dead1, dead2}));
+        QCOMPARE(*store->queries().lastChangeSeq(), seqBefore + 2);
 
-        QCOMPARE(store->markInterrupted(kHost, isAlive), 0);
-        QCOMPARE(store->markInterrupted(QStringLiteral("nowhere"), isAlive), 0);
+        QCOMPARE(*store->ledger().markInterrupted(kHost, isAlive), 0);
+        QCOMPARE(*store->ledger().markInterrupted(QStringLiteral("nowhere"), isAlive), 0);
     }
 
     void openFails_data()
@@ -1586,7 +1598,7 @@ private Q_SLOTS:
         auto store = openStore(touched);
         QVERIFY(store);
         QCOMPARE(store->schemaVersion(), HistorySchema::latestVersion());
-        QVERIFY(store->recordStart(newRun(QStringLiteral("1"))));
+        QVERIFY(store->ledger().recordStart(newRun(QStringLiteral("1"))));
 
         const QString blank = dir.filePath(QStringLiteral("blank.sqlite"));
         {
@@ -1627,7 +1639,7 @@ private Q_SLOTS:
         auto store = openStore(path);
         QVERIFY(store);
         QCOMPARE(store->schemaVersion(), HistorySchema::latestVersion());
-        const auto first = store->get(1);
+        const auto first = store->queries().get(1);
         QVERIFY(first);
         QCOMPARE(first->code, QStringLiteral("print('ünïcode')"));
         QCOMPARE(first->stdoutText, QStringLiteral("ünïcode\n"));
@@ -1637,27 +1649,28 @@ private Q_SLOTS:
         QCOMPARE(first->startedAt.toMSecsSinceEpoch(), 1600000000000LL);
         QCOMPARE(first->endedAt.toMSecsSinceEpoch(), 1600000000005LL);
         QCOMPARE(first->clientName, QStringLiteral("old client"));
-        const auto second = store->get(2);
+        const auto second = store->queries().get(2);
         QVERIFY(second);
         QCOMPARE(second->status, RunStatus::Running);
         QVERIFY(!second->exitCode);
         QVERIFY(!second->endedAt.isValid());
-        QCOMPARE(store->markInterrupted(QStringLiteral("h"), [](qint64) { return false; }), 1);
-        const auto third = store->recordStart(newRun(QStringLiteral("new")));
-        QCOMPARE(third, std::optional<qint64>(3));
-        QCOMPARE(store->get(3)->changeSeq, 4); // after the interruption's 3
+        QCOMPARE(
+            *store->ledger().markInterrupted(QStringLiteral("h"), [](qint64) { return false; }), 1);
+        const auto third = store->ledger().recordStart(newRun(QStringLiteral("new")));
+        QCOMPARE(*third, 3);
+        QCOMPARE(store->queries().get(3)->changeSeq, 4); // after the interruption's 3
 
         // Version 2: the old runs have no files; new ones keep theirs, and lose them with the run.
         QVERIFY(first->filesKey.isEmpty());
         QVERIFY(first->files.isEmpty());
         QCOMPARE(first->outputFileCount, 0);
         const QString key = QStringLiteral("0f6e5a3c-1b2d-4e5f-8a9b-0c1d2e3f4a5b");
-        const auto withFiles = store->recordStart(runWithFiles(key));
+        const auto withFiles = store->ledger().recordStart(runWithFiles(key));
         QVERIFY(withFiles);
-        QVERIFY(store->recordEnd(*withFiles, endWithFiles(key)));
-        QCOMPARE(store->get(*withFiles)->files.size(), 3);
-        QCOMPARE(store->get(*withFiles)->outputFileCount, 1);
-        QVERIFY(store->remove({*withFiles}));
+        QVERIFY(store->ledger().recordEnd(*withFiles, endWithFiles(key)));
+        QCOMPARE(store->queries().get(*withFiles)->files.size(), 3);
+        QCOMPARE(store->queries().get(*withFiles)->outputFileCount, 1);
+        QVERIFY(store->ledger().remove({*withFiles}));
         RawDatabase raw(path);
         QCOMPARE(raw.value(QStringLiteral("SELECT count(*) FROM run_files")).toInt(), 0);
 
@@ -1665,18 +1678,18 @@ private Q_SLOTS:
         QVERIFY(first->sessionName.isEmpty());
         QVERIFY(first->sessionKey.isEmpty());
         QCOMPARE(first->cellNumber, 0);
-        QVERIFY(store->sessions().isEmpty());
+        QVERIFY(store->queries().sessions()->isEmpty());
 
         // Version 4: the old run that was still going can be asked to stop no more.
-        QVERIFY(!store->requestStop(2));
+        QVERIFY(!store->stopRequests().request(2));
         QCOMPARE(raw.value(QStringLiteral("SELECT count(*) FROM stop_requests")).toInt(), 0);
 
         // Version 5: the old runs made no connection through a proxy.
-        QVERIFY(store->get(first->id)->connections.isEmpty());
+        QVERIFY(store->queries().get(first->id)->connections.isEmpty());
         QCOMPARE(raw.value(QStringLiteral("SELECT count(*) FROM run_connections")).toInt(), 0);
 
         // Version 6: none of their connections went unlisted.
-        QCOMPARE(store->get(first->id)->connectionsNotListed, 0);
+        QCOMPARE(store->queries().get(first->id)->connectionsNotListed, 0);
         QCOMPARE(raw.value(QStringLiteral("PRAGMA user_version")).toInt(), 6);
     }
 
@@ -1690,9 +1703,11 @@ private Q_SLOTS:
             auto store = openStore(path);
             QVERIFY(store);
             for (int i = 0; i < 3; ++i) {
-                const auto id = store->recordStart(newRun(QStringLiteral("run %1").arg(i)));
+                const auto id =
+                    store->ledger().recordStart(newRun(QStringLiteral("run %1").arg(i)));
                 QVERIFY(id);
-                QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, QStringLiteral("out"))));
+                QVERIFY(
+                    store->ledger().recordEnd(*id, ended(RunStatus::Ok, QStringLiteral("out"))));
                 ids += *id;
             }
         }
@@ -1712,13 +1727,13 @@ private Q_SLOTS:
             const std::unique_ptr<HistoryStore> store = *std::move(opened);
             QCOMPARE(store->schemaVersion(), next.version);
             for (int i = 0; i < 3; ++i) {
-                const auto run = store->get(ids.at(i));
+                const auto run = store->queries().get(ids.at(i));
                 QVERIFY(run);
                 QCOMPARE(run->code, QStringLiteral("run %1").arg(i));
                 QCOMPARE(run->stdoutText, QStringLiteral("out"));
                 QCOMPARE(run->status, RunStatus::Ok);
             }
-            QVERIFY(store->recordStart(newRun(QStringLiteral("after the upgrade"))));
+            QVERIFY(store->ledger().recordStart(newRun(QStringLiteral("after the upgrade"))));
         }
         {
             RawDatabase raw(path);
@@ -1743,7 +1758,7 @@ private Q_SLOTS:
         {
             auto store = openStore(path);
             QVERIFY(store);
-            QVERIFY(store->recordStart(newRun(QStringLiteral("kept"))));
+            QVERIFY(store->ledger().recordStart(newRun(QStringLiteral("kept"))));
         }
         QList<HistoryMigration> broken = HistorySchema::migrations();
         HistoryMigration next;
@@ -1767,7 +1782,7 @@ private Q_SLOTS:
         }
         auto store = openStore(path);
         QVERIFY(store);
-        QCOMPARE(store->get(1)->code, QStringLiteral("kept"));
+        QCOMPARE(store->queries().get(1)->code, QStringLiteral("kept"));
 
         // A list of steps with a gap is a bug, refused before the file is touched.
         QList<HistoryMigration> gap = HistorySchema::migrations();
@@ -1787,13 +1802,13 @@ private Q_SLOTS:
         const QString path = historyPath(dir);
         auto store = openStore(path);
         QVERIFY(store);
-        const auto id = store->recordStart(newRun(QStringLiteral("print(1)")));
+        const auto id = store->ledger().recordStart(newRun(QStringLiteral("print(1)")));
         QVERIFY(id);
         RawDatabase locker(path);
         QVERIFY(locker.exec(QStringLiteral("BEGIN IMMEDIATE")));
         QElapsedTimer timer;
         timer.start();
-        QVERIFY(!store->recordOutput(*id, QStringLiteral("1\n"), QString()));
+        QVERIFY(!store->ledger().recordOutput(*id, QStringLiteral("1\n"), QString()));
         QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
         QVERIFY(locker.exec(QStringLiteral("ROLLBACK")));
         // The end still waits up to its 5 s: another process holding the lock for 300 ms
@@ -1809,11 +1824,13 @@ private Q_SLOTS:
         }));
         holder->start();
         QTRY_VERIFY(locked);
-        QVERIFY2(store->recordEnd(*id, ended(RunStatus::Ok, QStringLiteral("1\n"))),
-                 qPrintable(store->lastError()));
+        const Expected<void> recorded =
+            store->ledger().recordEnd(*id, ended(RunStatus::Ok, QStringLiteral("1\n")));
+        QVERIFY2(recorded, qPrintable(recorded.error()));
         QVERIFY(holder->wait(5000));
-        QVERIFY(store->recordOutput(*store->recordStart(newRun(QStringLiteral("x"))),
-                                    QStringLiteral("ok"), QString()));
+        QVERIFY(
+            store->ledger().recordOutput(*store->ledger().recordStart(newRun(QStringLiteral("x"))),
+                                         QStringLiteral("ok"), QString()));
     }
 
     void busyDatabaseFailsCleanly()
@@ -1823,7 +1840,7 @@ private Q_SLOTS:
         const QString path = historyPath(dir);
         auto store = openStore(path);
         QVERIFY(store);
-        const auto id = store->recordStart(newRun(QStringLiteral("before the lock")));
+        const auto id = store->ledger().recordStart(newRun(QStringLiteral("before the lock")));
         QVERIFY(id);
         QVERIFY(store->setBusyTimeout(std::chrono::milliseconds(100)));
 
@@ -1831,21 +1848,22 @@ private Q_SLOTS:
         QVERIFY(locker.exec(QStringLiteral("BEGIN IMMEDIATE")));
         QElapsedTimer timer;
         timer.start();
-        QVERIFY(!store->recordStart(newRun(QStringLiteral("while locked"))));
+        const Expected<qint64> locked =
+            store->ledger().recordStart(newRun(QStringLiteral("while locked")));
+        QVERIFY(!locked);
         QVERIFY(timer.elapsed() >= 90);
         QVERIFY(timer.elapsed() < 5000);
-        QVERIFY2(store->lastError().contains(QLatin1String("locked")),
-                 qPrintable(store->lastError()));
-        QVERIFY(!store->recordEnd(*id, ended(RunStatus::Ok)));
-        QCOMPARE(store->markInterrupted(kHost, [](qint64) { return false; }), -1);
+        QVERIFY2(locked.error().contains(QLatin1String("locked")), qPrintable(locked.error()));
+        QVERIFY(!store->ledger().recordEnd(*id, ended(RunStatus::Ok)));
+        QVERIFY(!store->ledger().markInterrupted(kHost, [](qint64) { return false; }));
         // WAL: reading goes on while another process writes.
-        QCOMPARE(store->count({}), 1);
-        QCOMPARE(store->get(*id)->code, QStringLiteral("before the lock"));
+        QCOMPARE(*store->queries().count({}), 1);
+        QCOMPARE(store->queries().get(*id)->code, QStringLiteral("before the lock"));
         QVERIFY(locker.exec(QStringLiteral("ROLLBACK")));
 
-        QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok)));
-        QVERIFY(store->recordStart(newRun(QStringLiteral("after the lock"))));
-        QCOMPARE(store->count({}), 2);
+        QVERIFY(store->ledger().recordEnd(*id, ended(RunStatus::Ok)));
+        QVERIFY(store->ledger().recordStart(newRun(QStringLiteral("after the lock"))));
+        QCOMPARE(*store->queries().count({}), 2);
         RawDatabase checker(path);
         QCOMPARE(checker.value(QStringLiteral("PRAGMA integrity_check")).toString(),
                  QStringLiteral("ok"));
@@ -1861,9 +1879,12 @@ private Q_SLOTS:
         qint64 count = 0;
         QString error;
         QThread* thread = QThread::create([&] {
-            id = store->recordStart(newRun(QStringLiteral("x")));
-            count = store->count({});
-            error = store->lastError();
+            const Expected<qint64> started =
+                store->ledger().recordStart(newRun(QStringLiteral("x")));
+            id = started ? std::optional<qint64>(*started) : std::nullopt;
+            const Expected<qint64> counted = store->queries().count({});
+            count = counted.valueOr(-1);
+            error = counted.error();
         });
         thread->start();
         QVERIFY(thread->wait(10000));
@@ -1871,7 +1892,7 @@ private Q_SLOTS:
         QVERIFY(!id);
         QCOMPARE(count, -1);
         QVERIFY(error.contains(QLatin1String("thread")));
-        QCOMPARE(store->count({}), 0);
+        QCOMPARE(*store->queries().count({}), 0);
     }
 
     void vacuumReleasesSpace()
@@ -1881,25 +1902,25 @@ private Q_SLOTS:
         const QString path = historyPath(dir);
         auto store = openStore(path);
         QVERIFY(store);
-        QCOMPARE(store->vacuumIfWorthIt(), 0); // nothing to release
+        QCOMPARE(*store->retention().vacuumIfWorthIt(), 0); // nothing to release
         const QString output(qsizetype(256) * 1024, u'v');
         QList<qint64> ids;
         for (int i = 0; i < 48; ++i) {
-            const auto id = store->recordStart(newRun(QString::number(i)));
+            const auto id = store->ledger().recordStart(newRun(QString::number(i)));
             QVERIFY(id);
-            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
+            QVERIFY(store->ledger().recordEnd(*id, ended(RunStatus::Ok, output)));
             ids += *id;
         }
-        QVERIFY(store->remove(ids));
+        QVERIFY(store->ledger().remove(ids));
         RawDatabase raw(path);
         const qint64 freeBefore = raw.value(QStringLiteral("PRAGMA freelist_count")).toLongLong();
         QVERIFY(freeBefore > 1000);
-        const int released = store->vacuumIfWorthIt();
+        const int released = *store->retention().vacuumIfWorthIt();
         QVERIFY2(released >= freeBefore - 10, qPrintable(QString::number(released)));
         QVERIFY(raw.value(QStringLiteral("PRAGMA freelist_count")).toLongLong() < 10);
         QCOMPARE(raw.value(QStringLiteral("PRAGMA integrity_check")).toString(),
                  QStringLiteral("ok"));
-        QVERIFY(store->recordStart(newRun(QStringLiteral("after"))));
+        QVERIFY(store->ledger().recordStart(newRun(QStringLiteral("after"))));
     }
 
     void latency_data()
@@ -1922,9 +1943,9 @@ private Q_SLOTS:
         for (int i = 0; i < 21; ++i) {
             QElapsedTimer timer;
             timer.start();
-            const auto id = store->recordStart(newRun(QStringLiteral("print('o' * n)")));
+            const auto id = store->ledger().recordStart(newRun(QStringLiteral("print('o' * n)")));
             QVERIFY(id);
-            QVERIFY(store->recordEnd(*id, ended(RunStatus::Ok, output)));
+            QVERIFY(store->ledger().recordEnd(*id, ended(RunStatus::Ok, output)));
             times += timer.nsecsElapsed() / 1000;
         }
         std::sort(times.begin(), times.end());

@@ -153,7 +153,7 @@ void tst_RunHistoryRecorder::startIsRecordedAsRunning()
     const qint64 handle = recorder->runStarted(start(QStringLiteral("print('hi')")));
     QVERIFY(handle > 0);
 
-    const auto run = recorder->store().get(handle);
+    const auto run = recorder->store().queries().get(handle);
     QVERIFY(run);
     QCOMPARE(run->status, RunStatus::Running);
     QCOMPARE(run->serverInstance, QStringLiteral("instance-under-test"));
@@ -229,7 +229,7 @@ void tst_RunHistoryRecorder::statusMapping()
     result.stdoutTruncated = true;
     recorder->runEnded(handle, result);
 
-    const auto run = recorder->store().get(handle);
+    const auto run = recorder->store().queries().get(handle);
     QVERIFY(run);
     QCOMPARE(run->status, status);
     QCOMPARE(run->exitCode.value_or(-1), recordedExit);
@@ -248,7 +248,7 @@ void tst_RunHistoryRecorder::failedCallIsAnError()
     QVERIFY(recorder);
     const qint64 handle = recorder->runStarted(start());
     recorder->runFailed(handle, QStringLiteral("Invalid arguments: no code"));
-    const auto run = recorder->store().get(handle);
+    const auto run = recorder->store().queries().get(handle);
     QVERIFY(run);
     QCOMPARE(run->status, RunStatus::Error);
     QCOMPARE(run->errorMessage, QStringLiteral("Invalid arguments: no code"));
@@ -262,7 +262,7 @@ void tst_RunHistoryRecorder::unknownHandleIsIgnored()
     recorder->runEnded(0, ExecutionResult{}); // "not recorded": nothing to do, nothing logged
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("run 4242")));
     recorder->runEnded(4242, ExecutionResult{});
-    QCOMPARE(recorder->store().count({}), 0);
+    QCOMPARE(*recorder->store().queries().count({}), 0);
 }
 
 void tst_RunHistoryRecorder::filesInAndOutAreRecorded()
@@ -291,7 +291,7 @@ void tst_RunHistoryRecorder::filesInAndOutAreRecorded()
     result.outputFiles = {chart, link};
     recorder->runEnded(handle, result);
 
-    const auto run = recorder->store().get(handle);
+    const auto run = recorder->store().queries().get(handle);
     QVERIFY(run);
     QCOMPARE(run->filesKey, started.filesKey);
     QCOMPARE(run->outputFileCount, 1);
@@ -324,7 +324,7 @@ void tst_RunHistoryRecorder::toolPathInvalidArguments()
     QSignalSpy finished(call, &ToolCall::finished);
     QVERIFY(finished.wait(5000));
 
-    const QList<RunRecord> runs = recorder->store().list({});
+    const QList<RunRecord> runs = *recorder->store().queries().list({});
     QCOMPARE(runs.size(), 1);
     QCOMPARE(runs.first().status, RunStatus::Error);
     QVERIFY2(runs.first().errorMessage.contains(QLatin1String("Invalid arguments")),
@@ -346,11 +346,11 @@ void tst_RunHistoryRecorder::toolPathEngineError()
                                  {QStringLiteral("timeout_seconds"), 7}},
                                 context(), &owner);
     // Recorded as running at once, before anything ran.
-    QCOMPARE(recorder->store().list({}).value(0).status, RunStatus::Running);
+    QCOMPARE(recorder->store().queries().list({})->value(0).status, RunStatus::Running);
     QSignalSpy finished(call, &ToolCall::finished);
     QVERIFY(finished.wait(10000));
 
-    const QList<RunRecord> runs = recorder->store().list({});
+    const QList<RunRecord> runs = *recorder->store().queries().list({});
     QCOMPARE(runs.size(), 1);
     const RunRecord& run = runs.first();
     QCOMPARE(run.status, RunStatus::EngineError);
@@ -377,8 +377,8 @@ void tst_RunHistoryRecorder::printedOutputAndStopRequestsWhileRunning()
     const qint64 other = recorder->runStarted(start(QStringLiteral("print(2)")));
     QVERIFY(handle > 0 && other > 0);
     recorder->runPrinted(handle, QStringLiteral("1\n1\n"), QStringLiteral("warning\n"));
-    QCOMPARE(recorder->store().get(handle)->stdoutText, QStringLiteral("1\n1\n"));
-    QCOMPARE(recorder->store().get(handle)->stderrText, QStringLiteral("warning\n"));
+    QCOMPARE(recorder->store().queries().get(handle)->stdoutText, QStringLiteral("1\n1\n"));
+    QCOMPARE(recorder->store().queries().get(handle)->stderrText, QStringLiteral("warning\n"));
 
     int stops = 0;
     int otherStops = 0;
@@ -386,7 +386,7 @@ void tst_RunHistoryRecorder::printedOutputAndStopRequestsWhileRunning()
     recorder->watchForStop(other, [&] { ++otherStops; });
     auto app = HistoryStore::open(m_path);
     QVERIFY(app);
-    QVERIFY((*app)->requestStop(handle));
+    QVERIFY((*app)->stopRequests().request(handle));
     QTRY_COMPARE_WITH_TIMEOUT(stops, 1, 5000);
     QTest::qWait(3 * RunHistoryRecorder::kStopPollIntervalMs);
     QCOMPARE(stops, 1);
@@ -397,15 +397,15 @@ void tst_RunHistoryRecorder::printedOutputAndStopRequestsWhileRunning()
     result.stoppedByUser = true;
     result.stdoutBytes = "1\n1\n1\n";
     recorder->runEnded(handle, result);
-    const auto ended = recorder->store().get(handle);
+    const auto ended = recorder->store().queries().get(handle);
     QCOMPARE(ended->status, RunStatus::Cancelled);
     QCOMPARE(ended->stdoutText, QStringLiteral("1\n1\n1\n"));
     QVERIFY2(ended->errorMessage.contains(QLatin1String("Code Sandbox app")),
              qPrintable(ended->errorMessage));
     // Once ended, neither its output nor a stop can be recorded any more.
     recorder->runPrinted(handle, QStringLiteral("late"), QString());
-    QCOMPARE(recorder->store().get(handle)->stdoutText, QStringLiteral("1\n1\n1\n"));
-    QVERIFY(!(*app)->requestStop(handle));
+    QCOMPARE(recorder->store().queries().get(handle)->stdoutText, QStringLiteral("1\n1\n1\n"));
+    QVERIFY(!(*app)->stopRequests().request(handle));
     recorder->runEnded(other, {});
     QCOMPARE(otherStops, 0);
 }
@@ -422,14 +422,14 @@ void tst_RunHistoryRecorder::toolPathCancelled()
     QSignalSpy cancelled(call, &ToolCall::cancelled);
     call->cancel();
     QTRY_COMPARE_WITH_TIMEOUT(cancelled.size(), 1, 5000);
-    QCOMPARE(recorder->store().list({}).value(0).status, RunStatus::Cancelled);
+    QCOMPARE(recorder->store().queries().list({})->value(0).status, RunStatus::Cancelled);
 
     // An invalid call cancelled before its answer is cancelled too.
     ToolCall* invalid = tool.start({}, context(), &owner);
     QSignalSpy invalidCancelled(invalid, &ToolCall::cancelled);
     invalid->cancel();
     QTRY_COMPARE_WITH_TIMEOUT(invalidCancelled.size(), 1, 5000);
-    QCOMPARE(recorder->store().list({}).value(0).status, RunStatus::Cancelled);
+    QCOMPARE(recorder->store().queries().list({})->value(0).status, RunStatus::Cancelled);
 }
 
 void tst_RunHistoryRecorder::toolPathDestroyedCallIsCancelled()
@@ -441,9 +441,9 @@ void tst_RunHistoryRecorder::toolPathDestroyedCallIsCancelled()
     {
         QObject owner;
         tool.start({{QStringLiteral("code"), QStringLiteral("print(4)")}}, context(), &owner);
-        QCOMPARE(recorder->store().list({}).value(0).status, RunStatus::Running);
+        QCOMPARE(recorder->store().queries().list({})->value(0).status, RunStatus::Running);
     } // the server exiting past its shutdown budget deletes calls still running
-    QCOMPARE(recorder->store().list({}).value(0).status, RunStatus::Cancelled);
+    QCOMPARE(recorder->store().queries().list({})->value(0).status, RunStatus::Cancelled);
 }
 
 void tst_RunHistoryRecorder::toolWithoutObserverRuns()
@@ -472,17 +472,17 @@ void tst_RunHistoryRecorder::openMarksInterruptedAndPrunes()
         run.serverPid = kDeadPid;
         run.tool = QStringLiteral("run_python_code");
         for (int i = 0; i < 5; ++i) {
-            const auto id = store->recordStart(run);
+            const auto id = store->ledger().recordStart(run);
             QVERIFY(id);
             RunRecord end;
             end.status = RunStatus::Ok;
-            QVERIFY(store->recordEnd(*id, end));
+            QVERIFY(store->ledger().recordEnd(*id, end));
             ended << *id;
         }
-        orphan = store->recordStart(run).value_or(0);
+        orphan = store->ledger().recordStart(run).valueOr(0);
         run.serverInstance = QStringLiteral("this-process");
         run.serverPid = QCoreApplication::applicationPid();
-        alive = store->recordStart(run).value_or(0);
+        alive = store->ledger().recordStart(run).valueOr(0);
         QVERIFY(orphan > 0 && alive > 0);
     }
 
@@ -491,12 +491,13 @@ void tst_RunHistoryRecorder::openMarksInterruptedAndPrunes()
     auto recorder = RunHistoryRecorder::open(m_path, config, thisServer());
     QVERIFY2(recorder, qPrintable(recorder.error()));
     HistoryStore& store = (*recorder)->store();
-    QCOMPARE(store.get(orphan)->status, RunStatus::Interrupted);
-    QCOMPARE(store.get(alive)->status, RunStatus::Running); // its server (this test) lives
+    QCOMPARE(store.queries().get(orphan)->status, RunStatus::Interrupted);
+    QCOMPARE(store.queries().get(alive)->status,
+             RunStatus::Running); // its server (this test) lives
     // The newest 3 runs are kept: the two above and the newest ended one.
-    QCOMPARE(store.count({}), 3);
-    QVERIFY(store.get(ended.constLast()));
-    QVERIFY(!store.get(ended.constFirst()));
+    QCOMPARE(*store.queries().count({}), 3);
+    QVERIFY(store.queries().get(ended.constLast()));
+    QVERIFY(!store.queries().get(ended.constFirst()));
 }
 
 void tst_RunHistoryRecorder::openFailsWithAReason()
@@ -515,7 +516,7 @@ void tst_RunHistoryRecorder::eachTextIsKeptUpToItsCap()
     const auto recorder = makeRecorder(config);
     QVERIFY(recorder);
     const qint64 handle = recorder->runStarted(start(QString(5000, u'c')));
-    const QString keptCode = recorder->store().get(handle)->code;
+    const QString keptCode = recorder->store().queries().get(handle)->code;
     QCOMPARE(keptCode, QString(1000, u'c') + HistoryFieldCap::marker(4000));
 
     ExecutionResult result;
@@ -524,7 +525,7 @@ void tst_RunHistoryRecorder::eachTextIsKeptUpToItsCap()
     result.stderrBytes = QByteArrayLiteral("short\n");
     result.stdoutTruncated = true; // by the output cap: a different matter, kept as it was
     recorder->runEnded(handle, result);
-    const auto run = recorder->store().get(handle);
+    const auto run = recorder->store().queries().get(handle);
     QCOMPARE(run->stdoutText, QString(1000, u'o') + HistoryFieldCap::marker(2000));
     QCOMPARE(run->stderrText, QStringLiteral("short\n"));
     QCOMPARE(run->stdoutTruncated, true);
@@ -532,7 +533,7 @@ void tst_RunHistoryRecorder::eachTextIsKeptUpToItsCap()
 
     const qint64 failed = recorder->runStarted(start());
     recorder->runFailed(failed, QString(1500, u'm'));
-    QCOMPARE(recorder->store().get(failed)->errorMessage,
+    QCOMPARE(recorder->store().queries().get(failed)->errorMessage,
              QString(1000, u'm') + HistoryFieldCap::marker(500));
 }
 
@@ -549,7 +550,7 @@ void tst_RunHistoryRecorder::toolPathInvalidArgumentsKeepACappedCode()
                    context(), &owner);
     QSignalSpy finished(call, &ToolCall::finished);
     QVERIFY(finished.wait(5000));
-    const QList<RunRecord> runs = recorder->store().list({});
+    const QList<RunRecord> runs = *recorder->store().queries().list({});
     QCOMPARE(runs.size(), 1);
     const RunRecord& run = runs.first();
     QCOMPARE(run.status, RunStatus::Error);
@@ -575,13 +576,13 @@ void tst_RunHistoryRecorder::theSizeLimitHoldsAfterEachRun()
         last = recorder->runStarted(start(QStringLiteral("print(%1)").arg(i)));
         QVERIFY(last > 0);
         recorder->runEnded(last, result);
-        const qint64 size = recorder->store().contentBytes();
+        const qint64 size = *recorder->store().retention().contentBytes();
         QVERIFY2(size <= config.retention.maxTotalBytes, qPrintable(QString::number(size)));
     }
     // The oldest went, the newest stayed.
-    QVERIFY(recorder->store().get(last));
-    QVERIFY(!recorder->store().get(1));
-    QVERIFY(recorder->store().count({}) >= 4);
+    QVERIFY(recorder->store().queries().get(last));
+    QVERIFY(!recorder->store().queries().get(1));
+    QVERIFY(*recorder->store().queries().count({}) >= 4);
 }
 
 void tst_RunHistoryRecorder::theFilesLimitHoldsAfterEachRun()
@@ -617,7 +618,7 @@ void tst_RunHistoryRecorder::theFilesLimitHoldsAfterEachRun()
     }
     QVERIFY(!QFileInfo::exists(files.folder(keys.at(0))));
     QVERIFY(QFileInfo::exists(files.folder(keys.at(4))));
-    QCOMPARE(recorder->store().count({}), 5); // the runs stay
+    QCOMPARE(*recorder->store().queries().count({}), 5); // the runs stay
 }
 
 void tst_RunHistoryRecorder::prunesOnATimer()
@@ -633,17 +634,17 @@ void tst_RunHistoryRecorder::prunesOnATimer()
     for (int i = 0; i < 6; ++i) {
         RunRecord run;
         run.code = QString::number(i);
-        const auto id = store.recordStart(run);
+        const auto id = store.ledger().recordStart(run);
         QVERIFY(id);
         RunRecord end;
         end.status = RunStatus::Ok;
-        QVERIFY(store.recordEnd(*id, end));
+        QVERIFY(store.ledger().recordEnd(*id, end));
     }
-    QCOMPARE(store.count({}), 6);
+    QCOMPARE(*store.queries().count({}), 6);
     QSignalSpy passes(&recorder->pruner(), &HistoryPruner::timerPassDone);
     QVERIFY(passes.wait(5000));
     QCOMPARE(passes.constFirst().constFirst().toInt(), 4);
-    QCOMPARE(store.count({}), 2);
+    QCOMPARE(*store.queries().count({}), 2);
 }
 
 void tst_RunHistoryRecorder::newConfigAppliesToTheNextRuns()
@@ -658,7 +659,7 @@ void tst_RunHistoryRecorder::newConfigAppliesToTheNextRuns()
     QCOMPARE(recorder->pruner().interval(), std::chrono::milliseconds(100));
     QCOMPARE(recorder->pruner().policy(), config.retention);
     const qint64 handle = recorder->runStarted(start(QStringLiteral("print('0123456789')")));
-    QCOMPARE(recorder->store().get(handle)->code,
+    QCOMPARE(recorder->store().queries().get(handle)->code,
              QStringLiteral("print('012") + HistoryFieldCap::marker(9));
 }
 

@@ -110,7 +110,7 @@ void tst_RunsModel::loadsAPageAtATimeNewestFirst()
     const int total = 2 * RunsModel::kPageSize + 50;
     QList<qint64> ids;
     for (int i = 0; i < total; ++i)
-        ids.prepend(*m_writer->recordStart(newRun()));
+        ids.prepend(*m_writer->ledger().recordStart(newRun()));
 
     RunsModel model(*m_store);
     // No tester here: it fetches everything while checking.
@@ -131,7 +131,7 @@ void tst_RunsModel::loadsAPageAtATimeNewestFirst()
 
 void tst_RunsModel::runsOfAnotherProcessAppearWithoutAReset()
 {
-    const qint64 first = *m_writer->recordStart(newRun());
+    const qint64 first = *m_writer->ledger().recordStart(newRun());
     RunsModel model(*m_store);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
@@ -139,7 +139,7 @@ void tst_RunsModel::runsOfAnotherProcessAppearWithoutAReset()
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QCOMPARE(model.rowCount(), 1);
 
-    const qint64 second = *m_writer->recordStart(newRun(QStringLiteral("gemini-cli")));
+    const qint64 second = *m_writer->ledger().recordStart(newRun(QStringLiteral("gemini-cli")));
     model.refresh();
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.runId(0), second);
@@ -148,7 +148,7 @@ void tst_RunsModel::runsOfAnotherProcessAppearWithoutAReset()
     QCOMPARE(model.index(0, RunsModel::Client).data().toString(),
              QStringLiteral("gemini-cli 0.1.0"));
 
-    QVERIFY(m_writer->recordEnd(first, endedOk(3)));
+    QVERIFY(m_writer->ledger().recordEnd(first, endedOk(3)));
     model.refresh();
     QCOMPARE(changed.size(), 1);
     QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 1);
@@ -164,9 +164,9 @@ void tst_RunsModel::runsOfAnotherProcessAppearWithoutAReset()
 
 void tst_RunsModel::statusFilterDropsRunsThatEndOutsideIt()
 {
-    const qint64 running = *m_writer->recordStart(newRun());
-    const qint64 done = *m_writer->recordStart(newRun());
-    QVERIFY(m_writer->recordEnd(done, endedOk()));
+    const qint64 running = *m_writer->ledger().recordStart(newRun());
+    const qint64 done = *m_writer->ledger().recordStart(newRun());
+    QVERIFY(m_writer->ledger().recordEnd(done, endedOk()));
     RunsModel model(*m_store);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     HistoryQuery onlyRunning;
@@ -176,8 +176,8 @@ void tst_RunsModel::statusFilterDropsRunsThatEndOutsideIt()
     QCOMPARE(model.runId(0), running);
 
     // A new running run joins; the old one ends and leaves.
-    const qint64 next = *m_writer->recordStart(newRun());
-    QVERIFY(m_writer->recordEnd(running, endedOk()));
+    const qint64 next = *m_writer->ledger().recordStart(newRun());
+    QVERIFY(m_writer->ledger().recordEnd(running, endedOk()));
     model.refresh();
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(model.runId(0), next);
@@ -185,12 +185,12 @@ void tst_RunsModel::statusFilterDropsRunsThatEndOutsideIt()
 
 void tst_RunsModel::deletionsReload()
 {
-    const qint64 a = *m_writer->recordStart(newRun());
-    const qint64 b = *m_writer->recordStart(newRun());
+    const qint64 a = *m_writer->ledger().recordStart(newRun());
+    const qint64 b = *m_writer->ledger().recordStart(newRun());
     RunsModel model(*m_store);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 2);
-    QVERIFY(m_writer->remove({a}));
+    QVERIFY(m_writer->ledger().remove({a}));
     model.refresh();
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(model.runId(0), b);
@@ -206,7 +206,7 @@ void tst_RunsModel::columns()
                                    QStringLiteral("Language"), QStringLiteral("Session"),
                                    QStringLiteral("Status"), QStringLiteral("Exit"),
                                    QStringLiteral("Duration"), QStringLiteral("Files")}));
-    const qint64 id = *m_writer->recordStart(newRun());
+    const qint64 id = *m_writer->ledger().recordStart(newRun());
     model.refresh();
     QCOMPARE(model.index(0, 0).data(RunsModel::RunIdRole).toLongLong(), id);
     QCOMPARE(model.index(0, RunsModel::Duration).data().toString(), QStringLiteral("…"));
@@ -221,10 +221,10 @@ void tst_RunsModel::columns()
     RunRecord other = newRun();
     other.tool = QStringLiteral("run_js_code");
     other.language = QStringLiteral("javascript");
-    QVERIFY(m_writer->recordStart(other));
+    QVERIFY(m_writer->ledger().recordStart(other));
     other.tool = QStringLiteral("run_ruby_code");
     other.language = QStringLiteral("ruby");
-    QVERIFY(m_writer->recordStart(other));
+    QVERIFY(m_writer->ledger().recordStart(other));
     model.refresh();
     QCOMPARE(model.index(1, RunsModel::Language).data().toString(), QStringLiteral("JavaScript"));
     QCOMPARE(model.index(0, RunsModel::Language).data().toString(), QStringLiteral("ruby"));
@@ -234,11 +234,11 @@ void tst_RunsModel::runsWithFilesAreMarked()
 {
     RunsModel model(*m_store);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    const qint64 plain = *m_writer->recordStart(newRun());
-    QVERIFY(m_writer->recordEnd(plain, endedOk()));
+    const qint64 plain = *m_writer->ledger().recordStart(newRun());
+    QVERIFY(m_writer->ledger().recordEnd(plain, endedOk()));
     RunRecord start = newRun();
     start.filesKey = QStringLiteral("0f6e5a3c-1b2d-4e5f-8a9b-0c1d2e3f4a5b");
-    const qint64 withFiles = *m_writer->recordStart(start);
+    const qint64 withFiles = *m_writer->ledger().recordStart(start);
     model.refresh();
     QCOMPARE(model.rowCount(), 2);
     // Running: no outputs yet.
@@ -258,7 +258,7 @@ void tst_RunsModel::runsWithFilesAreMarked()
                                    {},
                                    {},
                                    QStringLiteral("a symbolic link: not followed")});
-    QVERIFY(m_writer->recordEnd(withFiles, end));
+    QVERIFY(m_writer->ledger().recordEnd(withFiles, end));
     model.refresh(); // the end, seen live
     QCOMPARE(model.index(0, 0).data(RunsModel::RunIdRole).toLongLong(), withFiles);
     QCOMPARE(model.index(0, RunsModel::Files).data().toString(), QStringLiteral("2"));
@@ -282,7 +282,7 @@ void tst_RunsModel::filtersByLanguageClientAndTime()
         RunRecord run = newRun(client);
         run.language = language;
         run.startedAt = started;
-        return *m_writer->recordStart(run);
+        return *m_writer->ledger().recordStart(run);
     };
     const QString py = QStringLiteral("python");
     const QString js = QStringLiteral("javascript");
@@ -343,7 +343,7 @@ void tst_RunsModel::filtersByLanguageClientAndTime()
 void tst_RunsModel::quietTicksAskForNoRows()
 {
     for (int i = 0; i < 3; ++i)
-        QVERIFY(m_writer->recordStart(newRun()));
+        QVERIFY(m_writer->ledger().recordStart(newRun()));
     RunsModel model(*m_store);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     HistoryQuery nothing;
@@ -359,7 +359,7 @@ void tst_RunsModel::quietTicksAskForNoRows()
     QCOMPARE(model.rowQueries(), queries);
 
     // A new run that the filter leaves out: one lookup of that run, then quiet again.
-    QVERIFY(m_writer->recordStart(newRun()));
+    QVERIFY(m_writer->ledger().recordStart(newRun()));
     model.refresh();
     QCOMPARE(model.rowQueries(), queries + 1);
     QCOMPARE(model.rowCount(), 0);
@@ -374,20 +374,20 @@ void tst_RunsModel::quietTicksAskForNoRows()
     model.setFilter(client);
     QTRY_VERIFY(!model.isScanning());
     queries = model.rowQueries();
-    QVERIFY(m_writer->recordEnd(1, endedOk()));
+    QVERIFY(m_writer->ledger().recordEnd(1, endedOk()));
     model.refresh();
     QCOMPARE(model.rowQueries(), queries);
     model.setFilter(nothing);
     QTRY_VERIFY(!model.isScanning());
     queries = model.rowQueries();
-    QVERIFY(m_writer->recordEnd(2, endedOk()));
+    QVERIFY(m_writer->ledger().recordEnd(2, endedOk()));
     model.refresh();
     QCOMPARE(model.rowQueries(), queries + 1);
 
     // A new run that matches joins.
     RunRecord match = newRun();
     match.code = QStringLiteral("print('matches no run')");
-    const qint64 id = *m_writer->recordStart(match);
+    const qint64 id = *m_writer->ledger().recordStart(match);
     model.refresh();
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(model.runId(0), id);
@@ -395,11 +395,11 @@ void tst_RunsModel::quietTicksAskForNoRows()
 
 void tst_RunsModel::aRunThatEndsIntoTheFilterJoins()
 {
-    const qint64 older = *m_writer->recordStart(newRun());
-    const qint64 running = *m_writer->recordStart(newRun());
-    const qint64 newer = *m_writer->recordStart(newRun());
-    QVERIFY(m_writer->recordEnd(older, endedOk()));
-    QVERIFY(m_writer->recordEnd(newer, endedOk()));
+    const qint64 older = *m_writer->ledger().recordStart(newRun());
+    const qint64 running = *m_writer->ledger().recordStart(newRun());
+    const qint64 newer = *m_writer->ledger().recordStart(newRun());
+    QVERIFY(m_writer->ledger().recordEnd(older, endedOk()));
+    QVERIFY(m_writer->ledger().recordEnd(newer, endedOk()));
     RunsModel model(*m_store);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     HistoryQuery ok;
@@ -410,7 +410,7 @@ void tst_RunsModel::aRunThatEndsIntoTheFilterJoins()
 
     // It ended "ok": it takes its place between the two, without a reset.
     QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
-    QVERIFY(m_writer->recordEnd(running, endedOk()));
+    QVERIFY(m_writer->ledger().recordEnd(running, endedOk()));
     model.refresh();
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(model.runId(0), newer);
@@ -428,7 +428,7 @@ void tst_RunsModel::aRareWordIsFoundWindowByWindow()
         RunRecord run = newRun();
         if (i == 2 || i == 1500 || i == total - 1)
             run.code = QStringLiteral("print('rare word')");
-        const qint64 id = *m_writer->recordStart(run);
+        const qint64 id = *m_writer->ledger().recordStart(run);
         if (i == 2 || i == 1500 || i == total - 1)
             expected.prepend(id);
     }
@@ -449,7 +449,7 @@ void tst_RunsModel::deleteRunsRemovesJustThoseRows()
 {
     QList<qint64> ids;
     for (int i = 0; i < 5; ++i)
-        ids.prepend(*m_writer->recordStart(newRun()));
+        ids.prepend(*m_writer->ledger().recordStart(newRun()));
     RunsModel model(*m_store);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
@@ -460,13 +460,13 @@ void tst_RunsModel::deleteRunsRemovesJustThoseRows()
     QCOMPARE(model.runId(0), ids.at(0));
     QCOMPARE(model.runId(1), ids.at(2));
     QCOMPARE(model.runId(2), ids.at(4));
-    QVERIFY(!m_store->get(ids.at(1)));
+    QVERIFY(!m_store->queries().get(ids.at(1)));
     // Its own deletion does not make the next tick reload; another process's does.
     const int queries = model.rowQueries();
     model.refresh();
     QCOMPARE(resets.size(), 0);
     QCOMPARE(model.rowQueries(), queries);
-    QVERIFY(m_writer->remove({ids.at(0)}));
+    QVERIFY(m_writer->ledger().remove({ids.at(0)}));
     model.refresh();
     QCOMPARE(resets.size(), 1);
     QCOMPARE(model.rowCount(), 2);
@@ -483,9 +483,10 @@ void tst_RunsModel::aSessionsCellsShowInOrder()
     };
     QList<qint64> cells;
     for (int i = 1; i <= 3; ++i) {
-        QVERIFY(m_writer->recordStart(newRun())); // one-shot calls in between
-        cells.append(*m_writer->recordStart(cell(QStringLiteral("key-1"), i)));
-        QVERIFY(m_writer->recordStart(cell(QStringLiteral("key-2"), i))); // another session's
+        QVERIFY(m_writer->ledger().recordStart(newRun())); // one-shot calls in between
+        cells.append(*m_writer->ledger().recordStart(cell(QStringLiteral("key-1"), i)));
+        QVERIFY(
+            m_writer->ledger().recordStart(cell(QStringLiteral("key-2"), i))); // another session's
     }
     RunsModel model(*m_store);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -504,14 +505,14 @@ void tst_RunsModel::aSessionsCellsShowInOrder()
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
-    cells.append(*m_writer->recordStart(cell(QStringLiteral("key-1"), 4)));
-    QVERIFY(m_writer->recordStart(newRun()));
+    cells.append(*m_writer->ledger().recordStart(cell(QStringLiteral("key-1"), 4)));
+    QVERIFY(m_writer->ledger().recordStart(newRun()));
     model.refresh();
     QCOMPARE(model.rowCount(), 4);
     QCOMPARE(inserted.size(), 1);
     QCOMPARE(inserted.at(0).at(1).toInt(), 3);
     QCOMPARE(model.runId(3), cells.at(3));
-    QVERIFY(m_writer->recordEnd(cells.at(1), endedOk(2)));
+    QVERIFY(m_writer->ledger().recordEnd(cells.at(1), endedOk(2)));
     model.refresh();
     QCOMPARE(changed.size(), 1);
     QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 1);
@@ -531,14 +532,13 @@ void tst_RunsModel::aSessionsCellsShowInOrder()
 
 void tst_RunsModel::clientsAreTheDistinctNames()
 {
-    QCOMPARE(m_store->clients(), QStringList());
+    QCOMPARE(*m_store->queries().clients(), QStringList());
     for (const QString& name : {QStringLiteral("gemini-cli"), QStringLiteral("claude-ai"),
                                 QString(), QStringLiteral("claude-ai"), QStringLiteral("Zed")})
-        QVERIFY(m_writer->recordStart(newRun(name)));
-    QCOMPARE(m_store->clients(),
+        QVERIFY(m_writer->ledger().recordStart(newRun(name)));
+    QCOMPARE(*m_store->queries().clients(),
              QStringList({QString(), QStringLiteral("Zed"), QStringLiteral("claude-ai"),
                           QStringLiteral("gemini-cli")}));
-    QVERIFY(m_store->lastError().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_RunsModel)

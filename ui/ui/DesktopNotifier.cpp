@@ -44,7 +44,7 @@ void DesktopNotifier::setNotifyFailures(bool on)
         return;
     }
     // Failures from before are history, not news.
-    m_changeSeq = std::max<qint64>(0, m_history->lastChangeSeq());
+    m_changeSeq = std::max<qint64>(0, m_history->queries().lastChangeSeq().valueOr(0));
     m_failureCheck.start();
 }
 
@@ -61,7 +61,8 @@ void DesktopNotifier::checkFailures()
 {
     QList<RunRecord> failed;
     for (;;) {
-        const QList<RunRecord> page = m_history->changedSince(m_changeSeq, kChangesPerRead, 0);
+        const QList<RunRecord> page =
+            m_history->queries().changedSince(m_changeSeq, kChangesPerRead, 0).valueOr({});
         for (const RunRecord& run : page) {
             m_changeSeq = std::max(m_changeSeq, run.changeSeq);
             if ((run.status == RunStatus::Error || run.status == RunStatus::Oom) &&

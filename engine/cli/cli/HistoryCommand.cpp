@@ -230,10 +230,10 @@ HistoryStore* HistoryCommand::openHistory()
     return m_history.get();
 }
 
-void HistoryCommand::historyFailed(const char* what)
+void HistoryCommand::historyFailed(const char* what, const QString& reason)
 {
     err() << commandName() << ": cannot " << what << " the run history "
-          << QDir::toNativeSeparators(m_historyPath) << ": " << m_history->lastError() << '\n';
+          << QDir::toNativeSeparators(m_historyPath) << ": " << reason << '\n';
     finish(Failed);
 }
 
@@ -258,11 +258,12 @@ void HistoryCommand::list()
         query.limit = count;
         query.includeContent = json;
         query.previewChars = 400;
-        runs = history->list(query);
-        if (!history->lastError().isEmpty()) {
-            historyFailed("read");
+        Expected<QList<RunRecord>> listed = history->queries().list(query);
+        if (!listed) {
+            historyFailed("read", listed.error());
             return;
         }
+        runs = *std::move(listed);
     }
     if (json) {
         QJsonArray array;
@@ -290,19 +291,16 @@ void HistoryCommand::show()
             QStringLiteral("\"%1\" is not a run ID (a number)").arg(positional().constFirst()));
         return;
     }
-    std::optional<RunRecord> run;
-    if (historyExists()) {
-        HistoryStore* history = openHistory();
-        if (!history)
-            return;
-        run = history->get(id);
-        if (!run && !history->lastError().isEmpty()) {
-            historyFailed("read");
-            return;
-        }
-    }
-    if (!run) {
+    if (!historyExists()) {
         fail(QStringLiteral("no run %1").arg(id));
+        return;
+    }
+    HistoryStore* history = openHistory();
+    if (!history)
+        return;
+    const Expected<RunRecord> run = history->queries().get(id);
+    if (!run) {
+        fail(run.error());
         return;
     }
     if (parser().isSet(jsonOption()))
@@ -333,21 +331,21 @@ void HistoryCommand::exportRuns()
             HistoryQuery query;
             query.limit = kExportPage;
             query.beforeId = before;
-            const QList<RunRecord> page = history->list(query);
-            if (!history->lastError().isEmpty())
-                return Unexpected(history->lastError());
-            for (const RunRecord& run : page)
+            const Expected<QList<RunRecord>> page = history->queries().list(query);
+            if (!page)
+                return Unexpected(page.error());
+            for (const RunRecord& run : *page)
                 exporter.add(run);
-            if (page.size() < kExportPage)
+            if (page->size() < kExportPage)
                 break;
-            before = page.constLast().id;
+            before = page->constLast().id;
         }
         return {};
     };
     if (positional().isEmpty()) {
         RunExporter exporter(out(), *exportFormat);
-        if (!fill(exporter)) {
-            historyFailed("read");
+        if (const Expected<void> filled = fill(exporter); !filled) {
+            historyFailed("read", filled.error());
             return;
         }
         exporter.finish();
@@ -357,10 +355,7 @@ void HistoryCommand::exportRuns()
     if (const Expected<void> written =
             RunExporter::writeFile(positional().constFirst(), *exportFormat, fill);
         !written) {
-        if (history && !history->lastError().isEmpty())
-            historyFailed("read");
-        else
-            fail(written.error());
+        fail(written.error());
         return;
     }
     finish(Ok);
@@ -386,17 +381,22 @@ void HistoryCommand::prune()
         HistoryStore* history = openHistory();
         if (!history)
             return;
-        deleted = history->prune(policy);
-        if (!history->lastError().isEmpty()) {
-            out() << "Deleted " << deleted << " run(s) before an error.\n";
-            historyFailed("prune");
+        const Expected<int> pruned = history->retention().prune(policy);
+        if (!pruned) {
+            historyFailed("prune", pruned.error());
             return;
         }
+        deleted = *pruned;
         // A file that cannot shrink (made by an old build or another tool) is rewritten once:
         // this command is run on purpose, unlike a server's pruning.
-        history->enableIncrementalVacuum();
-        history->vacuumIfWorthIt();
-        history->pruneFiles(policy.maxFilesBytes);
+        HistoryRetention& kept = history->retention();
+        const auto warnIfFailed = [this](const auto& step) {
+            if (!step)
+                err() << commandName() << ": " << step.error() << '\n';
+        };
+        warnIfFailed(kept.enableIncrementalVacuum());
+        warnIfFailed(kept.vacuumIfWorthIt());
+        warnIfFailed(kept.pruneFiles(policy.maxFilesBytes));
     }
     out() << "Deleted " << deleted << " run(s).\n";
     finish(Ok);

@@ -41,7 +41,7 @@ private:
     // The history, opened; nothing, having failed the command, when it cannot be.
     HistoryStore* openHistory();
     // Fails the command with the history's last error: "cannot <what> the run history ...".
-    void historyFailed(const char* what);
+    void historyFailed(const char* what, const QString& reason);
 
     const HistoryOptions m_historyOptions;
     const QCommandLineOption m_limit;

@@ -29,22 +29,21 @@ void HistoryPruner::setInterval(std::chrono::milliseconds interval)
 
 int HistoryPruner::pruneNow()
 {
-    const int deleted = m_store.prune(m_policy);
-    if (!m_store.lastError().isEmpty())
-        qCWarning(lcHistory).noquote()
-            << "pruning the history stopped early:" << m_store.lastError();
+    const Expected<int> deleted = m_store.retention().prune(m_policy);
+    if (!deleted)
+        qCWarning(lcHistory).noquote() << "pruning the history stopped early:" << deleted.error();
     pruneFiles(m_policy.maxFilesBytes);
     // Whoever deleted runs (this process, another one, a person), the space is given back here.
-    m_store.vacuumIfWorthIt();
-    return deleted;
+    (void)m_store.retention().vacuumIfWorthIt();
+    return deleted.valueOr(0);
 }
 
 int HistoryPruner::pruneIfTooBig(qint64 runFilesBytes)
 {
-    const int deleted = m_store.pruneToSize(m_policy.maxTotalBytes);
-    if (!m_store.lastError().isEmpty())
+    const Expected<int> deleted = m_store.retention().pruneToSize(m_policy.maxTotalBytes);
+    if (!deleted)
         qCWarning(lcHistory).noquote()
-            << "pruning the history to its size limit stopped early:" << m_store.lastError();
+            << "pruning the history to its size limit stopped early:" << deleted.error();
     // A run's outputs can be large: the files' budget is checked after every run as well.
     if (m_filesBytes)
         *m_filesBytes += runFilesBytes;
@@ -56,15 +55,16 @@ int HistoryPruner::pruneIfTooBig(qint64 runFilesBytes)
         pruneFiles(m_policy.maxFilesBytes / 10 * 9);
     // Free pages are filled again by the next runs anyway; only many of them are worth giving
     // back (vacuumIfWorthIt decides).
-    if (deleted > 0)
-        m_store.vacuumIfWorthIt();
-    return deleted;
+    if (deleted.valueOr(0) > 0)
+        (void)m_store.retention().vacuumIfWorthIt();
+    return deleted.valueOr(0);
 }
 
 void HistoryPruner::pruneFiles(qint64 maxBytes)
 {
     qint64 left = -1;
-    m_store.pruneFiles(maxBytes, &left);
+    if (const Expected<int> removed = m_store.retention().pruneFiles(maxBytes, &left); !removed)
+        qCWarning(lcHistory).noquote() << "pruning the runs' files failed:" << removed.error();
     // Nothing walked (no limit, or the store could not be read): nothing counted either, and
     // the next run's end walks again.
     m_filesBytes = left >= 0 ? std::optional<qint64>(left) : std::nullopt;

@@ -40,13 +40,11 @@ RunHistoryRecorder::open(const QString& path, const Config& config, Server serve
     if (!opened)
         return Unexpected(opened.error());
     std::unique_ptr<HistoryStore> store = *std::move(opened);
-    const int interrupted =
-        store->markInterrupted(server.hostName, ProcessProbe::isCodeSandboxProcessAlive);
-    if (interrupted > 0)
-        qCInfo(lcHistory) << "marked" << interrupted << "run(s) of ended servers as interrupted";
-    else if (interrupted < 0)
+    const Expected<int> interrupted =
+        store->ledger().markInterrupted(server.hostName, ProcessProbe::isCodeSandboxProcessAlive);
+    if (!interrupted)
         qCWarning(lcHistory).noquote()
-            << "cannot mark the runs of ended servers:" << store->lastError();
+            << "cannot mark the runs of ended servers:" << interrupted.error();
     qCInfo(lcHistory).noquote() << "recording runs in" << QDir::toNativeSeparators(store->path());
     auto recorder =
         std::make_unique<RunHistoryRecorder>(std::move(store), std::move(server), config);
@@ -86,10 +84,10 @@ qint64 RunHistoryRecorder::runStarted(const Start& start)
     run.limits = start.limits;
     run.filesKey = start.filesKey;
     run.files = inputRecords(start, m_store->filesRoot());
-    const std::optional<qint64> id = m_store->recordStart(run);
+    const Expected<qint64> id = m_store->ledger().recordStart(run);
     if (!id) {
         qCWarning(lcHistory).noquote()
-            << "a run could not be recorded in the history:" << m_store->lastError();
+            << "a run could not be recorded in the history:" << id.error();
         return 0;
     }
     if (!start.filesKey.isEmpty())
@@ -203,11 +201,12 @@ void RunHistoryRecorder::runPrinted(qint64 handle, const QString& stdoutText,
 {
     if (handle <= 0)
         return;
-    if (!m_store->recordOutput(handle, latestWithin(stdoutText, m_config.maxFieldBytes),
-                               latestWithin(stderrText, m_config.maxFieldBytes))) {
+    const Expected<void> recorded =
+        m_store->ledger().recordOutput(handle, latestWithin(stdoutText, m_config.maxFieldBytes),
+                                       latestWithin(stderrText, m_config.maxFieldBytes));
+    if (!recorded)
         qCDebug(lcHistory).noquote()
-            << "the output of a running run was not recorded:" << m_store->lastError();
-    }
+            << "the output of a running run was not recorded:" << recorded.error();
 }
 
 void RunHistoryRecorder::watchForStop(qint64 handle, std::function<void()> stop)
@@ -221,9 +220,13 @@ void RunHistoryRecorder::watchForStop(qint64 handle, std::function<void()> stop)
 
 void RunHistoryRecorder::takeStopRequests()
 {
-    const QList<qint64> requested = m_store->takeStopRequests(m_stoppers.keys());
+    const Expected<QList<qint64>> requested = m_store->stopRequests().take(m_stoppers.keys());
+    if (!requested) {
+        qCDebug(lcHistory).noquote() << "stop requests could not be read:" << requested.error();
+        return;
+    }
     // Each looked up again: stopping one run can end another (a session's cells).
-    for (qint64 handle : requested)
+    for (qint64 handle : *requested)
         stop(handle);
 }
 
@@ -244,11 +247,10 @@ void RunHistoryRecorder::end(qint64 handle, const RunRecord& finished)
     m_stoppers.remove(handle);
     if (m_stoppers.isEmpty())
         m_stopPoll.stop();
-    if (!m_store->recordEnd(handle, finished)) {
+    if (const Expected<void> recorded = m_store->ledger().recordEnd(handle, finished); !recorded)
         qCWarning(lcHistory).noquote()
             << "the end of run" << handle
-            << "could not be recorded in the history:" << m_store->lastError();
-    }
+            << "could not be recorded in the history:" << recorded.error();
     // Every run ends here: the moment the history can have outgrown its budget.
     const QString filesKey = m_filesKeys.take(handle);
     m_pruner->pruneIfTooBig(

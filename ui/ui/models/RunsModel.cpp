@@ -49,8 +49,8 @@ RunsModel::RunsModel(HistoryStore& store, QObject* parent)
     m_continue.setSingleShot(true);
     connect(&m_continue, &QTimer::timeout, this, [this] { scanSlice(true); });
     // Changes from before the model was made are in its first pages already.
-    m_changeSeq = std::max<qint64>(0, m_store.lastChangeSeq());
-    m_deletionSeq = m_store.deletionSeq();
+    m_changeSeq = std::max<qint64>(0, m_store.queries().lastChangeSeq().valueOr(0));
+    m_deletionSeq = m_store.queries().deletionSeq().valueOr(-1);
     reload(kPageSize);
 }
 
@@ -82,12 +82,14 @@ HistoryQuery RunsModel::pageQuery() const
     return query;
 }
 
-QList<RunRecord> RunsModel::listRows(const HistoryQuery& query)
+Expected<QList<RunRecord>> RunsModel::listRows(const HistoryQuery& query)
 {
     ++m_rowQueries;
-    QList<RunRecord> runs = m_store.list(query);
-    for (RunRecord& run : runs)
-        slim(run);
+    Expected<QList<RunRecord>> runs = m_store.queries().list(query);
+    if (runs) {
+        for (RunRecord& run : *runs)
+            slim(run);
+    }
     return runs;
 }
 
@@ -128,7 +130,7 @@ qint64 RunsModel::newestIdInStore()
     HistoryQuery newest;
     newest.limit = 1;
     newest.includeContent = false;
-    const QList<RunRecord> runs = listRows(newest);
+    const QList<RunRecord> runs = listRows(newest).valueOr({});
     return runs.isEmpty() ? 0 : runs.constFirst().id;
 }
 
@@ -183,9 +185,10 @@ void RunsModel::scanSlice(bool notify)
         }
         QElapsedTimer step;
         step.start();
-        const QList<RunRecord> page = listRows(query);
-        if (!m_store.lastError().isEmpty())
+        const Expected<QList<RunRecord>> read = listRows(query);
+        if (!read)
             break; // logged by the store; the next fetchMore or reload tries again
+        const QList<RunRecord>& page = *read;
         gathered += page;
         m_wanted -= int(page.size());
         if (page.size() == query.limit)
@@ -226,10 +229,10 @@ bool RunsModel::isScanning() const
 
 void RunsModel::refresh()
 {
-    const qint64 deletionSeq = m_store.deletionSeq();
+    const qint64 deletionSeq = m_store.queries().deletionSeq().valueOr(-1);
     if (deletionSeq >= 0 && deletionSeq != m_deletionSeq) {
         m_deletionSeq = deletionSeq;
-        m_changeSeq = std::max<qint64>(m_changeSeq, m_store.lastChangeSeq());
+        m_changeSeq = std::max<qint64>(m_changeSeq, m_store.queries().lastChangeSeq().valueOr(0));
         reload(int(m_rows.size()));
         return;
     }
@@ -237,7 +240,8 @@ void RunsModel::refresh()
     // more when nothing changed.
     QList<RunRecord> changes;
     for (;;) {
-        const QList<RunRecord> page = m_store.changedSince(m_changeSeq, kChangesPerRead, 0);
+        const QList<RunRecord> page =
+            m_store.queries().changedSince(m_changeSeq, kChangesPerRead, 0).valueOr({});
         for (const RunRecord& changed : page)
             m_changeSeq = std::max(m_changeSeq, changed.changeSeq);
         changes += page;
@@ -271,12 +275,12 @@ void RunsModel::refresh()
     insertRuns(candidates);
 }
 
-bool RunsModel::deleteRuns(const QList<qint64>& ids)
+Expected<void> RunsModel::deleteRuns(const QList<qint64>& ids)
 {
-    const qint64 before = m_store.deletionSeq();
-    if (!m_store.remove(ids))
-        return false;
-    const qint64 after = m_store.deletionSeq();
+    const qint64 before = m_store.queries().deletionSeq().valueOr(-1);
+    if (Expected<void> removed = m_store.ledger().remove(ids); !removed)
+        return removed;
+    const qint64 after = m_store.queries().deletionSeq().valueOr(-1);
     // The counter moved by this deletion alone: no need for refresh() to reload. Had another
     // process deleted runs since the last refresh, it moved further, and refresh() reloads.
     const bool onlyOurs = before == m_deletionSeq && after >= before && after <= before + 1;
@@ -284,7 +288,7 @@ bool RunsModel::deleteRuns(const QList<qint64>& ids)
         m_deletionSeq = after;
     if (ids.size() > kMaxRowsRemovedOneByOne) {
         reload(int(m_rows.size() - ids.size()));
-        return true;
+        return {};
     }
     for (const qint64 id : ids) {
         const int row = rowOf(id);
@@ -295,7 +299,7 @@ bool RunsModel::deleteRuns(const QList<qint64>& ids)
         m_rows.removeAt(row);
         endRemoveRows();
     }
-    return true;
+    return {};
 }
 
 void RunsModel::insertRuns(const QList<qint64>& ids)
@@ -305,7 +309,7 @@ void RunsModel::insertRuns(const QList<qint64>& ids)
         HistoryQuery query = pageQuery();
         query.limit = 0;
         query.ids = ids.mid(first, kIdsPerRead);
-        joining += listRows(query);
+        joining += listRows(query).valueOr({});
     }
     // Newest first, as the rows are.
     std::sort(joining.begin(), joining.end(),

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "history/HistoryQuery.h"
 #include "history/RunRecord.h"
 
@@ -81,9 +82,9 @@ public:
     void refresh();
 
     // Deletes runs `ids` from the history and their rows from the table, keeping the others as
-    // they are (no reload, unless another process deleted runs meanwhile). False, with the
-    // store's lastError(), when the history could not be written.
-    bool deleteRuns(const QList<qint64>& ids);
+    // they are (no reload, unless another process deleted runs meanwhile). Fails, saying why,
+    // when the history could not be written.
+    Expected<void> deleteRuns(const QList<qint64>& ids);
 
     // How many times the model asked the store for rows (a page, a reload, runs that may join
     // the filter): for tests and benchmarks of what a refresh costs.
@@ -110,7 +111,7 @@ private:
     bool isFiltered() const;
     void scanSlice(bool notify);
     void reload(int atLeastRows);
-    QList<RunRecord> listRows(const HistoryQuery& query);
+    Expected<QList<RunRecord>> listRows(const HistoryQuery& query);
     void slim(RunRecord& run);
     qint64 newestIdInStore();
     void insertRuns(const QList<qint64>& ids);

@@ -24,10 +24,7 @@ Expected<ActivityReport> readActivity(const QString& path, const ActivityQuery& 
     Expected<std::unique_ptr<HistoryStore>> store = HistoryStore::open(path);
     if (!store)
         return Unexpected(store.error());
-    std::optional<ActivityReport> report = (*store)->activity(query);
-    if (!report)
-        return Unexpected((*store)->lastError());
-    return *std::move(report);
+    return (*store)->queries().activity(query);
 }
 
 // "1 call", "1,234 calls": English plurals, as the rest of the app (no translations yet).
@@ -134,8 +131,8 @@ void ActivityPage::checkForChanges()
         m_changeCheck.stop();
         return;
     }
-    const qint64 changes = m_store.lastChangeSeq();
-    const qint64 deletions = m_store.deletionSeq();
+    const qint64 changes = m_store.queries().lastChangeSeq().valueOr(-1);
+    const qint64 deletions = m_store.queries().deletionSeq().valueOr(-1);
     // The intervals move on with the clock as well: once the report's last interval has ended,
     // it is read again even when nothing changed.
     const bool stale = m_report && QDateTime::currentDateTime() >= m_report->query.before;

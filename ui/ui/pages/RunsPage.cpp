@@ -335,9 +335,10 @@ void RunsPage::applyFilter()
 
 void RunsPage::refreshClients()
 {
-    const QStringList names = m_store.clients();
-    if (names.isEmpty() && !m_store.lastError().isEmpty())
+    const Expected<QStringList> read = m_store.queries().clients();
+    if (!read)
         return; // logged by the store; the list stays as it was
+    const QStringList& names = *read;
     if (names == m_clientNames)
         return;
     m_clientNames = names;
@@ -356,9 +357,10 @@ void RunsPage::refreshClients()
 
 void RunsPage::refreshSessions()
 {
-    const QList<HistoryInterpreterSession> sessions = m_store.sessions();
-    if (sessions.isEmpty() && !m_store.lastError().isEmpty())
+    const Expected<QList<HistoryInterpreterSession>> read = m_store.queries().sessions();
+    if (!read)
         return; // logged by the store; the list stays as it was
+    const QList<HistoryInterpreterSession>& sessions = *read;
     if (sessions == m_sessions)
         return;
     m_sessions = sessions;
@@ -471,7 +473,12 @@ void RunsPage::noteNewClients(int first, int last)
 void RunsPage::showSelectedRun()
 {
     const qint64 id = m_model->runId(m_table->currentIndex().row());
-    m_detail->showRun(id > 0 ? m_store.get(id) : std::nullopt);
+    std::optional<RunRecord> run;
+    if (id > 0) {
+        if (Expected<RunRecord> read = m_store.queries().get(id))
+            run = *std::move(read);
+    }
+    m_detail->showRun(run);
     m_refresh.setInterval(m_detail->showsRunningRun() ? kLiveRefreshIntervalMs
                                                       : kRefreshIntervalMs);
 }
@@ -509,10 +516,10 @@ void RunsPage::stopRun(qint64 id)
 
 void RunsPage::stopThroughHistory(qint64 id)
 {
-    if (m_store.requestStop(id)) {
+    if (const Expected<void> requested = m_store.stopRequests().request(id)) {
         setMessage(tr("Stopping run #%1…").arg(id));
     } else {
-        setMessage(tr("Run #%1 cannot be stopped: %2").arg(id).arg(m_store.lastError()));
+        setMessage(tr("Run #%1 cannot be stopped: %2").arg(id).arg(requested.error()));
         m_detail->stopFailed();
     }
 }
@@ -557,10 +564,10 @@ QList<RunRecord> RunsPage::loadRuns(const QList<qint64>& ids) const
         HistoryQuery query;
         query.ids = ids.mid(first, kExportBatch);
         query.limit = 0;
-        const QList<RunRecord> batch = m_store.list(query);
-        if (!m_store.lastError().isEmpty())
+        const Expected<QList<RunRecord>> batch = m_store.queries().list(query);
+        if (!batch)
             return {};
-        runs += batch;
+        runs += *batch;
     }
     // The store returns each batch newest first; the selection's order is the table's.
     std::sort(runs.begin(), runs.end(),
@@ -628,12 +635,12 @@ bool RunsPage::exportRuns(const QList<qint64>& ids, const QString& path)
                 HistoryQuery query;
                 query.ids = sorted.mid(first, kExportBatch);
                 query.limit = 0;
-                const QList<RunRecord> batch = m_store.list(query);
-                if (!m_store.lastError().isEmpty())
-                    return Unexpected(m_store.lastError());
-                for (const RunRecord& run : batch)
+                const Expected<QList<RunRecord>> batch = m_store.queries().list(query);
+                if (!batch)
+                    return Unexpected(batch.error());
+                for (const RunRecord& run : *batch)
                     exporter.add(run);
-                written += int(batch.size());
+                written += int(batch->size());
             }
             return {};
         });
@@ -666,7 +673,7 @@ void RunsPage::chooseSessionExportFile()
     query.sessionKey = key;
     query.limit = 1;
     query.includeContent = false;
-    const QList<RunRecord> newest = m_store.list(query);
+    const QList<RunRecord> newest = m_store.queries().list(query).valueOr({});
     const QString name = newest.isEmpty() ? QStringLiteral("session") : newest.first().sessionName;
     const bool python = newest.isEmpty() || newest.first().language == QLatin1String("python");
     const QString notebook = tr("Jupyter notebook (*.ipynb)");
@@ -693,11 +700,12 @@ bool RunsPage::exportSession(const QString& key, const QString& path)
     HistoryQuery query;
     query.sessionKey = key;
     query.limit = 0;
-    QList<RunRecord> runs = m_store.list(query);
-    if (!m_store.lastError().isEmpty()) {
-        setMessage(tr("Export failed: %1").arg(m_store.lastError()));
+    Expected<QList<RunRecord>> read = m_store.queries().list(query);
+    if (!read) {
+        setMessage(tr("Export failed: %1").arg(read.error()));
         return false;
     }
+    QList<RunRecord> runs = *std::move(read);
     if (runs.isEmpty()) {
         setMessage(tr("Export failed: the history has no cells of this session."));
         return false;
@@ -743,8 +751,8 @@ void RunsPage::confirmDelete()
 
 bool RunsPage::deleteRuns(const QList<qint64>& ids)
 {
-    if (!m_model->deleteRuns(ids)) {
-        setMessage(tr("Delete failed: %1").arg(m_store.lastError()));
+    if (const Expected<void> deleted = m_model->deleteRuns(ids); !deleted) {
+        setMessage(tr("Delete failed: %1").arg(deleted.error()));
         return false;
     }
     setMessage(tr("Deleted %n run(s).", nullptr, int(ids.size())));
@@ -756,7 +764,7 @@ void RunsPage::requestRerun()
     const QList<qint64> ids = selectedRunIds();
     if (ids.size() != 1)
         return;
-    const auto run = m_store.get(ids.constFirst());
+    const auto run = m_store.queries().get(ids.constFirst());
     if (!run || !RunStatusTraits::isFinal(run->status))
         return;
     Q_EMIT rerunRequested(*run);
