@@ -2,7 +2,6 @@
 #include "runtime/PodmanRuntime.h"
 #include "runtime/SandboxPolicy.h"
 #include "sandbox/SandboxRunner.h"
-#include "tools/InterpreterSessionRegistry.h"
 #include "tools/RunCodeTool.h"
 #include "tools/ToolResultFormatter.h"
 
@@ -250,7 +249,6 @@ void tst_RunCodeTool::openWorldHintFollowsNetwork()
 void tst_RunCodeTool::sessionsAreOfferedForBothLanguages()
 {
     const auto runner = makeRunner();
-    InterpreterSessionRegistry sessions(*runner, InterpreterSessionRegistry::Limits{});
     for (const Language language : {Language::Python, Language::JavaScript}) {
         RunCodeTool tool(*runner, makeConfig(language));
         const auto offered = [&tool] {
@@ -262,7 +260,7 @@ void tst_RunCodeTool::sessionsAreOfferedForBothLanguages()
                 .contains(QLatin1String("session"));
         };
         QVERIFY(!offered()); // a server without sessions
-        tool.setSessions(&sessions);
+        tool.offerSessions(true);
         QVERIFY2(offered(), qPrintable(LanguageTraits::displayName(language)));
         const QString description =
             tool.definition().value(QLatin1String("description")).toString();

@@ -5,14 +5,11 @@
 
 #include <QByteArray>
 #include <QList>
-#include <QPointer>
 #include <QString>
 
 namespace csm {
 
-class InterpreterSession;
-
-// One program to run in a fresh sandbox.
+// One program to run in a fresh sandbox, or a cell of an interpreter session.
 struct RunRequest
 {
     Language language = Language::Python;
@@ -24,8 +21,11 @@ struct RunRequest
     // The host folder the files the program leaves in its output folder are written to, as they
     // arrive; empty: none are collected.
     QString outputDirectory;
-    // A cell of this session rather than a program in a container of its own.
-    QPointer<InterpreterSession> session;
+    // A cell of the interpreter session `interpreterName` of the owner whose key is
+    // `interpreterOwner` (InterpreterSessions::prepare started it) rather than a program in a
+    // container of its own; empty for the latter.
+    QString interpreterOwner;
+    QString interpreterName;
 };
 
 } // namespace csm

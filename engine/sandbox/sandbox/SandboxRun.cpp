@@ -22,11 +22,13 @@ constexpr int kEngineFailureExitCode = 125;
 constexpr int kKilledExitCode = 128 + 9;
 } // namespace
 
-SandboxRun::SandboxRun(SandboxRunServices& services, RunRequest request, QObject* parent)
+SandboxRun::SandboxRun(SandboxRunServices& services, RunRequest request,
+                       InterpreterSession* session, QObject* parent)
     : QObject(parent)
     , m_services(services)
     , m_request(std::move(request))
-    , m_forSession(!m_request.session.isNull())
+    , m_forSession(!m_request.interpreterName.isEmpty())
+    , m_session(session)
     , m_secrets(services.secrets())
     , m_stdout(services.policy().outputCapBytes)
     , m_stderr(services.policy().outputCapBytes)
@@ -99,8 +101,8 @@ void SandboxRun::onWaitedTooLong()
 {
     if (m_waitingForCell && m_phase == Phase::CheckingImage) {
         m_waitingForCell = false;
-        if (m_request.session)
-            m_request.session->disconnect(this);
+        if (m_session)
+            m_session->disconnect(this);
         ExecutionResult result;
         result.outcome = ExecutionResult::Outcome::TimedOutWaiting;
         result.engineError =
@@ -165,7 +167,7 @@ void SandboxRun::acquireContainer()
         return;
     }
     if (m_forSession) {
-        InterpreterSession* session = m_request.session;
+        InterpreterSession* session = m_session;
         if (!session) {
             // Gone while this cell waited (ended, and deleted): never run it anywhere else.
             failWithEngineError(QStringLiteral("The session ended before this cell could run; "

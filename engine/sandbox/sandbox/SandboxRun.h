@@ -22,6 +22,7 @@ namespace csm {
 
 class SandboxRunServices;
 class ContainerChannel;
+class InterpreterSession;
 class EgressEndpoint;
 class EgressProxy;
 struct LauncherExitStatus;
@@ -45,7 +46,10 @@ public:
     // them counted, not listed.
     static constexpr int kMaxConnectionRecords = 1000;
 
-    SandboxRun(SandboxRunServices& services, RunRequest request, QObject* parent = nullptr);
+    // `session`: the interpreter session a cell (request.interpreterName) runs in; null for a
+    // program in a container of its own, or when the cell's session is gone (it then fails).
+    SandboxRun(SandboxRunServices& services, RunRequest request,
+               InterpreterSession* session = nullptr, QObject* parent = nullptr);
     ~SandboxRun() override;
 
     void start();
@@ -124,8 +128,9 @@ private:
 
     SandboxRunServices& m_services;
     RunRequest m_request;
-    // A session's cell, even once the session is gone (m_request.session is then null).
+    // A session's cell, even once the session is gone (m_session is then null).
     const bool m_forSession;
+    QPointer<InterpreterSession> m_session;
     Phase m_phase = Phase::Idle;
     ExecutionResult::Outcome m_stopReason = ExecutionResult::Outcome::Cancelled;
     bool m_warm = false;

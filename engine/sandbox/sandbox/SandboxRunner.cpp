@@ -10,6 +10,7 @@
 #include "sandbox/EgressEndpoint.h"
 #include "sandbox/EgressFolders.h"
 #include "sandbox/InterpreterSession.h"
+#include "sandbox/InterpreterSessions.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxFilesLocator.h"
@@ -44,6 +45,7 @@ SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxP
     , m_instanceId(randomInstanceId())
     , m_reaper(new ContainerReaper(*m_runtime, this))
     , m_queue(new RunQueue({RunQueue::defaultMaxRunning(m_policy.memoryBytes)}, this))
+    , m_interpreters(new InterpreterSessions(*this, this))
 {
     if (!m_runtime->isRemote() || !m_files.isComplete())
         return;
@@ -65,9 +67,10 @@ SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxP
 
 SandboxRunner::~SandboxRunner()
 {
-    // The pool hands its containers to the reaper, and the reaper uses the runtime: they go
-    // first, in that order, not with the other children after m_runtime (nor does the files
-    // volume, which uses it too).
+    // The sessions' and the pool's containers go to the reaper, and the reaper uses the
+    // runtime: they go first, in that order, not with the other children after m_runtime (nor
+    // does the files volume, which uses it too).
+    delete m_interpreters;
     delete m_pool;
     delete m_reaper;
     delete m_filesVolume;
@@ -146,7 +149,7 @@ void SandboxRunner::setSecrets(std::shared_ptr<const SandboxSecrets> secrets)
     if (changed) {
         if (m_pool)
             m_pool->renew();
-        endSessions(QStringLiteral("the secrets that sandboxes get changed"));
+        m_interpreters->loseAll(QStringLiteral("the secrets that sandboxes get changed"));
     }
     if (std::exchange(m_heldForSecrets, false)) {
         if (m_pool)
@@ -177,7 +180,7 @@ void SandboxRunner::setPolicy(const SandboxPolicy& policy)
     m_policy = next;
     if (m_pool)
         m_pool->renew();
-    endSessions(QStringLiteral("the sandboxes' limits or shared folders changed"));
+    m_interpreters->loseAll(QStringLiteral("the sandboxes' limits or shared folders changed"));
 }
 
 void SandboxRunner::setEgress(const EgressSettings& egress)
@@ -192,18 +195,7 @@ void SandboxRunner::setEgress(const EgressSettings& egress)
     if (containersChange) {
         if (m_pool)
             m_pool->renew();
-        endSessions(QStringLiteral("the sandboxes' network setting changed"));
-    }
-}
-
-void SandboxRunner::endSessions(const QString& why)
-{
-    // A session's container keeps what it started with: its environment, network and mounts.
-    // Its next cell must not run under settings the user has taken back.
-    const QList<QPointer<InterpreterSession>> sessions = std::exchange(m_sessions, {});
-    for (const QPointer<InterpreterSession>& session : sessions) {
-        if (session)
-            session->end(why);
+        m_interpreters->loseAll(QStringLiteral("the sandboxes' network setting changed"));
     }
 }
 
@@ -418,8 +410,6 @@ InterpreterSession* SandboxRunner::startSession(Language language, const QString
         session = new InterpreterSession(*m_runtime, spec, m_secrets, *m_reaper, parent);
         session->setEgressEndpoint(egress);
     }
-    m_sessions.removeAll(nullptr);
-    m_sessions.append(session);
     // Its container mounts the shares as they are now: never one that names another folder.
     if (const QString problem = sharedFolderProblem(); !problem.isEmpty()) {
         session->end(problem);
@@ -439,7 +429,11 @@ InterpreterSession* SandboxRunner::startSession(Language language, const QString
 
 SandboxRun* SandboxRunner::start(const RunRequest& request, QObject* parent)
 {
-    auto* run = new SandboxRun(*this, request, parent);
+    InterpreterSession* session =
+        request.interpreterName.isEmpty()
+            ? nullptr
+            : m_interpreters->find(request.interpreterOwner, request.interpreterName);
+    auto* run = new SandboxRun(*this, request, session, parent);
     run->start();
     return run;
 }

@@ -6,6 +6,7 @@
 #include "runtime/Language.h"
 #include "runtime/SandboxFiles.h"
 #include "runtime/SandboxPolicy.h"
+#include "sandbox/InterpreterSessionSource.h"
 #include "sandbox/SandboxRunServices.h"
 #include "sandbox/SandboxSecrets.h"
 #include "sandbox/WarmContainerSource.h"
@@ -23,6 +24,7 @@
 namespace csm {
 
 class ContainerReaper;
+class InterpreterSessions;
 class RunQueue;
 class ContainerRuntime;
 class SandboxRun;
@@ -36,7 +38,10 @@ struct RunRequest;
 // Starts sandbox runs on one container engine under one policy and one set of secrets, and
 // remembers which images it has seen present so that only the first run of an image pays for
 // the check.
-class SandboxRunner final : public QObject, public SandboxRunServices, public WarmContainerSource
+class SandboxRunner final : public QObject,
+                            public SandboxRunServices,
+                            public WarmContainerSource,
+                            public InterpreterSessionSource
 {
     Q_OBJECT
 
@@ -47,13 +52,15 @@ public:
                   SandboxFiles files, QObject* parent = nullptr);
     ~SandboxRunner() override;
 
-    // The run starts at once; it emits SandboxRun::finished() later, from the event loop.
+    // The run starts at once; it emits SandboxRun::finished() later, from the event loop. A
+    // cell (request.interpreterName) runs in the session interpreters().prepare() made.
     SandboxRun* start(const RunRequest& request, QObject* parent);
 
-    // A new persistent session of `language` in `image` (owned by `parent`), starting, or
-    // taken from the warm pool when one waits there; null when the language has no session
-    // driver.
-    InterpreterSession* startSession(Language language, const QString& image, QObject* parent);
+    // The persistent interpreter sessions of this runner's clients.
+    InterpreterSessions& interpreters() const { return *m_interpreters; }
+    InterpreterSession* startSession(Language language, const QString& image,
+                                     QObject* parent) override;
+    qint64 sandboxMemoryBytes() const override { return m_policy.memoryBytes; }
 
     // Keeps `sizePerImage` containers of each warmed image started ahead of calls; 0 disables.
     void enablePool(int sizePerImage, int idleTimeoutMs);
@@ -77,7 +84,7 @@ public:
     void runStarted(bool sessionCell) override;
     void runEnded(bool sessionCell) override;
     // One-shot runs that hold their sandbox now (session cells not counted: their session is).
-    int oneShotsRunning() const { return m_oneShotsRunning; }
+    int oneShotsRunning() const override { return m_oneShotsRunning; }
     // Stops the pool and removes every container left; reaper().drained() follows.
     void shutdown();
 
@@ -134,9 +141,6 @@ private:
     QString remoteEngineProblem() const;
     // A shared folder whose path names another folder than when it was shared; else empty.
     QString sharedFolderProblem() const;
-    // Ends every live session, saying `why`: the settings their containers started with
-    // changed.
-    void endSessions(const QString& why);
 
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxPolicy m_policy;
@@ -148,13 +152,12 @@ private:
     std::shared_ptr<const SandboxSecrets> m_secrets = SandboxSecrets::none();
     bool m_heldForSecrets = false;
     SandboxFiles m_files;
-    // The sessions started (those still alive), for endSessions().
-    QList<QPointer<InterpreterSession>> m_sessions;
     // A remote engine's copy of the launcher (null for a local engine).
     SandboxFilesVolume* m_filesVolume = nullptr;
     QString m_instanceId;
     ContainerReaper* m_reaper = nullptr;
     RunQueue* m_queue = nullptr;
+    InterpreterSessions* m_interpreters = nullptr;
     WarmPool* m_pool = nullptr;
     int m_oneShotsRunning = 0;
     quint64 m_nextContainer = 1;

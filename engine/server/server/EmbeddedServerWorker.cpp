@@ -7,11 +7,11 @@
 #include "mcp/McpDispatcher.h"
 #include "mcp/ToolCall.h"
 #include "mcp/ToolResult.h"
+#include "sandbox/InterpreterSessions.h"
 #include "server/HttpServing.h"
 #include "server/McpServer.h"
 #include "server/RunHistoryRecorder.h"
 #include "server/StdioServing.h"
-#include "tools/InterpreterSessionRegistry.h"
 
 #include <utility>
 
@@ -221,8 +221,7 @@ void EmbeddedServerWorker::publishStatus()
             m_server->runningCallCount() +
             static_cast<int>(findChildren<ToolCall*>(Qt::FindDirectChildrenOnly).size());
         status.pendingApprovals = m_server->approvals().pendingCount();
-        for (const InterpreterSessionRegistry::Entry& entry :
-             m_server->interpreterSessions().listAll()) {
+        for (const InterpreterSessions::Entry& entry : m_server->interpreterSessions().listAll()) {
             ServerStatus::InterpreterSession info;
             info.key = entry.key;
             info.name = entry.name;

@@ -14,6 +14,7 @@
 #include "runtime/EngineLocationFinder.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/InterpreterSessions.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/SandboxFilesLocator.h"
 #include "sandbox/SandboxRunner.h"
@@ -22,8 +23,8 @@
 #include "server/PassThroughSecrets.h"
 #include "server/RunHistoryRecorder.h"
 #include "server/ServerOptionsParser.h"
+#include "tools/CallerInterpreterOwner.h"
 #include "tools/EndInterpreterSessionTool.h"
-#include "tools/InterpreterSessionRegistry.h"
 #include "tools/ListInterpreterSessionsTool.h"
 #include "tools/RunCodeTool.h"
 #include "tools/RunFileOwners.h"
@@ -68,7 +69,7 @@ RunQueue::Limits runLimits(const ServerOptions& options)
             options.maxQueued};
 }
 
-InterpreterSessionRegistry::Limits sessionLimits(const ServerOptions& options)
+InterpreterSessions::Limits sessionLimits(const ServerOptions& options)
 {
     return {options.maxClientInterpreters, options.maxInterpreters, options.interpreterIdleSeconds};
 }
@@ -159,16 +160,16 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     auto jsTool = std::make_unique<RunCodeTool>(*m_runner, js, m_history.get());
     m_pythonTool = pythonTool.get();
     m_jsTool = jsTool.get();
-    m_interpreterSessions = new InterpreterSessionRegistry(*m_runner, sessionLimits(options), this);
-    connect(m_interpreterSessions, &InterpreterSessionRegistry::changed, this,
-            &McpServer::sessionsChanged);
-    m_pythonTool->setSessions(m_interpreterSessions);
-    m_jsTool->setSessions(m_interpreterSessions);
+    InterpreterSessions& interpreters = m_runner->interpreters();
+    interpreters.setLimits(sessionLimits(options));
+    connect(&interpreters, &InterpreterSessions::changed, this, &McpServer::sessionsChanged);
+    m_pythonTool->offerSessions(true);
+    m_jsTool->offerSessions(true);
     m_tools->add(std::make_unique<ApprovalGatedTool>(std::move(pythonTool), *m_approvals));
     m_tools->add(std::make_unique<ApprovalGatedTool>(std::move(jsTool), *m_approvals));
     // They run no code: nothing to approve.
-    m_tools->add(std::make_unique<ListInterpreterSessionsTool>(*m_interpreterSessions));
-    m_tools->add(std::make_unique<EndInterpreterSessionTool>(*m_interpreterSessions));
+    m_tools->add(std::make_unique<ListInterpreterSessionsTool>(interpreters));
+    m_tools->add(std::make_unique<EndInterpreterSessionTool>(interpreters));
     m_runner->enablePool(options.poolSize, options.poolIdleSeconds * 1000);
     m_runner->warm(Language::Python, python.image);
     m_runner->warm(Language::JavaScript, js.image);
@@ -201,10 +202,15 @@ McpServer::~McpServer()
         disconnect(session, nullptr, this, nullptr);
         delete session;
     }
-    // Its sessions hand their containers to the runner's reaper on the way out.
-    delete std::exchange(m_interpreterSessions, nullptr);
+    // The interpreter sessions hand their containers to the runner's reaper on the way out.
+    m_runner->interpreters().endAll(QStringLiteral("the server stopped"));
     delete m_sweeper;
     delete m_finalSweep;
+}
+
+InterpreterSessions& McpServer::interpreterSessions() const
+{
+    return m_runner->interpreters();
 }
 
 void McpServer::reloadSettings()
@@ -237,7 +243,7 @@ void McpServer::applySettings(const ServerOptions& options)
     m_runner->setPolicy(options.policy);
     m_runner->setEgress(options.egress);
     m_runner->queue().setLimits(runLimits(options));
-    m_interpreterSessions->setLimits(sessionLimits(options));
+    m_runner->interpreters().setLimits(sessionLimits(options));
     if (m_history)
         m_history->setConfig(historyConfig(options));
     if (options.poolSize != m_options.poolSize ||
@@ -263,9 +269,9 @@ McpDispatcher* McpServer::openSession(const QString& transport, const QString& s
     session->setResources(m_runFiles.get());
     m_sessions.append(session);
     // The interpreter sessions of an MCP session end with it (stdio EOF, HTTP DELETE, expiry).
-    const QString client = InterpreterSessionRegistry::clientKey(transport, sessionId);
-    connect(session, &QObject::destroyed, this, [this, session, client] {
-        m_interpreterSessions->endClient(client, QStringLiteral("its MCP session ended"));
+    const QString owner = CallerInterpreterOwner::keyOf(transport, sessionId);
+    connect(session, &QObject::destroyed, this, [this, session, owner] {
+        m_runner->interpreters().endOwner(owner, QStringLiteral("its MCP session ended"));
         m_sessions.removeOne(session);
         Q_EMIT sessionsChanged();
         stopRunnerOnceIdle();
@@ -320,7 +326,7 @@ void McpServer::shutdown()
     });
     for (McpDispatcher* session : std::as_const(m_sessions))
         session->cancelAll();
-    m_interpreterSessions->endAll(QStringLiteral("the server is shutting down"));
+    m_runner->interpreters().endAll(QStringLiteral("the server is shutting down"));
     // Queued, like the sessions' idle(): with no call running anywhere nothing else would ask.
     QMetaObject::invokeMethod(this, &McpServer::stopRunnerOnceIdle, Qt::QueuedConnection);
 }

@@ -21,7 +21,7 @@ class PassThroughSecrets;
 class RunCodeTool;
 class RunHistoryRecorder;
 class SandboxRunner;
-class InterpreterSessionRegistry;
+class InterpreterSessions;
 class StaleContainerSweeper;
 class ToolCall;
 class RunFileOwners;
@@ -70,7 +70,7 @@ public:
     EgressQuestions& egressQuestions() const { return *m_egressQuestions; }
     void askAboutEgress(bool ask);
     // The clients' persistent interpreter sessions (run_*_code's `session`).
-    InterpreterSessionRegistry& interpreterSessions() const { return *m_interpreterSessions; }
+    InterpreterSessions& interpreterSessions() const;
     // The options in force: those the server started with, updated by the settings file.
     const ServerOptions& options() const { return m_options; }
 
@@ -107,7 +107,6 @@ private:
     std::unique_ptr<QTemporaryDir> m_privateRunFiles;
     RunCodeTool* m_pythonTool = nullptr; // in m_tools
     RunCodeTool* m_jsTool = nullptr;
-    InterpreterSessionRegistry* m_interpreterSessions = nullptr; // a child
     ServerOptions m_options;
     FileContentWatcher* m_settingsFile = nullptr;
     ServerIdentity m_identity;

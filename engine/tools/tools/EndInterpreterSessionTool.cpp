@@ -2,13 +2,14 @@
 
 #include "mcp/ImmediateToolCall.h"
 #include "mcp/ToolResult.h"
-#include "tools/InterpreterSessionRegistry.h"
+#include "sandbox/InterpreterSessions.h"
+#include "tools/CallerInterpreterOwner.h"
 
 #include <QJsonArray>
 
 namespace csm {
 
-EndInterpreterSessionTool::EndInterpreterSessionTool(InterpreterSessionRegistry& sessions)
+EndInterpreterSessionTool::EndInterpreterSessionTool(InterpreterSessions& sessions)
     : m_sessions(sessions)
 {}
 
@@ -44,7 +45,8 @@ ToolCall* EndInterpreterSessionTool::start(const QJsonObject& arguments, const C
                                            QObject* parent)
 {
     const QString session = arguments.value(QLatin1String("session")).toString();
-    if (!m_sessions.end(context, session)) {
+    const Expected<InterpreterOwner> owner = CallerInterpreterOwner::of(context);
+    if (!owner || !m_sessions.end(owner->key, session)) {
         return new ImmediateToolCall(
             ToolResult::error(
                 QStringLiteral("You have no live session named \"%1\".").arg(session)),

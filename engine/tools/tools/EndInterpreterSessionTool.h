@@ -4,13 +4,13 @@
 
 namespace csm {
 
-class InterpreterSessionRegistry;
+class InterpreterSessions;
 
 // end_session: ends one of the caller's sessions (its interpreter, state and container).
 class EndInterpreterSessionTool final : public Tool
 {
 public:
-    explicit EndInterpreterSessionTool(InterpreterSessionRegistry& sessions);
+    explicit EndInterpreterSessionTool(InterpreterSessions& sessions);
 
     QString name() const override;
     QJsonObject definition() const override;
@@ -18,7 +18,7 @@ public:
                     QObject* parent) override;
 
 private:
-    InterpreterSessionRegistry& m_sessions;
+    InterpreterSessions& m_sessions;
 };
 
 } // namespace csm

@@ -2,7 +2,8 @@
 
 #include "mcp/ImmediateToolCall.h"
 #include "mcp/ToolResult.h"
-#include "tools/InterpreterSessionRegistry.h"
+#include "sandbox/InterpreterSessions.h"
+#include "tools/CallerInterpreterOwner.h"
 
 #include <QJsonArray>
 
@@ -17,7 +18,7 @@ QString seconds(qint64 ms)
 
 } // namespace
 
-ListInterpreterSessionsTool::ListInterpreterSessionsTool(InterpreterSessionRegistry& sessions)
+ListInterpreterSessionsTool::ListInterpreterSessionsTool(InterpreterSessions& sessions)
     : m_sessions(sessions)
 {}
 
@@ -46,9 +47,11 @@ QJsonObject ListInterpreterSessionsTool::definition() const
 ToolCall* ListInterpreterSessionsTool::start(const QJsonObject&, const CallContext& context,
                                              QObject* parent)
 {
-    const QList<InterpreterSessionRegistry::Entry> entries = m_sessions.list(context);
+    const Expected<InterpreterOwner> owner = CallerInterpreterOwner::of(context);
+    const QList<InterpreterSessions::Entry> entries =
+        owner ? m_sessions.list(owner->key) : QList<InterpreterSessions::Entry>();
     QStringList lines;
-    for (const InterpreterSessionRegistry::Entry& entry : entries) {
+    for (const InterpreterSessions::Entry& entry : entries) {
         const QString memory =
             entry.memoryBytes >= 0
                 ? QStringLiteral(", %1 MiB of memory").arg(entry.memoryBytes / (1024 * 1024))

@@ -4,13 +4,13 @@
 
 namespace csm {
 
-class InterpreterSessionRegistry;
+class InterpreterSessions;
 
 // list_sessions: the caller's live sessions (name, language, age, idle time, cells).
 class ListInterpreterSessionsTool final : public Tool
 {
 public:
-    explicit ListInterpreterSessionsTool(InterpreterSessionRegistry& sessions);
+    explicit ListInterpreterSessionsTool(InterpreterSessions& sessions);
 
     QString name() const override;
     QJsonObject definition() const override;
@@ -18,7 +18,7 @@ public:
                     QObject* parent) override;
 
 private:
-    InterpreterSessionRegistry& m_sessions;
+    InterpreterSessions& m_sessions;
 };
 
 } // namespace csm

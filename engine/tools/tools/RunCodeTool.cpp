@@ -3,13 +3,13 @@
 #include "core/Logging.h"
 #include "egress/EgressSettings.h"
 #include "runtime/ContainerRuntime.h"
-#include "sandbox/InterpreterSession.h"
+#include "sandbox/InterpreterSessions.h"
 #include "sandbox/RunFileRedactor.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/RunRequest.h"
 #include "sandbox/SandboxRunner.h"
 #include "sandbox/SandboxSecrets.h"
-#include "tools/InterpreterSessionRegistry.h"
+#include "tools/CallerInterpreterOwner.h"
 #include "tools/RunCodeCall.h"
 #include "tools/RunFileOwners.h"
 #include "tools/RunObserver.h"
@@ -140,7 +140,7 @@ QString RunCodeTool::networkText() const
 
 QString RunCodeTool::sessionSentence() const
 {
-    if (!m_sessions || LanguageTraits::sessionCommand(m_config.language).isEmpty())
+    if (!m_sessionsOffered || LanguageTraits::sessionCommand(m_config.language).isEmpty())
         return {};
     QString sentence = QStringLiteral(
         " Sessions: to keep state between calls (variables, imports, loaded data, files), pass "
@@ -352,36 +352,39 @@ ToolCall* RunCodeTool::start(const QJsonObject& arguments, const CallContext& co
             parent, m_observer, reportStart(context, code, defaultTimeoutMs));
     }
 
-    QPointer<InterpreterSession> session;
     SessionMark mark;
+    QString ownerKey;
     const QJsonValue sessionName = arguments.value(QLatin1String("session"));
     if (!sessionName.isUndefined() && !sessionName.isNull()) {
-        if (!sessionName.isString() ||
-            !InterpreterSessionRegistry::isValidName(sessionName.toString())) {
+        if (!sessionName.isString() || !InterpreterSessions::isValidName(sessionName.toString())) {
             return RunCodeCall::failed(
                 QStringLiteral("Invalid arguments: \"session\" must be a short name: letters, "
                                "digits, '-', '_' or '.', at most 64."),
                 parent, m_observer, reportStart(context, code, defaultTimeoutMs));
         }
         mark.name = sessionName.toString();
-        if (!m_sessions) {
+        if (!m_sessionsOffered) {
             return RunCodeCall::failed(QStringLiteral("This server keeps no sessions: call "
                                                       "without \"session\"."),
                                        parent, m_observer,
                                        reportStart(context, code, defaultTimeoutMs, mark));
         }
-        Expected<InterpreterSession*> found =
-            m_sessions->sessionFor(context, mark.name, m_config.language, m_config.image);
-        if (!found) {
-            return RunCodeCall::failed(found.error(), parent, m_observer,
+        const Expected<InterpreterOwner> owner = CallerInterpreterOwner::of(context);
+        const Expected<QString> key =
+            owner ? m_runner.interpreters().prepare(*owner, mark.name, m_config.language,
+                                                    m_config.image)
+                  : Expected<QString>(Unexpected(owner.error()));
+        if (!key) {
+            return RunCodeCall::failed(key.error(), parent, m_observer,
                                        reportStart(context, code, defaultTimeoutMs, mark));
         }
-        session = *found;
-        mark.key = session->containerName();
+        mark.key = *key;
+        ownerKey = owner->key;
     }
 
     RunRequest request;
-    request.session = session;
+    request.interpreterOwner = ownerKey;
+    request.interpreterName = mark.name;
     request.language = m_config.language;
     request.image = m_config.image;
     request.code = code.toString().toUtf8();

@@ -13,7 +13,6 @@ namespace csm {
 class RunFileOwners;
 class RunObserver;
 class SandboxRunner;
-class InterpreterSessionRegistry;
 
 // run_python_code / run_js_code: runs the given program in a fresh sandbox container.
 class RunCodeTool final : public Tool
@@ -50,8 +49,9 @@ public:
                     QObject* parent) override;
 
     const Config& config() const { return m_config; }
-    // Where calls with a "session" find theirs; without it (null) the argument is not offered.
-    void setSessions(InterpreterSessionRegistry* sessions) { m_sessions = sessions; }
+    // Whether calls may name a "session" (the runner's interpreters() keep them); without it the
+    // argument is not offered.
+    void offerSessions(bool offered) { m_sessionsOffered = offered; }
     // For calls started from now on; running ones keep the config they started with.
     void setConfig(Config config) { m_config = std::move(config); }
 
@@ -76,7 +76,7 @@ private:
                        const SessionMark& session = {}, const QString& filesKey = {},
                        const QList<InputFile>& inputFiles = {}) const;
 
-    InterpreterSessionRegistry* m_sessions = nullptr;
+    bool m_sessionsOffered = false;
     SandboxRunner& m_runner;
     Config m_config;
     RunObserver* m_observer = nullptr;

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/Expected.h"
-#include "mcp/CallContext.h"
 #include "runtime/Language.h"
+#include "sandbox/InterpreterOwner.h"
 
 #include <QDateTime>
 #include <QList>
@@ -12,16 +12,17 @@
 
 namespace csm {
 
-class SandboxRunner;
 class InterpreterSession;
+class InterpreterSessionSource;
 
-// The persistent sessions of every client of this server, by client and name: a client's calls
-// with the same `session` name share one interpreter; another client's same name is another
-// session. Caps how many live at once (per client, in all, and so that they fit in memory with
-// the sandboxes running), ends those idle too long, and
-// remembers, for one call, that a session died on its own, so that the model hears its state
-// is gone before a new one starts.
-class InterpreterSessionRegistry final : public QObject
+// The persistent interpreter sessions of every client of a runner, by owner and name: a client's
+// calls with the same `session` name share one interpreter; another client's same name is
+// another session. Caps how many live at once (per client, in all, and so that they fit in
+// memory with the sandboxes running), ends those idle too long, and remembers, for one call,
+// that a session died on its own, so that the model hears its state is gone before a new one
+// starts. Callers name sessions by value (owner key and name); the session objects stay here,
+// and a cell reaches its session through the runner (RunRequest::interpreterName).
+class InterpreterSessions final : public QObject
 {
     Q_OBJECT
 
@@ -42,7 +43,7 @@ public:
         bool running = false;    // a cell is running now
         qint64 memoryBytes = -1; // after its last cell; -1: not known
         // Whose it is (for the desktop app's list of every client's sessions).
-        QString client; // clientKey()
+        QString owner; // InterpreterOwner::key
         QString transport;
         QString clientName;
         QString key; // the session's container: RunRecord::sessionKey
@@ -50,27 +51,31 @@ public:
         QDateTime lastActiveAt;
     };
 
-    InterpreterSessionRegistry(SandboxRunner& runner, Limits limits, QObject* parent = nullptr);
-    ~InterpreterSessionRegistry() override;
+    explicit InterpreterSessions(InterpreterSessionSource& source, QObject* parent = nullptr);
+    ~InterpreterSessions() override;
 
     // Letters, digits, '-', '_' and '.', at most 64.
     static bool isValidName(const QString& name);
-    // Whose sessions a call's are: its transport and MCP session.
-    static QString clientKey(const QString& transport, const QString& sessionId);
 
-    // The caller's live session `name`, started now if it has none; or why not, for the model.
-    Expected<InterpreterSession*> sessionFor(const CallContext& context, const QString& name,
-                                             Language language, const QString& image);
-    QList<Entry> list(const CallContext& context) const;
+    // Makes sure `owner` has a live session `name`, starting it now if it has none: returns its
+    // key (its container's name, RunRecord::sessionKey), or why not, for the model.
+    Expected<QString> prepare(const InterpreterOwner& owner, const QString& name, Language language,
+                              const QString& image);
+    // The live session `name` of the owner whose key is `ownerKey`; null when it has none.
+    InterpreterSession* find(const QString& ownerKey, const QString& name) const;
+    QList<Entry> list(const QString& ownerKey) const;
     // Every client's live sessions.
     QList<Entry> listAll() const;
     // Ends the live session whose container is `key` (the desktop app's End); false if none.
     bool endByKey(const QString& key, const QString& reason);
-    // Ends the caller's session `name`; false when it had none.
-    bool end(const CallContext& context, const QString& name);
-    // Ends every session of a client (its MCP session ended), or all (the server exits).
-    void endClient(const QString& clientKey, const QString& reason);
+    // Ends the owner's session `name`; false when it had none.
+    bool end(const QString& ownerKey, const QString& name);
+    // Ends every session of an owner (its MCP session ended), or all (the server exits).
+    void endOwner(const QString& ownerKey, const QString& reason);
     void endAll(const QString& reason);
+    // Ends every live session though no client asked (the settings their containers started
+    // with changed): each client's next call with the name hears why its state is gone.
+    void loseAll(const QString& reason);
     int liveCount() const;
     // New limits (the settings changed): they apply to new sessions and to idle time from now
     // on; live sessions over a lower cap are left to end on their own.
@@ -83,16 +88,14 @@ Q_SIGNALS:
 private:
     struct Slot
     {
-        QString client;
-        QString transport;
-        QString clientName; // as the client said in initialize
+        InterpreterOwner owner;
         QString name;
         Language language = Language::Python;
         QPointer<InterpreterSession> session;
         QString lostReason; // it died on its own: said to the next call, then forgotten
     };
 
-    qsizetype indexOf(const QString& client, const QString& name) const;
+    qsizetype indexOf(const QString& ownerKey, const QString& name) const;
     // Why a new session cannot start now: the live sessions, the one-shot sandboxes running and
     // it would not fit in the memory budget together. Empty when it fits.
     QString overMemoryBudget() const;
@@ -103,7 +106,7 @@ private:
     void onSessionEnded(InterpreterSession* session, const QString& reason);
     void endIdle();
 
-    SandboxRunner& m_runner;
+    InterpreterSessionSource& m_source;
     Limits m_limits;
     QList<Slot> m_slots;
     QTimer m_idleCheck;

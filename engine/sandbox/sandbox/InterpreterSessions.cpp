@@ -1,9 +1,9 @@
-#include "tools/InterpreterSessionRegistry.h"
+#include "sandbox/InterpreterSessions.h"
 
 #include "core/Logging.h"
 #include "platform/MachineResources.h"
 #include "sandbox/InterpreterSession.h"
-#include "sandbox/SandboxRunner.h"
+#include "sandbox/InterpreterSessionSource.h"
 
 #include <QRegularExpression>
 
@@ -14,54 +14,53 @@ namespace csm {
 namespace {
 // How often idle sessions are looked for: a quarter of the idle time, so that one ends at most
 // a quarter late, and no more often than each second nor less than every 15 s.
-int idleCheckMs(const InterpreterSessionRegistry::Limits& limits)
+int idleCheckMs(const InterpreterSessions::Limits& limits)
 {
     return std::clamp(limits.idleSeconds * 250, 1000, 15'000);
 }
 } // namespace
 
-InterpreterSessionRegistry::InterpreterSessionRegistry(SandboxRunner& runner, Limits limits,
-                                                       QObject* parent)
+InterpreterSessions::InterpreterSessions(InterpreterSessionSource& source, QObject* parent)
     : QObject(parent)
-    , m_runner(runner)
-    , m_limits(limits)
+    , m_source(source)
 {
     m_idleCheck.setInterval(idleCheckMs(m_limits));
-    connect(&m_idleCheck, &QTimer::timeout, this, &InterpreterSessionRegistry::endIdle);
+    connect(&m_idleCheck, &QTimer::timeout, this, &InterpreterSessions::endIdle);
 }
 
-InterpreterSessionRegistry::~InterpreterSessionRegistry()
+InterpreterSessions::~InterpreterSessions()
 {
     endAll(QStringLiteral("the server stopped"));
 }
 
-bool InterpreterSessionRegistry::isValidName(const QString& name)
+bool InterpreterSessions::isValidName(const QString& name)
 {
     static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9_.-]{1,64}$"));
     return pattern.match(name).hasMatch();
 }
 
-QString InterpreterSessionRegistry::clientKey(const QString& transport, const QString& sessionId)
-{
-    return transport + QLatin1Char(':') + sessionId;
-}
-
-qsizetype InterpreterSessionRegistry::indexOf(const QString& client, const QString& name) const
+qsizetype InterpreterSessions::indexOf(const QString& ownerKey, const QString& name) const
 {
     for (qsizetype i = 0; i < m_slots.size(); ++i) {
-        if (m_slots.at(i).client == client && m_slots.at(i).name == name)
+        if (m_slots.at(i).owner.key == ownerKey && m_slots.at(i).name == name)
             return i;
     }
     return -1;
 }
 
-void InterpreterSessionRegistry::setLimits(const Limits& limits)
+InterpreterSession* InterpreterSessions::find(const QString& ownerKey, const QString& name) const
+{
+    const qsizetype at = indexOf(ownerKey, name);
+    return at >= 0 ? m_slots.at(at).session.data() : nullptr;
+}
+
+void InterpreterSessions::setLimits(const Limits& limits)
 {
     m_limits = limits;
     m_idleCheck.setInterval(idleCheckMs(m_limits));
 }
 
-int InterpreterSessionRegistry::liveCount() const
+int InterpreterSessions::liveCount() const
 {
     int live = 0;
     for (const Slot& slot : m_slots)
@@ -69,17 +68,10 @@ int InterpreterSessionRegistry::liveCount() const
     return live;
 }
 
-Expected<InterpreterSession*> InterpreterSessionRegistry::sessionFor(const CallContext& context,
-                                                                     const QString& name,
-                                                                     Language language,
-                                                                     const QString& image)
+Expected<QString> InterpreterSessions::prepare(const InterpreterOwner& owner, const QString& name,
+                                               Language language, const QString& image)
 {
-    if (context.transport == QLatin1String("http") && context.sessionId.isEmpty()) {
-        return Unexpected(QStringLiteral("Sessions need an MCP session (the Mcp-Session-Id "
-                                         "header): without one, calls cannot be told apart."));
-    }
-    const QString client = clientKey(context.transport, context.sessionId);
-    if (const qsizetype at = indexOf(client, name); at >= 0) {
+    if (const qsizetype at = indexOf(owner.key, name); at >= 0) {
         const Slot slot = m_slots.at(at);
         if (!slot.session) {
             m_slots.removeAt(at);
@@ -94,7 +86,7 @@ Expected<InterpreterSession*> InterpreterSessionRegistry::sessionFor(const CallC
                                   .arg(name, LanguageTraits::displayName(slot.language),
                                        LanguageTraits::displayName(language)));
         }
-        return slot.session.data();
+        return slot.session->containerName();
     }
     if (m_limits.perServer <= 0) {
         return Unexpected(QStringLiteral("Sessions are turned off on this server "
@@ -102,7 +94,7 @@ Expected<InterpreterSession*> InterpreterSessionRegistry::sessionFor(const CallC
     }
     int ofClient = 0;
     for (const Slot& slot : std::as_const(m_slots))
-        ofClient += slot.client == client && slot.session ? 1 : 0;
+        ofClient += slot.owner.key == owner.key && slot.session ? 1 : 0;
     if (ofClient >= m_limits.perClient) {
         return Unexpected(QStringLiteral("This client already has %1 live sessions, the most it "
                                          "may keep: end one with end_session, or reuse one.")
@@ -116,7 +108,7 @@ Expected<InterpreterSession*> InterpreterSessionRegistry::sessionFor(const CallC
     }
     if (const QString over = overMemoryBudget(); !over.isEmpty())
         return Unexpected(over);
-    InterpreterSession* session = m_runner.startSession(language, image, this);
+    InterpreterSession* session = m_source.startSession(language, image, this);
     if (!session) {
         return Unexpected(QStringLiteral("Sessions are not available for %1 yet: call without "
                                          "\"session\".")
@@ -131,16 +123,15 @@ Expected<InterpreterSession*> InterpreterSessionRegistry::sessionFor(const CallC
     }
     connect(session, &InterpreterSession::ended, this,
             [this, session](const QString& reason) { onSessionEnded(session, reason); });
-    m_slots.append(
-        Slot{client, context.transport, context.clientName, name, language, session, {}});
+    m_slots.append(Slot{owner, name, language, session, {}});
     Q_EMIT changed();
     m_idleCheck.start();
-    qCInfo(lcSandbox).noquote() << "session" << name << "of" << client << "starts in"
+    qCInfo(lcSandbox).noquote() << "session" << name << "of" << owner.key << "starts in"
                                 << session->containerName();
-    return session;
+    return session->containerName();
 }
 
-void InterpreterSessionRegistry::onSessionEnded(InterpreterSession* session, const QString& reason)
+void InterpreterSessions::onSessionEnded(InterpreterSession* session, const QString& reason)
 {
     for (qsizetype i = m_slots.size() - 1; i >= 0; --i) {
         Slot& slot = m_slots[i];
@@ -158,16 +149,16 @@ void InterpreterSessionRegistry::onSessionEnded(InterpreterSession* session, con
     Q_EMIT changed();
 }
 
-QString InterpreterSessionRegistry::overMemoryBudget() const
+QString InterpreterSessions::overMemoryBudget() const
 {
     // A session keeps its interpreter, and what its cells made, between cells: up to its memory
     // limit, whether a cell runs or not. One-shot sandboxes hold theirs while they run.
-    const qint64 each = m_runner.policy().memoryBytes;
+    const qint64 each = m_source.sandboxMemoryBytes();
     const qint64 machine = MachineResources::physicalMemoryBytes();
     if (each <= 0 || machine <= 0)
         return {};
     const int live = liveCount();
-    const int oneShots = m_runner.oneShotsRunning();
+    const int oneShots = m_source.oneShotsRunning();
     if (qint64(live + oneShots + 1) * each <= machine)
         return {};
     const auto mebibytes = [](qint64 bytes) {
@@ -182,35 +173,33 @@ QString InterpreterSessionRegistry::overMemoryBudget() const
         .arg(mebibytes(each), mebibytes(machine));
 }
 
-QList<InterpreterSessionRegistry::Entry>
-InterpreterSessionRegistry::list(const CallContext& context) const
+QList<InterpreterSessions::Entry> InterpreterSessions::list(const QString& ownerKey) const
 {
-    const QString client = clientKey(context.transport, context.sessionId);
     QList<Entry> entries;
     for (const Entry& entry : listAll()) {
-        if (entry.client == client)
+        if (entry.owner == ownerKey)
             entries.append(entry);
     }
     return entries;
 }
 
-QList<InterpreterSessionRegistry::Entry> InterpreterSessionRegistry::listAll() const
+QList<InterpreterSessions::Entry> InterpreterSessions::listAll() const
 {
     QList<Entry> entries;
     for (const Slot& slot : m_slots) {
         if (!slot.session)
             continue;
         const InterpreterSession& session = *slot.session;
-        entries.append(Entry{slot.name, slot.language, session.ageMs(), session.idleMs(),
-                             session.cellCount(),
-                             session.state() == InterpreterSession::State::Busy,
-                             session.memoryBytes(), slot.client, slot.transport, slot.clientName,
-                             session.containerName(), session.startedAt(), session.lastActiveAt()});
+        entries.append(
+            Entry{slot.name, slot.language, session.ageMs(), session.idleMs(), session.cellCount(),
+                  session.state() == InterpreterSession::State::Busy, session.memoryBytes(),
+                  slot.owner.key, slot.owner.transport, slot.owner.clientName,
+                  session.containerName(), session.startedAt(), session.lastActiveAt()});
     }
     return entries;
 }
 
-bool InterpreterSessionRegistry::endByKey(const QString& key, const QString& reason)
+bool InterpreterSessions::endByKey(const QString& key, const QString& reason)
 {
     for (qsizetype i = 0; i < m_slots.size(); ++i) {
         if (m_slots.at(i).session && m_slots.at(i).session->containerName() == key) {
@@ -221,9 +210,9 @@ bool InterpreterSessionRegistry::endByKey(const QString& key, const QString& rea
     return false;
 }
 
-bool InterpreterSessionRegistry::end(const CallContext& context, const QString& name)
+bool InterpreterSessions::end(const QString& ownerKey, const QString& name)
 {
-    const qsizetype at = indexOf(clientKey(context.transport, context.sessionId), name);
+    const qsizetype at = indexOf(ownerKey, name);
     if (at < 0)
         return false;
     const bool live = m_slots.at(at).session;
@@ -231,7 +220,7 @@ bool InterpreterSessionRegistry::end(const CallContext& context, const QString& 
     return live;
 }
 
-void InterpreterSessionRegistry::endAt(qsizetype index, const QString& reason)
+void InterpreterSessions::endAt(qsizetype index, const QString& reason)
 {
     const QPointer<InterpreterSession> session = m_slots.takeAt(index).session;
     if (session) {
@@ -242,7 +231,7 @@ void InterpreterSessionRegistry::endAt(qsizetype index, const QString& reason)
     Q_EMIT changed();
 }
 
-void InterpreterSessionRegistry::loseAt(qsizetype index, const QString& reason)
+void InterpreterSessions::loseAt(qsizetype index, const QString& reason)
 {
     Slot& slot = m_slots[index];
     const QPointer<InterpreterSession> session = slot.session;
@@ -256,22 +245,30 @@ void InterpreterSessionRegistry::loseAt(qsizetype index, const QString& reason)
     Q_EMIT changed();
 }
 
-void InterpreterSessionRegistry::endClient(const QString& clientKey, const QString& reason)
+void InterpreterSessions::endOwner(const QString& ownerKey, const QString& reason)
 {
     for (qsizetype i = m_slots.size() - 1; i >= 0; --i) {
-        if (m_slots.at(i).client == clientKey)
+        if (m_slots.at(i).owner.key == ownerKey)
             endAt(i, reason);
     }
 }
 
-void InterpreterSessionRegistry::endAll(const QString& reason)
+void InterpreterSessions::loseAll(const QString& reason)
+{
+    for (qsizetype i = m_slots.size() - 1; i >= 0; --i) {
+        if (m_slots.at(i).session)
+            loseAt(i, reason);
+    }
+}
+
+void InterpreterSessions::endAll(const QString& reason)
 {
     while (!m_slots.isEmpty())
         endAt(m_slots.size() - 1, reason);
     m_idleCheck.stop();
 }
 
-void InterpreterSessionRegistry::endIdle()
+void InterpreterSessions::endIdle()
 {
     const qint64 limitMs = qint64(m_limits.idleSeconds) * 1000;
     for (qsizetype i = m_slots.size() - 1; i >= 0; --i) {
