@@ -6,6 +6,9 @@
 #include "runtime/SandboxPolicy.h"
 #include "sandbox/ContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/InterpreterSession.h"
+#include "sandbox/InterpreterSessions.h"
+#include "sandbox/InterpreterSessionSource.h"
 #include "sandbox/LauncherRequest.h"
 #include "sandbox/RunQueue.h"
 #include "sandbox/SandboxRun.h"
@@ -135,6 +138,72 @@ private:
     ContainerReaper m_reaper;
     RunQueue m_queue;
     std::pair<QPointer<QObject>, std::function<void()>> m_waiting;
+};
+
+// What a session's scripted container was sent, how it ends its cells, and whether it was
+// handed over: it outlives the channel, which the session deletes once done with it.
+struct SessionChannelLog
+{
+    QByteArray exitStatus = "exit=0 session=1 memory=1048576";
+    QList<QByteArray> messages;
+    int handedOver = 0;
+};
+
+// A session's container, as its launcher (--session) answers: ready once started, then each cell
+// ("C" and the request) with its frames, ending with the log's exit status.
+class ScriptedSessionChannel final : public ContainerChannel
+{
+public:
+    ScriptedSessionChannel(QString name, std::shared_ptr<SessionChannelLog> log)
+        : ContainerChannel(std::move(name), SandboxSecrets::none())
+        , m_log(std::move(log))
+    {}
+
+    void sendRequest(const QByteArray& message) override
+    {
+        m_log->messages.append(message);
+        QByteArray answer;
+        if (message.isEmpty())
+            answer = frame(CSM_FRAME_READY);
+        else if (message.startsWith('C'))
+            answer = frame(CSM_FRAME_STARTED) +
+                     frame(CSM_FRAME_STDOUT,
+                           "cell " + QByteArray::number(m_log->messages.size() - 1) + "\n") +
+                     frame(CSM_FRAME_EXIT, m_log->exitStatus);
+        if (!answer.isEmpty())
+            QTimer::singleShot(0, this, [this, answer] { Q_EMIT framesReceived(answer); });
+    }
+    void handOver(ContainerReaper&, bool) override { ++m_log->handedOver; }
+
+private:
+    std::shared_ptr<SessionChannelLog> m_log;
+};
+
+// Starts each session on a scripted container, as a runner starts it on a cold one.
+class ScriptedSessionSource final : public InterpreterSessionSource
+{
+public:
+    explicit ScriptedSessionSource(SandboxRunServices& services)
+        : m_services(services)
+    {}
+
+    // One per session started, in order.
+    QList<std::shared_ptr<SessionChannelLog>> containers;
+
+    InterpreterSession* startSession(Language, const QString&, QObject* parent) override
+    {
+        const QString name = QStringLiteral("session-container-%1").arg(containers.size() + 1);
+        auto* session = new InterpreterSession(m_services.runtime(), name, SandboxSecrets::none(),
+                                               m_services.reaper(), parent);
+        containers.append(std::make_shared<SessionChannelLog>());
+        session->start(new ScriptedSessionChannel(name, containers.constLast()), false);
+        return session;
+    }
+    qint64 sandboxMemoryBytes() const override { return 0; }
+    int oneShotsRunning() const override { return 0; }
+
+private:
+    SandboxRunServices& m_services;
 };
 
 RunRequest pythonRequest()
@@ -293,6 +362,95 @@ private Q_SLOTS:
         QVERIFY(finished.wait(5'000));
         QCOMPARE(services.acquired, QList{SandboxRunServices::Channel::Warm});
         QCOMPARE(run.secrets(), secrets);
+    }
+
+    // A session cell's whole path in one process: the session is started by value (owner and
+    // name), the run finds its channel through the session, the cell's frames are decoded once,
+    // by the run, and the session learns from the run how the cell ended.
+    void sessionCellsRunInTheirSessionsContainer()
+    {
+        RecordingServices services;
+        ScriptedSessionSource source(services);
+        InterpreterSessions sessions(source);
+        const InterpreterOwner owner{QStringLiteral("stdio:"), QStringLiteral("stdio"),
+                                     QStringLiteral("a client")};
+        const Expected<QString> key = sessions.prepare(owner, QStringLiteral("analysis"),
+                                                       Language::Python, pythonRequest().image);
+        QVERIFY2(key, qPrintable(key.error()));
+        QCOMPARE(*key, QStringLiteral("session-container-1"));
+        InterpreterSession* session = sessions.find(owner.key, QStringLiteral("analysis"));
+        QVERIFY(session);
+        QVERIFY(!sessions.find(QStringLiteral("stdio:other"), QStringLiteral("analysis")));
+
+        RunRequest request = pythonRequest();
+        request.interpreterOwner = owner.key;
+        request.interpreterName = QStringLiteral("analysis");
+        for (int cell = 1; cell <= 2; ++cell) {
+            SandboxRun run(services, request, session);
+            const ExecutionResult result = resultOf(run);
+            QCOMPARE(result.outcome, ExecutionResult::Outcome::Exited);
+            QCOMPARE(result.stdoutBytes, "cell " + QByteArray::number(cell) + "\n");
+            QCOMPARE(result.sessionCell, cell);
+            QVERIFY(result.sessionNote.isEmpty());
+            QCOMPARE(run.containerName(), *key);
+        }
+        // The cells went to the session's container, framed as cells; nothing else was acquired,
+        // and the container stays.
+        const SessionChannelLog& container = *source.containers.constFirst();
+        QCOMPARE(container.messages.size(), 3);
+        QCOMPARE(container.messages.at(1),
+                 QByteArray("C") + LauncherRequest::encode(request.code, {}));
+        QVERIFY(services.acquired.isEmpty());
+        QCOMPARE(container.handedOver, 0);
+        QCOMPARE(session->state(), InterpreterSession::State::Idle);
+        QCOMPARE(session->cellCount(), 2);
+        QCOMPARE(session->memoryBytes(), 1048576); // from the cell's exit, decoded by the run
+        QCOMPARE(sessions.listAll().size(), 1);
+    }
+
+    void aCellWhoseInterpreterDiesEndsItsSession()
+    {
+        RecordingServices services;
+        ScriptedSessionSource source(services);
+        InterpreterSessions sessions(source);
+        const InterpreterOwner owner{QStringLiteral("stdio:"), QStringLiteral("stdio"), {}};
+        QVERIFY(sessions.prepare(owner, QStringLiteral("s"), Language::Python, {}));
+        QPointer<InterpreterSession> session = sessions.find(owner.key, QStringLiteral("s"));
+        QVERIFY(session);
+        source.containers.constFirst()->exitStatus = "signal=9 session=0";
+
+        RunRequest request = pythonRequest();
+        request.interpreterOwner = owner.key;
+        request.interpreterName = QStringLiteral("s");
+        SandboxRun run(services, request, session);
+        const ExecutionResult result = resultOf(run);
+        QCOMPARE(result.exitCode, 128 + 9);
+        QVERIFY2(result.sessionNote.contains(QLatin1String("state is gone")),
+                 qPrintable(result.sessionNote));
+        // Ended before any next cell could go to it, its container given back, and its name
+        // free: the next call starts a new session.
+        QVERIFY(!session || session->state() == InterpreterSession::State::Ended);
+        QCOMPARE(source.containers.constFirst()->handedOver, 1);
+        QVERIFY(!sessions.find(owner.key, QStringLiteral("s")));
+        const Expected<QString> next =
+            sessions.prepare(owner, QStringLiteral("s"), Language::Python, {});
+        QVERIFY2(next, qPrintable(next.error()));
+        QCOMPARE(*next, QStringLiteral("session-container-2"));
+    }
+
+    void aCellOfAGoneSessionNeverRunsElsewhere()
+    {
+        RecordingServices services;
+        services.warmReady = true;
+        RunRequest request = pythonRequest();
+        request.interpreterOwner = QStringLiteral("stdio:");
+        request.interpreterName = QStringLiteral("gone");
+        SandboxRun run(services, request, nullptr);
+        const ExecutionResult result = resultOf(run);
+        QCOMPARE(result.outcome, ExecutionResult::Outcome::EngineError);
+        QVERIFY2(result.engineError.contains(QLatin1String("session ended")),
+                 qPrintable(result.engineError));
+        QVERIFY(services.acquired.isEmpty());
     }
 
     void outputNotFromTheLauncherStopsTheRun()

@@ -3,6 +3,8 @@
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerReaper.h"
 
+#include <utility>
+
 namespace csm {
 
 namespace {
@@ -16,7 +18,13 @@ ColdContainerChannel::ColdContainerChannel(const ContainerRuntime& runtime,
     : ContainerChannel(spec.name, std::move(secrets), parent)
     , m_client(runtime.newRunProcess(spec, this))
     , m_engineStderr(kEngineStderrCap)
+    , m_persistent(spec.session)
 {
+    connect(m_client, &QProcess::started, this, [this] {
+        m_client->write(std::exchange(m_pending, {}));
+        if (!m_persistent)
+            m_client->closeWriteChannel();
+    });
     connect(m_client, &QProcess::readyReadStandardOutput, this,
             [this] { Q_EMIT framesReceived(m_client->readAllStandardOutput()); });
     connect(m_client, &QProcess::readyReadStandardError, this,
@@ -47,11 +55,15 @@ ColdContainerChannel::~ColdContainerChannel()
 
 void ColdContainerChannel::sendRequest(const QByteArray& request)
 {
-    connect(m_client, &QProcess::started, this, [this, request] {
-        m_client->write(request);
-        m_client->closeWriteChannel();
-    });
-    m_client->start();
+    if (!m_client)
+        return;
+    if (m_client->state() == QProcess::Running) {
+        m_client->write(request); // a session's next message
+        return;
+    }
+    m_pending += request;
+    if (m_client->state() == QProcess::NotRunning)
+        m_client->start();
 }
 
 void ColdContainerChannel::handOver(ContainerReaper& reaper, bool removeContainer)
@@ -60,6 +72,8 @@ void ColdContainerChannel::handOver(ContainerReaper& reaper, bool removeContaine
         return;
     QProcess* client = m_client;
     m_client = nullptr;
+    if (m_persistent && client->state() == QProcess::Running)
+        client->closeWriteChannel(); // the launcher's end of input: it winds the session down
     if (removeContainer)
         reaper.adoptAndRemove(client, containerName());
     else

@@ -12,7 +12,8 @@ namespace csm {
 class ContainerRuntime;
 
 // A container created for this call: `ENGINE run --rm -i` with the program on its stdin and the
-// launcher's frames on its stdout.
+// launcher's frames on its stdout. An interpreter session's container (spec.session) keeps its
+// stdin open: each request is one more message to its launcher.
 class ColdContainerChannel final : public ContainerChannel
 {
     Q_OBJECT
@@ -29,6 +30,9 @@ public:
 private:
     QPointer<QProcess> m_client;
     CappedBuffer m_engineStderr;
+    const bool m_persistent;
+    // What was sent before the engine client started.
+    QByteArray m_pending;
 };
 
 } // namespace csm

@@ -12,6 +12,7 @@ namespace csm {
 
 class ContainerReaper;
 class EgressEndpoint;
+struct LauncherExitStatus;
 
 // A container that will run one program, and the channel to its launcher: started on demand
 // (ColdContainerChannel) or ahead of time by the warm pool (WarmContainerChannel). SandboxRun
@@ -41,6 +42,9 @@ public:
     // Asks the program to stop (a session's cell: KeyboardInterrupt) without ending the
     // container; false where there is no such thing (a one-shot run is killed instead).
     virtual bool interrupt() { return false; }
+    // The launcher said the program ended, with `status` (the run decodes the frames; a session's
+    // cell passes the status on to its session when the cell is handed over).
+    virtual void programExited(const LauncherExitStatus& status) { (void)status; }
     // Egress proxy mode: the host's end of the container's network, whose connections the run
     // given this channel serves; null without one.
     virtual EgressEndpoint* egressEndpoint() const { return m_egress; }

@@ -14,7 +14,7 @@ InterpreterCellChannel::InterpreterCellChannel(InterpreterSession& session, QObj
 InterpreterCellChannel::~InterpreterCellChannel()
 {
     if (m_session)
-        m_session->closeCell(this);
+        m_session->closeCell(this, std::nullopt);
 }
 
 void InterpreterCellChannel::sendRequest(const QByteArray& request)
@@ -49,7 +49,7 @@ void InterpreterCellChannel::handOver(ContainerReaper&, bool removeContainer)
     m_session = nullptr;
     if (!session)
         return;
-    session->closeCell(this);
+    session->closeCell(this, m_exit);
     if (removeContainer)
         session->end(QStringLiteral("its cell had to be killed"), true);
 }

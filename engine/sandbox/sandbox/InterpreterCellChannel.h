@@ -1,8 +1,11 @@
 #pragma once
 
 #include "sandbox/ContainerChannel.h"
+#include "sandbox/LauncherExitStatus.h"
 
 #include <QPointer>
+
+#include <optional>
 
 namespace csm {
 
@@ -25,6 +28,7 @@ public:
     void handOver(ContainerReaper& reaper, bool removeContainer) override;
     bool interrupt() override;
     EgressEndpoint* egressEndpoint() const override;
+    void programExited(const LauncherExitStatus& status) override { m_exit = status; }
 
 private:
     friend class InterpreterSession;
@@ -33,6 +37,7 @@ private:
 
     QPointer<InterpreterSession> m_session;
     bool m_sent = false;
+    std::optional<LauncherExitStatus> m_exit;
 };
 
 } // namespace csm

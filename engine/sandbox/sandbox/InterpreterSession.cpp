@@ -2,65 +2,24 @@
 
 #include "core/Logging.h"
 #include "runtime/ContainerRuntime.h"
+#include "sandbox/ContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
-#include "sandbox/EgressEndpoint.h"
 #include "sandbox/InterpreterCellChannel.h"
 #include "sandbox/LauncherExitStatus.h"
-#include "sandbox/WarmContainerChannel.h"
 
-#include <QProcess>
+#include <utility>
 
 namespace csm {
 
-namespace {
-constexpr qint64 kEngineStderrCap = 16 * 1024;
-} // namespace
-
-InterpreterSession::InterpreterSession(const ContainerRuntime& runtime, const ContainerSpec& spec,
+InterpreterSession::InterpreterSession(const ContainerRuntime& runtime, QString containerName,
                                        std::shared_ptr<const SandboxSecrets> secrets,
                                        ContainerReaper& reaper, QObject* parent)
     : QObject(parent)
     , m_runtime(runtime)
     , m_reaper(reaper)
-    , m_containerName(spec.name)
+    , m_containerName(std::move(containerName))
     , m_secrets(std::move(secrets))
-    , m_client(runtime.newRunProcess(spec, this))
-    , m_spec(spec)
-    , m_engineStderr(kEngineStderrCap)
-{
-    connect(m_client, &QProcess::readyReadStandardOutput, this,
-            [this] { onOutput(m_client->readAllStandardOutput()); });
-    connect(m_client, &QProcess::readyReadStandardError, this,
-            [this] { m_engineStderr.append(m_client->readAllStandardError()); });
-    connect(m_client, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart) {
-            finish(QStringLiteral("the container engine %1 could not be started: %2")
-                       .arg(m_runtime.name(), m_client->errorString()));
-        }
-    });
-    connect(m_client, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
-        onClientEnded(status == QProcess::NormalExit ? exitCode : -1);
-    });
-}
-
-InterpreterSession::InterpreterSession(const ContainerRuntime& runtime,
-                                       WarmContainerChannel* pooled, ContainerReaper& reaper,
-                                       QObject* parent)
-    : QObject(parent)
-    , m_runtime(runtime)
-    , m_reaper(reaper)
-    , m_containerName(pooled->containerName())
-    , m_secrets(pooled->secrets())
-    , m_pooled(pooled)
-    , m_engineStderr(kEngineStderrCap)
-{
-    pooled->setParent(this);
-    connect(pooled, &ContainerChannel::framesReceived, this, &InterpreterSession::onOutput);
-    connect(pooled, &ContainerChannel::ended, this, &InterpreterSession::onClientEnded);
-    connect(pooled, &ContainerChannel::failedToStart, this, [this](const QString& reason) {
-        end(QStringLiteral("its container could not be started: %1").arg(reason));
-    });
-}
+{}
 
 InterpreterSession::~InterpreterSession()
 {
@@ -70,74 +29,57 @@ InterpreterSession::~InterpreterSession()
 
 EgressEndpoint* InterpreterSession::egressEndpoint() const
 {
-    return m_pooled ? m_pooled->egressEndpoint() : m_egress;
+    return m_channel ? m_channel->egressEndpoint() : nullptr;
 }
 
-void InterpreterSession::setEgressEndpoint(EgressEndpoint* endpoint)
+void InterpreterSession::start(ContainerChannel* channel, bool alreadyReady)
 {
-    delete m_egress;
-    m_egress = endpoint;
-    if (endpoint)
-        endpoint->setParent(this);
-}
-
-void InterpreterSession::setFiles(const SandboxFiles& files)
-{
-    if (!m_client || m_client->state() != QProcess::NotRunning)
+    channel->setParent(this);
+    if (m_state == State::Ended) {
+        // Ended while it waited to start (the settings changed): nothing to start.
+        channel->handOver(m_reaper, true);
+        channel->deleteLater();
         return;
-    m_spec.files = files;
-    m_client->setArguments(m_runtime.runArguments(m_spec));
-}
-
-void InterpreterSession::start()
-{
-    if (m_state == State::Ended)
-        return; // ended while it waited to start (the settings changed): nothing to start
+    }
+    m_channel = channel;
+    connect(channel, &ContainerChannel::framesReceived, this, &InterpreterSession::onOutput);
+    connect(channel, &ContainerChannel::ended, this, &InterpreterSession::onChannelEnded);
+    connect(channel, &ContainerChannel::failedToStart, this, [this](const QString& reason) {
+        end(QStringLiteral("its container could not be started by %1: %2")
+                .arg(m_runtime.name(), reason));
+    });
     m_sinceStart.start();
     m_startedAt = QDateTime::currentDateTimeUtc();
     markActive();
-    if (m_client) {
-        m_client->start();
-        return;
-    }
-    if (m_pooled->isReady()) {
+    if (alreadyReady) {
         m_state = State::Idle;
         QMetaObject::invokeMethod(this, &InterpreterSession::ready, Qt::QueuedConnection);
     }
-    // In use from now on: what its launcher sends (the ready frame, if it has not come yet)
-    // comes to us.
-    m_pooled->sendRequest({});
+    // Starts a cold container; a pooled one is in use from now on: what its launcher sends (the
+    // ready frame, if it has not come yet) comes to the session.
+    channel->sendRequest({});
 }
 
 QByteArray InterpreterSession::engineDiagnostics() const
 {
-    return m_pooled ? m_pooled->engineDiagnostics() : m_engineStderr.data();
+    return m_channel ? m_channel->engineDiagnostics() : QByteArray();
 }
 
 void InterpreterSession::write(const QByteArray& bytes)
 {
-    if (m_client)
-        m_client->write(bytes);
-    else if (m_pooled)
-        m_pooled->sendRequest(bytes);
+    if (m_channel)
+        m_channel->sendRequest(bytes);
 }
 
-void InterpreterSession::releaseContainer()
+void InterpreterSession::releaseContainer(bool removeContainer)
 {
-    if (m_client) {
-        QProcess* client = m_client;
-        m_client = nullptr;
-        client->disconnect(this);
-        client->closeWriteChannel();
-        m_reaper.adoptAndRemove(client, m_containerName);
-    }
-    if (m_pooled) {
-        WarmContainerChannel* pooled = m_pooled;
-        m_pooled = nullptr;
-        pooled->disconnect(this);
-        pooled->handOver(m_reaper, true);
-        pooled->deleteLater();
-    }
+    if (!m_channel)
+        return;
+    ContainerChannel* channel = m_channel;
+    m_channel = nullptr;
+    channel->disconnect(this);
+    channel->handOver(m_reaper, removeContainer);
+    channel->deleteLater();
 }
 
 ContainerChannel* InterpreterSession::openCell(QObject* parent)
@@ -159,7 +101,7 @@ void InterpreterSession::markActive()
 
 void InterpreterSession::sendCell(const QByteArray& request)
 {
-    if ((!m_client && !m_pooled) || m_state == State::Ended)
+    if (!m_channel || m_state == State::Ended)
         return;
     ++m_cells;
     markActive();
@@ -172,12 +114,22 @@ void InterpreterSession::interruptCell()
         write("I");
 }
 
-void InterpreterSession::closeCell(InterpreterCellChannel* cell)
+void InterpreterSession::closeCell(InterpreterCellChannel* cell,
+                                   const std::optional<LauncherExitStatus>& exit)
 {
     if (m_cell != cell)
         return;
     m_cell = nullptr;
     markActive();
+    if (exit && exit->memoryBytes)
+        m_memoryBytes = *exit->memoryBytes;
+    if (exit && !exit->sessionAlive.value_or(true)) {
+        end(QStringLiteral("its interpreter ended (%1)")
+                .arg(exit->signal ? QStringLiteral("signal %1").arg(exit->signal)
+                                  : QStringLiteral("exit code %1").arg(exit->exitCode)),
+            true);
+        return;
+    }
     if (m_state == State::Busy)
         m_state = State::Idle;
     Q_EMIT cellClosed();
@@ -188,23 +140,6 @@ void InterpreterSession::onOutput(const QByteArray& bytes)
     if (m_state != State::Starting) {
         if (m_cell)
             m_cell->deliver(bytes);
-        // Read along for the exit frame that says the interpreter died with its cell: the
-        // session ends now, not when the engine client notices, so no next cell goes to it.
-        m_afterReady.append(bytes);
-        while (const auto frame = m_afterReady.next()) {
-            if (frame->type != LauncherStreamDecoder::Frame::Type::Exit)
-                continue;
-            const auto status = LauncherExitStatus::parse(frame->payload);
-            if (status && status->memoryBytes)
-                m_memoryBytes = *status->memoryBytes;
-            if (status && !status->sessionAlive.value_or(true)) {
-                end(QStringLiteral("its interpreter ended (%1)")
-                        .arg(status->signal ? QStringLiteral("signal %1").arg(status->signal)
-                                            : QStringLiteral("exit code %1").arg(status->exitCode)),
-                    true);
-                return;
-            }
-        }
         return;
     }
     m_beforeReady.append(bytes);
@@ -234,7 +169,7 @@ void InterpreterSession::onOutput(const QByteArray& bytes)
         end(QStringLiteral("its launcher sent a corrupt stream (%1)").arg(m_beforeReady.error()));
 }
 
-void InterpreterSession::onClientEnded(int exitCode)
+void InterpreterSession::onChannelEnded(int engineExitCode)
 {
     if (m_state == State::Ended)
         return;
@@ -242,23 +177,19 @@ void InterpreterSession::onClientEnded(int exitCode)
     const QString said = m_runtime.explainFailure(engineSaid);
     const QString diagnostics = QString::fromUtf8(engineSaid).trimmed().left(400);
     // A pooled container has no engine client whose exit code would tell more.
-    QString reason = m_client ? QStringLiteral("its container ended (%1 exit code %2)")
-                                    .arg(m_runtime.name())
-                                    .arg(exitCode)
-                              : QStringLiteral("its container ended");
+    QString reason = engineExitCode >= 0 ? QStringLiteral("its container ended (%1 exit code %2)")
+                                               .arg(m_runtime.name())
+                                               .arg(engineExitCode)
+                                         : QStringLiteral("its container ended");
     if (!said.isEmpty())
         reason += QStringLiteral(": ") + said;
     else if (!diagnostics.isEmpty() && m_state == State::Starting)
         reason += QStringLiteral(": ") + diagnostics;
-    if (m_client) {
-        m_client->deleteLater();
-        m_client = nullptr;
-    } else {
-        // The launcher is gone; whatever is left of the container goes too.
-        releaseContainer();
-    }
+    // The launcher is gone. A cold container went with its engine client (`run --rm`);
+    // whatever is left of a pooled one goes too.
+    releaseContainer(engineExitCode < 0);
     if (m_cell)
-        m_cell->sessionEnded(reason, exitCode);
+        m_cell->sessionEnded(reason, engineExitCode);
     finish(reason);
 }
 

@@ -1,7 +1,6 @@
 #pragma once
 
-#include "runtime/ContainerSpec.h"
-#include "sandbox/CappedBuffer.h"
+#include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherStreamDecoder.h"
 #include "sandbox/SandboxSecrets.h"
 
@@ -12,8 +11,6 @@
 
 #include <memory>
 
-class QProcess;
-
 namespace csm {
 
 class ContainerChannel;
@@ -21,14 +18,12 @@ class ContainerReaper;
 class ContainerRuntime;
 class EgressEndpoint;
 class InterpreterCellChannel;
-class WarmContainerChannel;
 
 // A persistent interpreter in a container of its own (the launcher's --session): cells run one
-// after another and share its state, as a notebook's do. Either started for it and attached like
-// a cold container (`ENGINE run -i`: cells go in on the engine client's stdin, frames come back
-// on its stdout), or taken from the warm pool, its driver already waiting (cells and frames go
-// through the launcher's socket). Each cell's SandboxRun gets a InterpreterCellChannel from
-// openCell(); only one cell runs at a time.
+// after another and share its state, as a notebook's do. It owns one container channel: a cold
+// one started for it (`ENGINE run -i`, its stdin kept open for the cells), or a warm pool's
+// container, its driver already waiting. Each cell's SandboxRun gets an InterpreterCellChannel
+// from openCell(); only one cell runs at a time.
 class InterpreterSession final : public QObject
 {
     Q_OBJECT
@@ -42,21 +37,19 @@ public:
         Ended,
     };
 
-    InterpreterSession(const ContainerRuntime& runtime, const ContainerSpec& spec,
+    // A session whose container will be `containerName`, holding `secrets`; start() gives it
+    // the container.
+    InterpreterSession(const ContainerRuntime& runtime, QString containerName,
                        std::shared_ptr<const SandboxSecrets> secrets, ContainerReaper& reaper,
                        QObject* parent = nullptr);
-    // A warm pool's session container (WarmPool::Kind::Session), ready or still starting; the
-    // session owns it from now on.
-    InterpreterSession(const ContainerRuntime& runtime, WarmContainerChannel* pooled,
-                       ContainerReaper& reaper, QObject* parent = nullptr);
     // Ends it: the container is removed.
     ~InterpreterSession() override;
 
-    // Starts the container (a pooled one: takes it over); ready() or ended() follows.
-    void start();
-    // Before start(): the files the container starts with changed (a remote engine's copy of
-    // them became ready). Nothing for a pooled one, already started.
-    void setFiles(const SandboxFiles& files);
+    // Takes `channel` over and starts its interpreter: a cold channel of a session's container
+    // (not started yet), or a warm pool's session container (WarmPool::Kind::Session), ready
+    // (`alreadyReady`) or still starting. ready() or ended() follows. A session that ended
+    // meanwhile gives the container straight to the reaper.
+    void start(ContainerChannel* channel, bool alreadyReady);
     State state() const { return m_state; }
     // What the engine said while starting its container (for error messages); may be empty.
     QByteArray engineDiagnostics() const;
@@ -83,11 +76,9 @@ public:
     void end(const QString& reason, bool toldByCell = false);
     // Whether it ended with a cell whose result said so (the model knows its state is gone).
     bool endedWithCell() const { return m_endedWithCell; }
-    // Egress proxy mode: the host's end of the container's network (a pooled container's
-    // channel's, or the one given here for a container started for the session, which the
-    // session then owns); null without one.
+    // Egress proxy mode: the host's end of the container's network (its channel's); null
+    // without one.
     EgressEndpoint* egressEndpoint() const;
-    void setEgressEndpoint(EgressEndpoint* endpoint);
 
 Q_SIGNALS:
     void ready();
@@ -99,13 +90,15 @@ private:
     friend class InterpreterCellChannel;
     void sendCell(const QByteArray& request);
     void interruptCell();
-    void closeCell(InterpreterCellChannel* cell);
+    // The cell is over; `exit`: how its program ended, when the launcher said so (its
+    // interpreter may have died with it: the session ends then, before any next cell).
+    void closeCell(InterpreterCellChannel* cell, const std::optional<LauncherExitStatus>& exit);
     void onOutput(const QByteArray& bytes);
-    void onClientEnded(int exitCode);
+    void onChannelEnded(int engineExitCode);
     void finish(const QString& reason);
     void write(const QByteArray& bytes);
     // Gives the container to the reaper to remove (the session is over, or the server exits).
-    void releaseContainer();
+    void releaseContainer(bool removeContainer = true);
     // A cell started or ended: the idle time counts from now.
     void markActive();
 
@@ -113,16 +106,11 @@ private:
     ContainerReaper& m_reaper;
     QString m_containerName;
     std::shared_ptr<const SandboxSecrets> m_secrets;
-    // The engine client attached to a container started for it, or the pooled container's
-    // channel: one of the two while the container lives.
-    QPointer<QProcess> m_client;
-    // A container of its own: what it is started from.
-    ContainerSpec m_spec;
-    QPointer<WarmContainerChannel> m_pooled;
-    EgressEndpoint* m_egress = nullptr;
-    CappedBuffer m_engineStderr;
+    // Its container, while it lives.
+    QPointer<ContainerChannel> m_channel;
+    // Until its interpreter is ready, what its launcher sends is for the session; afterwards,
+    // for the running cell, whose run decodes it.
     LauncherStreamDecoder m_beforeReady;
-    LauncherStreamDecoder m_afterReady;
     QPointer<InterpreterCellChannel> m_cell;
     State m_state = State::Starting;
     QString m_endReason;

@@ -3,10 +3,10 @@
 #include "core/Logging.h"
 #include "egress/EgressProxy.h"
 #include "runtime/ContainerRuntime.h"
+#include "sandbox/ContainerAcquisition.h"
 #include "sandbox/ContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/EgressEndpoint.h"
-#include "sandbox/InterpreterSession.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherRequest.h"
 #include "sandbox/SandboxRunServices.h"
@@ -16,8 +16,6 @@
 namespace csm {
 
 namespace {
-// Exit status with which podman and docker report that *they* failed to run a container.
-constexpr int kEngineFailureExitCode = 125;
 // What a program killed at its deadline is reported with: it died of SIGKILL.
 constexpr int kKilledExitCode = 128 + 9;
 } // namespace
@@ -28,7 +26,8 @@ SandboxRun::SandboxRun(SandboxRunServices& services, RunRequest request,
     , m_services(services)
     , m_request(std::move(request))
     , m_forSession(!m_request.interpreterName.isEmpty())
-    , m_session(session)
+    , m_acquisition(new ContainerAcquisition(services, m_request.language, m_request.image,
+                                             m_request.timeoutMs, m_forSession, session, this))
     , m_secrets(services.secrets())
     , m_stdout(services.policy().outputCapBytes)
     , m_stderr(services.policy().outputCapBytes)
@@ -40,6 +39,27 @@ SandboxRun::SandboxRun(SandboxRunServices& services, RunRequest request,
             [this] { stop(ExecutionResult::Outcome::TimedOut); });
     m_queueDeadline.setSingleShot(true);
     connect(&m_queueDeadline, &QTimer::timeout, this, &SandboxRun::onWaitedTooLong);
+    connect(m_acquisition, &ContainerAcquisition::acquired, this,
+            [this](ContainerChannel* channel) {
+                if (m_phase != Phase::CheckingImage)
+                    return; // cancelled meanwhile
+                m_warm = m_acquisition->isWarm();
+                m_cellNumber = m_acquisition->cellNumber();
+                launch(channel);
+            });
+    connect(m_acquisition, &ContainerAcquisition::failed, this, [this](const QString& message) {
+        if (m_phase == Phase::CheckingImage)
+            failWithEngineError(message);
+    });
+    connect(m_acquisition, &ContainerAcquisition::waitedTooLong, this,
+            [this](const QString& message) {
+                if (m_phase != Phase::CheckingImage)
+                    return;
+                ExecutionResult result;
+                result.outcome = ExecutionResult::Outcome::TimedOutWaiting;
+                result.engineError = message;
+                finish(result);
+            });
     m_interruptGrace.setSingleShot(true);
     connect(&m_interruptGrace, &QTimer::timeout, this, &SandboxRun::onInterruptIgnored);
     m_startDeadline.setSingleShot(true);
@@ -94,25 +114,11 @@ void SandboxRun::onAdmitted()
     m_admitted = true;
     m_phase = Phase::CheckingImage;
     m_services.runStarted(m_forSession);
-    chooseContainer();
+    m_acquisition->begin();
 }
 
 void SandboxRun::onWaitedTooLong()
 {
-    if (m_waitingForCell && m_phase == Phase::CheckingImage) {
-        m_waitingForCell = false;
-        if (m_session)
-            m_session->disconnect(this);
-        ExecutionResult result;
-        result.outcome = ExecutionResult::Outcome::TimedOutWaiting;
-        result.engineError =
-            QStringLiteral("The call timed out after %1 s waiting for the session's running cell "
-                           "to finish; this cell never ran (cells of one session run one at a "
-                           "time).")
-                .arg(QString::number(m_request.timeoutMs / 1000.0));
-        finish(result);
-        return;
-    }
     if (m_phase != Phase::Queued)
         return;
     leaveQueue();
@@ -146,146 +152,6 @@ QString SandboxRun::progressMessage(const SecretRedactor* redactor) const
         }
     }
     return m_latestLine.text(redactor);
-}
-
-void SandboxRun::chooseContainer()
-{
-    if (m_phase != Phase::CheckingImage)
-        return; // cancelled meanwhile
-    // A secret changed: this run gets the new values, so it waits for them (and, on a remote
-    // engine's first run, for the engine to hold the launcher).
-    m_services.whenReadyToStart(this, m_request.image, [this] { acquireContainer(); });
-}
-
-void SandboxRun::acquireContainer()
-{
-    if (m_phase != Phase::CheckingImage)
-        return; // cancelled meanwhile
-    m_secrets = m_services.secrets();
-    if (const QString reason = m_services.cannotStartReason(); !reason.isEmpty()) {
-        failWithEngineError(reason);
-        return;
-    }
-    if (m_forSession) {
-        InterpreterSession* session = m_session;
-        if (!session) {
-            // Gone while this cell waited (ended, and deleted): never run it anywhere else.
-            failWithEngineError(QStringLiteral("The session ended before this cell could run; "
-                                               "its state is gone. Call again to start a new "
-                                               "one."));
-            return;
-        }
-        if (ContainerChannel* cell = session->openCell(this)) {
-            if (std::exchange(m_waitingForCell, false)) {
-                m_queueDeadline.stop();
-                session->disconnect(this);
-            }
-            // Cells of a session run one at a time: this one follows those sent so far.
-            m_cellNumber = session->cellCount() + 1;
-            launch(cell);
-        } else if (session->state() == InterpreterSession::State::Ended) {
-            failWithEngineError(QStringLiteral("The session has ended (%1); its state is gone. "
-                                               "Call again to start a new one.")
-                                    .arg(session->endReason()));
-        } else {
-            waitForCell(session);
-        }
-        return;
-    }
-    // A warm container proves its image exists: no check needed.
-    if (ContainerChannel* warm = m_services.acquireChannel(
-            SandboxRunServices::Channel::Warm, m_request.language, m_request.image, this)) {
-        m_warm = true;
-        launch(warm);
-    } else {
-        startCold();
-    }
-}
-
-void SandboxRun::waitForCell(InterpreterSession* session)
-{
-    // Cells of one session run one at a time, in the order they came (as a notebook queues
-    // them): this one waits for the running one, within its own timeout.
-    if (m_waitingForCell)
-        return; // still waiting: another waiting cell went first
-    m_waitingForCell = true;
-    connect(session, &InterpreterSession::cellClosed, this, &SandboxRun::acquireContainer,
-            Qt::QueuedConnection);
-    connect(session, &InterpreterSession::ended, this, &SandboxRun::acquireContainer,
-            Qt::QueuedConnection);
-    m_queueDeadline.start(m_request.timeoutMs);
-}
-
-void SandboxRun::startCold()
-{
-    if (m_services.isImageKnownPresent(m_request.image))
-        launchCold();
-    else
-        checkImage(false);
-}
-
-void SandboxRun::launchCold()
-{
-    launch(m_services.acquireChannel(SandboxRunServices::Channel::Cold, m_request.language,
-                                     m_request.image, this));
-}
-
-void SandboxRun::checkImage(bool afterEngineFailure)
-{
-    m_phase = Phase::CheckingImage;
-    const ContainerRuntime& runtime = m_services.runtime();
-    m_check = runtime.newProcess(runtime.imageCheckArguments(m_request.image), this);
-    connect(m_check, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart && m_phase == Phase::CheckingImage)
-            failWithEngineError(engineMissingMessage(m_check->errorString()));
-    });
-    connect(m_check, &QProcess::finished, this,
-            [this, afterEngineFailure](int exitCode, QProcess::ExitStatus status) {
-                if (m_phase != Phase::CheckingImage)
-                    return;
-                onImageChecked(status == QProcess::NormalExit ? exitCode : -1, afterEngineFailure);
-            });
-    m_check->start();
-}
-
-void SandboxRun::onImageChecked(int exitCode, bool afterEngineFailure)
-{
-    const ContainerRuntime& runtime = m_services.runtime();
-    const ImageCheck check = runtime.interpretImageCheck(exitCode, m_check->readAllStandardError());
-    m_check->deleteLater();
-    switch (check.status) {
-    case ImageCheck::Status::Present:
-        m_services.setImageKnownPresent(m_request.image, true);
-        if (afterEngineFailure) {
-            failWithEngineError(QStringLiteral("The container engine %1 could not run the "
-                                               "sandbox (exit code %2)%3")
-                                    .arg(runtime.name())
-                                    .arg(kEngineFailureExitCode)
-                                    .arg(engineDiagnostics()));
-        } else {
-            launchCold();
-        }
-        return;
-    case ImageCheck::Status::Missing:
-        m_services.setImageKnownPresent(m_request.image, false);
-        failWithEngineError(
-            QStringLiteral("The sandbox image \"%1\" is not available in %2. Build the default "
-                           "images with `containers/build-images --engine %2` (from the Code "
-                           "Sandbox sources), or choose another image with --python-image / "
-                           "--js-image or CONTAINER_IMAGE.")
-                .arg(m_request.image, runtime.name()));
-        return;
-    case ImageCheck::Status::EngineUnavailable: {
-        m_services.setImageKnownPresent(m_request.image, false);
-        const QString hint = runtime.unavailableHint();
-        failWithEngineError(
-            QStringLiteral("The container engine %1 is not usable: %2%3")
-                .arg(runtime.name(),
-                     check.detail.isEmpty() ? QStringLiteral("it gave no reason") : check.detail,
-                     hint.isEmpty() ? QString() : QStringLiteral(". ") + hint));
-        return;
-    }
-    }
 }
 
 void SandboxRun::launch(ContainerChannel* channel)
@@ -336,7 +202,7 @@ void SandboxRun::fallBackToCold(const QString& reason)
     handOverChannel(true);
     m_warm = false;
     m_phase = Phase::CheckingImage;
-    startCold();
+    m_acquisition->fallBackToCold();
 }
 
 void SandboxRun::onFrames(const QByteArray& bytes)
@@ -397,15 +263,18 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
     case Type::Ready:
     case Type::Up:
         return; // a pooled container taken as it started or became ready: nothing to do
-    case Type::Exit:
+    case Type::Exit: {
+        const std::optional<LauncherExitStatus> status = LauncherExitStatus::parse(frame.payload);
+        if (status && m_channel)
+            m_channel->programExited(*status);
         if (m_phase == Phase::Interrupting) {
-            if (const auto status = LauncherExitStatus::parse(frame.payload))
+            if (status)
                 onInterruptedCellExited(*status);
             return;
         }
         if (m_phase != Phase::Running)
             return; // already being killed: the deadline's verdict stands
-        if (const auto status = LauncherExitStatus::parse(frame.payload)) {
+        if (status) {
             onProgramExited(*status);
         } else {
             handOverChannel(true);
@@ -414,6 +283,7 @@ void SandboxRun::onFrame(const LauncherStreamDecoder::Frame& frame)
                                     .arg(QString::fromLatin1(frame.payload.left(200))));
         }
         return;
+    }
     case Type::LimitsUnenforced: {
         if (m_phase != Phase::Starting && m_phase != Phase::Running)
             return; // already being stopped: cancelled or past its deadline
@@ -514,11 +384,10 @@ void SandboxRun::onChannelEnded(int engineExitCode)
             failWithEngineError(cause);
             return;
         }
-        if (engineExitCode == kEngineFailureExitCode && !m_warm) {
-            // The engine could not run the container: say why, starting with the image.
-            m_services.setImageKnownPresent(m_request.image, false);
+        if (engineExitCode == ContainerAcquisition::kEngineFailureExitCode && !m_warm) {
             handOverChannel(false);
-            checkImage(true);
+            m_phase = Phase::CheckingImage;
+            m_acquisition->explainEngineFailure(engineDiagnostics());
             return;
         }
         [[fallthrough]];
@@ -565,10 +434,7 @@ void SandboxRun::cancel()
     case Phase::Queued:
     case Phase::CheckingImage: {
         leaveQueue();
-        if (m_check) {
-            m_check->kill();
-            m_services.reaper().adoptHelper(m_check);
-        }
+        m_acquisition->abandon();
         ExecutionResult result;
         result.outcome = ExecutionResult::Outcome::Cancelled;
         finish(result);

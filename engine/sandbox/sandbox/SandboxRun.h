@@ -21,6 +21,7 @@
 namespace csm {
 
 class SandboxRunServices;
+class ContainerAcquisition;
 class ContainerChannel;
 class InterpreterSession;
 class EgressEndpoint;
@@ -87,15 +88,7 @@ private:
 
     void onAdmitted();
     void onWaitedTooLong();
-    void waitForCell(InterpreterSession* session);
     void leaveQueue();
-    void chooseContainer();
-    void acquireContainer();
-    void checkImage(bool afterEngineFailure);
-    void onImageChecked(int exitCode, bool afterEngineFailure);
-    // A cold container: checks the image first, unless it is known present.
-    void startCold();
-    void launchCold();
     void launch(ContainerChannel* channel);
     // A pooled container taken while it was still starting failed to: the run starts cold.
     void fallBackToCold(const QString& reason);
@@ -130,7 +123,8 @@ private:
     RunRequest m_request;
     // A session's cell, even once the session is gone (m_session is then null).
     const bool m_forSession;
-    QPointer<InterpreterSession> m_session;
+    // How the run gets its container (CheckingImage: until it has one).
+    ContainerAcquisition* m_acquisition;
     Phase m_phase = Phase::Idle;
     ExecutionResult::Outcome m_stopReason = ExecutionResult::Outcome::Cancelled;
     bool m_warm = false;
@@ -139,9 +133,7 @@ private:
     // The run's place in the runner's RunQueue, from start() until it ends.
     RunQueue::Ticket m_ticket = 0;
     bool m_admitted = false;
-    bool m_waitingForCell = false; // a session's cell, waiting for the one running
 
-    QPointer<QProcess> m_check;
     QPointer<QProcess> m_remove;
     QPointer<ContainerChannel> m_channel;
     QString m_containerName;

@@ -391,39 +391,43 @@ void SandboxRunner::shutdown()
 InterpreterSession* SandboxRunner::startSession(Language language, const QString& image,
                                                 QObject* parent)
 {
-    InterpreterSession* session = nullptr;
+    ContainerSpec spec = makeSpec(language, image);
+    spec.command = LanguageTraits::sessionCommand(language);
+    if (spec.command.isEmpty())
+        return nullptr;
+    spec.session = true;
+    // Its container mounts the shares as they are now: never one that names another folder.
+    if (const QString problem = sharedFolderProblem(); !problem.isEmpty()) {
+        auto* refused = new InterpreterSession(*m_runtime, spec.name, m_secrets, *m_reaper, parent);
+        refused->end(problem);
+        return refused;
+    }
     if (m_pool && m_files.isComplete()) {
         // One waits once an earlier session of this image was asked for (and the pool kept
         // it, within its idle time); from now on, a session's container of it is kept waiting.
-        if (WarmContainerChannel* pooled =
-                m_pool->take(language, image, nullptr, WarmPool::Kind::Session))
-            session = new InterpreterSession(*m_runtime, pooled, *m_reaper, parent);
+        WarmContainerChannel* pooled =
+            m_pool->take(language, image, nullptr, WarmPool::Kind::Session);
         m_pool->warm(language, image, WarmPool::Kind::Session);
+        if (pooled) {
+            auto* session = new InterpreterSession(*m_runtime, pooled->containerName(),
+                                                   pooled->secrets(), *m_reaper, parent);
+            session->start(pooled, pooled->isReady());
+            return session;
+        }
     }
-    if (!session) {
-        ContainerSpec spec = makeSpec(language, image);
-        spec.command = LanguageTraits::sessionCommand(language);
-        if (spec.command.isEmpty())
-            return nullptr;
-        spec.session = true;
+    auto* session = new InterpreterSession(*m_runtime, spec.name, m_secrets, *m_reaper, parent);
+    auto startCold = [this, session, spec]() mutable {
+        spec.files = m_files; // on a remote engine, its copy of the launcher
         EgressEndpoint* egress = attachEgress(spec);
-        session = new InterpreterSession(*m_runtime, spec, m_secrets, *m_reaper, parent);
-        session->setEgressEndpoint(egress);
-    }
-    // Its container mounts the shares as they are now: never one that names another folder.
-    if (const QString problem = sharedFolderProblem(); !problem.isEmpty()) {
-        session->end(problem);
-        return session;
-    }
+        auto* channel = new ColdContainerChannel(*m_runtime, spec, session->secrets());
+        channel->setEgressEndpoint(egress);
+        session->start(channel, false);
+    };
     // On a remote engine's first session, once the engine holds the launcher.
-    if (m_filesVolume && !m_filesVolume->isFilled()) {
-        whenReadyToStart(session, image, [this, session] {
-            session->setFiles(m_files);
-            session->start();
-        });
-    } else {
-        session->start();
-    }
+    if (m_filesVolume && !m_filesVolume->isFilled())
+        whenReadyToStart(session, image, startCold);
+    else
+        startCold();
     return session;
 }
 
