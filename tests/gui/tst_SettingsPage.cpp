@@ -127,7 +127,7 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QSpinBox>(page, "keepDays").value(), 90);
         QCOMPARE(findNamed<QSpinBox>(page, "keepMegabytes").value(), 512);
         QCOMPARE(findNamed<QSpinBox>(page, "keepPerText").value(), 256);
-        QCOMPARE(findNamed<QComboBox>(page, "engine").currentData().toString(), QString());
+        QCOMPARE(findNamed<QComboBox>(page, "engine").currentData().toString(), QStringLiteral("auto"));
         QVERIFY(!findNamed<QCheckBox>(page, "approvalRequired").isChecked());
         QVERIFY(!findNamed<QSpinBox>(page, "approvalTimeout").isEnabled());
         // Notified of approvals, not of failures, unless asked.

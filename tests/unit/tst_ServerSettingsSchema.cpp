@@ -3,6 +3,7 @@
 #include "core/SettingsFile.h"
 #include "server/ServerOptionsParser.h"
 #include "server/ServerSettings.h"
+#include "server/ServerSettingsForm.h"
 #include "server/ServerSettingsSchema.h"
 #include "ServerSettingsSamples.h"
 
@@ -292,6 +293,52 @@ private Q_SLOTS:
     }
 
     // A switch's variable: 1 or true turns it on, 0, false or nothing off, whatever the file.
+    // The Settings page is built from the form's fields: each names a setting the page saves,
+    // once, and offers only what a server accepts: both ends of its range read, and a choice's
+    // every text.
+    void theFormOffersOnlyWhatServersAccept()
+    {
+        using Kind = csm::SettingFormField::Kind;
+        QSet<QString> keys;
+        for (const csm::SettingFormField& field : csm::ServerSettingsForm::fields()) {
+            const ServerSetting* setting = ServerSettingsSchema::find(field.key);
+            QVERIFY2(setting, qPrintable(field.key));
+            QVERIFY2(setting->saved, qPrintable(field.key));
+            QVERIFY2(!keys.contains(field.key), qPrintable(field.key));
+            keys.insert(field.key);
+            QVERIFY2(!field.objectName.isEmpty() && !field.group.isEmpty(), qPrintable(field.key));
+            QStringList texts;
+            if (field.kind == Kind::Number || field.kind == Kind::Size ||
+                field.kind == Kind::Decimal) {
+                QVERIFY2(field.minimum < field.maximum, qPrintable(field.key));
+                for (const double value : {field.minimum, field.maximum})
+                    texts << (field.kind == Kind::Decimal ? QString::number(value)
+                                                          : QString::number(qint64(value)));
+            }
+            for (const csm::SettingFormField::Choice& choice : field.choices)
+                texts << choice.text;
+            for (const QString& text : std::as_const(texts)) {
+                // 0 is "no limit" or "automatic" where the box says so, and the
+                // history's limits take it.
+                if (text == QLatin1String("0") && !field.minimumText.isEmpty())
+                    continue;
+                ServerSettings settings;
+                const auto problem = setting->read(text, settings);
+                QVERIFY2(!problem,
+                         qPrintable(field.key + QStringLiteral(" \"") + text +
+                                    QStringLiteral("\": ") + problem.value_or(QString())));
+            }
+        }
+        // Every other setting the app saves has a page of its own: the images.
+        QSet<QString> elsewhere;
+        for (const ServerSetting& setting : ServerSettingsSchema::settings()) {
+            if (setting.saved && !keys.contains(setting.key))
+                elsewhere.insert(setting.key);
+        }
+        QCOMPARE(elsewhere,
+                 (QSet<QString>{QStringLiteral("python-image"), QStringLiteral("js-image")}));
+    }
+
     void aSwitchVariableWinsOverTheFile_data()
     {
         QTest::addColumn<QString>("value");

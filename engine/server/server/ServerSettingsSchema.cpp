@@ -4,6 +4,7 @@
 #include "history/HistoryOptions.h"
 #include "runtime/RuntimeFactory.h"
 #include "runtime/SharedFolderText.h"
+#include "server/ServerSettingBounds.h"
 #include "server/ServerSettings.h"
 
 #include <QCommandLineParser>
@@ -18,8 +19,7 @@ namespace csm {
 namespace {
 using Section = ServerSetting::Section;
 using Problem = std::optional<QString>;
-
-constexpr qint64 MiB = 1024 * 1024;
+using namespace ServerSettingBounds;
 
 QCommandLineOption valueFlag(const char* name, const QString& description, const char* valueName)
 {
@@ -45,7 +45,7 @@ Problem readSeconds(const QString& text, double& target)
 {
     bool ok = false;
     const double value = text.toDouble(&ok);
-    if (!ok || !(value > 0) || value > 86'400)
+    if (!ok || !(value > 0) || value > kMaxTimeoutSeconds)
         return QStringLiteral("must be a positive number of seconds");
     target = value;
     return std::nullopt;
@@ -267,7 +267,7 @@ std::vector<ServerSetting> sandboxSettings()
                        "CODE_SANDBOX_MEMORY."),
         "CODE_SANDBOX_MEMORY",
         [](const QString& text, ServerSettings& settings) {
-            return readSize(text, 16 * MiB, 1024 * 1024 * MiB, settings.policy.memoryBytes);
+            return readSize(text, kMinMemory, kMaxMemory, settings.policy.memoryBytes);
         },
         [](const ServerSettings& settings) {
             return ByteSize::format(settings.policy.memoryBytes);
@@ -293,10 +293,10 @@ std::vector<ServerSetting> sandboxSettings()
                        "Env: CODE_SANDBOX_PIDS_LIMIT."),
         "CODE_SANDBOX_PIDS_LIMIT",
         [](const QString& text, ServerSettings& settings) {
-            // The launcher and the interpreter need a few of their own.
-            return readCount(text, 8, 1'000'000,
-                             QStringLiteral("must be a whole number from 8 to 1000000"),
-                             settings.policy.pidsLimit);
+            return readCount(
+                text, kMinPids, kMaxPids,
+                QStringLiteral("must be a whole number from %1 to %2").arg(kMinPids).arg(kMaxPids),
+                settings.policy.pidsLimit);
         },
         [](const ServerSettings& settings) { return QString::number(settings.policy.pidsLimit); });
     add(
@@ -305,7 +305,7 @@ std::vector<ServerSetting> sandboxSettings()
                        "/sandbox (default 64m). Env: CODE_SANDBOX_TMPFS_SIZE."),
         "CODE_SANDBOX_TMPFS_SIZE",
         [](const QString& text, ServerSettings& settings) {
-            return readSize(text, 1 * MiB, 64 * 1024 * MiB, settings.policy.tmpfsBytes);
+            return readSize(text, kMinTmpfs, kMaxTmpfs, settings.policy.tmpfsBytes);
         },
         [](const ServerSettings& settings) {
             return ByteSize::format(settings.policy.tmpfsBytes);
@@ -404,7 +404,7 @@ std::vector<ServerSetting> sandboxSettings()
                        "CODE_SANDBOX_OUTPUT_CAP."),
         "CODE_SANDBOX_OUTPUT_CAP",
         [](const QString& text, ServerSettings& settings) {
-            return readSize(text, 1024, 64 * MiB, settings.policy.outputCapBytes);
+            return readSize(text, kMinOutputCap, kMaxOutputCap, settings.policy.outputCapBytes);
         },
         [](const ServerSettings& settings) {
             return ByteSize::format(settings.policy.outputCapBytes);
@@ -417,7 +417,8 @@ std::vector<ServerSetting> sandboxSettings()
                        "Env: CODE_SANDBOX_POOL."),
         "CODE_SANDBOX_POOL",
         [](const QString& text, ServerSettings& settings) {
-            return readCount(text, 0, 32, QStringLiteral("must be a whole number from 0 to 32"),
+            return readCount(text, 0, kMaxPool,
+                             QStringLiteral("must be a whole number from 0 to 32"),
                              settings.poolSize);
         },
         [](const ServerSettings& settings) { return QString::number(settings.poolSize); });
@@ -428,7 +429,7 @@ std::vector<ServerSetting> sandboxSettings()
                        "CODE_SANDBOX_POOL_IDLE."),
         "CODE_SANDBOX_POOL_IDLE",
         [](const QString& text, ServerSettings& settings) {
-            return readCount(text, 1, 7 * 86'400,
+            return readCount(text, 1, kMaxPoolIdleSeconds,
                              QStringLiteral("must be a whole number of seconds from 1 to 604800"),
                              settings.poolIdleSeconds);
         },
@@ -440,7 +441,7 @@ std::vector<ServerSetting> sandboxSettings()
                        "CODE_SANDBOX_INTERPRETER_IDLE."),
         "CODE_SANDBOX_INTERPRETER_IDLE",
         [](const QString& text, ServerSettings& settings) {
-            return readCount(text, 10, 7 * 86'400,
+            return readCount(text, kMinInterpreterIdleSeconds, kMaxInterpreterIdleSeconds,
                              QStringLiteral("must be a whole number of seconds from 10 to 604800"),
                              settings.interpreterIdleSeconds);
         },
@@ -454,7 +455,8 @@ std::vector<ServerSetting> sandboxSettings()
                        "Env: CODE_SANDBOX_MAX_INTERPRETERS."),
         "CODE_SANDBOX_MAX_INTERPRETERS",
         [](const QString& text, ServerSettings& settings) {
-            return readCount(text, 0, 256, QStringLiteral("must be a whole number from 0 to 256"),
+            return readCount(text, 0, kMaxInterpreters,
+                             QStringLiteral("must be a whole number from 0 to 256"),
                              settings.maxInterpreters);
         },
         [](const ServerSettings& settings) { return QString::number(settings.maxInterpreters); });
@@ -464,7 +466,8 @@ std::vector<ServerSetting> sandboxSettings()
                        "Env: CODE_SANDBOX_MAX_CLIENT_INTERPRETERS."),
         "CODE_SANDBOX_MAX_CLIENT_INTERPRETERS",
         [](const QString& text, ServerSettings& settings) {
-            return readCount(text, 1, 256, QStringLiteral("must be a whole number from 1 to 256"),
+            return readCount(text, 1, kMaxInterpreters,
+                             QStringLiteral("must be a whole number from 1 to 256"),
                              settings.maxClientInterpreters);
         },
         [](const ServerSettings& settings) {
@@ -478,7 +481,7 @@ std::vector<ServerSetting> sandboxSettings()
                        "Env: CODE_SANDBOX_MAX_RUNNING."),
         "CODE_SANDBOX_MAX_RUNNING",
         [](const QString& text, ServerSettings& settings) {
-            return readCount(text, 0, 1024,
+            return readCount(text, 0, kMaxRunning,
                              QStringLiteral("must be a whole number from 0 (sized from the "
                                             "machine) to 1024"),
                              settings.maxRunning);
@@ -542,7 +545,8 @@ std::vector<ServerSetting> historySettings()
                        "CODE_SANDBOX_HISTORY_MAX_FIELD_SIZE."),
         "CODE_SANDBOX_HISTORY_MAX_FIELD_SIZE",
         [](const QString& text, ServerSettings& settings) {
-            return readSize(text, 1024, 64 * MiB, settings.historyMaxFieldBytes);
+            return readSize(text, kMinHistoryField, kMaxHistoryField,
+                            settings.historyMaxFieldBytes);
         },
         [](const ServerSettings& settings) {
             return ByteSize::format(settings.historyMaxFieldBytes);

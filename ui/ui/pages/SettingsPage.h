@@ -1,31 +1,29 @@
 #pragma once
 
+#include "core/Expected.h"
+#include "server/ServerSetting.h"
 #include "server/ServerSettings.h"
 #include "ui/settings/DesktopSettings.h"
+#include "ui/settings/DesktopSettingsForm.h"
 
 #include <QStringList>
 #include <QWidget>
 
-class QButtonGroup;
-class QCheckBox;
-class QComboBox;
-class QLineEdit;
-class QDoubleSpinBox;
+#include <vector>
+
 class QLabel;
 class QPushButton;
-class QRadioButton;
-class QSpinBox;
 
 namespace csm {
 
 class FileContentWatcher;
-class HostListEditor;
-class SharedFoldersEditor;
+class SettingFieldEditor;
 
 // The settings every Code Sandbox server of the user reads (the [server] group of settings.ini:
 // sandbox limits, network, shared folders, timeouts, warm pool, redaction, history retention,
-// engine) and the app's approval mode and notifications (the [desktop] group), as one form.
-// Apply saves them; each running server watches the file and uses them from its next run on.
+// engine) and the app's approval mode and notifications (the [desktop] group), as one form built
+// from their fields (ServerSettingsForm, DesktopSettingsForm). Apply saves them; each running
+// server watches the file and uses them from its next run on.
 //
 // Only what the person changed is written: Apply rereads the file and puts the changed fields
 // over it, so values shown elsewhere (the images, the HTTP server) or changed by another program
@@ -54,99 +52,42 @@ Q_SIGNALS:
     void applied();
 
 private:
-    // The values as the widgets show them (rounded to the widgets' units and ranges).
-    struct FormValues
+    // One field of the form: its editor, the setting it edits (a server's or the app's), and
+    // the text it showed once the form was filled, against which edits are told.
+    struct Field
     {
-        int memoryMiB = 0;
-        double cpus = 0;
-        int pids = 0;
-        int tmpfsMiB = 0;
-        qint64 outputCapBytes = 0;
-        int egressMode = -1; // EgressMode
-        QStringList allowedHosts;
-        QStringList alwaysAllowed;
-        QList<SharedFolder> sharedFolders;
-        int timeoutSeconds = 0;
-        int maxTimeoutSeconds = 0;
-        int poolSize = 0;
-        int poolIdleSeconds = 0;
-        int interpreterIdleSeconds = 0;
-        int maxInterpreters = 0;
-        int maxClientInterpreters = 0;
-        int maxRunning = 0;
-        bool allowUnlimited = false;
-        bool redact = false;
-        int maxRuns = 0;
-        int maxDays = 0;
-        int maxMb = 0;
-        int filesMaxMb = 0;
-        int maxFieldKiB = 0;
-        QString engine;
-        QString engineHost;
-        bool approval = false;
-        int approvalTimeoutSeconds = 0;
-        bool notifyApprovals = false;
-        bool notifyFailures = false;
-
-        friend bool operator==(const FormValues&, const FormValues&) = default;
+        SettingFieldEditor* editor = nullptr;
+        const ServerSetting* server = nullptr;
+        const DesktopSettingsForm::Setting* desktop = nullptr;
+        QString shownAtLoad;
     };
 
+    // The group boxes and their fields, in the order of ServerSettingsForm and
+    // DesktopSettingsForm.
+    QWidget* buildForm();
+    void addField(const SettingFormField& field, QWidget* form, Field entry);
+    SettingFieldEditor* editor(const QString& key) const;
     void reload();
-    void setOutputCap(qint64 bytes);
     void fill(const ServerSettings& server, const DesktopSettings& desktop);
-    FormValues formValues() const;
-    // `onto` with the fields the person changed since the last load replaced by the form's.
-    ServerSettings changedServer(ServerSettings onto) const;
-    DesktopSettings changedDesktop(DesktopSettings onto) const;
-    // Why `settings` cannot be saved (empty when they can).
-    QString invalidReason(const ServerSettings& settings) const;
-    void onOutputCapUnitChanged();
+    // `onto` with the fields the person changed since the last load put over it, or why they
+    // cannot be saved.
+    Expected<ServerSettings> changedServer(ServerSettings onto) const;
+    Expected<DesktopSettings> changedDesktop(DesktopSettings onto) const;
+    // What the fields cannot say alone: checks across them.
+    static QString invalidTogether(const ServerSettings& settings);
     void onFileChanged();
     void updateState();
 
     QString m_dataDir;
     FileContentWatcher* m_watcher = nullptr;
-    // What the file held when the form was last loaded, and how the widgets showed it.
+    std::vector<Field> m_fields;
+    // What the file held when the form was last loaded.
     ServerSettings m_loadedServer;
     DesktopSettings m_loadedDesktop;
-    FormValues m_shownAtLoad;
-    // Bytes per unit of m_outputCap (the unit chosen in m_outputCapUnit).
-    qint64 m_outputCapFactor = 1024;
     QString m_saveError;
     bool m_filling = false;
 
-    QSpinBox* m_memory = nullptr;
-    QDoubleSpinBox* m_cpus = nullptr;
-    QSpinBox* m_pids = nullptr;
-    QSpinBox* m_tmpfs = nullptr;
-    QSpinBox* m_outputCap = nullptr;
-    QComboBox* m_outputCapUnit = nullptr;
-    QButtonGroup* m_egressModes = nullptr;
-    HostListEditor* m_allowedHosts = nullptr;
-    HostListEditor* m_alwaysAllowed = nullptr;
-    SharedFoldersEditor* m_sharedFolders = nullptr;
-    QSpinBox* m_timeout = nullptr;
-    QSpinBox* m_maxTimeout = nullptr;
-    QSpinBox* m_poolSize = nullptr;
-    QSpinBox* m_poolIdle = nullptr;
-    QSpinBox* m_interpreterIdle = nullptr;
-    QSpinBox* m_maxInterpreters = nullptr;
-    QSpinBox* m_maxClientInterpreters = nullptr;
-    QSpinBox* m_maxRunning = nullptr;
-    QCheckBox* m_allowUnlimited = nullptr;
-    QCheckBox* m_redact = nullptr;
     QLabel* m_redactWarning = nullptr;
-    QSpinBox* m_maxRuns = nullptr;
-    QSpinBox* m_maxDays = nullptr;
-    QSpinBox* m_maxMb = nullptr;
-    QSpinBox* m_filesMaxMb = nullptr;
-    QSpinBox* m_maxFieldSize = nullptr;
-    QComboBox* m_engine = nullptr;
-    QLineEdit* m_engineHost = nullptr;
-    QCheckBox* m_approval = nullptr;
-    QSpinBox* m_approvalTimeout = nullptr;
-    QCheckBox* m_notifyApprovals = nullptr;
-    QCheckBox* m_notifyFailures = nullptr;
     QPushButton* m_apply = nullptr;
     QPushButton* m_revert = nullptr;
     QPushButton* m_defaults = nullptr;
