@@ -3,6 +3,7 @@
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
+#include "sandbox/InterpreterCellChannel.h"
 #include "sandbox/InterpreterSession.h"
 #include "sandbox/SandboxRunServices.h"
 
@@ -75,7 +76,7 @@ void ContainerAcquisition::acquire()
                                 "gone. Call again to start a new one."));
             return;
         }
-        if (ContainerChannel* cell = session->openCell(m_owner)) {
+        if (ContainerChannel* cell = InterpreterCellChannel::open(*session, m_owner)) {
             if (std::exchange(m_waitingForCell, false)) {
                 m_cellWait.stop();
                 session->disconnect(this);

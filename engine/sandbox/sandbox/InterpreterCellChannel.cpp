@@ -6,10 +6,24 @@
 
 namespace csm {
 
+InterpreterCellChannel* InterpreterCellChannel::open(InterpreterSession& session, QObject* parent)
+{
+    auto* cell = new InterpreterCellChannel(session, parent);
+    if (session.openCell(cell))
+        return cell;
+    cell->m_session = nullptr;
+    delete cell;
+    return nullptr;
+}
+
 InterpreterCellChannel::InterpreterCellChannel(InterpreterSession& session, QObject* parent)
     : ContainerChannel(session.containerName(), session.secrets(), parent)
     , m_session(&session)
-{}
+{
+    connect(&session, &InterpreterSession::cellOutput, this,
+            &InterpreterCellChannel::framesReceived);
+    connect(&session, &InterpreterSession::cellLost, this, &InterpreterCellChannel::sessionEnded);
+}
 
 InterpreterCellChannel::~InterpreterCellChannel()
 {
@@ -49,6 +63,8 @@ void InterpreterCellChannel::handOver(ContainerReaper&, bool removeContainer)
     m_session = nullptr;
     if (!session)
         return;
+    // Detached: what the session's next cells send is not for this one.
+    session->disconnect(this);
     session->closeCell(this, m_exit);
     if (removeContainer)
         session->end(QStringLiteral("its cell had to be killed"), true);

@@ -20,7 +20,9 @@ class InterpreterCellChannel final : public ContainerChannel
     Q_OBJECT
 
 public:
-    InterpreterCellChannel(InterpreterSession& session, QObject* parent);
+    // The channel for `session`'s next cell, owned by `parent`; null while another cell runs or
+    // once the session has ended.
+    static InterpreterCellChannel* open(InterpreterSession& session, QObject* parent);
     ~InterpreterCellChannel() override;
 
     void sendRequest(const QByteArray& request) override;
@@ -31,8 +33,7 @@ public:
     void programExited(const LauncherExitStatus& status) override { m_exit = status; }
 
 private:
-    friend class InterpreterSession;
-    void deliver(const QByteArray& bytes) { Q_EMIT framesReceived(bytes); }
+    InterpreterCellChannel(InterpreterSession& session, QObject* parent);
     void sessionEnded(const QString& reason, int engineExitCode);
 
     QPointer<InterpreterSession> m_session;

@@ -4,7 +4,6 @@
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
-#include "sandbox/InterpreterCellChannel.h"
 #include "sandbox/LauncherExitStatus.h"
 
 #include <utility>
@@ -82,15 +81,14 @@ void InterpreterSession::releaseContainer(bool removeContainer)
     channel->deleteLater();
 }
 
-ContainerChannel* InterpreterSession::openCell(QObject* parent)
+bool InterpreterSession::openCell(ContainerChannel* cell)
 {
     if (m_state == State::Ended || m_cell)
-        return nullptr;
-    auto* cell = new InterpreterCellChannel(*this, parent);
+        return false;
     m_cell = cell;
     if (m_state == State::Idle)
         m_state = State::Busy;
-    return cell;
+    return true;
 }
 
 void InterpreterSession::markActive()
@@ -114,7 +112,7 @@ void InterpreterSession::interruptCell()
         write("I");
 }
 
-void InterpreterSession::closeCell(InterpreterCellChannel* cell,
+void InterpreterSession::closeCell(ContainerChannel* cell,
                                    const std::optional<LauncherExitStatus>& exit)
 {
     if (m_cell != cell)
@@ -139,7 +137,7 @@ void InterpreterSession::onOutput(const QByteArray& bytes)
 {
     if (m_state != State::Starting) {
         if (m_cell)
-            m_cell->deliver(bytes);
+            Q_EMIT cellOutput(bytes);
         return;
     }
     m_beforeReady.append(bytes);
@@ -189,7 +187,7 @@ void InterpreterSession::onChannelEnded(int engineExitCode)
     // whatever is left of a pooled one goes too.
     releaseContainer(engineExitCode < 0);
     if (m_cell)
-        m_cell->sessionEnded(reason, engineExitCode);
+        Q_EMIT cellLost(reason, engineExitCode);
     finish(reason);
 }
 
@@ -201,7 +199,7 @@ void InterpreterSession::end(const QString& reason, bool toldByCell)
     qCInfo(lcSandbox).noquote() << "session" << m_containerName << "ends:" << reason;
     releaseContainer();
     if (m_cell)
-        m_cell->sessionEnded(reason, -1);
+        Q_EMIT cellLost(reason, -1);
     finish(reason);
 }
 

@@ -23,7 +23,7 @@ class InterpreterCellChannel;
 // after another and share its state, as a notebook's do. It owns one container channel: a cold
 // one started for it (`ENGINE run -i`, its stdin kept open for the cells), or a warm pool's
 // container, its driver already waiting. Each cell's SandboxRun gets an InterpreterCellChannel
-// from openCell(); only one cell runs at a time.
+// (InterpreterCellChannel::open); only one cell runs at a time.
 class InterpreterSession final : public QObject
 {
     Q_OBJECT
@@ -70,7 +70,9 @@ public:
 
     // The channel for the next cell, owned by `parent`; null while another cell runs or once
     // the session has ended.
-    ContainerChannel* openCell(QObject* parent);
+    // Takes `cell` as the running cell; false while another cell runs or once the session has
+    // ended. What the launcher sends then goes to it (cellOutput()).
+    bool openCell(ContainerChannel* cell);
     // Ends the session (its interpreter and container go); ended() follows at once.
     // `toldByCell`: the result of the cell it ended with says so already.
     void end(const QString& reason, bool toldByCell = false);
@@ -85,6 +87,10 @@ Q_SIGNALS:
     void ended(const QString& reason);
     // The running cell ended: the next may open.
     void cellClosed();
+    // For the running cell: what its launcher sent, and the session's end under it (with the
+    // engine client's exit code, or -1).
+    void cellOutput(const QByteArray& bytes);
+    void cellLost(const QString& reason, int engineExitCode);
 
 private:
     friend class InterpreterCellChannel;
@@ -92,7 +98,7 @@ private:
     void interruptCell();
     // The cell is over; `exit`: how its program ended, when the launcher said so (its
     // interpreter may have died with it: the session ends then, before any next cell).
-    void closeCell(InterpreterCellChannel* cell, const std::optional<LauncherExitStatus>& exit);
+    void closeCell(ContainerChannel* cell, const std::optional<LauncherExitStatus>& exit);
     void onOutput(const QByteArray& bytes);
     void onChannelEnded(int engineExitCode);
     void finish(const QString& reason);
@@ -111,7 +117,7 @@ private:
     // Until its interpreter is ready, what its launcher sends is for the session; afterwards,
     // for the running cell, whose run decodes it.
     LauncherStreamDecoder m_beforeReady;
-    QPointer<InterpreterCellChannel> m_cell;
+    QPointer<ContainerChannel> m_cell;
     State m_state = State::Starting;
     QString m_endReason;
     int m_cells = 0;
