@@ -38,21 +38,6 @@ namespace csm {
 namespace {
 constexpr int kLogLines = 10'000;
 
-// A command as a shell user would type it, for the log.
-QString commandLine(const QString& program, const QStringList& arguments)
-{
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
-    QStringList words;
-    for (const QString& word : QStringList{program} + arguments) {
-        if (plain.match(word).hasMatch())
-            words << word;
-        else
-            words << QLatin1Char('\'') + QString(word).replace(u'\'', QStringLiteral("'\\''")) +
-                         QLatin1Char('\'');
-    }
-    return words.join(u' ');
-}
-
 QString testCode(Language language)
 {
     return language == Language::JavaScript ? QStringLiteral("console.log(1+1)")
@@ -170,14 +155,6 @@ ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
             &ImagesPage::updateButtons);
     connect(m_model, &QAbstractItemModel::modelReset, this, &ImagesPage::updateButtons);
 
-    m_killTimer.setSingleShot(true);
-    connect(&m_killTimer, &QTimer::timeout, this, [this] {
-        if (m_process) {
-            appendLog(tr("(still running %1 s after the request to stop: killed)")
-                          .arg(kCancelGraceMs / 1000));
-            m_process->kill();
-        }
-    });
     m_listTimeout.setSingleShot(true);
     connect(&m_listTimeout, &QTimer::timeout, this, [this] {
         if (m_listing)
@@ -214,12 +191,9 @@ ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
 
 ImagesPage::~ImagesPage()
 {
-    // Let a build script clean up after itself (its mounts, its work folder) if it can in the
-    // time the QProcess destructor gives it.
-    if (m_process) {
-        m_process->disconnect(this);
-        m_process->terminate();
-    }
+    // A running command is asked to stop as the job goes (EngineJob's destructor).
+    if (m_job)
+        m_job->disconnect(this);
     if (m_listing) {
         // Killed, a listing is reaped in milliseconds; its destructor would wait with a warning.
         m_listing->disconnect(this);
@@ -241,7 +215,7 @@ QString ImagesPage::engineName() const
 
 qint64 ImagesPage::operationProcessId() const
 {
-    return m_process ? m_process->processId() : 0;
+    return m_job ? m_job->processId() : 0;
 }
 
 void ImagesPage::reloadSettings()
@@ -324,7 +298,7 @@ void ImagesPage::updateDefaults()
 
 void ImagesPage::updateButtons()
 {
-    const bool idle = !m_process;
+    const bool idle = !m_job;
     const bool selected = idle && !selectedImage().isEmpty();
     m_buildPython->setEnabled(idle);
     m_buildJs->setEnabled(idle);
@@ -369,35 +343,35 @@ void ImagesPage::buildDefaultImage(Language language)
                             LanguageTraits::defaultImageName(language), folder);
         return;
     }
-    start(
-        Operation::Build, ContainersFolder::buildScript(folder),
-        ContainersFolder::buildScriptArguments(m_runtime->name(), language, m_force->isChecked()));
+    start(Operation::Build, {ContainersFolder::buildScript(folder),
+                             ContainersFolder::buildScriptArguments(m_runtime->name(), language,
+                                                                    m_force->isChecked())});
 }
 
 void ImagesPage::buildFromDockerfile(const QString& dockerfile, const QString& tag,
                                      const QString& contextDir)
 {
     m_operationSubject = tag;
-    start(Operation::Build, m_runtime->program(),
-          m_runtime->buildImageArguments(dockerfile, tag, contextDir));
+    start(Operation::Build,
+          {m_runtime->program(), m_runtime->buildImageArguments(dockerfile, tag, contextDir)});
 }
 
 void ImagesPage::pull(const QString& image)
 {
     m_operationSubject = image;
-    start(Operation::Pull, m_runtime->program(), m_runtime->pullImageArguments(image));
+    start(Operation::Pull, {m_runtime->program(), m_runtime->pullImageArguments(image)});
 }
 
 void ImagesPage::remove(const QString& image)
 {
     m_operationSubject = image;
-    start(Operation::Remove, m_runtime->program(), m_runtime->removeImageArguments(image));
+    start(Operation::Remove, {m_runtime->program(), m_runtime->removeImageArguments(image)});
 }
 
 void ImagesPage::removeSelected()
 {
     const QString image = selectedImage();
-    if (image.isEmpty() || m_process)
+    if (image.isEmpty() || m_job)
         return;
     QString text = tr("Remove %1 from %2?").arg(image, m_runtime->name());
     const QList<Language> languages = m_model->languagesOf(m_model->rowOf(image));
@@ -421,11 +395,15 @@ void ImagesPage::removeSelected()
 void ImagesPage::test(const QString& image, Language language)
 {
     m_operationSubject = image;
-    m_testOutput.clear();
-    start(Operation::Test, m_runtime->program(),
-          m_runtime->quickRunArguments(image, LanguageTraits::interpreterCommand(language),
-                                       SandboxFilesLocator::findSeccompProfile()),
-          testCode(language).toUtf8() + '\n');
+    EngineJob::Command command{
+        m_runtime->program(),
+        m_runtime->quickRunArguments(image, LanguageTraits::interpreterCommand(language),
+                                     SandboxFilesLocator::findSeccompProfile())};
+    command.input = testCode(language).toUtf8() + '\n';
+    // The test program prints to stdout only: whatever comes on stderr is the engine's
+    // (rootless Podman warns there that it ignores the limits), and is shown as such.
+    command.separateErrors = true;
+    start(Operation::Test, std::move(command));
 }
 
 void ImagesPage::testSelected()
@@ -456,12 +434,10 @@ void ImagesPage::setSelectedAsDefault(Language language)
 
 void ImagesPage::cancel()
 {
-    if (!m_process || m_cancelled)
+    if (!m_job || m_job->wasCancelled())
         return;
-    m_cancelled = true;
     appendLog(tr("(cancelling)"));
-    m_process->terminate();
-    m_killTimer.start(kCancelGraceMs);
+    m_job->cancel();
     m_cancel->setEnabled(false);
 }
 
@@ -472,127 +448,60 @@ void ImagesPage::appendLog(const QString& text)
     Q_EMIT logged(text);
 }
 
-void ImagesPage::start(Operation operation, const QString& program, const QStringList& arguments,
-                       const QByteArray& input)
+void ImagesPage::start(Operation operation, EngineJob::Command command)
 {
-    if (m_process)
+    if (m_job)
         return;
     m_operation = operation;
-    m_cancelled = false;
-    m_partialLine.clear();
-    m_decoder.resetState();
-    m_process = new QProcess(this);
-    m_process->setProgram(program);
-    m_process->setArguments(arguments);
     // The engine the settings name (build-images' own engine calls read the same variables).
-    m_process->setProcessEnvironment(m_runtime->processEnvironment());
-    if (operation == Operation::Test) {
-        // The test program prints to stdout only: whatever comes on stderr is the engine's
-        // (rootless Podman warns there that it ignores the limits), and is shown as such.
-        m_testErrors.clear();
-        connect(m_process, &QProcess::readyReadStandardError, this,
-                [this] { m_testErrors += m_process->readAllStandardError().left(16 * 1024); });
-    } else {
-        m_process->setProcessChannelMode(QProcess::MergedChannels);
-    }
-    // A session of its own: no controlling terminal, so a `sudo` inside the build fails at once
-    // ("a terminal is required") instead of prompting in whatever terminal started the app.
-    m_process->setChildProcessModifier([] { ::setsid(); });
-    connect(m_process, &QProcess::readyReadStandardOutput, this, &ImagesPage::onOutput);
-    connect(m_process, &QProcess::finished, this,
-            [this](int exitCode, QProcess::ExitStatus status) {
-                onFinished(exitCode, status != QProcess::NormalExit);
-            });
-    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart)
-            onFinished(-1, true);
+    command.environment = m_runtime->processEnvironment();
+    m_job = new EngineJob(std::move(command), this);
+    connect(m_job, &EngineJob::lineReceived, this, &ImagesPage::appendLog);
+    connect(m_job, &EngineJob::killedAfterGrace, this, [this] {
+        appendLog(tr("(still running %1 s after the request to stop: killed)")
+                      .arg(kCancelGraceMs / 1000));
     });
-    appendLog(QStringLiteral("$ ") + commandLine(program, arguments));
-    m_clock.start();
-    QProcess* process = m_process;
-    process->start();
-    // A program that cannot be started has already been reported (errorOccurred) by now.
-    if (m_process != process)
-        return;
-    if (!input.isEmpty())
-        process->write(input);
-    process->closeWriteChannel();
+    connect(m_job, &EngineJob::finished, this, &ImagesPage::onFinished);
+    appendLog(QStringLiteral("$ ") + m_job->commandLine());
+    m_job->start();
     updateButtons();
 }
 
-void ImagesPage::onOutput()
+void ImagesPage::onFinished()
 {
-    if (!m_process)
-        return;
-    QString text = m_decoder.decode(m_process->readAllStandardOutput());
-    if (m_operation == Operation::Test)
-        m_testOutput += text;
-    // Progress bars redraw a line with \r: each state becomes a line of the log.
-    text.replace(QStringLiteral("\r\n"), QStringLiteral("\n")).replace(u'\r', u'\n');
-    m_partialLine += text;
-    const qsizetype end = m_partialLine.lastIndexOf(u'\n');
-    if (end < 0)
-        return;
-    const QStringList lines = m_partialLine.left(end).split(u'\n');
-    m_partialLine.remove(0, end + 1);
-    for (const QString& line : lines) {
-        if (!line.isEmpty())
-            appendLog(line);
-    }
-}
+    EngineJob* job = std::exchange(m_job, nullptr);
+    job->disconnect(this);
+    job->deleteLater();
 
-void ImagesPage::flushPartialLine()
-{
-    if (!m_partialLine.isEmpty())
-        appendLog(m_partialLine);
-    m_partialLine.clear();
-}
-
-void ImagesPage::onFinished(int exitCode, bool crashed)
-{
-    QProcess* process = m_process;
-    if (!process)
-        return;
-    onOutput();
-    flushPartialLine();
-    m_process = nullptr;
-    m_killTimer.stop();
-    process->disconnect(this);
-    process->deleteLater();
-
-    const QString seconds = QString::number(double(m_clock.elapsed()) / 1000.0, 'f', 1);
-    const bool failedToStart = process->error() == QProcess::FailedToStart;
-    const bool ok = !m_cancelled && !crashed && exitCode == 0;
-    if (failedToStart) {
+    const QString seconds = QString::number(double(job->elapsedMs()) / 1000.0, 'f', 1);
+    const bool ok = job->succeeded();
+    if (job->ending() == EngineJob::Ending::FailedToStart) {
         appendLog(tr("%1 could not be started: %2")
-                      .arg(QDir::toNativeSeparators(process->program()), process->errorString()));
-    } else if (m_cancelled) {
+                      .arg(QDir::toNativeSeparators(job->program()), job->errorString()));
+    } else if (job->wasCancelled()) {
         appendLog(tr("Cancelled after %1 s.").arg(seconds));
         // An engine may keep what the cancelled build was working on: say where it is.
         const QString leftovers = m_runtime->cancelledBuildLeftovers();
         if (m_operation == Operation::Build && !leftovers.isEmpty() &&
-            process->program() == m_runtime->program()) {
+            job->program() == m_runtime->program())
             appendLog(leftovers);
-        }
     } else if (m_operation == Operation::Test) {
-        m_testErrors += process->readAllStandardError();
         // Shown as the engine's warnings on success; on failure they are the reason.
-        for (const QString& warning : m_runtime->engineWarnings(m_testErrors))
+        for (const QString& warning : m_runtime->engineWarnings(job->errors()))
             appendLog(ok ? tr("Engine warning: %1").arg(warning) : warning);
         appendLog(ok ? tr("Test of %1: it printed %2 in %3 s.")
-                           .arg(m_operationSubject, m_testOutput.trimmed(), seconds)
+                           .arg(m_operationSubject, job->output().trimmed(), seconds)
                      : tr("Test of %1 failed (exit code %2) after %3 s.")
                            .arg(m_operationSubject)
-                           .arg(exitCode)
+                           .arg(job->exitCode())
                            .arg(seconds));
-    } else if (crashed) {
+    } else if (job->ending() == EngineJob::Ending::Crashed) {
         appendLog(tr("The command crashed after %1 s.").arg(seconds));
-    } else if (exitCode != 0) {
-        appendLog(tr("Failed with exit code %1 after %2 s.").arg(exitCode).arg(seconds));
+    } else if (job->exitCode() != 0) {
+        appendLog(tr("Failed with exit code %1 after %2 s.").arg(job->exitCode()).arg(seconds));
     } else {
         appendLog(tr("Done in %1 s.").arg(seconds));
     }
-    m_cancelled = false;
     updateButtons();
     if (m_operation != Operation::Test) {
         refresh();

@@ -1,9 +1,8 @@
 #pragma once
 
+#include "runtime/EngineJob.h"
 #include "runtime/Language.h"
 
-#include <QElapsedTimer>
-#include <QStringDecoder>
 #include <QTimer>
 #include <QWidget>
 
@@ -28,7 +27,7 @@ class ImagesModel;
 // The engine's local images: name, size, age, and which language runs in each. Builds the
 // default images (the offline builder containers/build-images, or their Dockerfile), pulls,
 // removes, tests an image with a one-liner, and chooses the image of a language (stored in the
-// shared settings). Every engine command runs as an asynchronous QProcess: the window stays
+// shared settings). Every engine command runs as an EngineJob the page watches: the window stays
 // responsive, output streams into the log, and Cancel stops a long one.
 class ImagesPage final : public QWidget
 {
@@ -43,7 +42,7 @@ public:
     };
 
     // How long a cancelled command has to stop after SIGTERM before it is killed.
-    static constexpr int kCancelGraceMs = 5'000;
+    static constexpr int kCancelGraceMs = EngineJob::kCancelGraceMs;
     // How long listing the images may take.
     static constexpr int kListTimeoutMs = 30'000;
 
@@ -55,7 +54,7 @@ public:
     QString engineName() const;
 
     // Whether a command (build, pull, remove, test) is running; one at a time.
-    bool isBusy() const { return m_process != nullptr; }
+    bool isBusy() const { return m_job != nullptr; }
     // The running command's process id, 0 when there is none.
     qint64 operationProcessId() const;
     // Whether the image list is being read.
@@ -110,11 +109,8 @@ private:
     QString selectedImage() const;
     Language languageForTest(const QString& image) const;
     void appendLog(const QString& text);
-    void start(Operation operation, const QString& program, const QStringList& arguments,
-               const QByteArray& input = {});
-    void onOutput();
-    void onFinished(int exitCode, bool crashed);
-    void flushPartialLine();
+    void start(Operation operation, EngineJob::Command command);
+    void onFinished();
 
     QString m_dataDir;
     std::unique_ptr<ContainerRuntime> m_runtime;
@@ -142,16 +138,10 @@ private:
     bool m_listAgain = false;
     QTimer m_listTimeout;
 
-    QProcess* m_process = nullptr;
+    // The command running (build, pull, remove, test): one at a time.
+    EngineJob* m_job = nullptr;
     Operation m_operation = Operation::Build;
     QString m_operationSubject;
-    bool m_cancelled = false;
-    QTimer m_killTimer;
-    QElapsedTimer m_clock;
-    QStringDecoder m_decoder{QStringDecoder::Utf8};
-    QString m_partialLine;
-    QString m_testOutput;
-    QByteArray m_testErrors; // what the engine said on stderr during a Test
 };
 
 } // namespace csm
