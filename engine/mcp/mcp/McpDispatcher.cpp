@@ -195,11 +195,7 @@ void McpDispatcher::callTool(const QJsonValue& id, const QJsonObject& params)
         return;
     }
 
-    CallContext context;
-    context.transport = m_transport;
-    context.sessionId = m_sessionId;
-    context.clientName = m_clientInfo.value(QLatin1String("name")).toString();
-    context.clientVersion = m_clientInfo.value(QLatin1String("version")).toString();
+    CallContext context = callerContext();
     context.tool = tool->name();
     ToolCall* call = tool->start(arguments.toObject(), context, this);
     const QByteArray key = idKey(id);
@@ -223,6 +219,16 @@ void McpDispatcher::callTool(const QJsonValue& id, const QJsonObject& params)
     }
 }
 
+CallContext McpDispatcher::callerContext() const
+{
+    CallContext context;
+    context.transport = m_transport;
+    context.sessionId = m_sessionId;
+    context.clientName = m_clientInfo.value(QLatin1String("name")).toString();
+    context.clientVersion = m_clientInfo.value(QLatin1String("version")).toString();
+    return context;
+}
+
 void McpDispatcher::readResource(const QJsonValue& id, const QJsonObject& params)
 {
     const QJsonValue uri = params.value(QLatin1String("uri"));
@@ -231,11 +237,7 @@ void McpDispatcher::readResource(const QJsonValue& id, const QJsonObject& params
                                        QStringLiteral("Invalid params: \"uri\" must be a string")));
         return;
     }
-    CallContext reader;
-    reader.transport = m_transport;
-    reader.sessionId = m_sessionId;
-    reader.clientName = m_clientInfo.value(QLatin1String("name")).toString();
-    Expected<QJsonObject> contents = m_resources->read(uri.toString(), reader);
+    Expected<QJsonObject> contents = m_resources->read(uri.toString(), callerContext());
     if (!contents) {
         Q_EMIT outgoing(jsonrpc::error(id, ErrorCode::ResourceNotFound, contents.error()));
         return;

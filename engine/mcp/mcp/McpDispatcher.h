@@ -1,5 +1,6 @@
 #pragma once
 
+#include "mcp/CallContext.h"
 #include "mcp/ClientResultShape.h"
 #include "mcp/ProgressNotifier.h"
 #include "mcp/ServerIdentity.h"
@@ -64,6 +65,8 @@ private:
     QJsonObject initialize(const QJsonObject& params);
     void callTool(const QJsonValue& id, const QJsonObject& params);
     void readResource(const QJsonValue& id, const QJsonObject& params);
+    // Who calls: this session's transport, id and client (no tool yet).
+    CallContext callerContext() const;
     ClientResultShape resultShape() const;
     void forget(ToolCall* call);
 

@@ -577,26 +577,30 @@ QList<RunRecord> RunsPage::loadRuns(const QList<qint64>& ids) const
 
 void RunsPage::copyCode()
 {
-    const QList<RunRecord> runs = loadRuns(selectedRunIds());
-    if (runs.isEmpty())
-        return;
-    QStringList codes;
-    for (const RunRecord& run : runs)
-        codes << run.code;
-    QGuiApplication::clipboard()->setText(codes.join(QStringLiteral("\n\n")));
-    setMessage(tr("Copied the code of %n run(s).", nullptr, int(runs.size())));
+    const int copied =
+        copyOfSelected([](const RunRecord& run) { return run.code; }, QStringLiteral("\n\n"));
+    if (copied > 0)
+        setMessage(tr("Copied the code of %n run(s).", nullptr, copied));
 }
 
 void RunsPage::copyOutput()
 {
+    const int copied = copyOfSelected(outputOf, QStringLiteral("\n"));
+    if (copied > 0)
+        setMessage(tr("Copied the output of %n run(s).", nullptr, copied));
+}
+
+int RunsPage::copyOfSelected(const std::function<QString(const RunRecord&)>& part,
+                             const QString& separator)
+{
     const QList<RunRecord> runs = loadRuns(selectedRunIds());
     if (runs.isEmpty())
-        return;
-    QStringList outputs;
+        return 0;
+    QStringList parts;
     for (const RunRecord& run : runs)
-        outputs << outputOf(run);
-    QGuiApplication::clipboard()->setText(outputs.join(QStringLiteral("\n")));
-    setMessage(tr("Copied the output of %n run(s).", nullptr, int(runs.size())));
+        parts << part(run);
+    QGuiApplication::clipboard()->setText(parts.join(separator));
+    return int(runs.size());
 }
 
 void RunsPage::chooseExportFile()

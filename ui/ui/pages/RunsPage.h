@@ -11,6 +11,8 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
+
 class QAction;
 class QComboBox;
 class QLabel;
@@ -108,6 +110,9 @@ private:
     void updateActions();
     void copyCode();
     void copyOutput();
+    // Puts `part` of each selected run on the clipboard, joined by `separator`; how many.
+    int copyOfSelected(const std::function<QString(const RunRecord&)>& part,
+                       const QString& separator);
     void chooseExportFile();
     void chooseSessionExportFile();
     // The session an export of a session would write: the session filter's, else the selected
