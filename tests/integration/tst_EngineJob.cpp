@@ -50,6 +50,7 @@ private Q_SLOTS:
                                      QStringLiteral("to stderr"), QStringLiteral("last")}));
         QCOMPARE(job.ending(), EngineJob::Ending::Exited);
         QVERIFY(job.succeeded());
+        QVERIFY(job.output().isEmpty()); // a build's progress is not kept unless asked
         QVERIFY(job.elapsedMs() >= 0);
     }
 
@@ -60,6 +61,7 @@ private Q_SLOTS:
                                  "exit 3"));
         command.input = "input\n";
         command.separateErrors = true;
+        command.keepOutput = true;
         EngineJob job(std::move(command));
         QCOMPARE(runToEnd(job), QStringList{QStringLiteral("got input")});
         QCOMPARE(job.output(), QStringLiteral("got input\n"));

@@ -300,7 +300,10 @@ void HistoryCommand::show()
         return;
     const Expected<RunRecord> run = history->queries().get(id);
     if (!run) {
-        fail(run.error());
+        if (run.error() == QStringLiteral("no run %1").arg(id))
+            fail(run.error());
+        else
+            historyFailed("read", run.error());
         return;
     }
     if (parser().isSet(jsonOption()))
@@ -325,15 +328,19 @@ void HistoryCommand::exportRuns()
             return;
     }
     // A page at a time, so that a large history is never all in memory.
-    const auto fill = [history](RunExporter& exporter) -> Expected<void> {
+    // A failed read of the history is told apart from a file that cannot be written.
+    QString readFailure;
+    const auto fill = [history, &readFailure](RunExporter& exporter) -> Expected<void> {
         std::optional<qint64> before;
         while (history) {
             HistoryQuery query;
             query.limit = kExportPage;
             query.beforeId = before;
             const Expected<QList<RunRecord>> page = history->queries().list(query);
-            if (!page)
+            if (!page) {
+                readFailure = page.error();
                 return Unexpected(page.error());
+            }
             for (const RunRecord& run : *page)
                 exporter.add(run);
             if (page->size() < kExportPage)
@@ -355,7 +362,10 @@ void HistoryCommand::exportRuns()
     if (const Expected<void> written =
             RunExporter::writeFile(positional().constFirst(), *exportFormat, fill);
         !written) {
-        fail(written.error());
+        if (!readFailure.isEmpty())
+            historyFailed("read", readFailure);
+        else
+            fail(written.error());
         return;
     }
     finish(Ok);

@@ -55,7 +55,8 @@ int HistoryPruner::pruneIfTooBig(qint64 runFilesBytes)
         pruneFiles(m_policy.maxFilesBytes / 10 * 9);
     // Free pages are filled again by the next runs anyway; only many of them are worth giving
     // back (vacuumIfWorthIt decides).
-    if (deleted.valueOr(0) > 0)
+    // (A prune that stopped part way may have deleted some: worth the look too.)
+    if (!deleted || *deleted > 0)
         (void)m_store.retention().vacuumIfWorthIt();
     return deleted.valueOr(0);
 }

@@ -100,7 +100,8 @@ void EngineJob::cancel()
 void EngineJob::onOutput()
 {
     QString text = m_decoder.decode(m_process->readAllStandardOutput());
-    m_output += text;
+    if (m_command.keepOutput)
+        m_output += text;
     // Progress bars redraw a line with \r: each state becomes a line.
     text.replace(QStringLiteral("\r\n"), QStringLiteral("\n")).replace(u'\r', u'\n');
     m_partialLine += text;

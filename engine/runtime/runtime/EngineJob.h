@@ -44,6 +44,9 @@ public:
         // Its stderr is kept apart (errors()) instead of joining the lines: for a command whose
         // own output is all on stdout, so that the engine's words on stderr can be told apart.
         bool separateErrors = false;
+        // Everything it prints is kept (output()): for a short command whose answer is its
+        // output, not a build whose progress would all stay in memory.
+        bool keepOutput = false;
     };
     enum class Ending
     {
@@ -74,7 +77,7 @@ public:
     bool succeeded() const { return m_ending == Ending::Exited && m_exitCode == 0 && !m_cancelled; }
     QString errorString() const { return m_errorString; }
     qint64 elapsedMs() const { return m_elapsedMs; }
-    // Everything it printed on stdout (and stderr unless kept apart), as text.
+    // With keepOutput: everything it printed on stdout (and stderr unless kept apart), as text.
     const QString& output() const { return m_output; }
     // With separateErrors: what it said on stderr (the first 16 KiB).
     const QByteArray& errors() const { return m_errors; }

@@ -35,10 +35,15 @@ ColdContainerChannel::ColdContainerChannel(const ContainerRuntime& runtime,
             Q_EMIT failedToStart(m_client->errorString());
     });
     connect(m_client, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
-        const QByteArray rest = m_client->readAllStandardOutput();
+        QProcess* client = m_client;
+        if (!client)
+            return; // handed over: the reaper has it
+        // What the engine said first: the run that reads the last frames may quote it, and may
+        // hand the client over while it does.
+        m_engineStderr.append(client->readAllStandardError());
+        const QByteArray rest = client->readAllStandardOutput();
         if (!rest.isEmpty())
             Q_EMIT framesReceived(rest);
-        m_engineStderr.append(m_client->readAllStandardError());
         Q_EMIT ended(status == QProcess::NormalExit ? exitCode : -1);
     });
 }

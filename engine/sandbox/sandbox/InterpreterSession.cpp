@@ -61,7 +61,7 @@ void InterpreterSession::start(ContainerChannel* channel, bool alreadyReady)
 
 QByteArray InterpreterSession::engineDiagnostics() const
 {
-    return m_channel ? m_channel->engineDiagnostics() : QByteArray();
+    return m_channel ? m_channel->engineDiagnostics() : m_lastEngineDiagnostics;
 }
 
 void InterpreterSession::write(const QByteArray& bytes)
@@ -76,6 +76,8 @@ void InterpreterSession::releaseContainer(bool removeContainer)
         return;
     ContainerChannel* channel = m_channel;
     m_channel = nullptr;
+    // What the engine said stays for the messages of the cell the container ended under.
+    m_lastEngineDiagnostics = channel->engineDiagnostics();
     channel->disconnect(this);
     channel->handOver(m_reaper, removeContainer);
     channel->deleteLater();

@@ -114,6 +114,8 @@ private:
     std::shared_ptr<const SandboxSecrets> m_secrets;
     // Its container, while it lives.
     QPointer<ContainerChannel> m_channel;
+    // What the engine had said when the container went.
+    QByteArray m_lastEngineDiagnostics;
     // Until its interpreter is ready, what its launcher sends is for the session; afterwards,
     // for the running cell, whose run decodes it.
     LauncherStreamDecoder m_beforeReady;

@@ -48,8 +48,11 @@ SandboxRun::SandboxRun(SandboxRunServices& services, RunRequest request,
                 launch(channel);
             });
     connect(m_acquisition, &ContainerAcquisition::failed, this, [this](const QString& message) {
-        if (m_phase == Phase::CheckingImage)
-            failWithEngineError(message);
+        if (m_phase != Phase::CheckingImage)
+            return;
+        // Its message is redacted with the secrets a container would have got now.
+        m_secrets = m_services.secrets();
+        failWithEngineError(message);
     });
     connect(m_acquisition, &ContainerAcquisition::waitedTooLong, this,
             [this](const QString& message) {

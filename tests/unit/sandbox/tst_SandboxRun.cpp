@@ -145,6 +145,8 @@ private:
 struct SessionChannelLog
 {
     QByteArray exitStatus = "exit=0 session=1 memory=1048576";
+    // Instead of an exit: the container ends under the cell, the engine saying this on stderr.
+    QByteArray endsWith;
     QList<QByteArray> messages;
     int handedOver = 0;
 };
@@ -170,9 +172,17 @@ public:
                      frame(CSM_FRAME_STDOUT,
                            "cell " + QByteArray::number(m_log->messages.size() - 1) + "\n") +
                      frame(CSM_FRAME_EXIT, m_log->exitStatus);
+        if (message.startsWith('C') && !m_log->endsWith.isEmpty()) {
+            QTimer::singleShot(0, this, [this] {
+                Q_EMIT framesReceived(frame(CSM_FRAME_STARTED));
+                Q_EMIT ended(137);
+            });
+            return;
+        }
         if (!answer.isEmpty())
             QTimer::singleShot(0, this, [this, answer] { Q_EMIT framesReceived(answer); });
     }
+    QByteArray engineDiagnostics() const override { return m_log->endsWith; }
     void handOver(ContainerReaper&, bool) override { ++m_log->handedOver; }
 
 private:
@@ -436,6 +446,28 @@ private Q_SLOTS:
             sessions.prepare(owner, QStringLiteral("s"), Language::Python, {});
         QVERIFY2(next, qPrintable(next.error()));
         QCOMPARE(*next, QStringLiteral("session-container-2"));
+    }
+
+    // The container ends under a running cell: the cell's error quotes what the engine said,
+    // though the session has already given the container back.
+    void aCellWhoseContainerEndsSaysWhatTheEngineSaid()
+    {
+        RecordingServices services;
+        ScriptedSessionSource source(services);
+        InterpreterSessions sessions(source);
+        const InterpreterOwner owner{QStringLiteral("stdio:"), QStringLiteral("stdio"), {}};
+        QVERIFY(sessions.prepare(owner, QStringLiteral("s"), Language::Python, {}));
+        source.containers.constFirst()->endsWith = "Error: container was killed by the OOM reaper";
+
+        RunRequest request = pythonRequest();
+        request.interpreterOwner = owner.key;
+        request.interpreterName = QStringLiteral("s");
+        SandboxRun run(services, request, sessions.find(owner.key, QStringLiteral("s")));
+        const ExecutionResult result = resultOf(run);
+        QCOMPARE(result.outcome, ExecutionResult::Outcome::EngineError);
+        QVERIFY2(result.engineError.contains(QLatin1String("killed by the OOM reaper")),
+                 qPrintable(result.engineError));
+        QVERIFY(!sessions.find(owner.key, QStringLiteral("s")));
     }
 
     void aCellOfAGoneSessionNeverRunsElsewhere()

@@ -403,6 +403,7 @@ void ImagesPage::test(const QString& image, Language language)
     // The test program prints to stdout only: whatever comes on stderr is the engine's
     // (rootless Podman warns there that it ignores the limits), and is shown as such.
     command.separateErrors = true;
+    command.keepOutput = true; // what it printed is the test's answer
     start(Operation::Test, std::move(command));
 }
 

@@ -557,18 +557,27 @@ void RunsPage::updateActions()
     m_rerun->setEnabled(rerunnable);
 }
 
-QList<RunRecord> RunsPage::loadRuns(const QList<qint64>& ids) const
+Expected<void>
+RunsPage::forEachBatch(const QList<qint64>& ids,
+                       const std::function<void(const QList<RunRecord>&)>& take) const
 {
-    QList<RunRecord> runs;
     for (qsizetype first = 0; first < ids.size(); first += kExportBatch) {
         HistoryQuery query;
         query.ids = ids.mid(first, kExportBatch);
         query.limit = 0;
         const Expected<QList<RunRecord>> batch = m_store.queries().list(query);
         if (!batch)
-            return {};
-        runs += *batch;
+            return Unexpected(batch.error());
+        take(*batch);
     }
+    return {};
+}
+
+QList<RunRecord> RunsPage::loadRuns(const QList<qint64>& ids) const
+{
+    QList<RunRecord> runs;
+    if (!forEachBatch(ids, [&runs](const QList<RunRecord>& batch) { runs += batch; }))
+        return {};
     // The store returns each batch newest first; the selection's order is the table's.
     std::sort(runs.begin(), runs.end(),
               [](const RunRecord& a, const RunRecord& b) { return a.id > b.id; });
@@ -635,18 +644,11 @@ bool RunsPage::exportRuns(const QList<qint64>& ids, const QString& path)
             // Newest first like the table, a batch at a time.
             QList<qint64> sorted = ids;
             std::sort(sorted.begin(), sorted.end(), std::greater<>());
-            for (qsizetype first = 0; first < sorted.size(); first += kExportBatch) {
-                HistoryQuery query;
-                query.ids = sorted.mid(first, kExportBatch);
-                query.limit = 0;
-                const Expected<QList<RunRecord>> batch = m_store.queries().list(query);
-                if (!batch)
-                    return Unexpected(batch.error());
-                for (const RunRecord& run : *batch)
+            return forEachBatch(sorted, [&exporter, &written](const QList<RunRecord>& batch) {
+                for (const RunRecord& run : batch)
                     exporter.add(run);
-                written += int(batch->size());
-            }
-            return {};
+                written += int(batch.size());
+            });
         });
     if (!exported) {
         setMessage(tr("Export failed: %1").arg(exported.error()));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/Expected.h"
 #include "history/HistoryInterpreterSession.h"
 #include "history/RunRecord.h"
 #include "ui/pages/RunsSelection.h"
@@ -122,6 +123,10 @@ private:
     void requestRerun();
     void noteNewClients(int first, int last);
     void setMessage(const QString& text);
+    // Reads the runs `ids` a batch at a time (in the store's order within a batch), handing
+    // each batch to `take`.
+    Expected<void> forEachBatch(const QList<qint64>& ids,
+                                const std::function<void(const QList<RunRecord>&)>& take) const;
     QList<RunRecord> loadRuns(const QList<qint64>& ids) const;
 
     HistoryStore& m_store;
