@@ -11,6 +11,15 @@ ContainerChannel::ContainerChannel(QString containerName,
     , m_secrets(secrets ? std::move(secrets) : SandboxSecrets::none())
 {}
 
+QByteArray ContainerChannel::release(ContainerReaper& reaper, bool removeContainer, QObject* holder)
+{
+    const QByteArray said = engineDiagnostics();
+    disconnect(holder);
+    handOver(reaper, removeContainer);
+    deleteLater();
+    return said;
+}
+
 void ContainerChannel::setEgressEndpoint(EgressEndpoint* endpoint)
 {
     delete m_egress;

@@ -39,6 +39,10 @@ public:
     // Gives the container (and any process still attached to it) to the reaper, to remove it or
     // let it go away on its own. The channel is unusable afterwards.
     virtual void handOver(ContainerReaper& reaper, bool removeContainer) = 0;
+    // What its holder does when done with it: `holder` stops listening, the container goes to
+    // the reaper (handOver), and the channel is deleted from the event loop. Returns what the
+    // engine said (engineDiagnostics()), for the messages written after.
+    QByteArray release(ContainerReaper& reaper, bool removeContainer, QObject* holder);
     // Asks the program to stop (a session's cell: KeyboardInterrupt) without ending the
     // container; false where there is no such thing (a one-shot run is killed instead).
     virtual bool interrupt() { return false; }

@@ -36,8 +36,7 @@ void InterpreterSession::start(ContainerChannel* channel, bool alreadyReady)
     channel->setParent(this);
     if (m_state == State::Ended) {
         // Ended while it waited to start (the settings changed): nothing to start.
-        channel->handOver(m_reaper, true);
-        channel->deleteLater();
+        channel->release(m_reaper, true, this);
         return;
     }
     m_channel = channel;
@@ -74,13 +73,9 @@ void InterpreterSession::releaseContainer(bool removeContainer)
 {
     if (!m_channel)
         return;
-    ContainerChannel* channel = m_channel;
-    m_channel = nullptr;
     // What the engine said stays for the messages of the cell the container ended under.
-    m_lastEngineDiagnostics = channel->engineDiagnostics();
-    channel->disconnect(this);
-    channel->handOver(m_reaper, removeContainer);
-    channel->deleteLater();
+    m_lastEngineDiagnostics =
+        std::exchange(m_channel, nullptr)->release(m_reaper, removeContainer, this);
 }
 
 bool InterpreterSession::openCell(ContainerChannel* cell)

@@ -13,6 +13,8 @@
 
 #include <QTime>
 
+#include <utility>
+
 namespace csm {
 
 namespace {
@@ -587,12 +589,8 @@ void SandboxRun::handOverChannel(bool removeContainer)
 {
     if (!m_channel)
         return;
-    ContainerChannel* channel = m_channel;
-    m_channel = nullptr;
-    m_lastEngineDiagnostics = channel->engineDiagnostics();
-    channel->disconnect(this);
-    channel->handOver(m_services.reaper(), removeContainer);
-    channel->deleteLater();
+    m_lastEngineDiagnostics =
+        std::exchange(m_channel, nullptr)->release(m_services.reaper(), removeContainer, this);
 }
 
 ExecutionResult SandboxRun::collectedResult() const
