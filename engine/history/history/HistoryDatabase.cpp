@@ -189,27 +189,27 @@ Expected<void> HistoryDatabase::initialize(const QList<HistoryMigration>& migrat
     // snapshot even while another process is creating the schema.
     if (Expected<void> begun = execute(QStringLiteral("BEGIN"), "reading the schema"); !begun)
         return begun;
-    const auto applicationId =
-        readInteger(QStringLiteral("PRAGMA application_id"), "reading the application id");
-    const auto version = readInteger(QStringLiteral("PRAGMA user_version"), "reading the version");
-    const auto objects =
-        readInteger(QStringLiteral("SELECT count(*) FROM sqlite_master"), "reading the schema");
+    const Expected<QList<qint64>> answers = readIntegers(
+        {{QStringLiteral("PRAGMA application_id"), "reading the application id"},
+         {QStringLiteral("PRAGMA user_version"), "reading the version"},
+         {QStringLiteral("SELECT count(*) FROM sqlite_master"), "reading the schema"}});
     (void)execute(QStringLiteral("ROLLBACK"), "reading the schema");
-    for (const Expected<qint64>* answer : {&applicationId, &version, &objects}) {
-        if (!*answer)
-            return Unexpected(answer->error());
-    }
+    if (!answers)
+        return Unexpected(answers.error());
+    const qint64 applicationId = answers->at(0);
+    const qint64 version = answers->at(1);
+    const qint64 objects = answers->at(2);
     const int latest = migrations.constLast().version;
-    if (*version > latest)
+    if (version > latest)
         return Unexpected(QStringLiteral("it was written by a newer version of Code Sandbox "
                                          "(schema version %1; this version knows up to %2). It "
                                          "was left unchanged: update Code Sandbox, or use "
                                          "another file.")
-                              .arg(*version)
+                              .arg(version)
                               .arg(latest));
     // A file without tables or marks is new (SQLite makes empty files on any open).
-    const bool fresh = *objects == 0 && *version == 0 && *applicationId == 0;
-    if (!fresh && *applicationId != HistorySchema::kApplicationId)
+    const bool fresh = objects == 0 && version == 0 && applicationId == 0;
+    if (!fresh && applicationId != HistorySchema::kApplicationId)
         return Unexpected(
             QStringLiteral("it is not a Code Sandbox history database (another program's "
                            "SQLite file?). It was left unchanged."));
@@ -417,17 +417,30 @@ Expected<void> HistoryDatabase::bumpDeletionSeq()
                    "counting a deletion");
 }
 
+Expected<QList<qint64>>
+HistoryDatabase::readIntegers(const QList<std::pair<QString, const char*>>& reads) const
+{
+    QList<qint64> values;
+    values.reserve(reads.size());
+    for (const auto& [sql, what] : reads) {
+        const Expected<qint64> value = readInteger(sql, what);
+        if (!value)
+            return Unexpected(value.error());
+        values.append(*value);
+    }
+    return values;
+}
+
 Expected<qint64> HistoryDatabase::usedBytes() const
 {
-    const auto pages = readInteger(QStringLiteral("PRAGMA page_count"), "measuring the history");
-    const auto freePages =
-        readInteger(QStringLiteral("PRAGMA freelist_count"), "measuring the history");
-    const auto pageSize = readInteger(QStringLiteral("PRAGMA page_size"), "measuring the history");
-    for (const Expected<qint64>* answer : {&pages, &freePages, &pageSize}) {
-        if (!*answer)
-            return Unexpected(answer->error());
-    }
-    return (*pages - *freePages) * *pageSize;
+    const char* what = "measuring the history";
+    const Expected<QList<qint64>> pages =
+        readIntegers({{QStringLiteral("PRAGMA page_count"), what},
+                      {QStringLiteral("PRAGMA freelist_count"), what},
+                      {QStringLiteral("PRAGMA page_size"), what}});
+    if (!pages)
+        return Unexpected(pages.error());
+    return (pages->at(0) - pages->at(1)) * pages->at(2);
 }
 
 QVariant HistoryDatabase::text(const QString& value)

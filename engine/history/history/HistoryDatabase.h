@@ -61,6 +61,8 @@ public:
     Expected<void> execute(QSqlQuery& query, const char* what) const;
     Expected<void> execute(const QString& sql, const char* what) const;
     Expected<qint64> readInteger(const QString& sql, const char* what) const;
+    // Several readInteger()s, each with what it is for; the first that fails says why.
+    Expected<QList<qint64>> readIntegers(const QList<std::pair<QString, const char*>>& reads) const;
     // "what: why" of a failed statement, logged.
     Unexpected failure(const char* what, const QSqlError& error) const;
 

@@ -205,20 +205,21 @@ Expected<int> HistoryRetention::vacuumIfWorthIt()
     if (Expected<void> here = m_database.checkThread(); !here)
         return Unexpected(here.error());
     const Expected<qint64> autoVacuum = autoVacuumMode();
-    const Expected<qint64> freePages =
-        m_database.readInteger(QStringLiteral("PRAGMA freelist_count"), "vacuuming");
-    const Expected<qint64> pages =
-        m_database.readInteger(QStringLiteral("PRAGMA page_count"), "vacuuming");
-    for (const Expected<qint64>* answer : {&autoVacuum, &freePages, &pages}) {
-        if (!*answer)
-            return Unexpected(answer->error());
-    }
+    if (!autoVacuum)
+        return Unexpected(autoVacuum.error());
+    const Expected<QList<qint64>> counts =
+        m_database.readIntegers({{QStringLiteral("PRAGMA freelist_count"), "vacuuming"},
+                                 {QStringLiteral("PRAGMA page_count"), "vacuuming"}});
+    if (!counts)
+        return Unexpected(counts.error());
+    const qint64 freePages = counts->at(0);
+    const qint64 pages = counts->at(1);
     // A file made without incremental auto-vacuum would need a full VACUUM, which locks every
     // process out for as long as it takes to rewrite the file: see enableIncrementalVacuum().
-    if (*autoVacuum != kIncrementalVacuum || *freePages < kVacuumMinFreePages ||
-        *freePages * 5 < *pages)
+    if (*autoVacuum != kIncrementalVacuum || freePages < kVacuumMinFreePages ||
+        freePages * 5 < pages)
         return 0;
-    for (qint64 left = *freePages; left > 0; left -= kVacuumPagesPerTransaction) {
+    for (qint64 left = freePages; left > 0; left -= kVacuumPagesPerTransaction) {
         const Expected<void> written = m_database.write("vacuuming", [&]() -> Expected<void> {
             // SQLite frees one page per step of this pragma, and QtSql steps a statement without
             // result columns only once per exec(): hence one exec() per page.
@@ -237,7 +238,7 @@ Expected<int> HistoryRetention::vacuumIfWorthIt()
     }
     const Expected<qint64> freeAfter =
         m_database.readInteger(QStringLiteral("PRAGMA freelist_count"), "vacuuming");
-    const qint64 released = freeAfter ? *freePages - *freeAfter : 0;
+    const qint64 released = freeAfter ? freePages - *freeAfter : 0;
     // Copy the shrunk pages into the file now, so that its size goes down.
     QSqlQuery checkpoint = m_database.query();
     checkpoint.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"));

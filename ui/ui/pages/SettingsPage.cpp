@@ -24,14 +24,6 @@ namespace csm {
 
 namespace {
 
-QLabel* note(const QString& text, QWidget* parent)
-{
-    auto* label = new QLabel(text, parent);
-    label->setWordWrap(true);
-    label->setForegroundRole(QPalette::PlaceholderText);
-    return label;
-}
-
 // What an error calls a value of `field`: its name, or its label's words.
 QString nameOf(const SettingFormField& field)
 {
@@ -98,9 +90,10 @@ SettingsPage::SettingsPage(const QString& dataDir, QWidget* parent)
     layout->addWidget(m_changedElsewhere);
     layout->addWidget(m_error);
     layout->addLayout(buttons);
-    layout->addWidget(note(tr("Applies to the next run of every Code Sandbox server; a new "
-                              "engine applies when a server starts."),
-                           this));
+    layout->addWidget(
+        SettingFieldEditor::note(tr("Applies to the next run of every Code Sandbox server; a new "
+                                    "engine applies when a server starts."),
+                                 this));
 
     for (const Field& field : m_fields)
         connect(field.editor, &SettingFieldEditor::changed, this, &SettingsPage::updateState);

@@ -26,14 +26,6 @@ namespace {
 
 using Kind = SettingFormField::Kind;
 
-QLabel* note(const QString& text, QWidget* parent)
-{
-    auto* label = new QLabel(text, parent);
-    label->setWordWrap(true);
-    label->setForegroundRole(QPalette::PlaceholderText);
-    return label;
-}
-
 // A rounded value, kept within a box's range as the box itself would keep it.
 int shown(const QSpinBox* box, double value)
 {
@@ -280,6 +272,14 @@ void SettingFieldEditor::setText(const QString& text)
         m_folders->setFolders(SharedFolderText::parseList(text).valueOr({}));
         return;
     }
+}
+
+QLabel* SettingFieldEditor::note(const QString& text, QWidget* parent)
+{
+    auto* label = new QLabel(text, parent);
+    label->setWordWrap(true);
+    label->setForegroundRole(QPalette::PlaceholderText);
+    return label;
 }
 
 bool SettingFieldEditor::isChecked() const

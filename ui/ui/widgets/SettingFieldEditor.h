@@ -11,6 +11,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QWidget;
@@ -42,6 +43,9 @@ public:
     // A number's box, or null: for what the page says of its lowest value.
     QSpinBox* spinBox() const { return m_spin; }
     bool isChecked() const;
+
+    // A line of explanation as the Settings page shows it: wrapped, in the placeholder colour.
+    static QLabel* note(const QString& text, QWidget* parent);
 
 Q_SIGNALS:
     // The person (or setText) changed the value.
