@@ -88,6 +88,8 @@ HistoryDatabase::HistoryDatabase(const QString& path)
 
 HistoryDatabase::~HistoryDatabase()
 {
+    // Statements first: a connection closes only once none is left on it.
+    m_prepared.clear();
     if (m_db.isOpen())
         m_db.close();
     // The connection can only be removed once no QSqlDatabase refers to it any more.
@@ -350,6 +352,20 @@ QSqlQuery HistoryDatabase::query() const
     return query;
 }
 
+Expected<QSqlQuery*> HistoryDatabase::prepared(const QString& sql, const char* what)
+{
+    std::unique_ptr<QSqlQuery>& kept = m_prepared[sql];
+    if (!kept) {
+        auto statement = std::make_unique<QSqlQuery>(query());
+        if (!statement->prepare(sql)) {
+            m_prepared.erase(sql);
+            return failure(what, statement->lastError());
+        }
+        kept = std::move(statement);
+    }
+    return kept.get();
+}
+
 Unexpected HistoryDatabase::failure(const char* what, const QSqlError& error) const
 {
     const QString message = QStringLiteral("%1: %2").arg(QLatin1String(what), describe(error));
@@ -388,11 +404,11 @@ Expected<void> HistoryDatabase::write(const char* what, const std::function<Expe
 {
     // IMMEDIATE takes the write lock up front (waiting up to the busy timeout): a deferred
     // transaction that reads first could fail at its first write without waiting at all.
-    if (Expected<void> begun = execute(QStringLiteral("BEGIN IMMEDIATE"), what); !begun)
+    if (Expected<void> begun = executePrepared(QStringLiteral("BEGIN IMMEDIATE"), what); !begun)
         return begun;
     Expected<void> done = body();
     if (done)
-        done = execute(QStringLiteral("COMMIT"), what);
+        done = executePrepared(QStringLiteral("COMMIT"), what);
     if (!done) {
         QSqlQuery rollback(m_db);
         rollback.exec(QStringLiteral("ROLLBACK")); // fails harmlessly when SQLite rolled back
@@ -402,13 +418,31 @@ Expected<void> HistoryDatabase::write(const char* what, const std::function<Expe
 
 Expected<qint64> HistoryDatabase::nextChangeSeq()
 {
-    if (Expected<void> counted =
-            execute(QStringLiteral("UPDATE counters SET change_seq = change_seq + 1 WHERE id = 1"),
-                    "counting a change");
+    const char* what = "counting a change";
+    if (Expected<void> counted = executePrepared(
+            QStringLiteral("UPDATE counters SET change_seq = change_seq + 1 WHERE id = 1"), what);
         !counted)
         return Unexpected(counted.error());
-    return readInteger(QStringLiteral("SELECT change_seq FROM counters WHERE id = 1"),
-                       "counting a change");
+    const Expected<QSqlQuery*> read =
+        prepared(QStringLiteral("SELECT change_seq FROM counters WHERE id = 1"), what);
+    if (!read)
+        return Unexpected(read.error());
+    QSqlQuery& seq = **read;
+    if (!seq.exec())
+        return failure(what, seq.lastError());
+    if (!seq.next())
+        return Unexpected(QStringLiteral("%1: no result").arg(QLatin1String(what)));
+    const qint64 value = seq.value(0).toLongLong();
+    seq.finish();
+    return value;
+}
+
+Expected<void> HistoryDatabase::executePrepared(const QString& sql, const char* what)
+{
+    const Expected<QSqlQuery*> statement = prepared(sql, what);
+    if (!statement)
+        return Unexpected(statement.error());
+    return execute(**statement, what);
 }
 
 Expected<void> HistoryDatabase::bumpDeletionSeq()

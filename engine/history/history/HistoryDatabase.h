@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 
 class QDateTime;
@@ -58,6 +59,11 @@ public:
 
     // A query on this connection, forward only.
     QSqlQuery query() const;
+    // `sql` prepared once on this connection and kept for the next time: the statements every
+    // call runs (a run's start and end, BEGIN and COMMIT, the change counter) would otherwise be
+    // parsed each time, which costs SQLite more than running them. Bind its values anew before
+    // each exec(); finish() a read when done with it. Valid as long as this object is.
+    Expected<QSqlQuery*> prepared(const QString& sql, const char* what);
     Expected<void> execute(QSqlQuery& query, const char* what) const;
     Expected<void> execute(const QString& sql, const char* what) const;
     Expected<qint64> readInteger(const QString& sql, const char* what) const;
@@ -97,11 +103,15 @@ private:
 
     Expected<void> initialize(const QList<HistoryMigration>& migrations);
     Expected<void> migrate(const QList<HistoryMigration>& migrations);
+    // A statement without values, prepared() once.
+    Expected<void> executePrepared(const QString& sql, const char* what);
 
     QString m_path;
     QString m_connectionName;
     QSqlDatabase m_db;
     QThread* m_thread = nullptr;
+    // prepared()'s statements, by their SQL (each at a fixed address while it is used).
+    std::map<QString, std::unique_ptr<QSqlQuery>> m_prepared;
     int m_schemaVersion = 0;
     std::chrono::milliseconds m_busyTimeout = kDefaultBusyTimeout;
     // Whether the last failure was SQLite's "busy" or "locked": open() tries those again.

@@ -63,14 +63,20 @@ Expected<qint64> RunLedger::recordStart(const RunRecord& run)
             const Expected<qint64> seq = m_database.nextChangeSeq();
             if (!seq)
                 return Unexpected(seq.error());
-            QSqlQuery insert = m_database.query();
-            insert.prepare(QStringLiteral(
-                "INSERT INTO runs (change_seq, server_instance, server_pid, host_name, transport, "
-                "session_id, client_name, client_version, tool, language, image, code, limits, "
-                "stdout_text, stderr_text, stdout_truncated, stderr_truncated, exit_code, "
-                "duration_ms, status, started_at, ended_at, error_message, files_key, "
-                "session_name, session_key, cell_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)"));
+            const Expected<QSqlQuery*> prepared = m_database.prepared(
+                QStringLiteral(
+                    "INSERT INTO runs (change_seq, server_instance, server_pid, host_name, "
+                    "transport, "
+                    "session_id, client_name, client_version, tool, language, image, code, limits, "
+                    "stdout_text, stderr_text, stdout_truncated, stderr_truncated, exit_code, "
+                    "duration_ms, status, started_at, ended_at, error_message, files_key, "
+                    "session_name, session_key, cell_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                    "?, "
+                    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)"),
+                "recording the start of a run");
+            if (!prepared)
+                return Unexpected(prepared.error());
+            QSqlQuery& insert = **prepared;
             insert.addBindValue(*seq);
             insert.addBindValue(text(run.serverInstance));
             insert.addBindValue(run.serverPid);
@@ -125,16 +131,21 @@ Expected<void> RunLedger::recordEnd(qint64 id, const RunRecord& finished)
         const Expected<qint64> seq = m_database.nextChangeSeq();
         if (!seq)
             return Unexpected(seq.error());
-        QSqlQuery update = m_database.query();
-        update.prepare(QStringLiteral(
-            "UPDATE runs SET change_seq = ?, status = ?, stdout_text = ?, stderr_text = ?, "
-            "stdout_truncated = ?, stderr_truncated = ?, exit_code = ?, duration_ms = ?, "
-            "ended_at = ?, error_message = ?, output_file_count = ?, connections_not_listed = ?, "
-            // A cell's number is known once it ran as one; 0 keeps the one it started with.
-            "cell_number = CASE WHEN ? > 0 THEN ? ELSE cell_number END, "
-            // Limits the engine did not enforce join the limits the run started with.
-            "limits = CASE WHEN ? = '[]' THEN limits "
-            "ELSE json_set(limits, '$.unenforced', json(?)) END WHERE id = ?"));
+        const Expected<QSqlQuery*> prepared = m_database.prepared(
+            QStringLiteral(
+                "UPDATE runs SET change_seq = ?, status = ?, stdout_text = ?, stderr_text = ?, "
+                "stdout_truncated = ?, stderr_truncated = ?, exit_code = ?, duration_ms = ?, "
+                "ended_at = ?, error_message = ?, output_file_count = ?, connections_not_listed = "
+                "?, "
+                // A cell's number is known once it ran as one; 0 keeps the one it started with.
+                "cell_number = CASE WHEN ? > 0 THEN ? ELSE cell_number END, "
+                // Limits the engine did not enforce join the limits the run started with.
+                "limits = CASE WHEN ? = '[]' THEN limits "
+                "ELSE json_set(limits, '$.unenforced', json(?)) END WHERE id = ?"),
+            "recording the end of a run");
+        if (!prepared)
+            return Unexpected(prepared.error());
+        QSqlQuery& update = **prepared;
         update.addBindValue(*seq);
         update.addBindValue(RunStatusTraits::toString(finished.status));
         update.addBindValue(text(finished.stdoutText));
@@ -189,9 +200,13 @@ Expected<void> RunLedger::recordOutput(qint64 id, const QString& stdoutText,
         const Expected<qint64> seq = m_database.nextChangeSeq();
         if (!seq)
             return Unexpected(seq.error());
-        QSqlQuery update = m_database.query();
-        update.prepare(QStringLiteral("UPDATE runs SET change_seq = ?, stdout_text = ?, "
-                                      "stderr_text = ? WHERE id = ? AND status = ?"));
+        const Expected<QSqlQuery*> prepared =
+            m_database.prepared(QStringLiteral("UPDATE runs SET change_seq = ?, stdout_text = ?, "
+                                               "stderr_text = ? WHERE id = ? AND status = ?"),
+                                "recording a running run's output");
+        if (!prepared)
+            return Unexpected(prepared.error());
+        QSqlQuery& update = **prepared;
         update.addBindValue(*seq);
         update.addBindValue(HistoryDatabase::text(stdoutText));
         update.addBindValue(HistoryDatabase::text(stderrText));
@@ -210,20 +225,28 @@ Expected<void> RunLedger::recordOutput(qint64 id, const QString& stdoutText,
 Expected<void> RunLedger::insertFiles(qint64 runId, const QList<RunFileRecord>& files,
                                       RunFileRecord::Direction direction)
 {
+    const char* what = "recording a run's files";
+    if (std::none_of(files.cbegin(), files.cend(), [direction](const RunFileRecord& file) {
+            return file.direction == direction;
+        }))
+        return {};
     // Numbered after the run's files already there: the inputs come at the start, the outputs
     // at the end.
     const Expected<qint64> next = m_database.readInteger(
         QStringLiteral("SELECT coalesce(max(ordinal) + 1, 0) FROM run_files WHERE run_id = %1")
             .arg(runId),
-        "recording a run's files");
+        what);
     if (!next)
         return Unexpected(next.error());
     const auto text = &HistoryDatabase::text;
     qint64 ordinal = *next;
-    QSqlQuery insert = m_database.query();
-    insert.prepare(QStringLiteral("INSERT INTO run_files (run_id, ordinal, direction, path, "
-                                  "size_bytes, mime_type, stored_path, skip_reason) VALUES (?, "
-                                  "?, ?, ?, ?, ?, ?, ?)"));
+    const Expected<QSqlQuery*> prepared = m_database.prepared(
+        QStringLiteral("INSERT INTO run_files (run_id, ordinal, direction, path, size_bytes, "
+                       "mime_type, stored_path, skip_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+        what);
+    if (!prepared)
+        return Unexpected(prepared.error());
+    QSqlQuery& insert = **prepared;
     for (const RunFileRecord& file : files) {
         if (file.direction != direction)
             continue;
@@ -235,8 +258,7 @@ Expected<void> RunLedger::insertFiles(qint64 runId, const QList<RunFileRecord>& 
         insert.addBindValue(text(file.mimeType));
         insert.addBindValue(text(file.storedPath));
         insert.addBindValue(text(file.skipReason));
-        if (Expected<void> inserted = m_database.execute(insert, "recording a run's files");
-            !inserted)
+        if (Expected<void> inserted = m_database.execute(insert, what); !inserted)
             return inserted;
     }
     return {};
@@ -245,12 +267,18 @@ Expected<void> RunLedger::insertFiles(qint64 runId, const QList<RunFileRecord>& 
 Expected<void> RunLedger::insertConnections(qint64 runId,
                                             const QList<RunConnectionRecord>& connections)
 {
+    if (connections.isEmpty())
+        return {};
+    const char* what = "recording a run's connections";
     const auto text = &HistoryDatabase::text;
-    QSqlQuery insert = m_database.query();
-    insert.prepare(QStringLiteral(
-        "INSERT INTO run_connections (run_id, ordinal, host, port, allowed, reason, address, "
-        "bytes_sent, bytes_received, started_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        "?, ?)"));
+    const Expected<QSqlQuery*> prepared = m_database.prepared(
+        QStringLiteral("INSERT INTO run_connections (run_id, ordinal, host, port, allowed, reason, "
+                       "address, bytes_sent, bytes_received, started_at, duration_ms) VALUES (?, "
+                       "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        what);
+    if (!prepared)
+        return Unexpected(prepared.error());
+    QSqlQuery& insert = **prepared;
     qint64 ordinal = 0;
     for (const RunConnectionRecord& connection : connections) {
         insert.addBindValue(runId);
@@ -266,8 +294,7 @@ Expected<void> RunLedger::insertConnections(qint64 runId,
                                 ? connection.startedAt.toMSecsSinceEpoch()
                                 : QDateTime::currentMSecsSinceEpoch());
         insert.addBindValue(connection.durationMs);
-        if (Expected<void> inserted = m_database.execute(insert, "recording a run's connections");
-            !inserted)
+        if (Expected<void> inserted = m_database.execute(insert, what); !inserted)
             return inserted;
     }
     return {};

@@ -83,8 +83,11 @@ Expected<QList<qint64>> StopRequests::take(const QList<qint64>& runningIds)
 
 Expected<void> StopRequests::drop(qint64 runId, const char* what)
 {
-    QSqlQuery drop = m_database.query();
-    drop.prepare(QStringLiteral("DELETE FROM stop_requests WHERE run_id = ?"));
+    const Expected<QSqlQuery*> prepared =
+        m_database.prepared(QStringLiteral("DELETE FROM stop_requests WHERE run_id = ?"), what);
+    if (!prepared)
+        return Unexpected(prepared.error());
+    QSqlQuery& drop = **prepared;
     drop.addBindValue(runId);
     return m_database.execute(drop, what);
 }

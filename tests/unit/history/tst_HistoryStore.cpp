@@ -177,8 +177,10 @@ RunRecord ended(RunStatus status, const QString& stdoutText = {}, std::optional<
 QString makeRunFolder(const HistoryStore& store)
 {
     const RunFilesStore files(store.filesRoot());
-    const auto key = files.create();
+    const auto key = files.reserve();
     if (!key)
+        return {};
+    if (!QDir().mkpath(files.folder(*key) + QStringLiteral("/out")))
         return {};
     QFile file(files.folder(*key) + QStringLiteral("/out/chart.png"));
     if (!file.open(QIODevice::WriteOnly) || file.write("not really a png") < 0)
