@@ -79,8 +79,9 @@ private Q_SLOTS:
         QVERIFY2(opened, qPrintable(opened.error()));
         std::unique_ptr<csm::HistoryStore> store = *std::move(opened);
         const csm::RunFilesStore files(store->filesRoot());
-        const auto key = files.create();
+        const auto key = files.reserve();
         QVERIFY(key);
+        QVERIFY(QDir().mkpath(files.folder(*key) + QStringLiteral("/out")));
         const QString out = files.folder(*key) + QStringLiteral("/out/");
         QImage chart(400, 300, QImage::Format_RGB32);
         chart.fill(Qt::white);

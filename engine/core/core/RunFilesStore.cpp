@@ -47,17 +47,13 @@ bool RunFilesStore::isKey(const QString& key)
     return shape.match(key).hasMatch();
 }
 
-Expected<QString> RunFilesStore::create() const
+Expected<QString> RunFilesStore::reserve() const
 {
     if (!QDir().mkpath(m_root))
         return Unexpected(QStringLiteral("cannot create the run files folder %1").arg(m_root));
+    // Every run's folder is made inside this one: only this account may look in.
     QFile::setPermissions(m_root, kOwnerOnly);
-    const QString key = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    const QDir run(folder(key));
-    if (!QDir().mkpath(run.filePath(QStringLiteral("in"))) ||
-        !QDir().mkpath(run.filePath(QStringLiteral("out"))))
-        return Unexpected(QStringLiteral("cannot create the run's folder in %1").arg(m_root));
-    return key;
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
 }
 
 QString RunFilesStore::folder(const QString& key) const

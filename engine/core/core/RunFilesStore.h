@@ -24,8 +24,11 @@ public:
 
     const QString& root() const { return m_root; }
 
-    // A new, empty run folder with its "in" and "out" folders; returns its key.
-    Expected<QString> create() const;
+    // A new run's key, its folder not made yet: the first file kept for the run makes it (its
+    // "in" or "out" folder, under folder(key)). Most calls keep no file, and making and removing
+    // three folders for each cost more than the rest of the call's book-keeping. Fails when the
+    // store's own folder cannot be made.
+    Expected<QString> reserve() const;
     // The run's folder; empty for a key that is not one this store makes.
     QString folder(const QString& key) const;
     // The host file for `relative` ("out/chart.png") in the run `key`, if it is a regular file

@@ -130,11 +130,12 @@ void RunCodeCall::tidyFiles(const ExecutionResult& result) const
 {
     if (!m_files)
         return;
+    // Made by the first file kept (RunFilesStore::reserve): most calls keep none.
     const QDir folder(m_files->store.folder(m_files->key));
-    if (result.outcome != ExecutionResult::Outcome::Exited) {
+    if (!folder.exists())
+        return;
+    if (result.outcome != ExecutionResult::Outcome::Exited)
         QDir(folder.filePath(QStringLiteral("out"))).removeRecursively();
-        folder.mkdir(QStringLiteral("out"));
-    }
     const bool empty = QDir(folder.filePath(QStringLiteral("in")))
                            .isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden) &&
                        result.outputFiles.isEmpty();

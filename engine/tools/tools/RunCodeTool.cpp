@@ -250,7 +250,7 @@ std::optional<RunCodeCall::Files> RunCodeTool::prepareFiles(const QList<InputFil
     if (m_config.runFilesRoot.isEmpty())
         return std::nullopt;
     RunFilesStore store(m_config.runFilesRoot);
-    Expected<QString> key = store.create();
+    Expected<QString> key = store.reserve();
     if (!key) {
         // The call still runs: only its output files are lost, and the log says why.
         qCWarning(lcSandbox).noquote() << "output files will not be kept:" << key.error();

@@ -597,8 +597,9 @@ void tst_RunHistoryRecorder::theFilesLimitHoldsAfterEachRun()
     QStringList keys;
     for (int i = 0; i < 5; ++i) {
         // Each run leaves 300 KiB of output, as the server would have streamed it.
-        const auto key = files.create();
+        const auto key = files.reserve();
         QVERIFY(key);
+        QVERIFY(QDir().mkpath(files.folder(*key) + QStringLiteral("/out")));
         QFile output(files.folder(*key) + QStringLiteral("/out/data.bin"));
         QVERIFY(output.open(QIODevice::WriteOnly));
         QVERIFY(output.write(QByteArray(300 * 1024, 'x')) > 0);
