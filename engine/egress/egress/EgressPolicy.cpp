@@ -7,8 +7,8 @@
 
 namespace csm {
 
-EgressPolicy::EgressPolicy(EgressMode mode, QList<HostPattern> allowed,
-                           QList<QHostAddress> ownAddresses, QList<HostPattern> alwaysAllowed)
+EgressPolicy::EgressPolicy(EgressMode mode, QList<HostPattern> allowed, OwnAddresses ownAddresses,
+                           QList<HostPattern> alwaysAllowed)
     : m_mode(mode)
     , m_allowed(std::move(allowed))
     , m_alwaysAllowed(std::move(alwaysAllowed))
@@ -76,6 +76,7 @@ EgressPolicy::Decision EgressPolicy::decide(const QString& host, quint16 port,
     // Named by the user: wherever it leads, that is what was asked for.
     if (named(host, port))
         return {Verdict::Allow, QStringLiteral("%1: allowed by a rule").arg(target)};
+    const QList<QHostAddress> own = m_ownAddresses ? m_ownAddresses() : QList<QHostAddress>();
     for (const QHostAddress& address : resolved) {
         const QString shown = address.toString();
         const AddressScope scope = AddressScopes::of(address);
@@ -87,7 +88,7 @@ EgressPolicy::Decision EgressPolicy::decide(const QString& host, quint16 port,
                                    "allow rule (--allow-host %4:PORT) names it")
                         .arg(target, shown, AddressScopes::describe(scope), HostGateway::name())};
         }
-        if (m_ownAddresses.contains(address)) {
+        if (own.contains(address)) {
             return {Verdict::Deny,
                     QStringLiteral("%1: %2 is this machine; name the host in an allow rule "
                                    "(--allow-host) to reach it")

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 namespace csm {
@@ -38,8 +39,14 @@ public:
         QString reason;
     };
 
-    // `alwaysAllowed`: ask mode's hosts allowed for good, at public addresses only.
-    EgressPolicy(EgressMode mode, QList<HostPattern> allowed, QList<QHostAddress> ownAddresses,
+    // This machine's own addresses, read when a connection is decided: an address gained since
+    // the run started (a VPN, a new network) counts, and a run that connects nowhere never
+    // reads them.
+    using OwnAddresses = std::function<QList<QHostAddress>()>;
+
+    // `ownAddresses`: none when empty. `alwaysAllowed`: ask mode's hosts allowed for good, at
+    // public addresses only.
+    EgressPolicy(EgressMode mode, QList<HostPattern> allowed, OwnAddresses ownAddresses,
                  QList<HostPattern> alwaysAllowed = {});
 
     EgressMode mode() const { return m_mode; }
@@ -63,7 +70,7 @@ private:
     EgressMode m_mode;
     QList<HostPattern> m_allowed;
     QList<HostPattern> m_alwaysAllowed;
-    QList<QHostAddress> m_ownAddresses;
+    OwnAddresses m_ownAddresses;
 };
 
 } // namespace csm

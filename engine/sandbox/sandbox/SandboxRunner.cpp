@@ -234,8 +234,7 @@ EgressProxy* SandboxRunner::newEgressProxy(QObject* parent)
 {
     if (!m_egress.throughProxy())
         return nullptr;
-    // Read for each run: an address this machine gained since (a VPN, a new network) counts.
-    EgressPolicy policy(m_egress.mode, m_egress.allowedHosts, QNetworkInterface::allAddresses(),
+    EgressPolicy policy(m_egress.mode, m_egress.allowedHosts, &QNetworkInterface::allAddresses,
                         m_egress.alwaysAllowed);
     auto* proxy = new EgressProxy(std::move(policy), m_egressLimits, parent);
     if (m_egressAsker)

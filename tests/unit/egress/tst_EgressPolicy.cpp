@@ -144,9 +144,32 @@ private Q_SLOTS:
         QVERIFY(!parsed.error().isEmpty());
     }
 
+    void thisMachinesAddressesAreReadWhenAConnectionIsDecided()
+    {
+        // An address this machine gains after the run started (a VPN) is this machine all the
+        // same; and a run that connects nowhere never reads them.
+        QList<QHostAddress> own;
+        int reads = 0;
+        const EgressPolicy policy(EgressMode::Open, {}, [&] {
+            ++reads;
+            return own;
+        });
+        QCOMPARE(reads, 0);
+        const auto vpn = addresses({QStringLiteral("203.0.114.9")});
+        QCOMPARE(policy.decide(QStringLiteral("vpn.example"), 80, vpn).verdict,
+                 EgressPolicy::Verdict::Allow);
+        own = vpn;
+        const auto decision = policy.decide(QStringLiteral("vpn.example"), 80, vpn);
+        QCOMPARE(decision.verdict, EgressPolicy::Verdict::Deny);
+        QVERIFY2(decision.reason.contains(QStringLiteral("this machine")),
+                 qPrintable(decision.reason));
+        QCOMPARE(reads, 2);
+    }
+
     void openModeRefusesWhatIsNotPublic()
     {
-        const EgressPolicy policy(EgressMode::Open, {}, addresses({QStringLiteral("203.0.114.7")}));
+        const EgressPolicy policy(EgressMode::Open, {},
+                                  [] { return addresses({QStringLiteral("203.0.114.7")}); });
         QCOMPARE(policy
                      .decide(QStringLiteral("example.org"), 443,
                              addresses({QStringLiteral("93.184.215.14")}))
