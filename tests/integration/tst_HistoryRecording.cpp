@@ -368,6 +368,38 @@ private Q_SLOTS:
         }
     }
 
+    // A call's files are kept in a folder of its own, owner only, made by the first file: a call
+    // that keeps none leaves nothing behind, and the history names the folder of one that does.
+    void onlyCallsThatKeepFilesGetAFolder()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto server = startServer(dir.path(), QStringLiteral("client-files"));
+        QVERIFY(server);
+        QCOMPARE(stdoutOf(server->callTool(QStringLiteral("run_python_code"),
+                                           code(QStringLiteral("print(6)")))),
+                 QStringLiteral("6\n"));
+        const QString writeOne =
+            QStringLiteral("open('/sandbox/out/kept.txt', 'w').write('kept')\nprint(7)");
+        QCOMPARE(stdoutOf(server->callTool(QStringLiteral("run_python_code"), code(writeOne))),
+                 QStringLiteral("7\n"));
+        server->closeStdin();
+        QVERIFY(server->waitForExit(30'000));
+
+        const QDir root(dir.filePath(QStringLiteral("run-files")));
+        QCOMPARE(QFileInfo(root.path()).permissions() & 0x0077, QFile::Permissions());
+        const QStringList folders = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(folders.size(), 1);
+        QVERIFY(
+            QFileInfo::exists(root.filePath(folders.first() + QStringLiteral("/out/kept.txt"))));
+        auto history = openHistory(dir);
+        QVERIFY(history);
+        const QList<RunRecord> runs = *history->queries().list({});
+        QCOMPARE(runs.size(), 2);
+        for (const RunRecord& run : runs)
+            QCOMPARE(run.outputFileCount, run.stdoutText == QStringLiteral("7\n") ? 1 : 0);
+    }
+
     void noHistoryWritesNothing()
     {
         QTemporaryDir dir;
