@@ -1,17 +1,11 @@
 #include "tools/EndInterpreterSessionTool.h"
 
-#include "mcp/ImmediateToolCall.h"
 #include "mcp/ToolResult.h"
 #include "sandbox/InterpreterSessions.h"
-#include "tools/CallerInterpreterOwner.h"
 
 #include <QJsonArray>
 
 namespace csm {
-
-EndInterpreterSessionTool::EndInterpreterSessionTool(InterpreterSessions& sessions)
-    : m_sessions(sessions)
-{}
 
 QString EndInterpreterSessionTool::name() const
 {
@@ -41,23 +35,17 @@ QJsonObject EndInterpreterSessionTool::definition() const
     };
 }
 
-ToolCall* EndInterpreterSessionTool::start(const QJsonObject& arguments, const CallContext& context,
-                                           QObject* parent)
+QJsonObject EndInterpreterSessionTool::answer(const QJsonObject& arguments,
+                                              const InterpreterOwner* owner)
 {
     const QString session = arguments.value(QLatin1String("session")).toString();
-    const Expected<InterpreterOwner> owner = CallerInterpreterOwner::of(context);
-    if (!owner || !m_sessions.end(owner->key, session)) {
-        return new ImmediateToolCall(
-            ToolResult::error(
-                QStringLiteral("You have no live session named \"%1\".").arg(session)),
-            parent);
-    }
-    return new ImmediateToolCall(
-        QJsonObject{
-            {QStringLiteral("content"), QJsonArray{ToolResult::textContent(
-                                            QStringLiteral("Session \"%1\" ended.").arg(session))}},
-            {QStringLiteral("isError"), false}},
-        parent);
+    if (!owner || !sessions().end(owner->key, session))
+        return ToolResult::error(
+            QStringLiteral("You have no live session named \"%1\".").arg(session));
+    return QJsonObject{
+        {QStringLiteral("content"),
+         QJsonArray{ToolResult::textContent(QStringLiteral("Session \"%1\" ended.").arg(session))}},
+        {QStringLiteral("isError"), false}};
 }
 
 } // namespace csm

@@ -1,24 +1,20 @@
 #pragma once
 
-#include "mcp/Tool.h"
+#include "tools/InterpreterSessionTool.h"
 
 namespace csm {
 
-class InterpreterSessions;
-
 // end_session: ends one of the caller's sessions (its interpreter, state and container).
-class EndInterpreterSessionTool final : public Tool
+class EndInterpreterSessionTool final : public InterpreterSessionTool
 {
 public:
-    explicit EndInterpreterSessionTool(InterpreterSessions& sessions);
+    using InterpreterSessionTool::InterpreterSessionTool;
 
     QString name() const override;
     QJsonObject definition() const override;
-    ToolCall* start(const QJsonObject& arguments, const CallContext& context,
-                    QObject* parent) override;
 
 private:
-    InterpreterSessions& m_sessions;
+    QJsonObject answer(const QJsonObject& arguments, const InterpreterOwner* owner) override;
 };
 
 } // namespace csm

@@ -1,9 +1,7 @@
 #include "tools/ListInterpreterSessionsTool.h"
 
-#include "mcp/ImmediateToolCall.h"
 #include "mcp/ToolResult.h"
 #include "sandbox/InterpreterSessions.h"
-#include "tools/CallerInterpreterOwner.h"
 
 #include <QJsonArray>
 
@@ -17,10 +15,6 @@ QString seconds(qint64 ms)
 }
 
 } // namespace
-
-ListInterpreterSessionsTool::ListInterpreterSessionsTool(InterpreterSessions& sessions)
-    : m_sessions(sessions)
-{}
 
 QString ListInterpreterSessionsTool::name() const
 {
@@ -44,12 +38,10 @@ QJsonObject ListInterpreterSessionsTool::definition() const
     };
 }
 
-ToolCall* ListInterpreterSessionsTool::start(const QJsonObject&, const CallContext& context,
-                                             QObject* parent)
+QJsonObject ListInterpreterSessionsTool::answer(const QJsonObject&, const InterpreterOwner* owner)
 {
-    const Expected<InterpreterOwner> owner = CallerInterpreterOwner::of(context);
     const QList<InterpreterSessions::Entry> entries =
-        owner ? m_sessions.list(owner->key) : QList<InterpreterSessions::Entry>();
+        owner ? sessions().list(owner->key) : QList<InterpreterSessions::Entry>();
     QStringList lines;
     for (const InterpreterSessions::Entry& entry : entries) {
         const QString memory =
@@ -64,10 +56,8 @@ ToolCall* ListInterpreterSessionsTool::start(const QJsonObject&, const CallConte
     }
     const QString text =
         lines.isEmpty() ? QStringLiteral("No live sessions.") : lines.join(QLatin1Char('\n'));
-    return new ImmediateToolCall(
-        QJsonObject{{QStringLiteral("content"), QJsonArray{ToolResult::textContent(text)}},
-                    {QStringLiteral("isError"), false}},
-        parent);
+    return QJsonObject{{QStringLiteral("content"), QJsonArray{ToolResult::textContent(text)}},
+                       {QStringLiteral("isError"), false}};
 }
 
 } // namespace csm

@@ -1,24 +1,20 @@
 #pragma once
 
-#include "mcp/Tool.h"
+#include "tools/InterpreterSessionTool.h"
 
 namespace csm {
 
-class InterpreterSessions;
-
 // list_sessions: the caller's live sessions (name, language, age, idle time, cells).
-class ListInterpreterSessionsTool final : public Tool
+class ListInterpreterSessionsTool final : public InterpreterSessionTool
 {
 public:
-    explicit ListInterpreterSessionsTool(InterpreterSessions& sessions);
+    using InterpreterSessionTool::InterpreterSessionTool;
 
     QString name() const override;
     QJsonObject definition() const override;
-    ToolCall* start(const QJsonObject& arguments, const CallContext& context,
-                    QObject* parent) override;
 
 private:
-    InterpreterSessions& m_sessions;
+    QJsonObject answer(const QJsonObject& arguments, const InterpreterOwner* owner) override;
 };
 
 } // namespace csm
