@@ -2,8 +2,6 @@
 
 #include <QTextStream>
 
-#include <variant>
-
 namespace csm {
 
 Command::Command(const Subcommands& table, QString word, QStringList arguments,
@@ -39,13 +37,12 @@ void Command::start()
     Q_ASSERT(!m_started);
     m_started = true;
     if (m_word.isEmpty()) {
-        const auto chosen = m_table.choose(m_arguments, m_out, m_err);
-        if (const int* exitCode = std::get_if<int>(&chosen)) {
+        if (const std::optional<int> exitCode =
+                m_table.answerWithoutSubcommand(m_arguments, m_out, m_err)) {
             finish(*exitCode);
             return;
         }
-        m_word = std::get<QString>(chosen);
-        m_arguments.removeFirst();
+        m_word = m_arguments.takeFirst();
     }
     if (parse())
         run();

@@ -56,8 +56,8 @@ QString Subcommands::overview() const
     return text;
 }
 
-std::variant<QString, int> Subcommands::choose(const QStringList& arguments, QTextStream& out,
-                                               QTextStream& err) const
+std::optional<int> Subcommands::answerWithoutSubcommand(const QStringList& arguments,
+                                                        QTextStream& out, QTextStream& err) const
 {
     if (arguments.isEmpty()) {
         err << overview();
@@ -80,7 +80,7 @@ std::variant<QString, int> Subcommands::choose(const QStringList& arguments, QTe
             << overview();
         return Usage;
     }
-    return name;
+    return std::nullopt;
 }
 
 std::optional<int> Subcommands::dispatch(const QStringList& arguments) const

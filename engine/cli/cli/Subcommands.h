@@ -6,7 +6,6 @@
 
 #include <functional>
 #include <optional>
-#include <variant>
 
 class QCommandLineParser;
 class QTextStream;
@@ -51,11 +50,11 @@ public:
     // "Commands:" and one line per subcommand: for a help text that has its own usage line.
     QString commandList() const;
 
-    // The subcommand `arguments` starts with, or the exit code once the command has answered
-    // without one: the overview on `out` for a help word (Ok), on `err` when nothing is given
-    // (Usage), an "unknown command" message for anything else (Usage).
-    std::variant<QString, int> choose(const QStringList& arguments, QTextStream& out,
-                                      QTextStream& err) const;
+    // Nothing when `arguments` starts with a subcommand's name. Otherwise the command answers
+    // itself, and this is its exit code: the overview on `out` for a help word (Ok), on `err`
+    // when nothing is given (Usage), an "unknown command" message for anything else (Usage).
+    std::optional<int> answerWithoutSubcommand(const QStringList& arguments, QTextStream& out,
+                                               QTextStream& err) const;
     // Runs the entry `arguments` starts with (with what follows it), when there is one with a
     // Run; nothing otherwise, having run nothing.
     std::optional<int> dispatch(const QStringList& arguments) const;
