@@ -212,20 +212,19 @@ QByteArray withMemberRemoved(const QByteArray& text, const JsonTextNode& object,
     return result;
 }
 
-// The member `key` of `object`: nullptr when there is none, and also (with `error` set) when
-// there are several, since clients differ in which one they take.
-const Member* uniqueMember(const JsonTextNode& object, const QString& key, const QString& where,
-                           QString* error, size_t* index = nullptr)
+// The member `key` of `object` (nullptr when there is none). Fails when there are several,
+// since clients differ in which one they take.
+Expected<const Member*> uniqueMember(const JsonTextNode& object, const QString& key,
+                                     const QString& where, size_t* index = nullptr)
 {
     const Member* found = nullptr;
     for (size_t i = 0; i < object.members.size(); ++i) {
         if (object.members[i].key != key)
             continue;
         if (found) {
-            *error = QStringLiteral("\"%1\" appears more than once in %2, so which one counts "
-                                    "is unclear; fix that by hand")
-                         .arg(key, where);
-            return nullptr;
+            return Unexpected(QStringLiteral("\"%1\" appears more than once in %2, so which one "
+                                             "counts is unclear; fix that by hand")
+                                  .arg(key, where));
         }
         found = &object.members[i];
         if (index)
@@ -268,16 +267,15 @@ bool JsonConfigFormat::checksOut(const QByteArray& text, const QString& name,
     const Expected<JsonTextNode> root = parseRoot(text);
     if (!root)
         return false;
-    QString error;
-    const QString& serversKey = m_serversKey;
-    const Member* servers = uniqueMember(*root, serversKey, {}, &error);
-    if (!error.isEmpty())
+    const Expected<const Member*> servers = uniqueMember(*root, m_serversKey, {});
+    if (!servers)
         return false;
-    if (!servers || servers->value.kind != JsonTextNode::Kind::Object)
+    if (!*servers || (*servers)->value.kind != JsonTextNode::Kind::Object)
         return expected == nullptr;
-    const Member* entry = uniqueMember(servers->value, name, {}, &error);
-    if (!error.isEmpty())
+    const Expected<const Member*> found = uniqueMember((*servers)->value, name, {});
+    if (!found)
         return false;
+    const Member* entry = *found;
     if (!expected)
         return entry == nullptr;
     if (!entry)
@@ -308,17 +306,20 @@ ClientConfigChange JsonConfigFormat::merge(const QByteArray& text, const QString
         return JsonTextWriter::object(value, at, indent);
     };
 
-    const Member* servers =
-        uniqueMember(*root, serversKey, QStringLiteral("the file"), &change.error);
-    if (!change.error.isEmpty())
+    const Expected<const Member*> inFile =
+        uniqueMember(*root, serversKey, QStringLiteral("the file"));
+    if (!inFile) {
+        change.error = inFile.error();
         return change;
+    }
+    const Member* servers = *inFile;
     if (!servers) {
         const Render empty = [](const QByteArray&, const Style&) {
             return QByteArray("{}");
         };
         document = withMemberAdded(document, *root, serversKey, empty, style);
         root = parseRoot(document);
-        servers = root ? uniqueMember(*root, serversKey, {}, &change.error) : nullptr;
+        servers = root ? uniqueMember(*root, serversKey, {}).valueOr(nullptr) : nullptr;
         if (!servers) {
             change.error = internalError();
             return change;
@@ -328,9 +329,12 @@ ClientConfigChange JsonConfigFormat::merge(const QByteArray& text, const QString
         change.error = QStringLiteral("%1 is not an object").arg(serversPlace);
         return change;
     }
-    const Member* existing = uniqueMember(servers->value, name, serversPlace, &change.error);
-    if (!change.error.isEmpty())
+    const Expected<const Member*> found = uniqueMember(servers->value, name, serversPlace);
+    if (!found) {
+        change.error = found.error();
         return change;
+    }
+    const Member* existing = *found;
     Action action = Action::Added;
     if (existing) {
         const QByteArray current =
@@ -363,15 +367,19 @@ ClientConfigChange JsonConfigFormat::remove(const QByteArray& text, const QStrin
     Expected<JsonTextNode> root = parseRoot(text);
     if (!root)
         return failed(root.error());
-    QString error;
-    const Member* servers = uniqueMember(*root, serversKey, QStringLiteral("the file"), &error);
-    if (!error.isEmpty())
-        return failed(error);
+    const Expected<const Member*> inFile =
+        uniqueMember(*root, serversKey, QStringLiteral("the file"));
+    if (!inFile)
+        return failed(inFile.error());
+    const Member* servers = *inFile;
     if (!servers || servers->value.kind != JsonTextNode::Kind::Object)
         return notFound(text);
     size_t index = 0;
-    if (!uniqueMember(servers->value, name, serversPlace, &error, &index))
-        return error.isEmpty() ? notFound(text) : failed(error);
+    const Expected<const Member*> entry = uniqueMember(servers->value, name, serversPlace, &index);
+    if (!entry)
+        return failed(entry.error());
+    if (!*entry)
+        return notFound(text);
 
     QByteArray document = withMemberRemoved(text, servers->value, index);
     // What an install into an empty object started from: an object left with nothing but
@@ -379,7 +387,7 @@ ClientConfigChange JsonConfigFormat::remove(const QByteArray& text, const QStrin
     // member (where an install adds it).
     root = parseRoot(document);
     size_t serversIndex = 0;
-    servers = root ? uniqueMember(*root, serversKey, {}, &error, &serversIndex) : nullptr;
+    servers = root ? uniqueMember(*root, serversKey, {}, &serversIndex).valueOr(nullptr) : nullptr;
     if (!servers)
         return failed(internalError());
     const JsonTextNode& emptied = servers->value;
@@ -406,13 +414,13 @@ Expected<QMap<QString, QJsonObject>> JsonConfigFormat::servers(const QByteArray&
     const Expected<JsonTextNode> root = parseRoot(text);
     if (!root)
         return Unexpected(root.error());
-    QString error;
-    const Member* servers = uniqueMember(*root, m_serversKey, QStringLiteral("the file"), &error);
-    if (!error.isEmpty())
-        return Unexpected(error);
-    if (!servers || servers->value.kind != JsonTextNode::Kind::Object)
+    const Expected<const Member*> servers =
+        uniqueMember(*root, m_serversKey, QStringLiteral("the file"));
+    if (!servers)
+        return Unexpected(servers.error());
+    if (!*servers || (*servers)->value.kind != JsonTextNode::Kind::Object)
         return found;
-    for (const Member& member : servers->value.members) {
+    for (const Member& member : (*servers)->value.members) {
         const QByteArray valueText =
             text.mid(member.value.begin, member.value.end - member.value.begin);
         found.insert(member.key, QJsonDocument::fromJson(valueText).object());

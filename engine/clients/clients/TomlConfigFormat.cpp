@@ -30,17 +30,16 @@ std::string toStd(const QString& text)
     return text.toStdString();
 }
 
-// The document `text` holds (an empty one for a blank text), or nothing with `error` set.
-std::optional<toml::table> parse(const QByteArray& text, QString* error)
+// The document `text` holds (an empty one for a blank text), or why it is not TOML.
+Expected<toml::table> parse(const QByteArray& text)
 {
     try {
-        return toml::parse(view(text));
+        return toml::table(toml::parse(view(text)));
     } catch (const toml::parse_error& problem) {
-        *error = QStringLiteral("not valid TOML (line %1, column %2: %3)")
-                     .arg(problem.source().begin.line)
-                     .arg(problem.source().begin.column)
-                     .arg(fromView(problem.description()));
-        return std::nullopt;
+        return Unexpected(QStringLiteral("not valid TOML (line %1, column %2: %3)")
+                              .arg(problem.source().begin.line)
+                              .arg(problem.source().begin.column)
+                              .arg(fromView(problem.description())));
     }
 }
 
@@ -181,8 +180,7 @@ std::vector<Header> headersOf(const QByteArray& text)
 QStringList pathOf(const QByteArray& headerKey)
 {
     QStringList path;
-    QString ignored;
-    const std::optional<toml::table> table = parse("[" + headerKey + "]\n", &ignored);
+    const Expected<toml::table> table = parse("[" + headerKey + "]\n");
     const toml::table* at = table ? &*table : nullptr;
     while (at && at->size() == 1) {
         const auto entry = at->begin();
@@ -313,10 +311,11 @@ ClientConfigChange TomlConfigFormat::merge(const QByteArray& text, const QString
     ClientConfigChange change;
     change.text = text;
     const bool blank = text.trimmed().isEmpty();
-    const std::optional<toml::table> before =
-        blank ? std::optional<toml::table>(toml::table()) : parse(text, &change.error);
-    if (!before)
+    const Expected<toml::table> before = blank ? Expected<toml::table>(toml::table()) : parse(text);
+    if (!before) {
+        change.error = before.error();
         return change;
+    }
     const toml::node* servers = before->get(toStd(m_serversKey));
     if (servers && !servers->is_table()) {
         change.error = QStringLiteral("%1 is not a table").arg(m_serversKey);
@@ -363,8 +362,7 @@ ClientConfigChange TomlConfigFormat::merge(const QByteArray& text, const QString
         change.action = Action::Added;
     }
 
-    QString error;
-    const std::optional<toml::table> after = parse(document, &error);
+    const Expected<toml::table> after = parse(document);
     const toml::table* serversAfter =
         after ? after->get_as<toml::table>(toStd(m_serversKey)) : nullptr;
     const toml::node* written = serversAfter ? serversAfter->get(toStd(name)) : nullptr;
@@ -381,10 +379,9 @@ ClientConfigChange TomlConfigFormat::remove(const QByteArray& text, const QStrin
     const auto failed = [&text](const QString& error) {
         return failure(text, error);
     };
-    QString error;
-    const std::optional<toml::table> before = parse(text, &error);
+    const Expected<toml::table> before = parse(text);
     if (!before)
-        return failed(error);
+        return failed(before.error());
     const toml::table* servers = before->get_as<toml::table>(toStd(m_serversKey));
     if (!servers || !servers->get(toStd(name)))
         return notFound(text);
@@ -412,7 +409,7 @@ ClientConfigChange TomlConfigFormat::remove(const QByteArray& text, const QStrin
     }
     const QByteArray document = text.left(from) + text.mid(to);
 
-    const std::optional<toml::table> after = parse(document, &error);
+    const Expected<toml::table> after = parse(document);
     const toml::table* left = after ? after->get_as<toml::table>(toStd(m_serversKey)) : nullptr;
     return outcome(text, Action::Removed, document,
                    after && !(left && left->get(toStd(name))) &&
@@ -425,10 +422,9 @@ Expected<QMap<QString, QJsonObject>> TomlConfigFormat::servers(const QByteArray&
     QMap<QString, QJsonObject> found;
     if (text.trimmed().isEmpty())
         return found;
-    QString error;
-    const std::optional<toml::table> document = parse(text, &error);
+    const Expected<toml::table> document = parse(text);
     if (!document)
-        return Unexpected(error);
+        return Unexpected(document.error());
     if (const toml::table* servers = document->get_as<toml::table>(toStd(m_serversKey))) {
         for (auto&& [name, value] : *servers) {
             if (value.is_table())

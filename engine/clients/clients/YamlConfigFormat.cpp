@@ -17,27 +17,23 @@ namespace {
 
 using Action = ClientConfigChange::Action;
 
-// The document `text` holds (a null node when it is empty), or nothing with `error` set.
-std::optional<YAML::Node> load(const QByteArray& text, QString* error)
+// The document `text` holds (a null node when it is empty), or why Code Sandbox will not edit
+// it.
+Expected<YAML::Node> load(const QByteArray& text)
 {
     try {
         const std::vector<YAML::Node> documents = YAML::LoadAll(text.toStdString());
-        if (documents.size() > 1) {
-            *error = QStringLiteral("the file holds several YAML documents");
-            return std::nullopt;
-        }
+        if (documents.size() > 1)
+            return Unexpected(QStringLiteral("the file holds several YAML documents"));
         YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
-        if (!root.IsNull() && !root.IsMap()) {
-            *error = QStringLiteral("the file holds YAML that is not a mapping");
-            return std::nullopt;
-        }
+        if (!root.IsNull() && !root.IsMap())
+            return Unexpected(QStringLiteral("the file holds YAML that is not a mapping"));
         return root;
     } catch (const YAML::Exception& problem) {
-        *error = QStringLiteral("not valid YAML (line %1, column %2: %3)")
-                     .arg(problem.mark.line + 1)
-                     .arg(problem.mark.column + 1)
-                     .arg(QString::fromStdString(problem.msg));
-        return std::nullopt;
+        return Unexpected(QStringLiteral("not valid YAML (line %1, column %2: %3)")
+                              .arg(problem.mark.line + 1)
+                              .arg(problem.mark.column + 1)
+                              .arg(QString::fromStdString(problem.msg)));
     }
 }
 
@@ -49,9 +45,13 @@ struct Member
     bool last = false; // no key follows it in its mapping
 };
 
-// The member `key` of `map`: nothing when there is none, and also (with `error` set) when there
-// are several, since YAML forbids it and clients differ in which one they take.
-std::optional<Member> memberOf(const YAML::Node& map, const QString& key, QString* error)
+// A member looked for: nothing when there is none.
+using Found = Expected<std::optional<Member>>;
+const Found kNone = Found(std::nullopt);
+
+// The member `key` of `map`. Fails when there are several, since YAML forbids it and clients
+// differ in which one they take.
+Found memberOf(const YAML::Node& map, const QString& key)
 {
     std::optional<Member> found;
     if (!map.IsMap())
@@ -63,10 +63,9 @@ std::optional<Member> memberOf(const YAML::Node& map, const QString& key, QStrin
         if (!it->first.IsScalar() || it->first.Scalar() != wanted)
             continue;
         if (found) {
-            *error = QStringLiteral("\"%1\" appears more than once in a mapping, so which one "
-                                    "counts is unclear; fix that by hand")
-                         .arg(key);
-            return std::nullopt;
+            return Unexpected(QStringLiteral("\"%1\" appears more than once in a mapping, so "
+                                             "which one counts is unclear; fix that by hand")
+                                  .arg(key));
         }
         found = Member{it->first, it->second, true};
     }
@@ -246,21 +245,24 @@ ClientConfigChange YamlConfigFormat::merge(const QByteArray& text, const QString
     ClientConfigChange change;
     change.text = text;
     const bool blank = text.trimmed().isEmpty();
-    const std::optional<YAML::Node> before =
-        blank ? std::optional<YAML::Node>(YAML::Node()) : load(text, &change.error);
-    if (!before)
+    const Expected<YAML::Node> before = blank ? Expected<YAML::Node>(YAML::Node()) : load(text);
+    const Found serversFound =
+        before ? memberOf(*before, m_serversKey) : Unexpected(before.error());
+    if (!serversFound) {
+        change.error = serversFound.error();
         return change;
-    const std::optional<Member> servers = memberOf(*before, m_serversKey, &change.error);
-    if (!change.error.isEmpty())
-        return change;
+    }
+    const std::optional<Member>& servers = *serversFound;
     if (servers && !servers->value.IsMap() && !servers->value.IsNull()) {
         change.error = QStringLiteral("\"%1\" is not a mapping").arg(m_serversKey);
         return change;
     }
-    const std::optional<Member> existing =
-        servers ? memberOf(servers->value, name, &change.error) : std::nullopt;
-    if (!change.error.isEmpty())
+    const Found existingFound = servers ? memberOf(servers->value, name) : kNone;
+    if (!existingFound) {
+        change.error = existingFound.error();
         return change;
+    }
+    const std::optional<Member>& existing = *existingFound;
     const QJsonValue expected = canonical(QJsonValue(JsonTextWriter::toObject(value)));
     if (existing && canonical(existing->value) == expected) {
         change.action = Action::Unchanged;
@@ -326,12 +328,12 @@ ClientConfigChange YamlConfigFormat::merge(const QByteArray& text, const QString
         change.action = Action::Added;
     }
 
-    QString error;
-    const std::optional<YAML::Node> after = load(document, &error);
+    // A check of what was written: anything it cannot read is a mismatch.
+    const Expected<YAML::Node> after = load(document);
     const std::optional<Member> serversAfter =
-        after ? memberOf(*after, m_serversKey, &error) : std::nullopt;
+        after ? memberOf(*after, m_serversKey).valueOr(std::nullopt) : std::nullopt;
     const std::optional<Member> written =
-        serversAfter ? memberOf(serversAfter->value, name, &error) : std::nullopt;
+        serversAfter ? memberOf(serversAfter->value, name).valueOr(std::nullopt) : std::nullopt;
     return outcome(text, change.action, document,
                    written && canonical(written->value) == expected &&
                        withoutServer(*before, m_serversKey, name) ==
@@ -345,15 +347,17 @@ ClientConfigChange YamlConfigFormat::remove(const QByteArray& text, const QStrin
     const auto failed = [&text](const QString& error) {
         return failure(text, error);
     };
-    QString error;
-    const std::optional<YAML::Node> before = load(text, &error);
+    const Expected<YAML::Node> before = load(text);
     if (!before)
-        return failed(error);
-    const std::optional<Member> servers = memberOf(*before, m_serversKey, &error);
-    const std::optional<Member> existing =
-        servers ? memberOf(servers->value, name, &error) : std::nullopt;
-    if (!error.isEmpty())
-        return failed(error);
+        return failed(before.error());
+    const Found serversFound = memberOf(*before, m_serversKey);
+    if (!serversFound)
+        return failed(serversFound.error());
+    const std::optional<Member>& servers = *serversFound;
+    const Found existingFound = servers ? memberOf(servers->value, name) : kNone;
+    if (!existingFound)
+        return failed(existingFound.error());
+    const std::optional<Member>& existing = *existingFound;
     if (!existing)
         return notFound(text);
     const std::optional<qsizetype> line = keyLineOf(text, existing->key);
@@ -381,13 +385,14 @@ ClientConfigChange YamlConfigFormat::remove(const QByteArray& text, const QStrin
         }
     }
 
-    const std::optional<YAML::Node> after = load(document, &error);
+    const Expected<YAML::Node> after = load(document);
     const std::optional<Member> serversAfter =
-        after ? memberOf(*after, m_serversKey, &error) : std::nullopt;
-    return outcome(text, Action::Removed, document,
-                   after && !(serversAfter && memberOf(serversAfter->value, name, &error)) &&
-                       withoutServer(*before, m_serversKey, name) ==
-                           withoutServer(*after, m_serversKey, name));
+        after ? memberOf(*after, m_serversKey).valueOr(std::nullopt) : std::nullopt;
+    return outcome(
+        text, Action::Removed, document,
+        after && !(serversAfter && memberOf(serversAfter->value, name).valueOr(std::nullopt)) &&
+            withoutServer(*before, m_serversKey, name) ==
+                withoutServer(*after, m_serversKey, name));
 }
 
 Expected<QMap<QString, QJsonObject>> YamlConfigFormat::servers(const QByteArray& text) const
@@ -395,13 +400,13 @@ Expected<QMap<QString, QJsonObject>> YamlConfigFormat::servers(const QByteArray&
     QMap<QString, QJsonObject> found;
     if (text.trimmed().isEmpty())
         return found;
-    QString error;
-    const std::optional<YAML::Node> root = load(text, &error);
+    const Expected<YAML::Node> root = load(text);
     if (!root)
-        return Unexpected(error);
-    const std::optional<Member> servers = memberOf(*root, m_serversKey, &error);
-    if (!error.isEmpty())
-        return Unexpected(error);
+        return Unexpected(root.error());
+    const Found serversFound = memberOf(*root, m_serversKey);
+    if (!serversFound)
+        return Unexpected(serversFound.error());
+    const std::optional<Member>& servers = *serversFound;
     if (servers && servers->value.IsMap()) {
         for (auto it = servers->value.begin(); it != servers->value.end(); ++it)
             found.insert(QString::fromStdString(it->first.Scalar()),
