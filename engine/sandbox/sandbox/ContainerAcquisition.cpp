@@ -3,7 +3,6 @@
 #include "runtime/ContainerRuntime.h"
 #include "sandbox/ContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
-#include "sandbox/InterpreterCellChannel.h"
 #include "sandbox/InterpreterSession.h"
 #include "sandbox/SandboxRunServices.h"
 
@@ -76,14 +75,14 @@ void ContainerAcquisition::acquire()
                                 "gone. Call again to start a new one."));
             return;
         }
-        if (ContainerChannel* cell = InterpreterCellChannel::open(*session, m_owner)) {
+        if (session->lendToCell()) {
             if (std::exchange(m_waitingForCell, false)) {
                 m_cellWait.stop();
                 session->disconnect(this);
             }
             // Cells of a session run one at a time: this one follows those sent so far.
             m_cellNumber = session->cellCount() + 1;
-            Q_EMIT acquired(cell);
+            Q_EMIT acquired(session);
         } else if (session->state() == InterpreterSession::State::Ended) {
             fail(QStringLiteral("The session has ended (%1); its state is gone. Call again to "
                                 "start a new one.")
@@ -112,7 +111,7 @@ void ContainerAcquisition::waitForCell(InterpreterSession* session)
     m_waitingForCell = true;
     connect(session, &InterpreterSession::cellClosed, this, &ContainerAcquisition::acquire,
             Qt::QueuedConnection);
-    connect(session, &InterpreterSession::ended, this, &ContainerAcquisition::acquire,
+    connect(session, &InterpreterSession::closed, this, &ContainerAcquisition::acquire,
             Qt::QueuedConnection);
     m_cellWait.start(m_timeoutMs);
 }

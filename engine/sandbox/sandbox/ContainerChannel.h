@@ -15,9 +15,9 @@ class EgressEndpoint;
 struct LauncherExitStatus;
 
 // A container that will run one program, and the channel to its launcher: started on demand
-// (ColdContainerChannel) or ahead of time by the warm pool (WarmContainerChannel). SandboxRun
-// drives either the same way: send the program, read the launcher's frames, and hand the container
-// over when done.
+// (ColdContainerChannel) or ahead of time by the warm pool (WarmContainerChannel), or a live
+// interpreter session lent to one cell (InterpreterSession). SandboxRun drives each the same way:
+// send the program, read the launcher's frames, and release the channel when done.
 class ContainerChannel : public QObject
 {
     Q_OBJECT
@@ -41,8 +41,9 @@ public:
     virtual void handOver(ContainerReaper& reaper, bool removeContainer) = 0;
     // What its holder does when done with it: `holder` stops listening, the container goes to
     // the reaper (handOver), and the channel is deleted from the event loop. Returns what the
-    // engine said (engineDiagnostics()), for the messages written after.
-    QByteArray release(ContainerReaper& reaper, bool removeContainer, QObject* holder);
+    // engine said (engineDiagnostics()), for the messages written after. An interpreter
+    // session, which its cells borrow, takes its next cell instead.
+    virtual QByteArray release(ContainerReaper& reaper, bool removeContainer, QObject* holder);
     // Asks the program to stop (a session's cell: KeyboardInterrupt) without ending the
     // container; false where there is no such thing (a one-shot run is killed instead).
     virtual bool interrupt() { return false; }

@@ -6,6 +6,8 @@
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/LauncherExitStatus.h"
 
+#include <QTimer>
+
 #include <utility>
 
 namespace csm {
@@ -13,12 +15,15 @@ namespace csm {
 InterpreterSession::InterpreterSession(const ContainerRuntime& runtime, QString containerName,
                                        std::shared_ptr<const SandboxSecrets> secrets,
                                        ContainerReaper& reaper, QObject* parent)
-    : QObject(parent)
+    : ContainerChannel(std::move(containerName), std::move(secrets), parent)
     , m_runtime(runtime)
     , m_reaper(reaper)
-    , m_containerName(std::move(containerName))
-    , m_secrets(std::move(secrets))
-{}
+{
+    connect(this, &InterpreterSession::ready, this, [this] {
+        if (m_waitingCell)
+            sendCell(*std::exchange(m_waitingCell, std::nullopt));
+    });
+}
 
 InterpreterSession::~InterpreterSession()
 {
@@ -78,14 +83,71 @@ void InterpreterSession::releaseContainer(bool removeContainer)
         std::exchange(m_channel, nullptr)->release(m_reaper, removeContainer, this);
 }
 
-bool InterpreterSession::openCell(ContainerChannel* cell)
+bool InterpreterSession::lendToCell()
 {
-    if (m_state == State::Ended || m_cell)
+    if (m_state == State::Ended || m_lent)
         return false;
-    m_cell = cell;
+    m_lent = true;
+    m_cellSent = false;
+    m_cellExit.reset();
+    m_waitingCell.reset();
     if (m_state == State::Idle)
         m_state = State::Busy;
     return true;
+}
+
+void InterpreterSession::sendRequest(const QByteArray& request)
+{
+    if (m_state == State::Ended) {
+        QTimer::singleShot(0, this, [this] {
+            if (m_lent)
+                Q_EMIT failedToStart(m_endReason);
+        });
+        return;
+    }
+    if (m_state == State::Starting) {
+        m_waitingCell = request;
+        return;
+    }
+    sendCell(request);
+}
+
+bool InterpreterSession::interrupt()
+{
+    if (!m_cellSent)
+        return false;
+    if (m_state == State::Busy)
+        write("I");
+    return true;
+}
+
+QByteArray InterpreterSession::release(ContainerReaper& reaper, bool removeContainer,
+                                       QObject* holder)
+{
+    const QByteArray said = engineDiagnostics();
+    // Detached: what the session's next cells send is not for this one.
+    disconnect(holder);
+    handOver(reaper, removeContainer);
+    return said;
+}
+
+void InterpreterSession::handOver(ContainerReaper&, bool removeContainer)
+{
+    if (!m_lent)
+        return;
+    closeCell(std::exchange(m_cellExit, std::nullopt));
+    if (removeContainer)
+        end(QStringLiteral("its cell had to be killed"), true);
+}
+
+void InterpreterSession::loseCell(const QString& reason, int engineExitCode)
+{
+    if (!m_lent)
+        return;
+    if (m_cellSent)
+        Q_EMIT ended(engineExitCode);
+    else
+        Q_EMIT failedToStart(reason);
 }
 
 void InterpreterSession::markActive()
@@ -96,25 +158,20 @@ void InterpreterSession::markActive()
 
 void InterpreterSession::sendCell(const QByteArray& request)
 {
-    if (!m_channel || m_state == State::Ended)
+    if (!m_lent || !m_channel || m_state == State::Ended)
         return;
+    m_cellSent = true;
     ++m_cells;
     markActive();
     write(QByteArray("C") + request);
 }
 
-void InterpreterSession::interruptCell()
+void InterpreterSession::closeCell(const std::optional<LauncherExitStatus>& exit)
 {
-    if (m_state == State::Busy)
-        write("I");
-}
-
-void InterpreterSession::closeCell(ContainerChannel* cell,
-                                   const std::optional<LauncherExitStatus>& exit)
-{
-    if (m_cell != cell)
+    if (!m_lent)
         return;
-    m_cell = nullptr;
+    m_lent = false;
+    m_waitingCell.reset();
     markActive();
     if (exit && exit->memoryBytes)
         m_memoryBytes = *exit->memoryBytes;
@@ -133,8 +190,8 @@ void InterpreterSession::closeCell(ContainerChannel* cell,
 void InterpreterSession::onOutput(const QByteArray& bytes)
 {
     if (m_state != State::Starting) {
-        if (m_cell)
-            Q_EMIT cellOutput(bytes);
+        if (m_lent)
+            Q_EMIT framesReceived(bytes);
         return;
     }
     m_beforeReady.append(bytes);
@@ -143,7 +200,7 @@ void InterpreterSession::onOutput(const QByteArray& bytes)
         case LauncherStreamDecoder::Frame::Type::Up:
             continue; // an attached pooled container's first word: the next says ready
         case LauncherStreamDecoder::Frame::Type::Ready:
-            m_state = m_cell ? State::Busy : State::Idle;
+            m_state = m_lent ? State::Busy : State::Idle;
             markActive();
             Q_EMIT ready();
             return;
@@ -183,8 +240,7 @@ void InterpreterSession::onChannelEnded(int engineExitCode)
     // The launcher is gone. A cold container went with its engine client (`run --rm`);
     // whatever is left of a pooled one goes too.
     releaseContainer(engineExitCode < 0);
-    if (m_cell)
-        Q_EMIT cellLost(reason, engineExitCode);
+    loseCell(reason, engineExitCode);
     finish(reason);
 }
 
@@ -193,10 +249,9 @@ void InterpreterSession::end(const QString& reason, bool toldByCell)
     if (m_state == State::Ended)
         return;
     m_endedWithCell = toldByCell;
-    qCInfo(lcSandbox).noquote() << "session" << m_containerName << "ends:" << reason;
+    qCInfo(lcSandbox).noquote() << "session" << containerName() << "ends:" << reason;
     releaseContainer();
-    if (m_cell)
-        Q_EMIT cellLost(reason, -1);
+    loseCell(reason, -1);
     finish(reason);
 }
 
@@ -206,7 +261,7 @@ void InterpreterSession::finish(const QString& reason)
         return;
     m_state = State::Ended;
     m_endReason = reason;
-    Q_EMIT ended(reason);
+    Q_EMIT closed(reason);
 }
 
 } // namespace csm

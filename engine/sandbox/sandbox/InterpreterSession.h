@@ -1,30 +1,34 @@
 #pragma once
 
+#include "sandbox/ContainerChannel.h"
 #include "sandbox/LauncherExitStatus.h"
 #include "sandbox/LauncherStreamDecoder.h"
 #include "sandbox/SandboxSecrets.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QObject>
 #include <QPointer>
 
 #include <memory>
+#include <optional>
 
 namespace csm {
 
-class ContainerChannel;
 class ContainerReaper;
 class ContainerRuntime;
 class EgressEndpoint;
-class InterpreterCellChannel;
 
 // A persistent interpreter in a container of its own (the launcher's --session): cells run one
 // after another and share its state, as a notebook's do. It owns one container channel: a cold
 // one started for it (`ENGINE run -i`, its stdin kept open for the cells), or a warm pool's
-// container, its driver already waiting. Each cell's SandboxRun gets an InterpreterCellChannel
-// (InterpreterCellChannel::open); only one cell runs at a time.
-class InterpreterSession final : public QObject
+// container, its driver already waiting.
+//
+// A cell's SandboxRun borrows the session itself as its channel (lendToCell()) and drives it as
+// it drives any container channel: the request it sends is the cell, what the launcher sends
+// back is the cell's, and an interrupt stops the cell, not the container. Releasing it gives it
+// back for the next cell; the container stays, unless the run removes it (a cell that would not
+// stop), which ends the session. Only one cell runs at a time.
+class InterpreterSession final : public ContainerChannel
 {
     Q_OBJECT
 
@@ -37,8 +41,8 @@ public:
         Ended,
     };
 
-    // A session whose container will be `containerName`, holding `secrets`; start() gives it
-    // the container.
+    // A session whose container will be `containerName`, holding `secrets` (secrets()); start()
+    // gives it the container.
     InterpreterSession(const ContainerRuntime& runtime, QString containerName,
                        std::shared_ptr<const SandboxSecrets> secrets, ContainerReaper& reaper,
                        QObject* parent = nullptr);
@@ -51,10 +55,10 @@ public:
     // meanwhile gives the container straight to the reaper.
     void start(ContainerChannel* channel, bool alreadyReady);
     State state() const { return m_state; }
-    // What the engine said while starting its container (for error messages); may be empty.
-    QByteArray engineDiagnostics() const;
-    QString containerName() const { return m_containerName; }
-    const std::shared_ptr<const SandboxSecrets>& secrets() const { return m_secrets; }
+    // Whether a cell holds it now: running, or waiting for the session to start.
+    bool hasCell() const { return m_lent; }
+    // What the engine said about its container (for error messages); may be empty.
+    QByteArray engineDiagnostics() const override;
     // Cells run so far (the one running included).
     int cellCount() const { return m_cells; }
     qint64 ageMs() const { return m_sinceStart.elapsed(); }
@@ -68,37 +72,47 @@ public:
     // Why it ended; empty while it lives.
     QString endReason() const { return m_endReason; }
 
-    // The channel for the next cell, owned by `parent`; null while another cell runs or once
-    // the session has ended.
-    // Takes `cell` as the running cell; false while another cell runs or once the session has
-    // ended. What the launcher sends then goes to it (cellOutput()).
-    bool openCell(ContainerChannel* cell);
-    // Ends the session (its interpreter and container go); ended() follows at once.
+    // Lends the session to the next cell; false while another cell has it or once the session
+    // has ended. Until the cell's run releases it, what the launcher sends is the cell's
+    // (framesReceived()), and so is the session's end (ended(), or failedToStart() before the
+    // cell was sent).
+    bool lendToCell();
+    // Ends the session (its interpreter and container go); closed() follows at once.
     // `toldByCell`: the result of the cell it ended with says so already.
     void end(const QString& reason, bool toldByCell = false);
     // Whether it ended with a cell whose result said so (the model knows its state is gone).
     bool endedWithCell() const { return m_endedWithCell; }
+
+    // The cell's side (ContainerChannel). A request sent while the session is still starting
+    // waits for it.
+    void sendRequest(const QByteArray& request) override;
+    // Stops the running cell (KeyboardInterrupt); the session keeps its state.
+    bool interrupt() override;
+    void programExited(const LauncherExitStatus& status) override { m_cellExit = status; }
     // Egress proxy mode: the host's end of the container's network (its channel's); null
     // without one.
-    EgressEndpoint* egressEndpoint() const;
+    EgressEndpoint* egressEndpoint() const override;
+    // The cell is over and the session takes the next, or ends when `removeContainer` (a cell
+    // that would not stop, or how its program ended: its interpreter died with it). The session
+    // is not deleted: it lives on in InterpreterSessions.
+    QByteArray release(ContainerReaper& reaper, bool removeContainer, QObject* holder) override;
+    // The same, but for the holder's listening (release() is how a cell gives it back).
+    void handOver(ContainerReaper& reaper, bool removeContainer) override;
 
 Q_SIGNALS:
     void ready();
-    void ended(const QString& reason);
-    // The running cell ended: the next may open.
+    // The session ended (its interpreter and container are gone), with why.
+    void closed(const QString& reason);
+    // The running cell gave the session back: the next may borrow it.
     void cellClosed();
-    // For the running cell: what its launcher sent, and the session's end under it (with the
-    // engine client's exit code, or -1).
-    void cellOutput(const QByteArray& bytes);
-    void cellLost(const QString& reason, int engineExitCode);
 
 private:
-    friend class InterpreterCellChannel;
     void sendCell(const QByteArray& request);
-    void interruptCell();
-    // The cell is over; `exit`: how its program ended, when the launcher said so (its
+    // The running cell is over; `exit`: how its program ended, when the launcher said so (its
     // interpreter may have died with it: the session ends then, before any next cell).
-    void closeCell(ContainerChannel* cell, const std::optional<LauncherExitStatus>& exit);
+    void closeCell(const std::optional<LauncherExitStatus>& exit);
+    // The session ended under its running cell.
+    void loseCell(const QString& reason, int engineExitCode);
     void onOutput(const QByteArray& bytes);
     void onChannelEnded(int engineExitCode);
     void finish(const QString& reason);
@@ -110,8 +124,6 @@ private:
 
     const ContainerRuntime& m_runtime;
     ContainerReaper& m_reaper;
-    QString m_containerName;
-    std::shared_ptr<const SandboxSecrets> m_secrets;
     // Its container, while it lives.
     QPointer<ContainerChannel> m_channel;
     // What the engine had said when the container went.
@@ -119,7 +131,12 @@ private:
     // Until its interpreter is ready, what its launcher sends is for the session; afterwards,
     // for the running cell, whose run decodes it.
     LauncherStreamDecoder m_beforeReady;
-    QPointer<ContainerChannel> m_cell;
+    // The running cell: lent, its request sent, how its program ended.
+    bool m_lent = false;
+    // Its request, sent while the session was still starting: it goes once the session is ready.
+    std::optional<QByteArray> m_waitingCell;
+    bool m_cellSent = false;
+    std::optional<LauncherExitStatus> m_cellExit;
     State m_state = State::Starting;
     QString m_endReason;
     int m_cells = 0;

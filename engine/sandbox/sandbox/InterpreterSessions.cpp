@@ -121,7 +121,7 @@ Expected<QString> InterpreterSessions::prepare(const InterpreterOwner& owner, co
         session->deleteLater();
         return Unexpected(reason);
     }
-    connect(session, &InterpreterSession::ended, this,
+    connect(session, &InterpreterSession::closed, this,
             [this, session](const QString& reason) { onSessionEnded(session, reason); });
     m_slots.append(Slot{owner, name, language, session, {}});
     Q_EMIT changed();
@@ -190,11 +190,10 @@ QList<InterpreterSessions::Entry> InterpreterSessions::listAll() const
         if (!slot.session)
             continue;
         const InterpreterSession& session = *slot.session;
-        entries.append(
-            Entry{slot.name, slot.language, session.ageMs(), session.idleMs(), session.cellCount(),
-                  session.state() == InterpreterSession::State::Busy, session.memoryBytes(),
-                  slot.owner.key, slot.owner.transport, slot.owner.clientName,
-                  session.containerName(), session.startedAt(), session.lastActiveAt()});
+        entries.append(Entry{slot.name, slot.language, session.ageMs(), session.idleMs(),
+                             session.cellCount(), session.hasCell(), session.memoryBytes(),
+                             slot.owner.key, slot.owner.transport, slot.owner.clientName,
+                             session.containerName(), session.startedAt(), session.lastActiveAt()});
     }
     return entries;
 }

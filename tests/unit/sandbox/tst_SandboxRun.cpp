@@ -149,6 +149,9 @@ struct SessionChannelLog
     QByteArray endsWith;
     QList<QByteArray> messages;
     int handedOver = 0;
+    // Its interpreter does not say it is ready (a container still starting) until told to.
+    bool neverReady = false;
+    std::function<void()> becomeReady;
 };
 
 // A session's container, as its launcher (--session) answers: ready once started, then each cell
@@ -165,8 +168,12 @@ public:
     {
         m_log->messages.append(message);
         QByteArray answer;
-        if (message.isEmpty())
+        if (message.isEmpty() && !m_log->neverReady)
             answer = frame(CSM_FRAME_READY);
+        if (message.isEmpty() && m_log->neverReady)
+            m_log->becomeReady = [this] {
+                Q_EMIT framesReceived(frame(CSM_FRAME_READY));
+            };
         else if (message.startsWith('C'))
             answer = frame(CSM_FRAME_STARTED) +
                      frame(CSM_FRAME_STDOUT,
@@ -199,6 +206,8 @@ public:
 
     // One per session started, in order.
     QList<std::shared_ptr<SessionChannelLog>> containers;
+    // The next sessions' containers never become ready.
+    bool neverReady = false;
 
     InterpreterSession* startSession(Language, const QString&, QObject* parent) override
     {
@@ -206,6 +215,7 @@ public:
         auto* session = new InterpreterSession(m_services.runtime(), name, SandboxSecrets::none(),
                                                m_services.reaper(), parent);
         containers.append(std::make_shared<SessionChannelLog>());
+        containers.constLast()->neverReady = neverReady;
         session->start(new ScriptedSessionChannel(name, containers.constLast()), false);
         return session;
     }
@@ -468,6 +478,42 @@ private Q_SLOTS:
         QVERIFY2(result.engineError.contains(QLatin1String("killed by the OOM reaper")),
                  qPrintable(result.engineError));
         QVERIFY(!sessions.find(owner.key, QStringLiteral("s")));
+    }
+
+    // A cell comes while its session is still starting: it holds the session and waits for it.
+    // Cancelled meanwhile, it gives the session back, and is not sent when the session is ready.
+    void aCellCancelledWhileItsSessionStartsIsNeverSent()
+    {
+        RecordingServices services;
+        ScriptedSessionSource source(services);
+        source.neverReady = true;
+        InterpreterSessions sessions(source);
+        const InterpreterOwner owner{QStringLiteral("stdio:"), QStringLiteral("stdio"), {}};
+        QVERIFY(sessions.prepare(owner, QStringLiteral("s"), Language::Python, {}));
+        QPointer<InterpreterSession> session = sessions.find(owner.key, QStringLiteral("s"));
+        QVERIFY(session);
+
+        RunRequest request = pythonRequest();
+        request.interpreterOwner = owner.key;
+        request.interpreterName = QStringLiteral("s");
+        std::optional<ExecutionResult> result;
+        SandboxRun run(services, request, session);
+        connect(&run, &SandboxRun::finished, this,
+                [&result](const ExecutionResult& finished) { result = finished; });
+        run.start();
+        QVERIFY(QTest::qWaitFor([&] { return session->hasCell(); }));
+        QCOMPARE(session->state(), InterpreterSession::State::Starting);
+        run.cancel();
+        QVERIFY(QTest::qWaitFor([&] { return result.has_value(); }));
+        QCOMPARE(result->outcome, ExecutionResult::Outcome::Cancelled);
+        QVERIFY(session);
+        QVERIFY(!session->hasCell());
+        source.containers.constFirst()->becomeReady();
+        QVERIFY(
+            QTest::qWaitFor([&] { return session->state() == InterpreterSession::State::Idle; }));
+        QTest::qWait(20);
+        QCOMPARE(session->cellCount(), 0);
+        QCOMPARE(source.containers.constFirst()->messages, QList<QByteArray>{QByteArray()});
     }
 
     void aCellOfAGoneSessionNeverRunsElsewhere()
