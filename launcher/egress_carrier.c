@@ -60,7 +60,7 @@ static struct buffer g_to_server;
 static unsigned char g_from_server[kMaxFrame];
 static size_t g_from_server_length;
 
-static _Noreturn void breach(const char* what)
+static _Noreturn void protocol_breach(const char* what)
 {
     fprintf(stderr, "csm-launch --egress-carrier: the server broke the protocol: %s\n", what);
     _exit(CSM_CARRIER_EXIT_BREACH);
@@ -280,22 +280,22 @@ static void check_header(int type, uint32_t size)
     switch (type) {
     case CSM_CARRIER_DATA:
         if (size == 0 || size > CSM_CARRIER_MAX_DATA)
-            breach("a data frame of a size out of bounds");
+            protocol_breach("a data frame of a size out of bounds");
         return;
     case CSM_CARRIER_ACK:
         if (size != CSM_CARRIER_ACK_SIZE)
-            breach("an ack frame whose payload is not 4 bytes");
+            protocol_breach("an ack frame whose payload is not 4 bytes");
         return;
     case CSM_CARRIER_END:
     case CSM_CARRIER_CLOSE:
         if (size != 0)
-            breach("an end or close frame with a payload");
+            protocol_breach("an end or close frame with a payload");
         return;
     case CSM_CARRIER_HELLO:
     case CSM_CARRIER_OPEN:
-        breach("a hello or open frame, which only the carrier sends");
+        protocol_breach("a hello or open frame, which only the carrier sends");
     default:
-        breach("a frame of an unknown type");
+        protocol_breach("a frame of an unknown type");
     }
 }
 
@@ -304,9 +304,9 @@ static void receive_data(int slot, const unsigned char* payload, uint32_t size)
     struct connection* connection = g_connections[slot];
     struct buffer* pending = &connection->to_program;
     if (connection->end_received)
-        breach("data after the end of a connection");
+        protocol_breach("data after the end of a connection");
     if (pending->length + size > CSM_CARRIER_WINDOW)
-        breach("data beyond the window");
+        protocol_breach("data beyond the window");
     memcpy(buffer_space(pending, size), payload, size);
     pending->length += size;
     write_to_program(slot); /* at once: most of the time the program's side takes it all */
@@ -316,14 +316,14 @@ static void receive_ack(int slot, uint32_t count)
 {
     struct connection* connection = g_connections[slot];
     if (count > CSM_CARRIER_WINDOW - connection->credit)
-        breach("an ack of more than was sent");
+        protocol_breach("an ack of more than was sent");
     connection->credit += count;
 }
 
 static void receive_frame(int type, uint32_t id, const unsigned char* payload, uint32_t size)
 {
     if (id == 0 || id > g_last_id)
-        breach("a frame for a connection never opened");
+        protocol_breach("a frame for a connection never opened");
     const int slot = find_slot(id);
     if (slot < 0)
         return; /* done here already; the server had not heard yet */
@@ -333,7 +333,7 @@ static void receive_frame(int type, uint32_t id, const unsigned char* payload, u
         break;
     case CSM_CARRIER_END:
         if (g_connections[slot]->end_received)
-            breach("a second end of a connection");
+            protocol_breach("a second end of a connection");
         g_connections[slot]->end_received = 1;
         write_to_program(slot);
         break;
