@@ -6,12 +6,12 @@
 #include "history/HistoryStore.h"
 #include "RunFilesTab.h"
 #include "ServerCli.h"
-#include "ui/dialogs/ImageViewerDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/models/RunsModel.h"
 #include "ui/pages/RunDetailPane.h"
 #include "ui/pages/RunsPage.h"
 #include "ui/settings/DesktopSettings.h"
+#include "ui/widgets/ImageViewerDialog.h"
 
 #include <QDesktopServices>
 #include <QFile>

@@ -2,7 +2,7 @@
 
 #include "core/Expected.h"
 #include "history/ActivityReport.h"
-#include "ui/pages/RunsSelection.h"
+#include "ui/models/RunsSelection.h"
 
 #include <QFutureWatcher>
 #include <QTimer>

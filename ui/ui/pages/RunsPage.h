@@ -3,7 +3,7 @@
 #include "core/Expected.h"
 #include "history/HistoryInterpreterSession.h"
 #include "history/RunRecord.h"
-#include "ui/pages/RunsSelection.h"
+#include "ui/models/RunsSelection.h"
 
 #include <QList>
 #include <QPointer>

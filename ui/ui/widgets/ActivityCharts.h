@@ -1,7 +1,7 @@
 #pragma once
 
 #include "history/ActivityReport.h"
-#include "ui/pages/RunsSelection.h"
+#include "ui/models/RunsSelection.h"
 
 #include <QWidget>
 

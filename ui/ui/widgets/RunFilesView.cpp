@@ -1,7 +1,7 @@
 #include "ui/widgets/RunFilesView.h"
 
 #include "core/ByteSize.h"
-#include "ui/dialogs/ImageViewerDialog.h"
+#include "ui/widgets/ImageViewerDialog.h"
 #include "ui/widgets/ViewerSafeFile.h"
 
 #include <QDesktopServices>

@@ -1,4 +1,4 @@
-#include "ui/dialogs/ImageViewerDialog.h"
+#include "ui/widgets/ImageViewerDialog.h"
 
 #include <QDialogButtonBox>
 #include <QGuiApplication>
