@@ -6,6 +6,7 @@
 #include "FindNamed.h"
 #include "server/ServerSettings.h"
 #include "TestEngine.h"
+#include "ui/ImageOperations.h"
 #include "ui/MainWindow.h"
 #include "ui/models/ImagesModel.h"
 #include "ui/pages/ImagesPage.h"
@@ -31,6 +32,7 @@
 
 #include <memory>
 
+using csm::ImageOperations;
 using csm::ImagesModel;
 using csm::ImagesPage;
 using csm::Language;
@@ -62,6 +64,12 @@ QString logText(const ImagesPage& page)
 class tst_ImagesPage final : public QObject
 {
     Q_OBJECT
+
+    // The page's commands, as the window made them.
+    csm::ImageOperations& operations()
+    {
+        return findNamed<csm::ImageOperations>(*m_window, "imageOperations");
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -147,9 +155,9 @@ private Q_SLOTS:
             selectImage(TestEngine::localImage(image));
             QVERIFY(findNamed<QPushButton>(page, "testButton").isEnabled());
             QTest::mouseClick(&findNamed<QPushButton>(page, "testButton"), Qt::LeftButton);
-            QVERIFY(page.isBusy());
+            QVERIFY(operations().isBusy());
             QVERIFY(findNamed<QPushButton>(page, "cancelButton").isEnabled());
-            QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+            QTRY_VERIFY_WITH_TIMEOUT(!operations().isBusy(), kOperationTimeoutMs);
             const QString log = logText(page);
             QVERIFY2(log.contains(QLatin1String("--network none")), qPrintable(log));
             QVERIFY2(log.contains(QStringLiteral("Test of %1: it printed 2 in ")
@@ -166,11 +174,11 @@ private Q_SLOTS:
         findNamed<QPlainTextEdit>(page, "log").clear();
         QVERIFY(!findNamed<QCheckBox>(page, "forceRebuild").isChecked());
         QCOMPARE(findNamed<QComboBox>(page, "buildMethod").currentData().toInt(),
-                 int(ImagesPage::BuildMethod::OfflineBuilder));
+                 int(ImageOperations::BuildMethod::OfflineBuilder));
         QTest::mouseClick(&findNamed<QPushButton>(page, "buildPython"), Qt::LeftButton);
-        QVERIFY(page.isBusy());
+        QVERIFY(operations().isBusy());
         QVERIFY(!findNamed<QPushButton>(page, "buildJavaScript").isEnabled());
-        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!operations().isBusy(), kOperationTimeoutMs);
         const QString log = logText(page);
         QVERIFY2(
             log.contains(
@@ -190,15 +198,15 @@ private Q_SLOTS:
         findNamed<QPlainTextEdit>(page, "log").clear();
         const QString dockerfile = m_work.filePath(QStringLiteral("Dockerfile.slow"));
         QVERIFY(writeFile(dockerfile, "FROM " + m_base.toUtf8() + "\nRUN sleep 120\n"));
-        page.buildFromDockerfile(dockerfile, m_cancelled, m_work.path());
-        QVERIFY(page.isBusy());
-        const qint64 pid = page.operationProcessId();
+        operations().buildFromDockerfile(dockerfile, m_cancelled, m_work.path());
+        QVERIFY(operations().isBusy());
+        const qint64 pid = operations().processId();
         QVERIFY(pid > 0);
         // Cancelled while the engine runs the slow step, with the window responsive meanwhile.
         QTRY_VERIFY_WITH_TIMEOUT(logText(page).contains(QLatin1String("RUN sleep 120")), 30'000);
         QVERIFY(!findNamed<QPushButton>(page, "buildPython").isEnabled());
         QTest::mouseClick(&findNamed<QPushButton>(page, "cancelButton"), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), ImagesPage::kCancelGraceMs + 5'000);
+        QTRY_VERIFY_WITH_TIMEOUT(!operations().isBusy(), ImageOperations::kCancelGraceMs + 5'000);
         QVERIFY(!QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid)));
         QVERIFY2(logText(page).contains(QLatin1String("Cancelled after")),
                  qPrintable(logText(page)));
@@ -215,9 +223,9 @@ private Q_SLOTS:
         const QString dockerfile = m_work.filePath(QStringLiteral("Dockerfile.quick"));
         QVERIFY(
             writeFile(dockerfile, "FROM " + m_base.toUtf8() + "\nLABEL csm.test=images-page\n"));
-        QSignalSpy finished(&page, &ImagesPage::operationFinished);
-        page.buildFromDockerfile(dockerfile, m_throwaway, m_work.path());
-        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        QSignalSpy finished(&operations(), &ImageOperations::finished);
+        operations().buildFromDockerfile(dockerfile, m_throwaway, m_work.path());
+        QTRY_VERIFY_WITH_TIMEOUT(!operations().isBusy(), kOperationTimeoutMs);
         QCOMPARE(finished.size(), 1);
         QVERIFY2(finished.first().first().toBool(), qPrintable(logText(page)));
         // The list is read again after the build.
@@ -290,8 +298,8 @@ private Q_SLOTS:
         QVERIFY(edit);
         QTest::keyClicks(edit, QStringLiteral("localhost:1/csm-no-such-image:x"));
         QTest::keyClick(edit, Qt::Key_Return);
-        QTRY_VERIFY(page.isBusy() || logText(page).contains(QLatin1String("pull")));
-        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        QTRY_VERIFY(operations().isBusy() || logText(page).contains(QLatin1String("pull")));
+        QTRY_VERIFY_WITH_TIMEOUT(!operations().isBusy(), kOperationTimeoutMs);
         const QString log = logText(page);
         QVERIFY2(log.contains(QLatin1String("pull localhost:1/csm-no-such-image:x")),
                  qPrintable(log));
@@ -324,7 +332,7 @@ private Q_SLOTS:
         findNamed<QPlainTextEdit>(page, "log").clear();
         QTest::mouseClick(fix, Qt::LeftButton);
         QCOMPARE(findNamed<QTabWidget>(*m_window, "pages").currentWidget(), &page);
-        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!operations().isBusy(), kOperationTimeoutMs);
         QVERIFY2(logText(page).contains(QStringLiteral("pull %1").arg(missing)),
                  qPrintable(logText(page)));
         QVERIFY2(logText(page).contains(QLatin1String("Failed with exit code")),
@@ -337,7 +345,7 @@ private Q_SLOTS:
         findNamed<QPlainTextEdit>(page, "log").clear();
         Q_EMIT banner.buildRequested(Language::JavaScript);
         QCOMPARE(findNamed<QTabWidget>(*m_window, "pages").currentWidget(), &page);
-        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!operations().isBusy(), kOperationTimeoutMs);
         QVERIFY2(logText(page).contains(
                      QStringLiteral("build-images --engine %1 --only js").arg(TestEngine::name())),
                  qPrintable(logText(page)));
@@ -381,7 +389,7 @@ private:
         QVERIFY2(box->text().contains(image), qPrintable(box->text()));
         QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
         QTRY_VERIFY(!findOptional<QMessageBox>(page, "removeConfirmation"));
-        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), kOperationTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!operations().isBusy(), kOperationTimeoutMs);
     }
 
     static void removeQuietly(const QStringList& arguments)

@@ -7,6 +7,7 @@
 #include "ui/DesktopNotifier.h"
 #include "ui/dialogs/SetupDialog.h"
 #include "ui/EgressPrompter.h"
+#include "ui/ImageOperations.h"
 #include "ui/pages/ActivityPage.h"
 #include "ui/pages/ImagesPage.h"
 #include "ui/pages/RunsPage.h"
@@ -66,7 +67,10 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
     m_secrets = new SecretsPage(dataDir, m_pages);
     m_secrets->setObjectName(QStringLiteral("secretsPage"));
     m_pages->addTab(m_secrets, tr("Secrets"));
-    m_images = new ImagesPage(dataDir, m_pages);
+    // The Images page's commands, which the first-run setup uses too.
+    m_imageOperations = new ImageOperations(this);
+    m_imageOperations->setObjectName(QStringLiteral("imageOperations"));
+    m_images = new ImagesPage(dataDir, *m_imageOperations, m_pages);
     m_images->setObjectName(QStringLiteral("imagesPage"));
     m_pages->addTab(m_images, tr("Images"));
     // The banner above every page: whatever the page, a missing engine or image shows.
@@ -74,11 +78,11 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
     m_banner->setObjectName(QStringLiteral("healthBanner"));
     connect(m_banner, &HealthBanner::buildRequested, m_images, [this](Language language) {
         m_pages->setCurrentWidget(m_images);
-        m_images->buildDefaultImage(language);
+        m_imageOperations->buildDefaultImage(language);
     });
     connect(m_banner, &HealthBanner::pullRequested, m_images, [this](const QString& image) {
         m_pages->setCurrentWidget(m_images);
-        m_images->pull(image);
+        m_imageOperations->pull(image);
     });
     connect(m_images, &ImagesPage::imagesChanged, m_banner, &HealthBanner::recheck);
     m_serverPage = new ServerPage(dataDir, server, m_pages);
@@ -173,7 +177,7 @@ void MainWindow::offerSetupOnceChecked()
                 static_cast<void>(settings.save(m_dataDir));
                 return;
             }
-            auto* setup = new SetupDialog(m_dataDir, *m_banner, *m_images, this);
+            auto* setup = new SetupDialog(m_dataDir, *m_banner, *m_imageOperations, this);
             setup->setAttribute(Qt::WA_DeleteOnClose);
             setup->setObjectName(QStringLiteral("setupDialog"));
             setup->open();

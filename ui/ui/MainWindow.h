@@ -16,6 +16,7 @@ class DesktopNotifier;
 class EmbeddedServer;
 class HealthBanner;
 class HistoryStore;
+class ImageOperations;
 class ImagesPage;
 class RunsPage;
 class SecretsPage;
@@ -50,6 +51,7 @@ private:
     ActivityPage* m_activity = nullptr;
     SecretsPage* m_secrets = nullptr;
     ImagesPage* m_images = nullptr;
+    ImageOperations* m_imageOperations = nullptr;
     SettingsPage* m_settings = nullptr;
     HealthBanner* m_banner = nullptr;
     QString m_dataDir;

@@ -1,7 +1,7 @@
 #include "ui/dialogs/SetupDialog.h"
 
 #include "server/ServerSettings.h"
-#include "ui/pages/ImagesPage.h"
+#include "ui/ImageOperations.h"
 #include "ui/settings/DesktopSettings.h"
 #include "ui/widgets/HealthBanner.h"
 
@@ -35,7 +35,7 @@ bool isMissingChosenImage(const HealthProblem& problem)
 }
 } // namespace
 
-SetupDialog::SetupDialog(const QString& dataDir, HealthBanner& health, ImagesPage& images,
+SetupDialog::SetupDialog(const QString& dataDir, HealthBanner& health, ImageOperations& images,
                          QWidget* parent)
     : QDialog(parent)
     , m_dataDir(dataDir)
@@ -89,11 +89,12 @@ SetupDialog::SetupDialog(const QString& dataDir, HealthBanner& health, ImagesPag
     connect(m_finish, &QPushButton::clicked, this, [this] { finish(true); });
     connect(m_skip, &QPushButton::clicked, this, [this] { finish(true); });
     connect(&m_health, &HealthBanner::checked, this, &SetupDialog::showProblems);
-    connect(&m_images, &ImagesPage::logged, this, [this](const QString& text) {
+    connect(&m_images, &ImageOperations::logged, this, [this](const QString& text) {
         if (isBuilding())
             m_log->appendPlainText(text);
     });
-    connect(&m_images, &ImagesPage::operationFinished, this, &SetupDialog::onBuildFinished);
+    connect(&m_images, &ImageOperations::finished, this,
+            [this](bool ok, bool) { onBuildFinished(ok); });
     showProblems();
     // Stable names: tests find the widgets by them (findChild).
     m_problems->setObjectName(QStringLiteral("problemsText"));

@@ -14,7 +14,7 @@ class QPushButton;
 namespace csm {
 
 class HealthBanner;
-class ImagesPage;
+class ImageOperations;
 
 // The first run's guided setup. It says what keeps sandboxes from running (HealthBanner's
 // check), fixes what the app can itself (builds the missing default images one after the
@@ -27,7 +27,7 @@ class SetupDialog final : public QDialog
     Q_OBJECT
 
 public:
-    SetupDialog(const QString& dataDir, HealthBanner& health, ImagesPage& images,
+    SetupDialog(const QString& dataDir, HealthBanner& health, ImageOperations& images,
                 QWidget* parent = nullptr);
 
     bool isBuilding() const { return !m_toBuild.isEmpty(); }
@@ -43,7 +43,7 @@ private:
 
     QString m_dataDir;
     HealthBanner& m_health;
-    ImagesPage& m_images;
+    ImageOperations& m_images;
     QList<Language> m_toBuild; // the first is being built
     int m_built = 0;
     bool m_buildFailed = false;

@@ -2,17 +2,14 @@
 
 #include "core/FileContentWatcher.h"
 #include "runtime/ContainerRuntime.h"
-#include "runtime/ContainersFolder.h"
 #include "runtime/RuntimeFactory.h"
-#include "sandbox/SandboxFilesLocator.h"
 #include "server/ServerSettings.h"
+#include "ui/ImageOperations.h"
 #include "ui/models/ImagesModel.h"
 
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDir>
-#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -37,17 +34,12 @@ namespace csm {
 
 namespace {
 constexpr int kLogLines = 10'000;
-
-QString testCode(Language language)
-{
-    return language == Language::JavaScript ? QStringLiteral("console.log(1+1)")
-                                            : QStringLiteral("print(1+1)");
-}
 } // namespace
 
-ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
+ImagesPage::ImagesPage(const QString& dataDir, ImageOperations& operations, QWidget* parent)
     : QWidget(parent)
     , m_dataDir(dataDir)
+    , m_operations(operations)
     , m_settingsWatcher(new FileContentWatcher(ServerSettings::filePath(dataDir), this))
     , m_model(new ImagesModel(this))
     , m_defaults(new QLabel(this))
@@ -65,6 +57,7 @@ ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
     , m_refreshButton(new QPushButton(tr("Refresh"), this))
     , m_log(new QPlainTextEdit(this))
 {
+    using BuildMethod = ImageOperations::BuildMethod;
     m_method->addItem(tr("Offline builder (Debian packages)"), int(BuildMethod::OfflineBuilder));
     m_method->addItem(tr("Dockerfile (needs a registry)"), int(BuildMethod::Dockerfile));
     m_method->setToolTip(tr("The offline builder needs only the Debian archive (and root for "
@@ -126,10 +119,15 @@ ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
 
-    connect(m_buildPython, &QPushButton::clicked, this,
-            [this] { buildDefaultImage(Language::Python); });
-    connect(m_buildJs, &QPushButton::clicked, this,
-            [this] { buildDefaultImage(Language::JavaScript); });
+    // The first-run setup builds with the same choices.
+    connect(m_method, &QComboBox::currentIndexChanged, this, [this] {
+        m_operations.setBuildMethod(ImageOperations::BuildMethod(m_method->currentData().toInt()));
+    });
+    connect(m_force, &QCheckBox::toggled, &m_operations, &ImageOperations::setRebuild);
+    connect(m_buildPython, &QPushButton::clicked, &m_operations,
+            [this] { m_operations.buildDefaultImage(Language::Python); });
+    connect(m_buildJs, &QPushButton::clicked, &m_operations,
+            [this] { m_operations.buildDefaultImage(Language::JavaScript); });
     connect(m_pull, &QPushButton::clicked, this, [this] {
         // Window-modal and open(): the event loop keeps running, and a test can fill it in.
         auto* dialog = new QInputDialog(this);
@@ -138,7 +136,7 @@ ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
         dialog->setLabelText(tr("Image to pull from its registry (e.g. python:3.12-slim):"));
         connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString& image) {
             if (!image.trimmed().isEmpty())
-                pull(image.trimmed());
+                m_operations.pull(image.trimmed());
         });
         dialog->setObjectName(QStringLiteral("pullDialog"));
         dialog->open();
@@ -149,7 +147,11 @@ ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
             [this] { setSelectedAsDefault(Language::Python); });
     connect(m_setDefaultJs, &QAction::triggered, this,
             [this] { setSelectedAsDefault(Language::JavaScript); });
-    connect(m_cancel, &QPushButton::clicked, this, &ImagesPage::cancel);
+    connect(m_cancel, &QPushButton::clicked, &m_operations, &ImageOperations::cancel);
+    connect(&m_operations, &ImageOperations::logged, this, &ImagesPage::appendLog);
+    connect(&m_operations, &ImageOperations::busyChanged, this, &ImagesPage::updateButtons);
+    connect(&m_operations, &ImageOperations::finished, this,
+            [this](bool, bool imagesChanged) { onOperationFinished(imagesChanged); });
     connect(m_refreshButton, &QPushButton::clicked, this, &ImagesPage::refresh);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ImagesPage::updateButtons);
@@ -191,9 +193,6 @@ ImagesPage::ImagesPage(const QString& dataDir, QWidget* parent)
 
 ImagesPage::~ImagesPage()
 {
-    // A running command is asked to stop as the job goes (EngineJob's destructor).
-    if (m_job)
-        m_job->disconnect(this);
     if (m_listing) {
         // Killed, a listing is reaped in milliseconds; its destructor would wait with a warning.
         m_listing->disconnect(this);
@@ -213,11 +212,6 @@ QString ImagesPage::engineName() const
     return m_runtime->name();
 }
 
-qint64 ImagesPage::operationProcessId() const
-{
-    return m_job ? m_job->processId() : 0;
-}
-
 void ImagesPage::reloadSettings()
 {
     const ServerSettings settings = ServerSettings::load(m_dataDir);
@@ -230,6 +224,7 @@ void ImagesPage::reloadSettings()
                           .arg(settings.engine));
             m_runtime = RuntimeFactory::create({}, settings.engineHost);
         }
+        m_operations.setRuntime(m_runtime);
     }
     for (Language language : {Language::Python, Language::JavaScript}) {
         const QString chosen = settings.image(language);
@@ -298,7 +293,7 @@ void ImagesPage::updateDefaults()
 
 void ImagesPage::updateButtons()
 {
-    const bool idle = !m_job;
+    const bool idle = !m_operations.isBusy();
     const bool selected = idle && !selectedImage().isEmpty();
     m_buildPython->setEnabled(idle);
     m_buildJs->setEnabled(idle);
@@ -328,50 +323,10 @@ Language ImagesPage::languageForTest(const QString& image) const
                : Language::Python;
 }
 
-void ImagesPage::buildDefaultImage(Language language)
-{
-    const QString folder = ContainersFolder::find();
-    const auto method = BuildMethod(m_method->currentData().toInt());
-    if (folder.isEmpty()) {
-        appendLog(tr("The image recipes (containers/build-images) were not found; looked in %1.")
-                      .arg(ContainersFolder::candidates().join(QStringLiteral(", "))));
-        return;
-    }
-    m_operationSubject = LanguageTraits::displayName(language);
-    if (method == BuildMethod::Dockerfile) {
-        buildFromDockerfile(ContainersFolder::dockerfile(folder, language),
-                            LanguageTraits::defaultImageName(language), folder);
-        return;
-    }
-    start(Operation::Build, {ContainersFolder::buildScript(folder),
-                             ContainersFolder::buildScriptArguments(m_runtime->name(), language,
-                                                                    m_force->isChecked())});
-}
-
-void ImagesPage::buildFromDockerfile(const QString& dockerfile, const QString& tag,
-                                     const QString& contextDir)
-{
-    m_operationSubject = tag;
-    start(Operation::Build,
-          {m_runtime->program(), m_runtime->buildImageArguments(dockerfile, tag, contextDir)});
-}
-
-void ImagesPage::pull(const QString& image)
-{
-    m_operationSubject = image;
-    start(Operation::Pull, {m_runtime->program(), m_runtime->pullImageArguments(image)});
-}
-
-void ImagesPage::remove(const QString& image)
-{
-    m_operationSubject = image;
-    start(Operation::Remove, {m_runtime->program(), m_runtime->removeImageArguments(image)});
-}
-
 void ImagesPage::removeSelected()
 {
     const QString image = selectedImage();
-    if (image.isEmpty() || m_job)
+    if (image.isEmpty() || m_operations.isBusy())
         return;
     QString text = tr("Remove %1 from %2?").arg(image, m_runtime->name());
     const QList<Language> languages = m_model->languagesOf(m_model->rowOf(image));
@@ -386,32 +341,17 @@ void ImagesPage::removeSelected()
     box->setDefaultButton(QMessageBox::Cancel);
     connect(box, &QMessageBox::finished, this, [this, image](int result) {
         if (result == QMessageBox::Yes)
-            remove(image);
+            m_operations.remove(image);
     });
     box->setObjectName(QStringLiteral("removeConfirmation"));
     box->open();
-}
-
-void ImagesPage::test(const QString& image, Language language)
-{
-    m_operationSubject = image;
-    EngineJob::Command command{
-        m_runtime->program(),
-        m_runtime->quickRunArguments(image, LanguageTraits::interpreterCommand(language),
-                                     SandboxFilesLocator::findSeccompProfile())};
-    command.input = testCode(language).toUtf8() + '\n';
-    // The test program prints to stdout only: whatever comes on stderr is the engine's
-    // (rootless Podman warns there that it ignores the limits), and is shown as such.
-    command.separateErrors = true;
-    command.keepOutput = true; // what it printed is the test's answer
-    start(Operation::Test, std::move(command));
 }
 
 void ImagesPage::testSelected()
 {
     const QString image = selectedImage();
     if (!image.isEmpty())
-        test(image, languageForTest(image));
+        m_operations.test(image, languageForTest(image));
 }
 
 void ImagesPage::setSelectedAsDefault(Language language)
@@ -433,82 +373,18 @@ void ImagesPage::setSelectedAsDefault(Language language)
     Q_EMIT settingsChanged();
 }
 
-void ImagesPage::cancel()
-{
-    if (!m_job || m_job->wasCancelled())
-        return;
-    appendLog(tr("(cancelling)"));
-    m_job->cancel();
-    m_cancel->setEnabled(false);
-}
-
 void ImagesPage::appendLog(const QString& text)
 {
     m_log->appendPlainText(text);
     m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
-    Q_EMIT logged(text);
 }
 
-void ImagesPage::start(Operation operation, EngineJob::Command command)
+void ImagesPage::onOperationFinished(bool imagesChanged)
 {
-    if (m_job)
+    if (!imagesChanged)
         return;
-    m_operation = operation;
-    // The engine the settings name (build-images' own engine calls read the same variables).
-    command.environment = m_runtime->processEnvironment();
-    m_job = new EngineJob(std::move(command), this);
-    connect(m_job, &EngineJob::lineReceived, this, &ImagesPage::appendLog);
-    connect(m_job, &EngineJob::killedAfterGrace, this, [this] {
-        appendLog(tr("(still running %1 s after the request to stop: killed)")
-                      .arg(kCancelGraceMs / 1000));
-    });
-    connect(m_job, &EngineJob::finished, this, &ImagesPage::onFinished);
-    appendLog(QStringLiteral("$ ") + m_job->commandLine());
-    m_job->start();
-    updateButtons();
-}
-
-void ImagesPage::onFinished()
-{
-    EngineJob* job = std::exchange(m_job, nullptr);
-    job->disconnect(this);
-    job->deleteLater();
-
-    const QString seconds = QString::number(double(job->elapsedMs()) / 1000.0, 'f', 1);
-    const bool ok = job->succeeded();
-    if (job->ending() == EngineJob::Ending::FailedToStart) {
-        appendLog(tr("%1 could not be started: %2")
-                      .arg(QDir::toNativeSeparators(job->program()), job->errorString()));
-    } else if (job->wasCancelled()) {
-        appendLog(tr("Cancelled after %1 s.").arg(seconds));
-        // An engine may keep what the cancelled build was working on: say where it is.
-        const QString leftovers = m_runtime->cancelledBuildLeftovers();
-        if (m_operation == Operation::Build && !leftovers.isEmpty() &&
-            job->program() == m_runtime->program())
-            appendLog(leftovers);
-    } else if (m_operation == Operation::Test) {
-        // Shown as the engine's warnings on success; on failure they are the reason.
-        for (const QString& warning : m_runtime->engineWarnings(job->errors()))
-            appendLog(ok ? tr("Engine warning: %1").arg(warning) : warning);
-        appendLog(ok ? tr("Test of %1: it printed %2 in %3 s.")
-                           .arg(m_operationSubject, job->output().trimmed(), seconds)
-                     : tr("Test of %1 failed (exit code %2) after %3 s.")
-                           .arg(m_operationSubject)
-                           .arg(job->exitCode())
-                           .arg(seconds));
-    } else if (job->ending() == EngineJob::Ending::Crashed) {
-        appendLog(tr("The command crashed after %1 s.").arg(seconds));
-    } else if (job->exitCode() != 0) {
-        appendLog(tr("Failed with exit code %1 after %2 s.").arg(job->exitCode()).arg(seconds));
-    } else {
-        appendLog(tr("Done in %1 s.").arg(seconds));
-    }
-    updateButtons();
-    if (m_operation != Operation::Test) {
-        refresh();
-        Q_EMIT imagesChanged();
-    }
-    Q_EMIT operationFinished(ok);
+    refresh();
+    Q_EMIT this->imagesChanged();
 }
 
 } // namespace csm
