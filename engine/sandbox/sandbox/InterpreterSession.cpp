@@ -240,8 +240,10 @@ void InterpreterSession::onChannelEnded(int engineExitCode)
     // The launcher is gone. A cold container went with its engine client (`run --rm`);
     // whatever is left of a pooled one goes too.
     releaseContainer(engineExitCode < 0);
-    loseCell(reason, engineExitCode);
+    // Over before its cell hears of it: the cell's run gives the session back at once, and
+    // must not end it a second time, for another reason.
     finish(reason);
+    loseCell(reason, engineExitCode);
 }
 
 void InterpreterSession::end(const QString& reason, bool toldByCell)
@@ -251,8 +253,8 @@ void InterpreterSession::end(const QString& reason, bool toldByCell)
     m_endedWithCell = toldByCell;
     qCInfo(lcSandbox).noquote() << "session" << containerName() << "ends:" << reason;
     releaseContainer();
-    loseCell(reason, -1);
     finish(reason);
+    loseCell(reason, -1);
 }
 
 void InterpreterSession::finish(const QString& reason)

@@ -43,8 +43,12 @@ SandboxRun::SandboxRun(SandboxRunServices& services, RunRequest request,
     connect(&m_queueDeadline, &QTimer::timeout, this, &SandboxRun::onWaitedTooLong);
     connect(m_acquisition, &ContainerAcquisition::acquired, this,
             [this](ContainerChannel* channel) {
-                if (m_phase != Phase::CheckingImage)
-                    return; // cancelled meanwhile
+                if (m_phase != Phase::CheckingImage) {
+                    // Cancelled meanwhile: let go of it at once (a session lent to this cell
+                    // goes back for the next).
+                    channel->release(m_services.reaper(), !m_forSession, this);
+                    return;
+                }
                 m_warm = m_acquisition->isWarm();
                 m_cellNumber = m_acquisition->cellNumber();
                 launch(channel);
@@ -461,12 +465,25 @@ void SandboxRun::stop(ExecutionResult::Outcome reason)
     if (m_phase != Phase::Running && m_phase != Phase::Starting)
         return;
     // A session's cell is interrupted first: the session keeps its state if the cell stops.
-    if (m_phase == Phase::Running && m_channel && m_channel->interrupt()) {
+    if (m_channel && m_channel->interrupt()) {
         m_phase = Phase::Interrupting;
         m_stopReason = reason;
         m_deadline.stop();
-        m_durationMs = m_clock.elapsed();
+        m_startDeadline.stop();
+        m_durationMs = m_clock.isValid() ? m_clock.elapsed() : 0;
         m_interruptGrace.start(kInterruptGraceMs);
+        return;
+    }
+    if (m_forSession && m_channel && m_phase == Phase::Starting) {
+        // A cell still waiting for its session to start was never sent: it gives the session
+        // back, and nothing of the session's is stopped or lost.
+        m_phase = Phase::Stopping;
+        m_deadline.stop();
+        m_startDeadline.stop();
+        ExecutionResult result = collectedResult();
+        result.outcome = reason;
+        handOverChannel(false);
+        finish(result);
         return;
     }
     m_phase = Phase::Stopping;

@@ -152,6 +152,8 @@ struct SessionChannelLog
     // Its interpreter does not say it is ready (a container still starting) until told to.
     bool neverReady = false;
     std::function<void()> becomeReady;
+    // Its cells never end (a cell still running).
+    bool holdCells = false;
 };
 
 // A session's container, as its launcher (--session) answers: ready once started, then each cell
@@ -179,6 +181,11 @@ public:
                      frame(CSM_FRAME_STDOUT,
                            "cell " + QByteArray::number(m_log->messages.size() - 1) + "\n") +
                      frame(CSM_FRAME_EXIT, m_log->exitStatus);
+        if (message.startsWith('C') && m_log->holdCells) {
+            QTimer::singleShot(0, this,
+                               [this] { Q_EMIT framesReceived(frame(CSM_FRAME_STARTED)); });
+            return;
+        }
         if (message.startsWith('C') && !m_log->endsWith.isEmpty()) {
             QTimer::singleShot(0, this, [this] {
                 Q_EMIT framesReceived(frame(CSM_FRAME_STARTED));
@@ -481,7 +488,9 @@ private Q_SLOTS:
     }
 
     // A cell comes while its session is still starting: it holds the session and waits for it.
-    // Cancelled meanwhile, it gives the session back, and is not sent when the session is ready.
+    // Cancelled meanwhile, it gives the session back without stopping anything of the
+    // session's (its container is not removed), is not sent when the session is ready, and the
+    // next cell runs in the same session.
     void aCellCancelledWhileItsSessionStartsIsNeverSent()
     {
         RecordingServices services;
@@ -506,6 +515,7 @@ private Q_SLOTS:
         run.cancel();
         QVERIFY(QTest::qWaitFor([&] { return result.has_value(); }));
         QCOMPARE(result->outcome, ExecutionResult::Outcome::Cancelled);
+        QCOMPARE(result->exitCode, -1); // not killed: nothing ran
         QVERIFY(session);
         QVERIFY(!session->hasCell());
         source.containers.constFirst()->becomeReady();
@@ -514,6 +524,50 @@ private Q_SLOTS:
         QTest::qWait(20);
         QCOMPARE(session->cellCount(), 0);
         QCOMPARE(source.containers.constFirst()->messages, QList<QByteArray>{QByteArray()});
+
+        SandboxRun next(services, request, session);
+        const ExecutionResult ran = resultOf(next);
+        QCOMPARE(ran.outcome, ExecutionResult::Outcome::Exited);
+        QCOMPARE(ran.stdoutBytes, QByteArray("cell 1\n"));
+        QCOMPARE(next.containerName(),
+                 source.containers.size() == 1 ? QStringLiteral("session-container-1") : QString());
+        QCOMPARE(source.containers.constFirst()->handedOver, 0);
+    }
+
+    // A session ended (end_session, the idle limit) while a cell runs: the cell is told, and
+    // the session keeps the reason it was ended for.
+    void aSessionEndedUnderItsCellKeepsWhy()
+    {
+        RecordingServices services;
+        ScriptedSessionSource source(services);
+        InterpreterSessions sessions(source);
+        const InterpreterOwner owner{QStringLiteral("stdio:"), QStringLiteral("stdio"), {}};
+        QVERIFY(sessions.prepare(owner, QStringLiteral("s"), Language::Python, {}));
+        QPointer<InterpreterSession> session = sessions.find(owner.key, QStringLiteral("s"));
+        QVERIFY(session);
+        source.containers.constFirst()->holdCells = true;
+
+        RunRequest request = pythonRequest();
+        request.interpreterOwner = owner.key;
+        request.interpreterName = QStringLiteral("s");
+        std::optional<ExecutionResult> result;
+        SandboxRun run(services, request, session);
+        connect(&run, &SandboxRun::finished, this,
+                [&result](const ExecutionResult& finished) { result = finished; });
+        run.start();
+        QVERIFY(QTest::qWaitFor([&] { return session->cellCount() == 1; }));
+        QString closedFor;
+        connect(session, &InterpreterSession::closed, this,
+                [&closedFor](const QString& reason) { closedFor += reason + u';'; });
+        session->end(QStringLiteral("ended by its client"));
+        QVERIFY(QTest::qWaitFor([&] { return result.has_value(); }));
+        QCOMPARE(result->outcome, ExecutionResult::Outcome::EngineError);
+        // Closed once, for its reason (not "its cell had to be killed", as the cell's run gave
+        // it back), and not as if the cell's result had said so.
+        QCOMPARE(closedFor, QStringLiteral("ended by its client;"));
+        QVERIFY(!session || (session->state() == InterpreterSession::State::Ended &&
+                             session->endReason() == QStringLiteral("ended by its client") &&
+                             !session->endedWithCell()));
     }
 
     void aCellOfAGoneSessionNeverRunsElsewhere()
