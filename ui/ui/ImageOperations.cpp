@@ -56,8 +56,7 @@ void ImageOperations::buildDefaultImage(Language language)
                             LanguageTraits::defaultImageName(language), folder);
         return;
     }
-    m_subject = LanguageTraits::displayName(language);
-    start(Operation::Build,
+    start(Operation::Build, LanguageTraits::displayName(language),
           {ContainersFolder::buildScript(folder),
            ContainersFolder::buildScriptArguments(m_runtime->name(), language, m_rebuild)});
 }
@@ -65,26 +64,22 @@ void ImageOperations::buildDefaultImage(Language language)
 void ImageOperations::buildFromDockerfile(const QString& dockerfile, const QString& tag,
                                           const QString& contextDir)
 {
-    m_subject = tag;
-    start(Operation::Build,
+    start(Operation::Build, tag,
           {m_runtime->program(), m_runtime->buildImageArguments(dockerfile, tag, contextDir)});
 }
 
 void ImageOperations::pull(const QString& image)
 {
-    m_subject = image;
-    start(Operation::Pull, {m_runtime->program(), m_runtime->pullImageArguments(image)});
+    start(Operation::Pull, image, {m_runtime->program(), m_runtime->pullImageArguments(image)});
 }
 
 void ImageOperations::remove(const QString& image)
 {
-    m_subject = image;
-    start(Operation::Remove, {m_runtime->program(), m_runtime->removeImageArguments(image)});
+    start(Operation::Remove, image, {m_runtime->program(), m_runtime->removeImageArguments(image)});
 }
 
 void ImageOperations::test(const QString& image, Language language)
 {
-    m_subject = image;
     EngineJob::Command command{
         m_runtime->program(),
         m_runtime->quickRunArguments(image, LanguageTraits::interpreterCommand(language),
@@ -94,7 +89,7 @@ void ImageOperations::test(const QString& image, Language language)
     // (rootless Podman warns there that it ignores the limits), and is shown as such.
     command.separateErrors = true;
     command.keepOutput = true; // what it printed is the test's answer
-    start(Operation::Test, std::move(command));
+    start(Operation::Test, image, std::move(command));
 }
 
 void ImageOperations::cancel()
@@ -105,11 +100,12 @@ void ImageOperations::cancel()
     m_job->cancel();
 }
 
-void ImageOperations::start(Operation operation, EngineJob::Command command)
+void ImageOperations::start(Operation operation, const QString& subject, EngineJob::Command command)
 {
     if (m_job || !m_runtime)
         return;
     m_operation = operation;
+    m_subject = subject;
     m_jobRuntime = m_runtime;
     // The engine the settings name (build-images' own engine calls read the same variables).
     command.environment = m_runtime->processEnvironment();
@@ -121,8 +117,9 @@ void ImageOperations::start(Operation operation, EngineJob::Command command)
     });
     connect(m_job, &EngineJob::finished, this, &ImageOperations::onFinished);
     Q_EMIT logged(QStringLiteral("$ ") + m_job->commandLine());
-    m_job->start();
+    // Before start(): a program that cannot be started ends the job within it.
     Q_EMIT busyChanged(true);
+    m_job->start();
 }
 
 void ImageOperations::onFinished()

@@ -78,7 +78,8 @@ private:
         Test,
     };
 
-    void start(Operation operation, EngineJob::Command command);
+    // `subject`: what the command is about, for the log's last line.
+    void start(Operation operation, const QString& subject, EngineJob::Command command);
     void onFinished();
     // How the job ended, for the log.
     void logEnding(const EngineJob& job);

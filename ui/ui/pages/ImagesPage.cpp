@@ -147,7 +147,10 @@ ImagesPage::ImagesPage(const QString& dataDir, ImageOperations& operations, QWid
             [this] { setSelectedAsDefault(Language::Python); });
     connect(m_setDefaultJs, &QAction::triggered, this,
             [this] { setSelectedAsDefault(Language::JavaScript); });
-    connect(m_cancel, &QPushButton::clicked, &m_operations, &ImageOperations::cancel);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        m_operations.cancel();
+        m_cancel->setEnabled(false); // once is enough: the command is stopping
+    });
     connect(&m_operations, &ImageOperations::logged, this, &ImagesPage::appendLog);
     connect(&m_operations, &ImageOperations::busyChanged, this, &ImagesPage::updateButtons);
     connect(&m_operations, &ImageOperations::finished, this,
