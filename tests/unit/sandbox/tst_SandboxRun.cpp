@@ -242,6 +242,41 @@ RunRequest pythonRequest()
     return request;
 }
 
+// Starts `run`; `into` gets its result when it finishes.
+void startInto(SandboxRun& run, std::optional<ExecutionResult>& into)
+{
+    QObject::connect(&run, &SandboxRun::finished, &run,
+                     [&into](const ExecutionResult& finished) { into = finished; });
+    run.start();
+}
+
+// One client's interpreter session "s" on a scripted container (source.containers.first()),
+// and the request of a cell in it.
+struct ScriptedSession
+{
+    // `neverReady`: its container does not say it is ready until told to.
+    explicit ScriptedSession(bool neverReady = false)
+    {
+        source.neverReady = neverReady;
+        if (sessions.prepare(owner, QStringLiteral("s"), Language::Python, {}))
+            session = sessions.find(owner.key, QStringLiteral("s"));
+    }
+    SessionChannelLog& container() { return *source.containers.constFirst(); }
+    RunRequest cell() const
+    {
+        RunRequest request = pythonRequest();
+        request.interpreterOwner = owner.key;
+        request.interpreterName = QStringLiteral("s");
+        return request;
+    }
+
+    RecordingServices services;
+    ScriptedSessionSource source{services};
+    InterpreterSessions sessions{source};
+    const InterpreterOwner owner{QStringLiteral("stdio:"), QStringLiteral("stdio"), {}};
+    QPointer<InterpreterSession> session;
+};
+
 ExecutionResult resultOf(SandboxRun& run)
 {
     std::optional<ExecutionResult> result;
@@ -437,19 +472,12 @@ private Q_SLOTS:
 
     void aCellWhoseInterpreterDiesEndsItsSession()
     {
-        RecordingServices services;
-        ScriptedSessionSource source(services);
-        InterpreterSessions sessions(source);
-        const InterpreterOwner owner{QStringLiteral("stdio:"), QStringLiteral("stdio"), {}};
-        QVERIFY(sessions.prepare(owner, QStringLiteral("s"), Language::Python, {}));
-        QPointer<InterpreterSession> session = sessions.find(owner.key, QStringLiteral("s"));
+        ScriptedSession scripted;
+        auto& [services, source, sessions, owner, session] = scripted;
         QVERIFY(session);
-        source.containers.constFirst()->exitStatus = "signal=9 session=0";
+        scripted.container().exitStatus = "signal=9 session=0";
 
-        RunRequest request = pythonRequest();
-        request.interpreterOwner = owner.key;
-        request.interpreterName = QStringLiteral("s");
-        SandboxRun run(services, request, session);
+        SandboxRun run(services, scripted.cell(), session);
         const ExecutionResult result = resultOf(run);
         QCOMPARE(result.exitCode, 128 + 9);
         QVERIFY2(result.sessionNote.contains(QLatin1String("state is gone")),
@@ -469,22 +497,16 @@ private Q_SLOTS:
     // though the session has already given the container back.
     void aCellWhoseContainerEndsSaysWhatTheEngineSaid()
     {
-        RecordingServices services;
-        ScriptedSessionSource source(services);
-        InterpreterSessions sessions(source);
-        const InterpreterOwner owner{QStringLiteral("stdio:"), QStringLiteral("stdio"), {}};
-        QVERIFY(sessions.prepare(owner, QStringLiteral("s"), Language::Python, {}));
-        source.containers.constFirst()->endsWith = "Error: container was killed by the OOM reaper";
+        ScriptedSession scripted;
+        QVERIFY(scripted.session);
+        scripted.container().endsWith = "Error: container was killed by the OOM reaper";
 
-        RunRequest request = pythonRequest();
-        request.interpreterOwner = owner.key;
-        request.interpreterName = QStringLiteral("s");
-        SandboxRun run(services, request, sessions.find(owner.key, QStringLiteral("s")));
+        SandboxRun run(scripted.services, scripted.cell(), scripted.session);
         const ExecutionResult result = resultOf(run);
         QCOMPARE(result.outcome, ExecutionResult::Outcome::EngineError);
         QVERIFY2(result.engineError.contains(QLatin1String("killed by the OOM reaper")),
                  qPrintable(result.engineError));
-        QVERIFY(!sessions.find(owner.key, QStringLiteral("s")));
+        QVERIFY(!scripted.sessions.find(scripted.owner.key, QStringLiteral("s")));
     }
 
     // A cell comes while its session is still starting: it holds the session and waits for it.
@@ -493,23 +515,14 @@ private Q_SLOTS:
     // next cell runs in the same session.
     void aCellCancelledWhileItsSessionStartsIsNeverSent()
     {
-        RecordingServices services;
-        ScriptedSessionSource source(services);
-        source.neverReady = true;
-        InterpreterSessions sessions(source);
-        const InterpreterOwner owner{QStringLiteral("stdio:"), QStringLiteral("stdio"), {}};
-        QVERIFY(sessions.prepare(owner, QStringLiteral("s"), Language::Python, {}));
-        QPointer<InterpreterSession> session = sessions.find(owner.key, QStringLiteral("s"));
+        ScriptedSession scripted(true);
+        auto& [services, source, sessions, owner, session] = scripted;
         QVERIFY(session);
 
-        RunRequest request = pythonRequest();
-        request.interpreterOwner = owner.key;
-        request.interpreterName = QStringLiteral("s");
+        const RunRequest request = scripted.cell();
         std::optional<ExecutionResult> result;
         SandboxRun run(services, request, session);
-        connect(&run, &SandboxRun::finished, this,
-                [&result](const ExecutionResult& finished) { result = finished; });
-        run.start();
+        startInto(run, result);
         QVERIFY(QTest::qWaitFor([&] { return session->hasCell(); }));
         QCOMPARE(session->state(), InterpreterSession::State::Starting);
         run.cancel();
@@ -538,23 +551,14 @@ private Q_SLOTS:
     // the session keeps the reason it was ended for.
     void aSessionEndedUnderItsCellKeepsWhy()
     {
-        RecordingServices services;
-        ScriptedSessionSource source(services);
-        InterpreterSessions sessions(source);
-        const InterpreterOwner owner{QStringLiteral("stdio:"), QStringLiteral("stdio"), {}};
-        QVERIFY(sessions.prepare(owner, QStringLiteral("s"), Language::Python, {}));
-        QPointer<InterpreterSession> session = sessions.find(owner.key, QStringLiteral("s"));
+        ScriptedSession scripted;
+        QPointer<InterpreterSession>& session = scripted.session;
         QVERIFY(session);
-        source.containers.constFirst()->holdCells = true;
+        scripted.container().holdCells = true;
 
-        RunRequest request = pythonRequest();
-        request.interpreterOwner = owner.key;
-        request.interpreterName = QStringLiteral("s");
         std::optional<ExecutionResult> result;
-        SandboxRun run(services, request, session);
-        connect(&run, &SandboxRun::finished, this,
-                [&result](const ExecutionResult& finished) { result = finished; });
-        run.start();
+        SandboxRun run(scripted.services, scripted.cell(), session);
+        startInto(run, result);
         QVERIFY(QTest::qWaitFor([&] { return session->cellCount() == 1; }));
         QString closedFor;
         connect(session, &InterpreterSession::closed, this,
