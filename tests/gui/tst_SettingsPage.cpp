@@ -12,6 +12,7 @@
 #include "ui/pages/SettingsPage.h"
 #include "ui/settings/DesktopSettings.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -29,6 +30,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <memory>
 
@@ -127,7 +129,8 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QSpinBox>(page, "keepDays").value(), 90);
         QCOMPARE(findNamed<QSpinBox>(page, "keepMegabytes").value(), 512);
         QCOMPARE(findNamed<QSpinBox>(page, "keepPerText").value(), 256);
-        QCOMPARE(findNamed<QComboBox>(page, "engine").currentData().toString(), QStringLiteral("auto"));
+        QCOMPARE(findNamed<QComboBox>(page, "engine").currentData().toString(),
+                 QStringLiteral("auto"));
         QVERIFY(!findNamed<QCheckBox>(page, "approvalRequired").isChecked());
         QVERIFY(!findNamed<QSpinBox>(page, "approvalTimeout").isEnabled());
         // Notified of approvals, not of failures, unless asked.
@@ -137,6 +140,40 @@ private Q_SLOTS:
         QVERIFY(!page.hasChanges());
         QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
         QVERIFY(!findNamed<QPushButton>(page, "revertButton").isEnabled());
+    }
+
+    // Scrolling down the page with the wheel changes nothing: a field takes the wheel only
+    // once it has the focus (a click or Tab).
+    void theWheelChangesOnlyAFocusedField()
+    {
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
+        QSpinBox& days = findNamed<QSpinBox>(page, "keepDays");
+        QComboBox& unit = findNamed<QComboBox>(page, "outputCapUnit");
+        QPushButton& apply = findNamed<QPushButton>(page, "applyButton");
+        const auto wheelDown = [](QWidget& over) {
+            const QPointF at(over.width() / 2.0, over.height() / 2.0);
+            QWheelEvent event(at, over.mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(&over, &event);
+        };
+        findNamed<QPushButton>(page, "revertButton").setFocus();
+        QVERIFY(!days.hasFocus());
+        wheelDown(days);
+        wheelDown(unit);
+        QCOMPARE(days.value(), 90);
+        QCOMPARE(unit.currentText(), QStringLiteral("MiB"));
+        QVERIFY(!page.hasChanges());
+        QVERIFY(!apply.isEnabled());
+
+        // Clicked into, the field is the person's to change with the wheel.
+        days.setFocus();
+        QTRY_VERIFY(days.hasFocus());
+        wheelDown(days);
+        QCOMPARE(days.value(), 89);
+        QVERIFY(page.hasChanges());
+        QTest::mouseClick(&findNamed<QPushButton>(page, "revertButton"), Qt::LeftButton);
+        QTRY_COMPARE(days.value(), 90);
+        QVERIFY(!page.hasChanges());
     }
 
     void editedValuesAreSavedForEveryServer()

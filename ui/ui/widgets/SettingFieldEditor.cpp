@@ -4,6 +4,7 @@
 #include "runtime/SharedFolderText.h"
 #include "ui/widgets/HostListEditor.h"
 #include "ui/widgets/SharedFoldersEditor.h"
+#include "ui/widgets/WheelNeedsFocus.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -100,6 +101,7 @@ void SettingFieldEditor::makeNumber(QWidget* group, QFormLayout* layout)
         m_decimal->setRange(m_field.minimum, m_field.maximum);
         m_decimal->setSingleStep(m_field.step);
         connect(m_decimal, &QDoubleSpinBox::valueChanged, this, &SettingFieldEditor::changed);
+        WheelNeedsFocus::applyTo(m_decimal);
         layout->addRow(m_field.label, m_decimal);
         m_widget = m_decimal;
         return;
@@ -112,6 +114,7 @@ void SettingFieldEditor::makeNumber(QWidget* group, QFormLayout* layout)
     m_spin->setAccelerated(true);
     m_widget = m_spin;
     connect(m_spin, &QSpinBox::valueChanged, this, &SettingFieldEditor::changed);
+    WheelNeedsFocus::applyTo(m_spin);
     if (m_field.kind == Kind::Number) {
         m_spin->setRange(static_cast<int>(m_field.minimum), static_cast<int>(m_field.maximum));
         layout->addRow(m_field.label, m_spin);
@@ -126,6 +129,7 @@ void SettingFieldEditor::makeNumber(QWidget* group, QFormLayout* layout)
     // Several units: the box and a list of them, the box as wide as its widest range needs.
     m_unit = new QComboBox(group);
     m_unit->setObjectName(m_field.objectName + QStringLiteral("Unit"));
+    WheelNeedsFocus::applyTo(m_unit);
     for (const SettingFormField::Unit& unit : std::as_const(m_field.units))
         m_unit->addItem(unit.name, unit.bytes);
     m_spin->setRange(1, static_cast<int>(m_field.maximum / m_field.units.constFirst().bytes));
@@ -153,6 +157,7 @@ void SettingFieldEditor::makeChoice(QWidget* group, QFormLayout* layout)
         for (const SettingFormField::Choice& choice : std::as_const(m_field.choices))
             m_list->addItem(choice.label, choice.text);
         connect(m_list, &QComboBox::currentIndexChanged, this, &SettingFieldEditor::changed);
+        WheelNeedsFocus::applyTo(m_list);
         layout->addRow(m_field.label, m_list);
         m_widget = m_list;
         return;
