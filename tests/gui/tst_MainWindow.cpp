@@ -102,6 +102,29 @@ private Q_SLOTS:
         pages.setCurrentWidget(&page);
     }
 
+    // The keyboard reaches every page (Ctrl+1...) and, from any of them, the runs' filter
+    // (Ctrl+F), its text selected to be typed over.
+    void shortcutsSwitchPagesAndFindTheFilter()
+    {
+        csm::RunsPage& runs = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        QTabWidget& pages = findNamed<QTabWidget>(*m_window, "pages");
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QCOMPARE(pages.count(), 6);
+        for (int page = pages.count(); page >= 1; --page) {
+            QTest::keyClick(m_window.get(), Qt::Key(Qt::Key_0 + page), Qt::ControlModifier);
+            QCOMPARE(pages.currentIndex(), page - 1);
+        }
+        pages.setCurrentWidget(&findNamed<QWidget>(*m_window, "settingsPage"));
+        QLineEdit& filter = findNamed<QLineEdit>(runs, "textFilter");
+        filter.setText(QStringLiteral("no such run"));
+        QTest::keyClick(m_window.get(), Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(pages.currentWidget(), &runs);
+        QTRY_VERIFY(filter.hasFocus());
+        QCOMPARE(filter.selectedText(), QStringLiteral("no such run"));
+        filter.clear();
+    }
+
     void aHeadlessServersRunAppearsLive()
     {
         csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");

@@ -69,7 +69,7 @@ private Q_SLOTS:
         status.httpUrl = QUrl(QStringLiteral("http://127.0.0.1:8765/mcp"));
         tray.showStatus(status, true);
         const QString tip = tray.toolTip();
-        QVERIFY2(tip.contains(QLatin1String("2 call(s) running")), qPrintable(tip));
+        QVERIFY2(tip.contains(QLatin1String("2 calls running")), qPrintable(tip));
         QVERIFY(tip.contains(QLatin1String("1 waiting for your approval")));
         QVERIFY(tip.contains(QLatin1String("http://127.0.0.1:8765/mcp")));
         QVERIFY(tip.contains(QLatin1String("stdio")));

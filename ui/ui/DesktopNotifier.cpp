@@ -3,6 +3,7 @@
 #include "approval/ApprovalRequest.h"
 #include "history/HistoryStore.h"
 #include "runtime/Language.h"
+#include "ui/Plural.h"
 #include "ui/widgets/TrayIcon.h"
 
 namespace csm {
@@ -77,7 +78,7 @@ void DesktopNotifier::checkFailures()
     for (const RunRecord& run : std::as_const(failed))
         m_told.insert(run.id);
     if (failed.size() > kMaxFailureMessages) {
-        m_tray.notify(tr("%n call(s) failed", nullptr, int(failed.size())),
+        m_tray.notify(tr("%1 failed").arg(Plural::of(failed.size(), "call", "calls")),
                       tr("See the Runs page for what they printed."));
         return;
     }

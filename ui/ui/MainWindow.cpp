@@ -14,6 +14,7 @@
 #include "ui/pages/SecretsPage.h"
 #include "ui/pages/ServerPage.h"
 #include "ui/pages/SettingsPage.h"
+#include "ui/Plural.h"
 #include "ui/settings/DesktopSettings.h"
 #include "ui/widgets/HealthBanner.h"
 #include "ui/widgets/TrayIcon.h"
@@ -26,9 +27,12 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace csm {
 
@@ -123,9 +127,11 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
                 &DesktopNotifier::approvalRequested);
         connect(m_server, &EmbeddedServer::statusChanged, this, [this](const ServerStatus& status) {
             m_tray->showStatus(status, m_server->isServingStdio());
-            setWindowTitle(status.runningCalls > 0 ? tr("Code Sandbox — %n call(s) running",
-                                                        nullptr, status.runningCalls)
-                                                   : tr("Code Sandbox"));
+            // Ending with the application's name, which the platform would otherwise add again.
+            setWindowTitle(status.runningCalls > 0
+                               ? tr("%1 running — Code Sandbox")
+                                     .arg(Plural::of(status.runningCalls, "call", "calls"))
+                               : tr("Code Sandbox"));
         });
         connect(m_server, &EmbeddedServer::stopped, this, [this] {
             if (m_quitting)
@@ -153,7 +159,27 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
     centralLayout->addWidget(m_banner);
     centralLayout->addWidget(m_pages, 1);
     setCentralWidget(central);
+    addKeyboardShortcuts();
     resize(1280, 800);
+}
+
+void MainWindow::addKeyboardShortcuts()
+{
+    // Ctrl+1, Ctrl+2...: the pages in their order, as in a browser's tabs.
+    for (int page = 0; page < std::min(m_pages->count(), 9); ++page) {
+        auto* shortcut =
+            new QShortcut(QKeySequence(Qt::ControlModifier | Qt::Key(Qt::Key_1 + page)), this,
+                          [this, page] { m_pages->setCurrentIndex(page); });
+        shortcut->setObjectName(QStringLiteral("pageShortcut%1").arg(page + 1));
+    }
+    // Ctrl+F: the runs' text filter, from any page.
+    if (m_runs) {
+        auto* find = new QShortcut(QKeySequence::Find, this, [this] {
+            m_pages->setCurrentWidget(m_runs);
+            m_runs->focusFilter();
+        });
+        find->setObjectName(QStringLiteral("findShortcut"));
+    }
 }
 
 void MainWindow::applyDesktopSettings()

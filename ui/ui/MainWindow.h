@@ -45,6 +45,9 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    // Ctrl+1... for the pages, Ctrl+F for the runs' filter.
+    void addKeyboardShortcuts();
+
     std::unique_ptr<HistoryStore> m_history;
     QTabWidget* m_pages = nullptr;
     RunsPage* m_runs = nullptr;

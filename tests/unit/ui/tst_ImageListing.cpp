@@ -495,6 +495,28 @@ private Q_SLOTS:
         QVERIFY(check.problems().isEmpty());
     }
 
+    // A count and its noun agree: "1 hour ago", "3 hours ago", never "1 hour(s) ago".
+    void ageSaysHowLongAgoInWords_data()
+    {
+        QTest::addColumn<qint64>("secondsAgo");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("seconds") << qint64(20) << QStringLiteral("just now");
+        QTest::newRow("one minute") << qint64(61) << QStringLiteral("1 minute ago");
+        QTest::newRow("minutes") << qint64(5 * 60) << QStringLiteral("5 minutes ago");
+        QTest::newRow("one hour") << qint64(3600) << QStringLiteral("1 hour ago");
+        QTest::newRow("hours") << qint64(3 * 3600 + 10) << QStringLiteral("3 hours ago");
+        QTest::newRow("one day") << qint64(86400 + 5) << QStringLiteral("1 day ago");
+        QTest::newRow("days") << qint64(12 * 86400) << QStringLiteral("12 days ago");
+    }
+
+    void ageSaysHowLongAgoInWords()
+    {
+        QFETCH(qint64, secondsAgo);
+        QFETCH(QString, shown);
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        QCOMPARE(ImagesModel::age(now.addSecs(-secondsAgo), now), shown);
+    }
+
     void model()
     {
         ImagesModel model;

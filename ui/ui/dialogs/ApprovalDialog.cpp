@@ -1,6 +1,7 @@
 #include "ui/dialogs/ApprovalDialog.h"
 
 #include "core/VisibleText.h"
+#include "ui/Plural.h"
 #include "ui/widgets/CodeView.h"
 
 #include <QDateTime>
@@ -51,17 +52,18 @@ ApprovalDialog::ApprovalDialog(const ApprovalRequest& request, QWidget* parent)
     m_files->setTextFormat(Qt::PlainText);
     m_files->setWordWrap(true);
     m_files->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_files->setText(tr("With %n file(s), placed beside it before it runs: %1", nullptr,
-                        static_cast<int>(files.size()))
-                         .arg(files.join(QStringLiteral(", "))));
+    m_files->setText(
+        tr("With %1, placed beside it before it runs: %2")
+            .arg(Plural::of(files.size(), "file", "files"), files.join(QStringLiteral(", "))));
     m_files->setVisible(!files.isEmpty());
     m_hiddenWarning->setTextFormat(Qt::PlainText);
     m_hiddenWarning->setWordWrap(true);
     m_hiddenWarning->setStyleSheet(QStringLiteral("color: #b3261e;"));
     m_hiddenWarning->setText(
-        tr("This call contains %n invisible or text-direction character(s), shown highlighted "
-           "as ⟦U+…⟧. Such characters can make code look different from what it does.",
-           nullptr, static_cast<int>(hidden)));
+        tr("This call contains %1, shown highlighted as ⟦U+…⟧. Such characters can make code "
+           "look different from what it does.")
+            .arg(Plural::of(hidden, "invisible or text-direction character",
+                            "invisible or text-direction characters")));
     m_hiddenWarning->setVisible(hidden > 0);
     m_code->showCode(code.text(), languageOf(request.tool));
     // No horizontal scrolling: the end of a long line cannot hide beyond the right edge.

@@ -1,5 +1,7 @@
 #include "ui/models/ImagesModel.h"
 
+#include "ui/Plural.h"
+
 #include <QLocale>
 
 #include <algorithm>
@@ -99,19 +101,12 @@ QString ImagesModel::age(const QDateTime& created, const QDateTime& now)
         return QLocale().toString(created.toLocalTime().date(), QLocale::ShortFormat);
     if (seconds < 60)
         return tr("just now");
-    // Spelled out: without a translation loaded, tr()'s %n plurals would read "3 hour(s)".
-    if (seconds < 3600) {
-        const qint64 minutes = seconds / 60;
-        return minutes == 1 ? tr("1 minute ago") : tr("%1 minutes ago").arg(minutes);
-    }
-    if (seconds < 86400) {
-        const qint64 hours = seconds / 3600;
-        return hours == 1 ? tr("1 hour ago") : tr("%1 hours ago").arg(hours);
-    }
-    if (seconds < 60 * 86400) {
-        const qint64 days = seconds / 86400;
-        return days == 1 ? tr("1 day ago") : tr("%1 days ago").arg(days);
-    }
+    if (seconds < 3600)
+        return tr("%1 ago").arg(Plural::of(seconds / 60, "minute", "minutes"));
+    if (seconds < 86400)
+        return tr("%1 ago").arg(Plural::of(seconds / 3600, "hour", "hours"));
+    if (seconds < 60 * 86400)
+        return tr("%1 ago").arg(Plural::of(seconds / 86400, "day", "days"));
     return QLocale().toString(created.toLocalTime().date(), QLocale::ShortFormat);
 }
 

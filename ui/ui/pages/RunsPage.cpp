@@ -7,6 +7,7 @@
 #include "server/EmbeddedServer.h"
 #include "ui/models/RunsModel.h"
 #include "ui/pages/RunDetailPane.h"
+#include "ui/Plural.h"
 #include "ui/widgets/RunsEmptyNotice.h"
 
 #include <QAction>
@@ -381,12 +382,18 @@ void RunsPage::refreshSessions()
             session.key);
         m_session->setItemData(
             m_session->count() - 1,
-            tr("%n call(s); container %1", nullptr, session.calls).arg(session.key),
+            tr("%1; container %2").arg(Plural::of(session.calls, "call", "calls"), session.key),
             Qt::ToolTipRole);
     }
     if (chosen.isValid() && m_session->findData(chosen) < 0)
         m_session->addItem(chosenText, chosen);
     m_session->setCurrentIndex(chosen.isValid() ? std::max(0, m_session->findData(chosen)) : 0);
+}
+
+void RunsPage::focusFilter()
+{
+    m_text->setFocus(Qt::ShortcutFocusReason);
+    m_text->selectAll();
 }
 
 void RunsPage::showSession(const QString& key)
@@ -589,14 +596,14 @@ void RunsPage::copyCode()
     const int copied =
         copyOfSelected([](const RunRecord& run) { return run.code; }, QStringLiteral("\n\n"));
     if (copied > 0)
-        setMessage(tr("Copied the code of %n run(s).", nullptr, copied));
+        setMessage(tr("Copied the code of %1.").arg(Plural::of(copied, "run", "runs")));
 }
 
 void RunsPage::copyOutput()
 {
     const int copied = copyOfSelected(outputOf, QStringLiteral("\n"));
     if (copied > 0)
-        setMessage(tr("Copied the output of %n run(s).", nullptr, copied));
+        setMessage(tr("Copied the output of %1.").arg(Plural::of(copied, "run", "runs")));
 }
 
 int RunsPage::copyOfSelected(const std::function<QString(const RunRecord&)>& part,
@@ -619,7 +626,7 @@ void RunsPage::chooseExportFile()
         return;
     const QString json = tr("JSON (*.json)");
     const QString csv = tr("CSV (*.csv)");
-    auto* dialog = new QFileDialog(this, tr("Export %n run(s)", nullptr, int(ids.size())),
+    auto* dialog = new QFileDialog(this, tr("Export %1").arg(Plural::of(ids.size(), "run", "runs")),
                                    QDir::home().filePath(QStringLiteral("runs.json")),
                                    json + QStringLiteral(";;") + csv);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
@@ -654,8 +661,8 @@ bool RunsPage::exportRuns(const QList<qint64>& ids, const QString& path)
         setMessage(tr("Export failed: %1").arg(exported.error()));
         return false;
     }
-    setMessage(
-        tr("Exported %n run(s) to %1.", nullptr, written).arg(QDir::toNativeSeparators(path)));
+    setMessage(tr("Exported %1 to %2.")
+                   .arg(Plural::of(written, "run", "runs"), QDir::toNativeSeparators(path)));
     return true;
 }
 
@@ -727,8 +734,9 @@ bool RunsPage::exportSession(const QString& key, const QString& path)
         setMessage(tr("Export failed: %1").arg(written.error()));
         return false;
     }
-    setMessage(tr("Exported the session %1 (%n call(s)) to %2.", nullptr, int(runs.size()))
-                   .arg(runs.constFirst().sessionName, QDir::toNativeSeparators(path)));
+    setMessage(tr("Exported the session %1 (%2) to %3.")
+                   .arg(runs.constFirst().sessionName, Plural::of(runs.size(), "call", "calls"),
+                        QDir::toNativeSeparators(path)));
     return true;
 }
 
@@ -737,11 +745,11 @@ void RunsPage::confirmDelete()
     const QList<qint64> ids = selectedRunIds();
     if (ids.isEmpty() || m_deleteConfirmation)
         return;
-    auto* box = new QMessageBox(
-        QMessageBox::Question, tr("Delete runs"),
-        tr("Delete %n run(s) from the history? Their code and output are gone for good.", nullptr,
-           int(ids.size())),
-        QMessageBox::NoButton, this);
+    auto* box =
+        new QMessageBox(QMessageBox::Question, tr("Delete runs"),
+                        tr("Delete %1 from the history? Their code and output are gone for good.")
+                            .arg(Plural::of(ids.size(), "run", "runs")),
+                        QMessageBox::NoButton, this);
     QPushButton* remove = box->addButton(tr("Delete"), QMessageBox::DestructiveRole);
     box->addButton(QMessageBox::Cancel);
     box->setDefaultButton(QMessageBox::Cancel);
@@ -761,7 +769,7 @@ bool RunsPage::deleteRuns(const QList<qint64>& ids)
         setMessage(tr("Delete failed: %1").arg(deleted.error()));
         return false;
     }
-    setMessage(tr("Deleted %n run(s).", nullptr, int(ids.size())));
+    setMessage(tr("Deleted %1.").arg(Plural::of(ids.size(), "run", "runs")));
     return true;
 }
 

@@ -79,6 +79,8 @@ public:
     // Shows only the cells of the session `key` (RunRecord::sessionKey), whatever the other
     // filters said.
     void showSession(const QString& key);
+    // Puts the keyboard in the text filter, its text selected (Ctrl+F).
+    void focusFilter();
     // Shows only the runs of `selection` (a bar of the Activity page): its time, and its client
     // or status; the other filters are cleared.
     void showSelection(const RunsSelection& selection);

@@ -7,6 +7,7 @@
 #include "server/EmbeddedServer.h"
 #include "transport/http/HttpTokenFile.h"
 #include "ui/models/SessionsModel.h"
+#include "ui/Plural.h"
 #include "ui/settings/DesktopSettings.h"
 #include "ui/widgets/InterpreterSessionsBox.h"
 
@@ -425,8 +426,8 @@ void ServerPage::showStatus(const ServerStatus& status)
                   ? tr("HTTP listener: on, at %1.").arg(status.httpUrl.toString())
                   : tr("HTTP listener: off (start it below to let clients connect over HTTP)."));
     QStringList activity;
-    activity << tr("%n client(s) connected", nullptr, static_cast<int>(status.sessions.size()));
-    activity << tr("%n call(s) running", nullptr, status.runningCalls);
+    activity << tr("%1 connected").arg(Plural::of(status.sessions.size(), "client", "clients"));
+    activity << tr("%1 running").arg(Plural::of(status.runningCalls, "call", "calls"));
     if (status.pendingApprovals > 0)
         activity << tr("%n waiting for your approval", nullptr, status.pendingApprovals);
     lines << activity.join(QStringLiteral(" · "));

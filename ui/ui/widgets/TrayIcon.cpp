@@ -1,5 +1,7 @@
 #include "ui/widgets/TrayIcon.h"
 
+#include "ui/Plural.h"
+
 #include <QImage>
 #include <QMenu>
 #include <QPainter>
@@ -110,7 +112,7 @@ void TrayIcon::showStatus(const ServerStatus& status, bool servingStdio)
             lines << tr("Serving an assistant over stdio");
         if (status.httpUrl.isValid())
             lines << tr("HTTP: %1").arg(status.httpUrl.toString());
-        lines << tr("%n call(s) running", nullptr, status.runningCalls);
+        lines << tr("%1 running").arg(Plural::of(status.runningCalls, "call", "calls"));
         if (status.pendingApprovals > 0)
             lines << tr("%n waiting for your approval", nullptr, status.pendingApprovals);
     }
