@@ -88,6 +88,30 @@ private Q_SLOTS:
         QVERIFY(findNamed<QLabel>(pane, "summary").text().contains(QLatin1String("4200 ms")));
     }
 
+    // Opened while it runs, a run shows the end of its output and follows it; opened once it
+    // ended, it shows the start.
+    void aRunningRunOpensAtItsEnd()
+    {
+        RunDetailPane pane;
+        pane.resize(600, 300);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        auto& out = findNamed<QPlainTextEdit>(pane, "stdout");
+        QScrollBar* bar = out.verticalScrollBar();
+        pane.showRun(running(lines(0, 200)));
+        QVERIFY(bar->maximum() > 0);
+        QCOMPARE(bar->value(), bar->maximum());
+        pane.showRun(running(lines(0, 300)));
+        QCOMPARE(bar->value(), bar->maximum());
+
+        RunRecord other = running(lines(0, 300));
+        other.id = 8;
+        other.status = RunStatus::Ok;
+        other.exitCode = 0;
+        pane.showRun(other);
+        QCOMPARE(bar->value(), 0);
+    }
+
     void stopAsksOnceAndSaysWhenNobodyAnswers()
     {
         RunDetailPane pane;

@@ -304,6 +304,12 @@ void RunDetailPane::showRun(const std::optional<RunRecord>& run)
         m_code->showCode(run ? run->code : QString(), run ? run->language : QString());
         m_stdout->setPlainText(run ? run->stdoutText : QString());
         m_stderr->setPlainText(run ? run->stderrText : QString());
+        // A running run opens at the end of its output, and so follows it as it grows
+        // (replaceOutput); an ended one opens at its start.
+        if (showsRunningRun()) {
+            for (QPlainTextEdit* view : {m_stdout, m_stderr})
+                view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum());
+        }
     }
     m_limits->setPlainText(run ? limitsText(run->limits) : QString());
     const QList<RunFileRecord> files = run ? run->files : QList<RunFileRecord>();
