@@ -32,6 +32,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -306,6 +307,13 @@ void tst_SecretsPage::addThroughTheDialog()
     QLineEdit& valueField = findNamed<QLineEdit>(*dialog, "valueEdit");
     QCheckBox& show = findNamed<QCheckBox>(*dialog, "showValue");
     QPushButton& ok = findNamed<QPushButton>(*dialog, "okButton");
+    // Each field's label is its mnemonic (Alt+N, Alt+V), shown as such, not as a literal "&".
+    for (QLineEdit* field : {&findNamed<QLineEdit>(*dialog, "nameEdit"), &valueField}) {
+        const QList<QLabel*> labels = dialog->findChildren<QLabel*>();
+        QVERIFY2(std::any_of(labels.cbegin(), labels.cend(),
+                             [field](const QLabel* label) { return label->buddy() == field; }),
+                 qPrintable(field->objectName()));
+    }
     QTest::keyClicks(&findNamed<QLineEdit>(*dialog, "nameEdit"), QStringLiteral("GUI_TOKEN"));
     QTest::keyClicks(&valueField, value);
 

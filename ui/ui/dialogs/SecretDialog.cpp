@@ -73,7 +73,10 @@ SecretDialog::SecretDialog(SecretStore& store, Mode mode, const SecretInfo& secr
     valueRow->addWidget(m_show);
     auto* form = new QFormLayout;
     form->addRow(tr("&Name:"), m_name);
-    form->addRow(tr("&Value:"), valueRow);
+    // A row of a layout gets no buddy from the form: without one, "&V" would show as is.
+    auto* valueLabel = new QLabel(tr("&Value:"), this);
+    valueLabel->setBuddy(m_value);
+    form->addRow(valueLabel, valueRow);
     form->addRow(QString(), m_hint);
     form->addRow(QString(), m_passThrough);
 
