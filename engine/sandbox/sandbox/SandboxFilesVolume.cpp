@@ -38,6 +38,7 @@ SandboxFilesVolume::SandboxFilesVolume(const ContainerRuntime& runtime, SandboxF
     , m_files(std::move(files))
     , m_labels(std::move(labels))
 {
+    m_copyAgain.setSingleShot(true);
     // Copied from files written now, not from the host's: the bytes read back are checked
     // against what was copied, and an installation replaced meanwhile changes nothing.
     m_staging = std::make_unique<QTemporaryDir>();
@@ -119,7 +120,7 @@ QString SandboxFilesVolume::nameFor(const QList<QByteArray>& contents)
 
 void SandboxFilesVolume::fill(const QString& image)
 {
-    if (m_filled || m_step || m_name.isEmpty())
+    if (m_filled || isFilling() || m_name.isEmpty())
         return;
     m_error.clear();
     m_failure = Failure::None;
@@ -168,7 +169,7 @@ void SandboxFilesVolume::createFiller(const QString& image)
         });
 }
 
-void SandboxFilesVolume::copy(int index)
+void SandboxFilesVolume::copy(int index, int attempt)
 {
     if (index == m_placed.size()) {
         verify(0);
@@ -176,11 +177,20 @@ void SandboxFilesVolume::copy(int index)
     }
     const PlacedFile& placed = m_placed.at(index);
     run(m_runtime.copyIntoArguments(placed.hostPath, m_helper, pathInVolume(placed.name)),
-        [this, index](int exitCode, const QByteArray& error) {
-            if (exitCode != 0)
-                fail(QStringLiteral("could not copy %1 into").arg(m_placed.at(index).name), error);
-            else
+        [this, index, attempt](int exitCode, const QByteArray& error) {
+            if (exitCode == 0) {
                 copy(index + 1);
+            } else if (attempt < kCopyTries) {
+                qCInfo(lcSandbox).noquote()
+                    << "copying" << m_placed.at(index).name << "into" << m_name
+                    << "failed; trying again:" << QString::fromUtf8(error).trimmed();
+                m_copyAgain.disconnect(this);
+                connect(&m_copyAgain, &QTimer::timeout, this,
+                        [this, index, attempt] { copy(index, attempt + 1); });
+                m_copyAgain.start(kCopyRetryMs * attempt);
+            } else {
+                fail(QStringLiteral("could not copy %1 into").arg(m_placed.at(index).name), error);
+            }
         });
 }
 

@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -48,7 +49,7 @@ public:
     QString name() const { return m_name; }
 
     bool isFilled() const { return m_filled; }
-    bool isFilling() const { return m_step != nullptr; }
+    bool isFilling() const { return m_step != nullptr || m_copyAgain.isActive(); }
     // Why the last fill failed; empty after a success.
     QString error() const { return m_error; }
     // What failed in the last fill.
@@ -78,7 +79,12 @@ private:
     void createVolume(const QString& image);
     void createFiller(const QString& image);
     // Copies m_placed[index] and those after it into the volume, then reads them back.
-    void copy(int index);
+    // `attempt`: 1, 2... A copy can fail while another server fills the same volume at the same
+    // moment (the engine replaces the file under it); the bytes are the same, so it is tried
+    // again, kCopyTries times in all.
+    void copy(int index, int attempt = 1);
+    static constexpr int kCopyTries = 3;
+    static constexpr int kCopyRetryMs = 300;
     // Reads m_placed[index] and those after it back from the volume: each a regular file with
     // the content copied, or the fill fails (a link or other content planted there, by an
     // image's copy-up into the empty volume or by anyone with the engine's API, is never
@@ -109,6 +115,8 @@ private:
     std::unique_ptr<QTemporaryDir> m_staging;
     QString m_helper;
     QPointer<QProcess> m_step;
+    // Waits before a copy is tried again.
+    QTimer m_copyAgain;
     QElapsedTimer m_sinceFill;
     QString m_error;
     Failure m_failure = Failure::None;

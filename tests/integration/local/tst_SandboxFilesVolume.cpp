@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace csm;
 
 namespace {
@@ -237,11 +239,42 @@ private Q_SLOTS:
         QCOMPARE(volume.failure(), SandboxFilesVolume::Failure::Other);
         QTRY_VERIFY(
             calls(dir).constLast().startsWith(QLatin1String("rm --force code-sandbox-fill-")));
+        // Tried three times before giving up.
+        const QStringList log = calls(dir);
+        QCOMPARE(std::count_if(log.cbegin(), log.cend(),
+                               [](const QString& call) { return call.startsWith(u"cp /"); }),
+                 3);
         // The engine is fine again: the next fill succeeds.
         writeFakeCli(dir, {});
         QVERIFY(waitFinished(volume));
         QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
         QCOMPARE(volume.failure(), SandboxFilesVolume::Failure::None);
+    }
+
+    // Another server filling the same volume at the same moment can make a copy fail once
+    // (Podman's service: "Error: 1 error occurred"): the copy is tried again, and the fill
+    // succeeds.
+    void aCopyThatFailsOnceIsTriedAgain()
+    {
+        QTemporaryDir dir;
+        const QString cli = writeFakeCli(dir, {});
+        QFile script(cli);
+        QVERIFY(script.open(QIODevice::ReadOnly));
+        QByteArray text = script.readAll();
+        script.close();
+        const QByteArray once = dir.filePath(QStringLiteral("failed-once")).toUtf8();
+        const QByteArray failOnce = "#!/bin/sh\nif [ \"$1\" = cp ] && [ ! -e '" + once +
+                                    "' ]; then touch '" + once +
+                                    "'; echo 'Error: 1 error occurred:' >&2; exit 125; fi\n";
+        text.replace(QByteArray("#!/bin/sh\n"), failOnce);
+        QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        script.write(text);
+        script.close();
+        DockerRuntime runtime(cli);
+        SandboxFilesVolume volume(runtime, filesIn(dir), {});
+        QVERIFY(waitFinished(volume));
+        QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
+        QVERIFY(QFileInfo::exists(QString::fromUtf8(once)));
     }
 
     void aMissingCliSaysSoAsEveryCallWould()
