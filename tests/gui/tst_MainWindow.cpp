@@ -603,6 +603,9 @@ private Q_SLOTS:
                  qPrintable(findNamed<QLabel>(detail, "summary").text()));
         // The whole output now, as the client got it.
         QVERIFY(out.toPlainText().startsWith(QLatin1String("tick 0\n")));
+        // The message line no longer says it is stopping.
+        QTRY_COMPARE(findNamed<QLabel>(page, "message").text(),
+                     QStringLiteral("Run #%1 stopped.").arg(id));
         QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(m_server->pid()), 15'000),
                  QStringList());
     }

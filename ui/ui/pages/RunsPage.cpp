@@ -4,9 +4,9 @@
 #include "history/InterpreterSessionExporter.h"
 #include "history/RunExporter.h"
 #include "runtime/Language.h"
-#include "server/EmbeddedServer.h"
 #include "ui/models/RunsModel.h"
 #include "ui/pages/RunDetailPane.h"
+#include "ui/pages/RunStops.h"
 #include "ui/Plural.h"
 #include "ui/widgets/RunsEmptyNotice.h"
 
@@ -103,6 +103,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     , m_empty(new RunsEmptyNotice(this))
     , m_tableOrNotice(new QStackedWidget(this))
     , m_detail(new RunDetailPane(this))
+    , m_stops(new RunStops(store, this))
 {
     // Messages quote file names and errors, never markup.
     m_message->setTextFormat(Qt::PlainText);
@@ -197,7 +198,9 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
         connect(combo, &QComboBox::currentIndexChanged, this, &RunsPage::applyFilter);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &RunsPage::showSelectedRun);
-    connect(m_detail, &RunDetailPane::stopRequested, this, &RunsPage::stopRun);
+    connect(m_detail, &RunDetailPane::stopRequested, m_stops, &RunStops::stop);
+    connect(m_stops, &RunStops::said, this, &RunsPage::setMessage);
+    connect(m_stops, &RunStops::failed, m_detail, &RunDetailPane::stopFailed);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &RunsPage::updateActions);
     // A run that ends while it is shown gets its output.
@@ -207,6 +210,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
                 if (row >= topLeft.row() && row <= bottomRight.row())
                     showSelectedRun();
                 updateActions();
+                m_stops->checkEnded();
             });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         showSelectedRun();
@@ -492,43 +496,7 @@ void RunsPage::showSelectedRun()
 
 void RunsPage::setServer(EmbeddedServer* server)
 {
-    m_server = server;
-    if (!server)
-        return;
-    connect(server, &EmbeddedServer::runStopAnswered, this, [this](qint64 id, bool stopping) {
-        if (!m_directStops.remove(id))
-            return;
-        if (stopping)
-            setMessage(tr("Stopping run #%1…").arg(id));
-        else
-            stopThroughHistory(id);
-    });
-    // Stopped before it answered: the history still reaches a run's server, whichever it is.
-    connect(server, &EmbeddedServer::stopped, this, [this] {
-        const QSet<qint64> unanswered = std::exchange(m_directStops, {});
-        for (const qint64 id : unanswered)
-            stopThroughHistory(id);
-    });
-}
-
-void RunsPage::stopRun(qint64 id)
-{
-    if (m_server && m_server->isRunning()) {
-        m_directStops.insert(id);
-        m_server->stopRun(id);
-        return;
-    }
-    stopThroughHistory(id);
-}
-
-void RunsPage::stopThroughHistory(qint64 id)
-{
-    if (const Expected<void> requested = m_store.stopRequests().request(id)) {
-        setMessage(tr("Stopping run #%1…").arg(id));
-    } else {
-        setMessage(tr("Run #%1 cannot be stopped: %2").arg(id).arg(requested.error()));
-        m_detail->stopFailed();
-    }
+    m_stops->setServer(server);
 }
 
 QList<qint64> RunsPage::selectedRunIds() const

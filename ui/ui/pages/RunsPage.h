@@ -28,6 +28,7 @@ namespace csm {
 class EmbeddedServer;
 class HistoryStore;
 class RunDetailPane;
+class RunStops;
 class RunsEmptyNotice;
 class RunsModel;
 
@@ -106,10 +107,8 @@ private:
     // Fits the columns the user has not sized to what the rows in view show.
     void fitColumns();
     void showSelectedRun();
-    void stopRun(qint64 id);
     // Through the history, whichever process serves the run: its server looks for requests a few
     // times a second (RunHistoryRecorder).
-    void stopThroughHistory(qint64 id);
     void updateActions();
     void copyCode();
     void copyOutput();
@@ -132,9 +131,6 @@ private:
     QList<RunRecord> loadRuns(const QList<qint64>& ids) const;
 
     HistoryStore& m_store;
-    EmbeddedServer* m_server = nullptr;
-    // Runs whose Stop went to m_server, until it answers.
-    QSet<qint64> m_directStops;
     RunsModel* m_model = nullptr;
     QLineEdit* m_text = nullptr;
     QComboBox* m_status = nullptr;
@@ -154,6 +150,7 @@ private:
     RunsEmptyNotice* m_empty = nullptr;
     QStackedWidget* m_tableOrNotice = nullptr;
     RunDetailPane* m_detail = nullptr;
+    RunStops* m_stops = nullptr;
     QPointer<QMessageBox> m_deleteConfirmation;
     QStringList m_clientNames;
     QSet<int> m_userSizedColumns; // widened or narrowed by hand: left as the user made them
