@@ -312,7 +312,8 @@ private Q_SLOTS:
     {
         csm::HealthBanner& banner = findNamed<csm::HealthBanner>(*m_window, "healthBanner");
         ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
-        const QString missing = TestEngine::localImage(QStringLiteral("csm-no-such-image:x"));
+        // A registry's image: the banner offers to pull it.
+        const QString missing = QStringLiteral("localhost:1/csm-no-such-image:x");
         ServerSettings settings = ServerSettings::load(m_data.path());
         settings.setImage(Language::Python, missing);
         QVERIFY(settings.save(m_data.path()));
@@ -350,6 +351,17 @@ private Q_SLOTS:
                      QStringLiteral("build-images --engine %1 --only js").arg(TestEngine::name())),
                  qPrintable(logText(page)));
         QVERIFY2(logText(page).contains(QLatin1String("Done in")), qPrintable(logText(page)));
+
+        // An image built on this machine (localhost/) is in no registry: no Pull, the command
+        // that builds it instead.
+        const QString local = QStringLiteral("localhost/csm-no-such-image:x");
+        settings.setImage(Language::Python, local);
+        QVERIFY(settings.save(m_data.path()));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            banner.text().contains(QStringLiteral("image not found: %1").arg(local)), 20'000);
+        QVERIFY(!findOptional<QPushButton>(banner, "fixButton"));
+        QVERIFY2(banner.text().contains(QStringLiteral("fix: build %1 on this machine").arg(local)),
+                 qPrintable(banner.text()));
 
         // Back to the built default: the banner goes away.
         settings.setImage(Language::Python, QString());

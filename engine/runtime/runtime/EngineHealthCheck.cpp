@@ -203,9 +203,15 @@ void EngineHealthCheck::onImageChecked(const Image& image, QProcess* process)
             problem.message =
                 tr("image not found: %1 (the %2 image in the settings)")
                     .arg(image.reference, LanguageTraits::displayName(image.language));
+            // A name of this machine's own images is in no registry.
+            problem.pullable = !image.reference.startsWith(QLatin1String("localhost/"));
             problem.fixCommand =
-                (QStringList{m_runtime->name()} + m_runtime->pullImageArguments(image.reference))
-                    .join(u' ');
+                problem.pullable
+                    ? (QStringList{m_runtime->name()} +
+                       m_runtime->pullImageArguments(image.reference))
+                          .join(u' ')
+                    : tr("build %1 on this machine, or choose another image in Settings")
+                          .arg(image.reference);
         }
         m_found << problem;
         break;

@@ -26,8 +26,11 @@ struct HealthProblem
     bool defaultImage = false;
     // One line for people: "podman not found", "image not built: localhost/code-sandbox-...".
     QString message;
-    // A command that fixes it, for people to run in a terminal.
+    // A command that fixes it, for people to run in a terminal; where no command can, what to
+    // do instead.
     QString fixCommand;
+    // ImageMissing: a registry may have it (not a name of this machine's own, localhost/...).
+    bool pullable = false;
 };
 
 } // namespace csm

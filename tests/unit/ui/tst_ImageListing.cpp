@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace csm;
@@ -461,6 +462,26 @@ private Q_SLOTS:
         QVERIFY(!js.defaultImage);
         QCOMPARE(js.image, QStringLiteral("registry.example/my-node:20"));
         QCOMPARE(js.fixCommand, QStringLiteral("podman pull registry.example/my-node:20"));
+        QVERIFY(js.pullable);
+    }
+
+    // A chosen image of this machine's own (localhost/) is in no registry: not to be pulled.
+    void aMissingLocalImageIsNotOfferedForPulling()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        EngineHealthCheck check;
+        const QList<HealthProblem> problems =
+            runCheck(check, runtimeNamed(QStringLiteral("podman"), fakeEngine(dir, 1)),
+                     bothImages(QStringLiteral("localhost/my-node:20")));
+        const auto js = std::find_if(problems.cbegin(), problems.cend(), [](const auto& problem) {
+            return problem.language == Language::JavaScript;
+        });
+        QVERIFY(js != problems.cend());
+        QVERIFY(!js->pullable);
+        QCOMPARE(js->fixCommand,
+                 QStringLiteral("build localhost/my-node:20 on this machine, or choose another "
+                                "image in Settings"));
     }
 
     void healthOfAWorkingEngine()

@@ -78,13 +78,17 @@ void HealthBanner::showProblems(const QList<HealthProblem>& problems)
                 fix = new QPushButton(tr("Build"), row);
                 connect(fix, &QPushButton::clicked, this,
                         [this, language] { Q_EMIT buildRequested(language); });
-            } else {
+            } else if (problem.pullable) {
                 fix = new QPushButton(tr("Pull"), row);
                 connect(fix, &QPushButton::clicked, this,
                         [this, image = problem.image] { Q_EMIT pullRequested(image); });
+            } else {
+                text += tr(" — fix: %1").arg(problem.fixCommand);
             }
-            fix->setToolTip(problem.fixCommand);
-            fix->setObjectName(QStringLiteral("fixButton"));
+            if (fix) {
+                fix->setToolTip(problem.fixCommand);
+                fix->setObjectName(QStringLiteral("fixButton"));
+            }
         } else if (!problem.fixCommand.isEmpty()) {
             text += tr(" — fix: %1").arg(problem.fixCommand);
         }
