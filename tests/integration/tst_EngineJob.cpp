@@ -54,6 +54,15 @@ private Q_SLOTS:
         QVERIFY(job.elapsedMs() >= 0);
     }
 
+    // A program passed as an argument (the Python bootstrap of an image's test) is not written
+    // out whole in the log: its first line and how many follow.
+    void aProgramArgumentShowsAsItsFirstLine()
+    {
+        EngineJob job({QStringLiteral("python3"),
+                       {QStringLiteral("-c"), QStringLiteral("import sys\nx = 1\nprint(x)\n")}});
+        QCOMPARE(job.commandLine(), QStringLiteral("python3 -c 'import sys …(2 more lines)'"));
+    }
+
     void stderrKeptApartWhenAsked()
     {
         EngineJob::Command command =

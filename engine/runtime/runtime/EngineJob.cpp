@@ -36,7 +36,18 @@ QString EngineJob::commandLine() const
 {
     static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
     QStringList words;
-    for (const QString& word : QStringList{m_command.program} + m_command.arguments) {
+    for (QString word : QStringList{m_command.program} + m_command.arguments) {
+        if (const qsizetype lineEnd = word.indexOf(u'\n'); lineEnd >= 0) {
+            const QString rest = word.mid(lineEnd + 1);
+            const qsizetype more =
+                rest.isEmpty() ? 0 : rest.count(u'\n') + (rest.endsWith(u'\n') ? 0 : 1);
+            word = more == 0
+                       ? word.left(lineEnd)
+                       : QStringLiteral("%1 …(%2 more %3)")
+                             .arg(word.left(lineEnd))
+                             .arg(more)
+                             .arg(more == 1 ? QStringLiteral("line") : QStringLiteral("lines"));
+        }
         if (plain.match(word).hasMatch())
             words << word;
         else

@@ -62,7 +62,8 @@ public:
     ~EngineJob() override;
 
     QString program() const { return m_command.program; }
-    // The command as a shell user would type it, for a log.
+    // The command as a shell user would type it, for a log. A program passed as an argument
+    // (Python's `-c` bootstrap) shows as its first line and how many more follow.
     QString commandLine() const;
     void start();
     // Asks the command to stop (SIGTERM), and kills it kCancelGraceMs later; finished() follows.
