@@ -66,13 +66,11 @@ Expected<qint64> RunLedger::recordStart(const RunRecord& run)
             const Expected<QSqlQuery*> prepared = m_database.prepared(
                 QStringLiteral(
                     "INSERT INTO runs (change_seq, server_instance, server_pid, host_name, "
-                    "transport, "
-                    "session_id, client_name, client_version, tool, language, image, code, limits, "
-                    "stdout_text, stderr_text, stdout_truncated, stderr_truncated, exit_code, "
-                    "duration_ms, status, started_at, ended_at, error_message, files_key, "
-                    "session_name, session_key, cell_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                    "?, "
-                    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)"),
+                    "transport, session_id, client_name, client_version, tool, language, image, "
+                    "code, limits, stdout_text, stderr_text, stdout_truncated, stderr_truncated, "
+                    "exit_code, duration_ms, status, started_at, ended_at, error_message, "
+                    "files_key, session_name, session_key, cell_number) VALUES (?, ?, ?, ?, ?, ?, "
+                    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)"),
                 "recording the start of a run");
             if (!prepared)
                 return Unexpected(prepared.error());
@@ -135,8 +133,8 @@ Expected<void> RunLedger::recordEnd(qint64 id, const RunRecord& finished)
             QStringLiteral(
                 "UPDATE runs SET change_seq = ?, status = ?, stdout_text = ?, stderr_text = ?, "
                 "stdout_truncated = ?, stderr_truncated = ?, exit_code = ?, duration_ms = ?, "
-                "ended_at = ?, error_message = ?, output_file_count = ?, connections_not_listed = "
-                "?, "
+                "ended_at = ?, error_message = ?, output_file_count = ?, "
+                "connections_not_listed = ?, "
                 // A cell's number is known once it ran as one; 0 keeps the one it started with.
                 "cell_number = CASE WHEN ? > 0 THEN ? ELSE cell_number END, "
                 // Limits the engine did not enforce join the limits the run started with.
