@@ -72,7 +72,17 @@ void ContainerReaper::adoptThenRemove(QProcess* starter, const QString& containe
         starter->deleteLater();
         entry.removeAfterClient = false;
         forceRemove(container);
+        return;
     }
+    // A starter that never ends (a hung engine) would keep its container for good.
+    QTimer::singleShot(kExitGraceMs, starter, [this, starter, container] {
+        if (starter->state() == QProcess::NotRunning)
+            return;
+        qCWarning(lcSandbox).noquote()
+            << "engine client for" << container << "did not exit; removing the container";
+        m_entries[container].removeAfterClient = false;
+        forceRemove(container);
+    });
 }
 
 void ContainerReaper::adoptHelper(QProcess* process)

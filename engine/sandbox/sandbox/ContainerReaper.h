@@ -39,8 +39,10 @@ public:
     void adoptAndRemove(QProcess* client, const QString& container);
     // Removes a container that no process of ours is attached to (a warm pool's).
     void remove(const QString& container);
-    // Takes ownership of the process creating `container` (`run --detach`) and removes the
-    // container once that process is done: removing it earlier could miss it.
+    // Takes ownership of the process creating `container` (`run --detach`, or an attached
+    // `run` told to end) and removes the container once that process is done: removing it
+    // earlier could miss it, or race the engine's creation. One still going after
+    // kExitGraceMs has its container removed anyway.
     void adoptThenRemove(QProcess* starter, const QString& container);
     // Takes ownership of a short engine command (e.g. an image check) nobody waits for any more.
     void adoptHelper(QProcess* process);

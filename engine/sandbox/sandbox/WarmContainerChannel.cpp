@@ -236,10 +236,15 @@ void WarmContainerChannel::handOver(ContainerReaper& reaper, bool removeContaine
             return;
         // End of its stdin: the launcher ends when it is waiting, and the client with it.
         client->closeWriteChannel();
-        if (removeContainer)
+        if (!removeContainer)
+            reaper.adopt(client, containerName());
+        else if (m_connected)
             reaper.adoptAndRemove(client, containerName());
         else
-            reaper.adopt(client, containerName());
+            // Still being made by the engine: the end of stdin ends it once it runs. A removal
+            // now would race the engine's creation, and Podman 4's service can lose that race
+            // half-way, keeping a container it lists but can no longer remove.
+            reaper.adoptThenRemove(client, containerName());
         return;
     }
     m_socket->disconnect(this);

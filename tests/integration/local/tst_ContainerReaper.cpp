@@ -56,6 +56,8 @@ private Q_SLOTS:
         QVERIFY(writeStandInEngine(m_cli, "#!/bin/sh\n"
                                           "[ \"$1 $2\" = 'rm --force' ] || exit 1\n"
                                           "cd \"${0%/*}\" || exit 1\n"
+                                          // A removal while a starter still runs, noted.
+                                          "[ -e \"$3.starting\" ] && touch \"$3.early\"\n"
                                           "if [ -e \"$3\" ]; then rm -f \"$3\"; echo \"$3\"; "
                                           "else echo \"Error: No such container: $3\" >&2; fi\n"));
     }
@@ -108,6 +110,46 @@ private Q_SLOTS:
         QVERIFY(drains(reaper, ContainerReaper::kCreationGraceMs + 5'000));
         QVERIFY(took.elapsed() >= ContainerReaper::kCreationGraceMs);
         QTRY_VERIFY(watched.isNull());
+    }
+
+    // A client told to end while its engine still makes the container (an attached run whose
+    // stdin was closed) is let finish: no removal races the creation, and the container goes
+    // once the client is done.
+    void aStarterIsWaitedForBeforeItsContainerIsRemoved()
+    {
+        DockerRuntime runtime(m_cli);
+        ContainerReaper reaper(runtime);
+        const QString name = QStringLiteral("starting");
+        const QString marker = containerPath(name + QStringLiteral(".starting"));
+        auto* starter = new QProcess(&reaper);
+        starter->start(QStringLiteral("/bin/sh"),
+                       {QStringLiteral("-c"), QStringLiteral("touch '%1'; sleep 0.3; touch '%2'; "
+                                                             "sleep 0.5; rm -f '%1'")
+                                                  .arg(marker, containerPath(name))});
+        QVERIFY(starter->waitForStarted());
+        QTRY_VERIFY(QFile::exists(marker));
+        reaper.adoptThenRemove(starter, name);
+        QVERIFY(drains(reaper, 10'000));
+        QVERIFY2(!QFile::exists(containerPath(name + QStringLiteral(".early"))),
+                 "removed while its starter was still making it");
+        QVERIFY(!QFile::exists(containerPath(name)));
+    }
+
+    // A starter that never ends does not keep its container: removed after the grace.
+    void aStarterThatNeverEndsHasItsContainerRemovedAfterTheGrace()
+    {
+        DockerRuntime runtime(m_cli);
+        ContainerReaper reaper(runtime);
+        QProcess* starter = startClient(QStringLiteral("stuck"), 0, &reaper);
+        QVERIFY(starter);
+        QTRY_VERIFY(QFile::exists(containerPath(QStringLiteral("stuck"))));
+        QElapsedTimer took;
+        took.start();
+        reaper.adoptThenRemove(starter, QStringLiteral("stuck"));
+        QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(containerPath(QStringLiteral("stuck"))),
+                                 ContainerReaper::kExitGraceMs + 5'000);
+        QVERIFY(took.elapsed() >= ContainerReaper::kExitGraceMs - 100);
+        QVERIFY(drains(reaper, 5'000));
     }
 };
 
