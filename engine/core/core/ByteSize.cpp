@@ -48,4 +48,19 @@ QString ByteSize::format(qint64 bytes)
     return QString::number(bytes);
 }
 
+QString ByteSize::forPeople(qint64 bytes)
+{
+    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = double(bytes);
+    int unit = 0;
+    while (value >= 1024.0 && unit < 4) {
+        value /= 1024.0;
+        ++unit;
+    }
+    // Whole bytes as they are; a fraction only where it says something (47.1 KiB, not 512.0).
+    const int decimals = unit == 0 || value >= 100.0 || value == double(qint64(value)) ? 0 : 1;
+    return QStringLiteral("%1 %2").arg(QString::number(value, 'f', decimals),
+                                       QLatin1String(units[unit]));
+}
+
 } // namespace csm

@@ -54,6 +54,26 @@ private Q_SLOTS:
         QCOMPARE(ByteSize::format(bytes), text);
         QCOMPARE(ByteSize::parse(text).value_or(-1), bytes);
     }
+
+    void forPeople_data()
+    {
+        QTest::addColumn<qint64>("bytes");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("bytes") << 980LL << QStringLiteral("980 B");
+        QTest::newRow("none") << 0LL << QStringLiteral("0 B");
+        QTest::newRow("a fraction") << 48230LL << QStringLiteral("47.1 KiB");
+        QTest::newRow("whole") << 536870912LL << QStringLiteral("512 MiB");
+        QTest::newRow("over a hundred") << 150LL * 1024 * 1024 + 5000 << QStringLiteral("150 MiB");
+        QTest::newRow("just under the next unit") << 1023LL << QStringLiteral("1023 B");
+        QTest::newRow("gigabytes") << 3LL * 1024 * 1024 * 1024 / 2 << QStringLiteral("1.5 GiB");
+    }
+
+    void forPeople()
+    {
+        QFETCH(qint64, bytes);
+        QFETCH(QString, text);
+        QCOMPARE(ByteSize::forPeople(bytes), text);
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_ByteSize)

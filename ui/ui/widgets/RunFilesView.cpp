@@ -158,7 +158,7 @@ void RunFilesView::showFiles(const QList<RunFileRecord>& files)
         item->setToolTip(PathColumn, file.path);
         item->setText(DirectionColumn,
                       file.direction == RunFileRecord::Direction::Input ? tr("in") : tr("out"));
-        item->setText(SizeColumn, ByteSize::format(file.sizeBytes));
+        item->setText(SizeColumn, ByteSize::forPeople(file.sizeBytes));
         item->setTextAlignment(SizeColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(TypeColumn, file.mimeType);
         item->setText(StateColumn, stateText(file));

@@ -36,8 +36,8 @@ void RunNetworkView::showConnections(const QList<RunConnectionRecord>& connectio
                           : QStringLiteral("%1:%2").arg(connection.host).arg(connection.port));
         item->setText(OutcomeColumn, connection.allowed ? tr("Allowed") : tr("Refused"));
         item->setText(AddressColumn, connection.address);
-        item->setText(SentColumn, ByteSize::format(connection.bytesSent));
-        item->setText(ReceivedColumn, ByteSize::format(connection.bytesReceived));
+        item->setText(SentColumn, ByteSize::forPeople(connection.bytesSent));
+        item->setText(ReceivedColumn, ByteSize::forPeople(connection.bytesReceived));
         item->setText(DurationColumn, tr("%1 s").arg(connection.durationMs / 1000.0, 0, 'f', 2));
         item->setText(ReasonColumn, connection.reason);
         item->setToolTip(ReasonColumn, connection.reason);
