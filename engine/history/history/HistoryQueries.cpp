@@ -57,7 +57,15 @@ QString contentColumn(const QString& name, bool includeContent, int previewChars
     return QStringLiteral("substr(%1, 1, %2)").arg(name).arg(previewChars);
 }
 
-QString selectColumns(bool includeContent, int previewChars)
+// Stderr's end rather than its start, where a failed program says why.
+QString stderrColumn(bool includeContent, int previewChars, int tailChars)
+{
+    if (!includeContent && tailChars > 0)
+        return QStringLiteral("substr(stderr_text, -%1)").arg(tailChars);
+    return contentColumn(QStringLiteral("stderr_text"), includeContent, previewChars);
+}
+
+QString selectColumns(bool includeContent, int previewChars, int tailChars = 0)
 {
     return QStringLiteral("SELECT id, change_seq, server_instance, server_pid, host_name, "
                           "transport, session_id, client_name, client_version, tool, language, "
@@ -65,8 +73,7 @@ QString selectColumns(bool includeContent, int previewChars)
            contentColumn(QStringLiteral("code"), includeContent, previewChars) +
            QStringLiteral(", limits, ") +
            contentColumn(QStringLiteral("stdout_text"), includeContent, previewChars) +
-           QStringLiteral(", ") +
-           contentColumn(QStringLiteral("stderr_text"), includeContent, previewChars) +
+           QStringLiteral(", ") + stderrColumn(includeContent, previewChars, tailChars) +
            QStringLiteral(
                ", stdout_truncated, stderr_truncated, exit_code, duration_ms, status, "
                "started_at, ended_at, error_message, files_key, output_file_count, session_name, "
@@ -231,7 +238,7 @@ Expected<QList<RunRecord>> HistoryQueries::select(const QString& sql,
 Expected<QList<RunRecord>> HistoryQueries::list(const HistoryQuery& query) const
 {
     QVariantList values;
-    QString sql = selectColumns(query.includeContent, query.previewChars) +
+    QString sql = selectColumns(query.includeContent, query.previewChars, query.stderrTailChars) +
                   whereClause(query, &values) + QStringLiteral(" ORDER BY id DESC");
     if (query.limit > 0 || query.offset > 0) {
         sql += QStringLiteral(" LIMIT ? OFFSET ?");

@@ -43,6 +43,9 @@ struct HistoryQuery
     // `files` empty (outputFileCount is always there). get() loads one run in full.
     bool includeContent = true;
     int previewChars = 0;
+    // With includeContent false: stderrText holds its last stderrTailChars characters instead,
+    // where a failed program says why (0: as previewChars says).
+    int stderrTailChars = 0;
 };
 
 } // namespace csm

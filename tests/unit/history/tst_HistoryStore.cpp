@@ -972,6 +972,13 @@ private Q_SLOTS:
         const QList<RunRecord> previews = *store->queries().list(query);
         QCOMPARE(previews.at(2).code, QStringLiteral("print('"));
         QCOMPARE(previews.at(2).stdoutText, QStringLiteral("out 10"));
+        QCOMPARE(previews.at(3).stderrText, QStringLiteral("a NEEDL"));
+
+        // Stderr's end instead, where a failed program says why; the rest as before.
+        query.stderrTailChars = 9;
+        const QList<RunRecord> tails = *store->queries().list(query);
+        QCOMPARE(tails.at(3).stderrText, QStringLiteral("in stderr"));
+        QCOMPARE(tails.at(3).code, QStringLiteral("print('"));
         // get() always loads everything.
         QCOMPARE(store->queries().get(10)->code, QStringLiteral("print('run 10')"));
     }
