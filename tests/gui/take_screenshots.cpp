@@ -199,7 +199,7 @@ int main(int argc, char* argv[])
         if (QTest::qWaitFor(
                 [&] {
                     return model.index(0, csm::RunsModel::Status).data().toString() ==
-                           QLatin1String("running");
+                           QLatin1String("Running");
                 },
                 30'000)) {
             findNamed<QTableView>(runs, "table").selectRow(0);

@@ -33,6 +33,8 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSet>
+#include <QSplitter>
 #include <QTableView>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -143,7 +145,7 @@ private Q_SLOTS:
         QCOMPARE(stdoutOf(result), QStringLiteral("hello from the sandbox\n"));
         // Within a refresh or two of its end, without reloading the page.
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 5000);
-        QTRY_COMPARE_WITH_TIMEOUT(cell(model, 0, RunsModel::Status), QStringLiteral("ok"), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(model, 0, RunsModel::Status), QStringLiteral("OK"), 5000);
         // The language as people name it; the tool's own name in the tooltip.
         QCOMPARE(cell(model, 0, RunsModel::Language), QStringLiteral("Python"));
         QVERIFY2(model.index(0, RunsModel::Language)
@@ -156,10 +158,17 @@ private Q_SLOTS:
         // The message goes as soon as there is a run.
         QVERIFY(findNamed<QTableView>(page, "table").isVisible());
         QVERIFY(!findNamed<csm::RunsEmptyNotice>(page, "emptyNotice").isVisible());
-        // The table's columns fit what they show: none is stretched past it, the time is on one
-        // line.
+        // The table's columns fit what they show: none but the summary is stretched past it, the
+        // time is on one line; the summary takes the rest of the width, to the table's edge.
         const QTableView& table = findNamed<QTableView>(page, "table");
+        QCOMPARE(cell(model, 0, RunsModel::Summary),
+                 QStringLiteral("print('hello from the sandbox')"));
+        QCOMPARE(table.horizontalHeader()->sectionResizeMode(RunsModel::Summary),
+                 QHeaderView::Stretch);
+        QTRY_COMPARE(table.horizontalHeader()->length(), table.viewport()->width());
         for (int column = 0; column < RunsModel::ColumnCount; ++column) {
+            if (column == RunsModel::Summary)
+                continue;
             const int fits =
                 std::max({static_cast<const QAbstractItemView&>(table).sizeHintForColumn(column),
                           table.horizontalHeader()->sectionSizeHint(column),
@@ -186,8 +195,12 @@ private Q_SLOTS:
                  QStringLiteral("print('hello from the sandbox')"));
         QCOMPARE(findNamed<QPlainTextEdit>(page, "stdout").toPlainText(),
                  QStringLiteral("hello from the sandbox\n"));
-        QVERIFY2(findNamed<QLabel>(page, "summary").text().contains(QLatin1String("ok")),
+        QVERIFY2(findNamed<QLabel>(page, "summary").text().contains(QLatin1String("OK")),
                  qPrintable(findNamed<QLabel>(page, "summary").text()));
+        // What became of it, in words, above the rest.
+        QVERIFY2(
+            findNamed<QLabel>(page, "resultLine").text().startsWith(QLatin1String("Finished in ")),
+            qPrintable(findNamed<QLabel>(page, "resultLine").text()));
         // The limits it ran under, as the Settings page names them (the server's defaults).
         const QString limits = findNamed<QPlainTextEdit>(page, "limits").toPlainText();
         for (const char* line : {"Memory: 512 MiB", "CPUs: 1", "Processes: 256",
@@ -219,7 +232,7 @@ private Q_SLOTS:
         findNamed<QLineEdit>(page, "textFilter").setFocus();
         QTest::keyClicks(&findNamed<QLineEdit>(page, "textFilter"), QStringLiteral("hello from"));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
-        QCOMPARE(cell(model, 0, RunsModel::Status), QStringLiteral("ok"));
+        QCOMPARE(cell(model, 0, RunsModel::Status), QStringLiteral("OK"));
         // A filter that matches nothing says so (not how to connect an assistant).
         findNamed<QLineEdit>(page, "textFilter").clear();
         QTest::keyClicks(&findNamed<QLineEdit>(page, "textFilter"),
@@ -237,11 +250,80 @@ private Q_SLOTS:
 
         // The status filter.
         QComboBox& status = findNamed<QComboBox>(page, "statusFilter");
-        status.setCurrentIndex(status.findText(QStringLiteral("error")));
+        status.setCurrentIndex(status.findText(QStringLiteral("Error")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
         QCOMPARE(cell(model, 0, RunsModel::ExitCode), QStringLiteral("4"));
-        status.setCurrentIndex(0);
+        // What the filter leaves out, in numbers, and the way back.
+        QLabel& count = findNamed<QLabel>(page, "filterCount");
+        QTRY_VERIFY(count.isVisible());
+        QCOMPARE(count.text(), QStringLiteral("1 of 2 runs"));
+        QVERIFY(!findNamed<QLabel>(page, "hiddenLiveRun").isVisible());
+        QTest::mouseClick(&findNamed<QPushButton>(page, "resetFilters"), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
+        QCOMPARE(status.currentIndex(), 0);
+        QVERIFY(!count.isVisible());
+        // Escape in the text filter resets too.
+        status.setCurrentIndex(status.findText(QStringLiteral("Error")));
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
+        findNamed<QLineEdit>(page, "textFilter").setFocus();
+        QTest::keyClick(&findNamed<QLineEdit>(page, "textFilter"), Qt::Key_Escape);
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
+        QCOMPARE(status.currentIndex(), 0);
+    }
+
+    // A click on a column's header sorts by it, both ways; the failure (exit 4) and the hello
+    // run (exit 0) trade places. Sorted by start again, the newest is on top.
+    void sortingByAColumn()
+    {
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        QTableView& table = findNamed<QTableView>(page, "table");
+        const QAbstractItemModel& shown = *table.model();
+        QTRY_COMPARE(shown.rowCount(), 2);
+        QHeaderView& header = *table.horizontalHeader();
+        const auto clickHeader = [&header](int column) {
+            const QPoint point(header.sectionViewportPosition(column) + 6, header.height() / 2);
+            QTest::mouseClick(header.viewport(), Qt::LeftButton, {}, point);
+        };
+        clickHeader(RunsModel::ExitCode);
+        QCOMPARE(header.sortIndicatorSection(), int(RunsModel::ExitCode));
+        const QString first = cell(shown, 0, RunsModel::ExitCode);
+        clickHeader(RunsModel::ExitCode);
+        QCOMPARE(cell(shown, 1, RunsModel::ExitCode), first);
+        QCOMPARE(QSet<QString>({cell(shown, 0, RunsModel::ExitCode), first}),
+                 QSet<QString>({QStringLiteral("0"), QStringLiteral("4")}));
+        // Sorted by status: "Error" before "OK", whichever way the other sort went.
+        table.sortByColumn(RunsModel::Status, Qt::AscendingOrder);
+        QCOMPARE(cell(shown, 0, RunsModel::Status), QStringLiteral("Error"));
+        table.sortByColumn(RunsModel::Started, Qt::DescendingOrder);
+        QCOMPARE(cell(shown, 0, RunsModel::ExitCode), QStringLiteral("4"));
+    }
+
+    // Tab goes from the table to the detail pane and the actions, instead of cell by cell.
+    void tabLeavesTheTable()
+    {
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        QTableView& table = findNamed<QTableView>(page, "table");
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        selectRuns(page, {helloRunId(page)});
+        table.setFocus();
+        QVERIFY(table.hasFocus());
+        QVERIFY(!table.tabKeyNavigation());
+        QSet<QString> reached;
+        for (int press = 0; press < 40; ++press) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QWidget* focused = QApplication::focusWidget();
+            QVERIFY(focused);
+            if (focused == &table)
+                break; // round the page and back
+            for (QWidget* at = focused; at; at = at->parentWidget())
+                reached << at->objectName();
+        }
+        QVERIFY(!reached.isEmpty());
+        QVERIFY2(reached.contains(QStringLiteral("detailTabs")),
+                 qPrintable(QStringList(reached.cbegin(), reached.cend()).join(u',')));
+        QVERIFY2(reached.contains(QStringLiteral("actionsBar")),
+                 qPrintable(QStringList(reached.cbegin(), reached.cend()).join(u',')));
     }
 
     // Runs written straight into the history, as other processes' would be: a JavaScript run of
@@ -443,7 +525,7 @@ private Q_SLOTS:
 
         // The tooltip, as the table shows it when the pointer rests on the cell.
         QTableView& table = findNamed<QTableView>(page, "table");
-        const QPoint point = table.visualRect(model.index(0, RunsModel::Client)).center();
+        const QPoint point = table.visualRect(table.model()->index(0, RunsModel::Client)).center();
         QHelpEvent help(QEvent::ToolTip, point, table.viewport()->mapToGlobal(point));
         QCoreApplication::sendEvent(table.viewport(), &help);
         QLabel* tip = nullptr;
@@ -512,6 +594,40 @@ private Q_SLOTS:
                      qPrintable(QString::number(table.columnWidth(RunsModel::Started))));
     }
 
+    // How the person left the runs list (a column's width, the sort) is how the next start
+    // shows it; a wide window puts the detail beside the list, a narrow one below.
+    void theLayoutIsRememberedAndFollowsTheWidth()
+    {
+        {
+            MainWindow first(m_data.path());
+            first.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&first));
+            auto& table =
+                findNamed<QTableView>(findNamed<csm::RunsPage>(first, "runsPage"), "table");
+            table.horizontalHeader()->resizeSection(RunsModel::Client, 271);
+            table.sortByColumn(RunsModel::Duration, Qt::DescendingOrder);
+            first.resize(1024, 700);
+            QTRY_COMPARE(findNamed<QSplitter>(first, "listAndDetail").orientation(), Qt::Vertical);
+            first.resize(1920, 1080);
+            QTRY_COMPARE(findNamed<QSplitter>(first, "listAndDetail").orientation(),
+                         Qt::Horizontal);
+        }
+        {
+            MainWindow second(m_data.path());
+            second.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&second));
+            auto& table =
+                findNamed<QTableView>(findNamed<csm::RunsPage>(second, "runsPage"), "table");
+            QCOMPARE(table.columnWidth(RunsModel::Client), 271);
+            QCOMPARE(table.horizontalHeader()->sortIndicatorSection(), int(RunsModel::Duration));
+            QCOMPARE(table.horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+            second.resize(1024, 700);
+            QTRY_COMPARE(findNamed<QSplitter>(second, "listAndDetail").orientation(), Qt::Vertical);
+        }
+        // Back as the other tests expect it: newest first, fitted columns.
+        QVERIFY(QFile::remove(m_data.filePath(QStringLiteral("desktop-layout.ini"))));
+    }
+
     void limitsAreListedReadably()
     {
         csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
@@ -562,9 +678,17 @@ private Q_SLOTS:
                                   "        print('warn', i, file=sys.stderr, flush=True)\n"
                                   "    time.sleep(0.05)\n"))}});
         int row = -1;
-        QTRY_VERIFY_WITH_TIMEOUT((row = rowWithStatus(model, QStringLiteral("running"))) >= 0,
+        QTRY_VERIFY_WITH_TIMEOUT((row = rowWithStatus(model, QStringLiteral("Running"))) >= 0,
                                  30'000);
         const qint64 id = model.runId(row);
+        // A filter that hides it says so, and which.
+        QComboBox& status = findNamed<QComboBox>(page, "statusFilter");
+        status.setCurrentIndex(status.findText(QStringLiteral("Error")));
+        QLabel& hidden = findNamed<QLabel>(page, "hiddenLiveRun");
+        QTRY_VERIFY(hidden.isVisible());
+        QCOMPARE(hidden.text(), QStringLiteral("1 running call hidden by the status filter"));
+        status.setCurrentIndex(0);
+        QTRY_VERIFY(rowOf(model, id) >= 0);
         selectRuns(page, {id});
         csm::RunDetailPane& detail = findNamed<csm::RunDetailPane>(page, "detail");
         QTRY_COMPARE(detail.shownRunId(), id);
@@ -577,8 +701,10 @@ private Q_SLOTS:
         QVERIFY(detail.showsRunningRun());
         const QString seen = out.toPlainText();
         QTRY_VERIFY_WITH_TIMEOUT(out.toPlainText().size() > seen.size(), 5000);
-        QVERIFY2(findNamed<QLabel>(detail, "summary").text().contains(QLatin1String("s so far")),
-                 qPrintable(findNamed<QLabel>(detail, "summary").text()));
+        QVERIFY2(findNamed<QLabel>(detail, "resultLine")
+                     .text()
+                     .startsWith(QLatin1String("Running for ")),
+                 qPrintable(findNamed<QLabel>(detail, "resultLine").text()));
         QVERIFY(!m_server->receivesResponseWithin(request, 0));
 
         QPushButton& stop = findNamed<QPushButton>(detail, "stopButton");
@@ -594,13 +720,13 @@ private Q_SLOTS:
                      answer.contains(QLatin1String("by the user, from the Code Sandbox app")),
                  qPrintable(answer));
         QTRY_COMPARE_WITH_TIMEOUT(cell(model, rowOf(model, id), RunsModel::Status),
-                                  QStringLiteral("cancelled"), 5000);
+                                  QStringLiteral("Cancelled"), 5000);
         QTRY_VERIFY(!detail.showsRunningRun());
         QVERIFY(!stop.isVisible());
-        QVERIFY2(findNamed<QLabel>(detail, "summary")
+        QVERIFY2(findNamed<QLabel>(detail, "resultLine")
                      .text()
                      .contains(QLatin1String("Stopped from the Code Sandbox app")),
-                 qPrintable(findNamed<QLabel>(detail, "summary").text()));
+                 qPrintable(findNamed<QLabel>(detail, "resultLine").text()));
         // The whole output now, as the client got it.
         QVERIFY(out.toPlainText().startsWith(QLatin1String("tick 0\n")));
         // The message line no longer says it is stopping.
@@ -660,7 +786,7 @@ private:
     {
         const RunsModel& model = findNamed<RunsModel>(page, "model");
         for (int row = model.rowCount() - 1; row >= 0; --row) {
-            if (cell(model, row, RunsModel::Status) == QLatin1String("ok") &&
+            if (cell(model, row, RunsModel::Status) == QLatin1String("OK") &&
                 cell(model, row, RunsModel::Client) == QLatin1String("tst 1"))
                 return model.runId(row);
         }

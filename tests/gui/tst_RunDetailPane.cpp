@@ -122,7 +122,9 @@ private Q_SLOTS:
         auto& stop = findNamed<QPushButton>(pane, "stopButton");
         const auto& summary = findNamed<QLabel>(pane, "summary");
         QVERIFY(stop.isVisible() && stop.isEnabled());
-        QVERIFY2(summary.text().contains(QLatin1String("s so far")), qPrintable(summary.text()));
+        const auto& result = findNamed<QLabel>(pane, "resultLine");
+        QVERIFY2(result.text().startsWith(QLatin1String("Running for ")),
+                 qPrintable(result.text()));
         QTest::mouseClick(&stop, Qt::LeftButton);
         QCOMPARE(asked.size(), 1);
         QCOMPARE(asked.at(0).at(0).toLongLong(), 7);
@@ -150,6 +152,79 @@ private Q_SLOTS:
         pane.showRun(other);
         QVERIFY(stop.isEnabled());
         QVERIFY(!summary.text().contains(QLatin1String("has not stopped it")));
+    }
+
+    // What became of a run, in plain words at the top, and the tab that shows it best opens:
+    // Stderr for a program's error, the output for a timeout, the code for a kill that left
+    // nothing printed, the chart for a run that made one.
+    void theResultLineSaysWhatBecameOfTheRun()
+    {
+        RunDetailPane pane;
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        const auto& result = findNamed<QLabel>(pane, "resultLine");
+        auto& tabs = findNamed<QTabWidget>(pane, "detailTabs");
+        const auto tabShown = [&tabs] {
+            return tabs.currentWidget()->objectName();
+        };
+
+        RunRecord oom = running(QString());
+        oom.status = RunStatus::Oom;
+        oom.durationMs = 21'940;
+        oom.exitCode = 137;
+        oom.limits = {{QStringLiteral("memory_bytes"), 536870912}};
+        pane.showRun(oom);
+        QCOMPARE(result.text(), QStringLiteral("Ran out of memory (512 MiB) after 21.9 s"));
+        QCOMPARE(tabShown(), QStringLiteral("codeView"));
+
+        RunRecord late = running(QStringLiteral("step 1\nstep 2\n"));
+        late.id = 8;
+        late.status = RunStatus::Timeout;
+        late.durationMs = 30'040;
+        late.limits = {{QStringLiteral("timeout_ms"), 30'000}};
+        pane.showRun(late);
+        QCOMPARE(result.text(), QStringLiteral("Timed out at its 30 s limit"));
+        QCOMPARE(tabShown(), QStringLiteral("stdout"));
+
+        RunRecord failed = running(QStringLiteral("before\n"));
+        failed.id = 9;
+        failed.status = RunStatus::Error;
+        failed.exitCode = 1;
+        failed.durationMs = 412;
+        failed.stderrText = QStringLiteral("Traceback (most recent call last):\n  File \"<run>\", "
+                                           "line 1\nZeroDivisionError: division by zero\n");
+        pane.showRun(failed);
+        QCOMPARE(result.text(), QStringLiteral("Failed with exit code 1 after 0.4 s: "
+                                               "ZeroDivisionError: division by zero"));
+        QCOMPARE(tabShown(), QStringLiteral("stderr"));
+
+        RunRecord refused = running(QString());
+        refused.id = 10;
+        refused.status = RunStatus::EngineError;
+        refused.errorMessage = QStringLiteral("image localhost/code-sandbox-python is not built");
+        pane.showRun(refused);
+        QCOMPARE(result.text(),
+                 QStringLiteral("Did not start: image localhost/code-sandbox-python is not built"));
+
+        RunRecord plotted = running(QStringLiteral("saved\n"));
+        plotted.id = 11;
+        plotted.status = RunStatus::Ok;
+        plotted.durationMs = 2'500;
+        plotted.outputFileCount = 1;
+        csm::RunFileRecord chart;
+        chart.path = QStringLiteral("chart.png");
+        chart.mimeType = QStringLiteral("image/png");
+        chart.storedPath = QStringLiteral("/nonexistent/chart.png");
+        chart.sizeBytes = 48'230;
+        plotted.files = {chart};
+        pane.showRun(plotted);
+        QCOMPARE(result.text(), QStringLiteral("Finished in 2.5 s, with 1 file back"));
+        QCOMPARE(tabShown(), QStringLiteral("files"));
+
+        // The same run again (its output grew, or it ended) keeps the tab the person chose.
+        tabs.setCurrentWidget(&findNamed<QWidget>(pane, "codeView"));
+        pane.showRun(plotted);
+        QCOMPARE(tabShown(), QStringLiteral("codeView"));
     }
 
     void theNetworkTabListsTheConnections()
@@ -181,10 +256,16 @@ private Q_SLOTS:
         QCOMPARE(network.topLevelItem(2)->text(csm::RunNetworkView::HostColumn),
                  QStringLiteral("3 more connections not listed"));
 
+        // The result line says what was refused, and why, in the pane's first words.
+        QCOMPARE(findNamed<QLabel>(pane, "resultLine").text(),
+                 QStringLiteral("Finished in 0 s\n1 connection refused: 169.254.169.254 is "
+                                "link-local"));
+
         run.connections.clear();
         run.connectionsNotListed = 0;
         pane.showRun(run);
         QCOMPARE(tabs.tabText(tabs.indexOf(&network)), QStringLiteral("Network"));
+        QCOMPARE(findNamed<QLabel>(pane, "resultLine").text(), QStringLiteral("Finished in 0 s"));
         QCOMPARE(network.topLevelItemCount(), 0);
     }
 };

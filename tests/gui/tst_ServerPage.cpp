@@ -19,6 +19,7 @@
 #include "ui/MainWindow.h"
 #include "ui/models/RunsModel.h"
 #include "ui/models/SessionsModel.h"
+#include "ui/pages/RunDetailPane.h"
 #include "ui/pages/RunsPage.h"
 #include "ui/pages/ServerPage.h"
 #include "ui/pages/SettingsPage.h"
@@ -36,6 +37,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -187,7 +189,7 @@ private Q_SLOTS:
                                       .index(0, csm::RunsModel::Status)
                                       .data()
                                       .toString(),
-                                  QStringLiteral("ok"), 20'000);
+                                  QStringLiteral("OK"), 20'000);
         QCOMPARE(findNamed<csm::RunsModel>(runs, "model")
                      .index(0, csm::RunsModel::Client)
                      .data()
@@ -534,6 +536,81 @@ private Q_SLOTS:
         QVERIFY(!written.contains(oldToken.toUtf8()));
         page().setClientConfigLocation(csm::ClientConfigLocation{
             m_data.filePath(QStringLiteral("nohome")), m_data.filePath(QStringLiteral("nohome"))});
+    }
+
+    // The tray's menu switches asking before each call and lists the last failures, each
+    // opening its run: the real out-of-memory run of the notifications test, whose result
+    // line says what became of it in plain words.
+    void theTrayMenuListsTheLastFailures()
+    {
+        auto& tray = findNamed<csm::TrayIcon>(*m_window, "tray");
+        QMenu* menu = tray.menu();
+        auto* approval = menu->findChild<QAction*>(QStringLiteral("trayApproval"));
+        QVERIFY(approval);
+        QVERIFY(!approval->isChecked());
+        approval->trigger();
+        QVERIFY(csm::DesktopSettings::load(m_data.path()).approvalRequired);
+        approval->trigger();
+        QVERIFY(!csm::DesktopSettings::load(m_data.path()).approvalRequired);
+
+        auto* failures = menu->findChild<QMenu*>(QStringLiteral("trayFailures"));
+        QVERIFY(failures);
+        QAction* outOfMemory = nullptr;
+        QStringList listed;
+        for (QAction* item : failures->actions()) {
+            listed << item->text();
+            if (item->text().contains(QLatin1String(" Out of memory: b = b'x'")))
+                outOfMemory = item;
+        }
+        QVERIFY2(outOfMemory, qPrintable(listed.join(u'\n')));
+        QVERIFY(listed.size() <= MainWindow::kTrayFailures);
+        const qint64 id = outOfMemory->text().section(u' ', 0, 0).mid(1).toLongLong();
+        QVERIFY(id > 0);
+        auto& pages = findNamed<QTabWidget>(*m_window, "pages");
+        pages.setCurrentIndex(pages.count() - 1);
+        outOfMemory->trigger();
+        auto& runs = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        QCOMPARE(pages.currentWidget(), &runs);
+        QTRY_COMPARE(findNamed<csm::RunDetailPane>(runs, "detail").shownRunId(), id);
+        const QString result = findNamed<QLabel>(runs, "resultLine").text();
+        QVERIFY2(result.startsWith(QLatin1String("Ran out of memory (512 MiB) after ")),
+                 qPrintable(result));
+    }
+
+    // With a tray, closing the window leaves the app serving its assistants from the tray,
+    // and says so once; the tray's menu shows the window again.
+    void closingWithATrayKeepsTheAppInTheTray()
+    {
+        auto& tray = findNamed<csm::TrayIcon>(*m_window, "tray");
+        QSignalSpy notified(&tray, &csm::TrayIcon::notified);
+        // The offscreen platform has no tray: shown anyway, as on a desktop that has one.
+        tray.show();
+        QVERIFY(m_window->keepsRunningInTray());
+        QVERIFY(!csm::DesktopSettings::load(m_data.path()).trayNoticeShown);
+        m_window->close();
+        QVERIFY(!m_window->isVisible());
+        QVERIFY(!m_server->isStopped());
+        QCOMPARE(notified.count(), 1);
+        QCOMPARE(notified.at(0).at(0).toString(), QStringLiteral("Code Sandbox is still running"));
+        QVERIFY(csm::DesktopSettings::load(m_data.path()).trayNoticeShown);
+
+        QAction* show = nullptr;
+        for (QAction* item : tray.menu()->actions()) {
+            if (item->text() == QLatin1String("Show Code Sandbox"))
+                show = item;
+        }
+        QVERIFY(show);
+        show->trigger();
+        QTRY_VERIFY(m_window->isVisible());
+        // Told once only.
+        m_window->close();
+        QVERIFY(!m_window->isVisible());
+        QCOMPARE(notified.count(), 1);
+        show->trigger();
+        QTRY_VERIFY(m_window->isVisible());
+        // Without a tray (the test that follows), closing quits as before.
+        tray.hide();
+        QVERIFY(!m_window->keepsRunningInTray());
     }
 
     // Last: it ends the server.

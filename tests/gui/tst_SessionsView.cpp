@@ -209,12 +209,13 @@ private Q_SLOTS:
                              [&answer](const QJsonObject& result) { answer = result; });
         const RunsModel& runs = findNamed<RunsModel>(runsPage(), "model");
         int row = -1;
-        QTRY_VERIFY_WITH_TIMEOUT((row = rowWithStatus(runs, QStringLiteral("running"))) >= 0,
+        QTRY_VERIFY_WITH_TIMEOUT((row = rowWithStatus(runs, QStringLiteral("Running"))) >= 0,
                                  30'000);
         const qint64 id = runs.runId(row);
         auto& table = findNamed<QTableView>(runsPage(), "table");
-        QTest::mouseClick(table.viewport(), Qt::LeftButton, {},
-                          table.visualRect(runs.index(row, RunsModel::Language)).center());
+        QTest::mouseClick(
+            table.viewport(), Qt::LeftButton, {},
+            table.visualRect(table.model()->index(row, RunsModel::Language)).center());
         auto& detail = findNamed<csm::RunDetailPane>(runsPage(), "detail");
         QTRY_COMPARE(detail.shownRunId(), id);
         QPushButton& stop = findNamed<QPushButton>(detail, "stopButton");
@@ -232,7 +233,7 @@ private Q_SLOTS:
         QVERIFY2(text(*answer).contains(QLatin1String("by the user, from the Code Sandbox app")),
                  describe(*answer).constData());
         QTRY_COMPARE_WITH_TIMEOUT(runs.index(rowOf(runs, id), RunsModel::Status).data().toString(),
-                                  QStringLiteral("cancelled"), 5000);
+                                  QStringLiteral("Cancelled"), 5000);
         QTRY_COMPARE_WITH_TIMEOUT(TestEngine::containersWithLabel(ours), before, 15'000);
     }
 };

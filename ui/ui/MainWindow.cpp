@@ -8,6 +8,8 @@
 #include "ui/dialogs/SetupDialog.h"
 #include "ui/EgressPrompter.h"
 #include "ui/ImageOperations.h"
+#include "ui/models/RunStatusLook.h"
+#include "ui/models/RunSummary.h"
 #include "ui/pages/ActivityPage.h"
 #include "ui/pages/ImagesPage.h"
 #include "ui/pages/RunsPage.h"
@@ -27,6 +29,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
+#include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -118,7 +121,24 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
             raise();
             activateWindow();
         });
-        connect(m_tray, &TrayIcon::quitRequested, this, &QWidget::close);
+        connect(m_tray, &TrayIcon::quitRequested, this, &MainWindow::quit);
+        connect(m_tray, &TrayIcon::runRequested, this, [this](qint64 id) {
+            showNormal();
+            raise();
+            activateWindow();
+            m_pages->setCurrentWidget(m_runs);
+            m_runs->revealRun(id);
+        });
+        connect(m_tray, &TrayIcon::approvalRequiredChanged, this, [this](bool required) {
+            DesktopSettings settings = DesktopSettings::load(m_dataDir);
+            settings.approvalRequired = required;
+            // The Settings page follows the file; a failed save keeps the old mode.
+            if (settings.save(m_dataDir))
+                applyDesktopSettings();
+            else
+                m_tray->setApprovalRequired(!required);
+        });
+        m_tray->setRecentFailures([this] { return recentFailures(); });
         if (QSystemTrayIcon::isSystemTrayAvailable())
             m_tray->show();
         m_notifier = new DesktopNotifier(*m_tray, m_history.get(), this);
@@ -161,6 +181,33 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
     setCentralWidget(central);
     addKeyboardShortcuts();
     resize(1280, 800);
+    restoreLayout();
+}
+
+QString MainWindow::layoutFile() const
+{
+    return QDir(m_dataDir).filePath(QStringLiteral("desktop-layout.ini"));
+}
+
+void MainWindow::restoreLayout()
+{
+    if (m_dataDir.isEmpty())
+        return;
+    const QSettings layout(layoutFile(), QSettings::IniFormat);
+    restoreGeometry(layout.value(QStringLiteral("window/geometry")).toByteArray());
+    if (m_runs)
+        m_runs->restoreLayout(layout);
+}
+
+void MainWindow::saveLayout() const
+{
+    if (m_dataDir.isEmpty())
+        return;
+    // How the window was arranged, not a setting: its own file, beside settings.ini.
+    QSettings layout(layoutFile(), QSettings::IniFormat);
+    layout.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    if (m_runs)
+        m_runs->saveLayout(layout);
 }
 
 void MainWindow::addKeyboardShortcuts()
@@ -186,6 +233,7 @@ void MainWindow::applyDesktopSettings()
 {
     const DesktopSettings settings = DesktopSettings::load(m_dataDir);
     m_server->setApproval(settings.approvalRequired, settings.approvalTimeoutSeconds * 1000);
+    m_tray->setApprovalRequired(settings.approvalRequired);
     m_notifier->setNotifyApprovals(settings.notifyApprovals);
     m_notifier->setNotifyFailures(settings.notifyFailures);
 }
@@ -219,14 +267,60 @@ bool MainWindow::hasLiveSession() const
     return status.runningCalls > 0 || (m_server->isServingStdio() && !status.sessions.isEmpty());
 }
 
+QList<TrayIcon::RunItem> MainWindow::recentFailures() const
+{
+    HistoryQuery failed;
+    failed.statuses = {RunStatus::Error, RunStatus::Oom, RunStatus::Timeout,
+                       RunStatus::EngineError};
+    failed.limit = kTrayFailures;
+    failed.includeContent = false;
+    failed.previewChars = RunSummary::kReadChars;
+    failed.stderrTailChars = RunSummary::kReadChars;
+    QList<TrayIcon::RunItem> items;
+    for (const RunRecord& run : m_history->queries().list(failed).valueOr({})) {
+        items.append({run.id, tr("#%1 %2: %3")
+                                  .arg(run.id)
+                                  .arg(RunStatusLook::label(run.status), RunSummary::of(run))});
+    }
+    return items;
+}
+
+bool MainWindow::keepsRunningInTray() const
+{
+    return m_tray && m_tray->isVisible() && m_server && !m_server->isStopped() && !m_quitting;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (keepsRunningInTray()) {
+        // The assistants keep their server: the window only goes out of sight.
+        event->ignore();
+        hide();
+        DesktopSettings settings = DesktopSettings::load(m_dataDir);
+        if (!settings.trayNoticeShown) {
+            m_tray->notify(tr("Code Sandbox is still running"),
+                           tr("It keeps serving your assistants from the tray. To stop it, "
+                              "choose Quit in the tray icon's menu."));
+            settings.trayNoticeShown = true;
+            static_cast<void>(settings.save(m_dataDir)); // at worst, told once more
+        }
+        return;
+    }
     if (!m_server || m_server->isStopped()) {
         event->accept();
         return;
     }
     // The server must stop first (its containers removed); the app quits when it has.
     event->ignore();
+    quit();
+}
+
+void MainWindow::quit()
+{
+    if (!m_server || m_server->isStopped()) {
+        shutDownAndQuit();
+        return;
+    }
     if (m_quitting || m_closeConfirmation)
         return;
     if (!hasLiveSession()) {
@@ -241,6 +335,9 @@ void MainWindow::closeEvent(QCloseEvent* event)
     m_closeConfirmation->addButton(tr("End the session and quit"), QMessageBox::AcceptRole);
     m_closeConfirmation->setDefaultButton(m_closeConfirmation->addButton(QMessageBox::Cancel));
     m_closeConfirmation->setAttribute(Qt::WA_DeleteOnClose);
+    // Asked from the tray, the window may be out of sight: the question comes with it.
+    showNormal();
+    raise();
     m_closeConfirmation->setObjectName(QStringLiteral("closeConfirmation"));
     connect(m_closeConfirmation, &QMessageBox::finished, this, [this] {
         const bool quit = m_closeConfirmation->buttonRole(m_closeConfirmation->clickedButton()) ==
@@ -289,6 +386,7 @@ void MainWindow::rerun(const RunRecord& run)
 
 MainWindow::~MainWindow()
 {
+    saveLayout();
     // The pages read the history: they go before it.
     delete m_pages;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/widgets/TrayIcon.h"
+
 #include <QMainWindow>
 
 #include <memory>
@@ -21,7 +23,6 @@ class ImagesPage;
 class RunsPage;
 class SecretsPage;
 class ServerPage;
-class TrayIcon;
 struct RunRecord;
 class SettingsPage;
 
@@ -38,8 +39,16 @@ public:
                         QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // How many failed runs the tray menu lists.
+    static constexpr int kTrayFailures = 5;
+
     // Stops the server (its calls and containers), then quits the application.
     void shutDownAndQuit();
+    // Quit, as the tray menu asks: first asks whether to end an assistant's live session.
+    void quit();
+    // Whether closing the window leaves the app running in the tray: a tray is shown and the
+    // server serves.
+    bool keepsRunningInTray() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -47,6 +56,11 @@ protected:
 private:
     // Ctrl+1... for the pages, Ctrl+F for the runs' filter.
     void addKeyboardShortcuts();
+    // The window's size and place and the runs list's layout, as the person left them
+    // (desktop-layout.ini in the data folder).
+    QString layoutFile() const;
+    void restoreLayout();
+    void saveLayout() const;
 
     std::unique_ptr<HistoryStore> m_history;
     QTabWidget* m_pages = nullptr;
@@ -71,6 +85,7 @@ private:
     void offerSetupOnceChecked();
     bool hasLiveSession() const;
     void rerun(const RunRecord& run);
+    QList<TrayIcon::RunItem> recentFailures() const;
 };
 
 } // namespace csm

@@ -5,6 +5,7 @@
 #include "ui/models/RunsModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QColor>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -67,6 +68,8 @@ private Q_SLOTS:
     void deleteRunsRemovesJustThoseRows();
     void aSessionsCellsShowInOrder();
     void clientsAreTheDistinctNames();
+    void theSummarySaysWhatTheRunDid();
+    void sortKeysAreNumbersWhereTheColumnShowsNumbers();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -144,7 +147,7 @@ void tst_RunsModel::runsOfAnotherProcessAppearWithoutAReset()
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.runId(0), second);
     QCOMPARE(inserted.size(), 1);
-    QCOMPARE(model.index(0, RunsModel::Status).data().toString(), QStringLiteral("running"));
+    QCOMPARE(model.index(0, RunsModel::Status).data().toString(), QStringLiteral("Running"));
     QCOMPARE(model.index(0, RunsModel::Client).data().toString(),
              QStringLiteral("gemini-cli 0.1.0"));
 
@@ -152,7 +155,7 @@ void tst_RunsModel::runsOfAnotherProcessAppearWithoutAReset()
     model.refresh();
     QCOMPARE(changed.size(), 1);
     QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 1);
-    QCOMPARE(model.index(1, RunsModel::Status).data().toString(), QStringLiteral("error"));
+    QCOMPARE(model.index(1, RunsModel::Status).data().toString(), QStringLiteral("Error"));
     QCOMPARE(model.index(1, RunsModel::ExitCode).data().toString(), QStringLiteral("3"));
     QCOMPARE(model.index(1, RunsModel::Duration).data().toString(), QStringLiteral("1.2 s"));
     // Nothing more to read: a refresh changes nothing.
@@ -202,10 +205,11 @@ void tst_RunsModel::columns()
     QStringList headers;
     for (int column = 0; column < model.columnCount(); ++column)
         headers << model.headerData(column, Qt::Horizontal).toString();
-    QCOMPARE(headers, QStringList({QStringLiteral("Started"), QStringLiteral("Client"),
+    QCOMPARE(headers, QStringList({QStringLiteral("Started"), QStringLiteral("Status"),
+                                   QStringLiteral("What it did"), QStringLiteral("Client"),
                                    QStringLiteral("Language"), QStringLiteral("Session"),
-                                   QStringLiteral("Status"), QStringLiteral("Exit"),
-                                   QStringLiteral("Duration"), QStringLiteral("Files")}));
+                                   QStringLiteral("Exit"), QStringLiteral("Duration"),
+                                   QStringLiteral("Files")}));
     const qint64 id = *m_writer->ledger().recordStart(newRun());
     model.refresh();
     QCOMPARE(model.index(0, 0).data(RunsModel::RunIdRole).toLongLong(), id);
@@ -539,6 +543,81 @@ void tst_RunsModel::clientsAreTheDistinctNames()
     QCOMPARE(*m_store->queries().clients(),
              QStringList({QString(), QStringLiteral("Zed"), QStringLiteral("claude-ai"),
                           QStringLiteral("gemini-cli")}));
+}
+
+void tst_RunsModel::theSummarySaysWhatTheRunDid()
+{
+    RunRecord commented = newRun();
+    commented.code =
+        QStringLiteral("# load the data\n\nimport pandas as pd\nprint(pd.__version__)");
+    const qint64 ok = *m_writer->ledger().recordStart(commented);
+    QVERIFY(m_writer->ledger().recordEnd(ok, endedOk()));
+    const qint64 failing = *m_writer->ledger().recordStart(newRun());
+    RunsModel model(*m_store);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 2);
+    // The first line of code that is not a comment.
+    QCOMPARE(model.index(1, RunsModel::Summary).data().toString(),
+             QStringLiteral("import pandas as pd"));
+    QCOMPARE(model.index(0, RunsModel::Summary).data().toString(), QStringLiteral("print(1)"));
+    QVERIFY(!model.index(0, RunsModel::Summary).data(Qt::ForegroundRole).isValid());
+    // The status in words, its colour as its swatch, and what it means in its tooltip.
+    QCOMPARE(model.index(0, RunsModel::Status).data().toString(), QStringLiteral("Running"));
+    QVERIFY(model.index(0, RunsModel::Status).data(Qt::DecorationRole).canConvert<QColor>());
+
+    // It ends with an exception (read through the other connection): the error's last line,
+    // in the failure's colour, however long the traceback above it.
+    RunRecord end = endedOk(1);
+    end.stderrText = QStringLiteral("Traceback (most recent call last):\n") +
+                     QStringLiteral("  File \"x.py\", line 1, in <module>\n").repeated(50) +
+                     QStringLiteral("ValueError: the data has no column 'price'\n");
+    QVERIFY(m_writer->ledger().recordEnd(failing, end));
+    model.refresh();
+    QCOMPARE(model.index(0, RunsModel::Status).data().toString(), QStringLiteral("Error"));
+    QCOMPARE(model.index(0, RunsModel::Summary).data().toString(),
+             QStringLiteral("ValueError: the data has no column 'price'"));
+    QVERIFY(model.index(0, RunsModel::Summary).data(Qt::ForegroundRole).canConvert<QColor>());
+    // What a run's record keeps of its content: one short line of each.
+    QVERIFY(model.run(0)->stderrText.size() <= 160);
+    QVERIFY(model.run(0)->stdoutText.isEmpty());
+
+    // A run that never started says why.
+    RunRecord engine = newRun();
+    const qint64 refused = *m_writer->ledger().recordStart(engine);
+    RunRecord failed;
+    failed.status = RunStatus::EngineError;
+    failed.errorMessage = QStringLiteral("image code-sandbox-python:latest is not built\nrun X");
+    failed.endedAt = QDateTime::currentDateTimeUtc();
+    QVERIFY(m_writer->ledger().recordEnd(refused, failed));
+    model.refresh();
+    QCOMPARE(model.runId(0), refused);
+    QCOMPARE(model.index(0, RunsModel::Summary).data().toString(),
+             QStringLiteral("image code-sandbox-python:latest is not built"));
+    QCOMPARE(model.index(0, RunsModel::Status).data().toString(), QStringLiteral("Did not start"));
+}
+
+void tst_RunsModel::sortKeysAreNumbersWhereTheColumnShowsNumbers()
+{
+    const qint64 slow = *m_writer->ledger().recordStart(newRun());
+    RunRecord end = endedOk();
+    end.durationMs = 90'000;
+    QVERIFY(m_writer->ledger().recordEnd(slow, end));
+    const qint64 fast = *m_writer->ledger().recordStart(newRun());
+    end.durationMs = 800;
+    QVERIFY(m_writer->ledger().recordEnd(fast, end));
+    const qint64 going = *m_writer->ledger().recordStart(newRun());
+    RunsModel model(*m_store);
+    QCOMPARE(model.runId(0), going);
+    const auto key = [&model](int row, int column) {
+        return model.index(row, column).data(RunsModel::SortRole);
+    };
+    // "1.5 min" would sort before "800 ms" as text: the key is the milliseconds, and a run
+    // still going is the longest so far.
+    QVERIFY(key(1, RunsModel::Duration).toLongLong() < key(2, RunsModel::Duration).toLongLong());
+    QVERIFY(key(0, RunsModel::Duration).toLongLong() > key(2, RunsModel::Duration).toLongLong());
+    QCOMPARE(key(0, RunsModel::Started).toLongLong(), going);
+    QCOMPARE(key(1, RunsModel::ExitCode).toInt(), 0);
+    QVERIFY(key(0, RunsModel::ExitCode).toInt() < 0);
 }
 
 QTEST_GUILESS_MAIN(tst_RunsModel)

@@ -2,6 +2,8 @@
 
 #include "history/HistoryStore.h"
 #include "runtime/Language.h"
+#include "ui/models/RunStatusLook.h"
+#include "ui/models/RunSummary.h"
 
 #include <QElapsedTimer>
 #include <QIcon>
@@ -78,7 +80,9 @@ HistoryQuery RunsModel::pageQuery() const
     query.sinceId.reset();
     query.ids.clear();
     query.includeContent = false;
-    query.previewChars = 0;
+    // The start of the code and the end of Stderr: what the summary column needs, no more.
+    query.previewChars = RunSummary::kReadChars;
+    query.stderrTailChars = RunSummary::kReadChars;
     return query;
 }
 
@@ -110,10 +114,11 @@ void RunsModel::slim(RunRecord& run)
     run.sessionId.clear();
     run.image.clear();
     run.limits = {};
-    run.code.clear();
+    // The summary's lines, and nothing more of the code, Stderr or message.
+    run.code = RunSummary::firstCodeLine(run.code);
+    run.stderrText = RunSummary::lastLine(run.stderrText);
+    run.errorMessage = RunSummary::lastLine(run.errorMessage.section(u'\n', 0, 0));
     run.stdoutText.clear();
-    run.stderrText.clear();
-    run.errorMessage.clear();
     run.filesKey.clear();
     run.files.clear();
     intern(run.transport);
@@ -227,6 +232,15 @@ bool RunsModel::isScanning() const
     return m_wanted > 0 && !m_exhausted;
 }
 
+void RunsModel::readAll()
+{
+    if (m_exhausted)
+        return;
+    m_wanted = std::numeric_limits<int>::max();
+    if (!m_continue.isActive())
+        scanSlice(true);
+}
+
 void RunsModel::refresh()
 {
     const qint64 deletionSeq = m_store.queries().deletionSeq().valueOr(-1);
@@ -257,10 +271,13 @@ void RunsModel::refresh()
     // by id; the filter itself is applied by the store.
     const bool endCanMatch = !m_filter.statuses.isEmpty() || !m_filter.text.isEmpty();
     QList<qint64> candidates;
+    QList<qint64> loaded;
     QSet<qint64> seen; // a run updated again between two reads comes twice
     for (const RunRecord& changed : std::as_const(changes)) {
-        if (rowOf(changed.id) >= 0) {
-            updateLoadedRun(changed);
+        if (const int row = rowOf(changed.id); row >= 0) {
+            if (m_rows.at(row).changeSeq < changed.changeSeq && !seen.contains(changed.id))
+                loaded.append(changed.id);
+            seen.insert(changed.id);
             continue;
         }
         const bool inLoadedRange = m_exhausted || changed.id >= m_scanBelow;
@@ -272,7 +289,37 @@ void RunsModel::refresh()
     }
     for (const RunRecord& changed : std::as_const(changes))
         m_newestId = std::max(m_newestId, changed.id);
+    updateLoadedRuns(loaded);
     insertRuns(candidates);
+}
+
+void RunsModel::updateLoadedRuns(const QList<qint64>& ids)
+{
+    // Read again as the rows were read (the start of the code, the end of Stderr): the
+    // changes list carries no content.
+    for (qsizetype first = 0; first < ids.size(); first += kIdsPerRead) {
+        HistoryQuery query = pageQuery();
+        query.limit = 0;
+        query.ids = ids.mid(first, kIdsPerRead);
+        const Expected<QList<RunRecord>> runs = listRows(query);
+        if (!runs)
+            continue; // logged by the store; the rows stay as they were
+        QSet<qint64> stillMatching;
+        for (const RunRecord& run : *runs) {
+            stillMatching.insert(run.id);
+            updateLoadedRun(run);
+        }
+        // A run the filter no longer matches (it ended with a status left out) goes.
+        for (const qint64 id : std::as_const(query.ids)) {
+            const int row = rowOf(id);
+            if (stillMatching.contains(id) || row < 0)
+                continue;
+            const int shown = shownRow(row, m_rows.size());
+            beginRemoveRows({}, shown, shown);
+            m_rows.removeAt(row);
+            endRemoveRows();
+        }
+    }
 }
 
 Expected<void> RunsModel::deleteRuns(const QList<qint64>& ids)
@@ -350,16 +397,8 @@ void RunsModel::updateLoadedRun(const RunRecord& changed)
     const int row = rowOf(changed.id);
     if (row < 0 || m_rows.at(row).changeSeq >= changed.changeSeq)
         return; // not loaded, or loaded in this state already (a run just inserted)
-    // A run that ended with a status the filter leaves out goes.
     const int shown = shownRow(row, m_rows.size());
-    if (!m_filter.statuses.isEmpty() && !m_filter.statuses.contains(changed.status)) {
-        beginRemoveRows({}, shown, shown);
-        m_rows.removeAt(row);
-        endRemoveRows();
-        return;
-    }
-    m_rows[row] = changed;
-    slim(m_rows[row]);
+    m_rows[row] = changed; // read through listRows(): slim already
     Q_EMIT dataChanged(index(shown, 0), index(shown, ColumnCount - 1));
 }
 
@@ -415,8 +454,20 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
         return int(run.status);
     if (role == OutputFileCountRole)
         return run.outputFileCount;
-    if (role == Qt::DecorationRole && index.column() == Files && run.outputFileCount > 0)
+    const auto column = static_cast<Column>(index.column());
+    if (role == SortRole)
+        return sortKey(run, column);
+    if (role == Qt::DecorationRole && column == Files && run.outputFileCount > 0)
         return QIcon::fromTheme(QStringLiteral("mail-attachment"));
+    // A swatch of the status's colour (the delegate draws a QColor as one).
+    if (role == Qt::DecorationRole && column == Status)
+        return RunStatusLook::colour(run.status, m_palette);
+    // A failure's words in its colour, where the eye looks for them.
+    if (role == Qt::ForegroundRole && column == Summary && RunStatusLook::isFailure(run.status) &&
+        !RunSummary::problem(run).isEmpty())
+        return RunStatusLook::colour(run.status, m_palette);
+    if (role == Qt::ForegroundRole && column == Status)
+        return RunStatusLook::colour(run.status, m_palette);
     if (role == Qt::TextAlignmentRole &&
         (index.column() == ExitCode || index.column() == Duration || index.column() == Files))
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -457,7 +508,9 @@ QString RunsModel::text(const RunRecord& run, Column column, bool toolTip)
                              .arg(run.sessionName)
                        : run.sessionName;
     case Status:
-        return RunStatusTraits::toString(run.status);
+        return toolTip ? RunStatusLook::explanation(run.status) : RunStatusLook::label(run.status);
+    case Summary:
+        return RunSummary::of(run);
     case ExitCode:
         return run.exitCode ? QString::number(*run.exitCode) : QString();
     case Duration:
@@ -476,6 +529,39 @@ QString RunsModel::text(const RunRecord& run, Column column, bool toolTip)
     return {};
 }
 
+QVariant RunsModel::sortKey(const RunRecord& run, Column column)
+{
+    switch (column) {
+    case Started:
+        return run.id; // in the order they started, to the millisecond and beyond
+    case ExitCode:
+        return run.exitCode ? QVariant(*run.exitCode) : QVariant(-1'000'000);
+    case Duration:
+        // A run still going has taken longest so far.
+        return run.status == RunStatus::Running ? std::numeric_limits<qint64>::max()
+                                                : run.durationMs;
+    case Files:
+        return run.outputFileCount;
+    case Status:
+    case Summary:
+    case Client:
+    case Language:
+    case Session:
+        return text(run, column, false);
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+void RunsModel::setPalette(const QPalette& palette)
+{
+    m_palette = palette;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1),
+                           {Qt::DecorationRole, Qt::ForegroundRole});
+}
+
 QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
@@ -491,6 +577,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Session");
     case Status:
         return tr("Status");
+    case Summary:
+        return tr("What it did");
     case ExitCode:
         return tr("Exit");
     case Duration:

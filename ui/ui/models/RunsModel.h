@@ -6,6 +6,7 @@
 
 #include <QAbstractTableModel>
 #include <QList>
+#include <QPalette>
 #include <QSet>
 #include <QTimer>
 
@@ -31,10 +32,11 @@ public:
     enum Column
     {
         Started,
+        Status,  // in words ("Out of memory"), with a coloured dot; what it means in its tooltip
+        Summary, // what the run did in one line (RunSummary): its error, or its code's first line
         Client,
         Language, // "Python", "JavaScript"; the tool's name in its tooltip
         Session,  // a persistent session's cell: its name and number; empty for one-shot runs
-        Status,
         ExitCode,
         Duration,
         Files, // the output files that came back: a count, empty for a run without any
@@ -46,6 +48,7 @@ public:
         RunIdRole = Qt::UserRole + 1, // qint64
         StatusRole,                   // RunStatus as int
         OutputFileCountRole,          // int
+        SortRole,                     // what a column sorts by: numbers where it shows numbers
     };
 
     static constexpr int kPageSize = 200;
@@ -76,6 +79,11 @@ public:
     // True while rows the view asked for are still being read, a slice per turn of the event
     // loop (a filter that matches few of many runs).
     bool isScanning() const;
+    // Reads every run the filter matches, a slice per turn of the event loop: a table sorted
+    // by another column than the start must hold them all to be true.
+    void readAll();
+    // Whether every run the filter matches is read.
+    bool isComplete() const { return m_exhausted; }
 
     // Reads the changes made since the last call, by this process or any other. Without
     // changes it costs two small indexed reads, whatever the filter and the history's size.
@@ -89,6 +97,12 @@ public:
     // How many times the model asked the store for rows (a page, a reload, runs that may join
     // the filter): for tests and benchmarks of what a refresh costs.
     int rowQueries() const { return m_rowQueries; }
+    // The history's change counter as of the last refresh(): it moves when any run starts,
+    // ends or is deleted, in any process.
+    qint64 changeSeq() const { return m_changeSeq; }
+
+    // The colours of the status dots and failures follow it (light or dark).
+    void setPalette(const QPalette& palette);
 
     qint64 runId(int row) const;
     // What the table holds of a row's run: its id, change, client, transport, tool, language,
@@ -107,6 +121,7 @@ public:
 private:
     // What a cell shows, or its tooltip's text (before it is made safe to show).
     static QString text(const RunRecord& run, Column column, bool toolTip);
+    static QVariant sortKey(const RunRecord& run, Column column);
     HistoryQuery pageQuery() const;
     bool isFiltered() const;
     void scanSlice(bool notify);
@@ -115,6 +130,7 @@ private:
     void slim(RunRecord& run);
     qint64 newestIdInStore();
     void insertRuns(const QList<qint64>& ids);
+    void updateLoadedRuns(const QList<qint64>& ids);
     void updateLoadedRun(const RunRecord& changed);
     // Where m_rows' row `stored` shows (`count`: m_rows' size when it does), and back.
     int shownRow(qsizetype stored, qsizetype count) const;
@@ -139,6 +155,7 @@ private:
     qint64 m_newestId = 0;
     int m_rowQueries = 0;
     QSet<QString> m_strings; // the distinct short texts of the rows (slim())
+    QPalette m_palette;
 };
 
 } // namespace csm

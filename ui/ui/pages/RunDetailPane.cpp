@@ -1,5 +1,8 @@
 #include "ui/pages/RunDetailPane.h"
 
+#include "core/ByteSize.h"
+#include "ui/models/RunResultLine.h"
+#include "ui/models/RunStatusLook.h"
 #include "ui/widgets/CodeView.h"
 #include "ui/widgets/RunFilesView.h"
 #include "ui/widgets/RunNetworkView.h"
@@ -18,6 +21,8 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace csm {
 
 namespace {
@@ -29,20 +34,6 @@ QPlainTextEdit* monospaceView(QWidget* parent)
     view->setLineWrapMode(QPlainTextEdit::NoWrap);
     view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     return view;
-}
-
-// 536870912 as "512 MiB", 1536 as "1.5 KiB".
-QString sizeText(qint64 bytes)
-{
-    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double value = double(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 4) {
-        value /= 1024.0;
-        ++unit;
-    }
-    return QStringLiteral("%1 %2").arg(QLocale::c().toString(value, 'g', 4),
-                                       QLatin1String(units[unit]));
 }
 
 QString secondsText(qint64 ms)
@@ -65,7 +56,7 @@ QString limitsText(const QJsonObject& limits)
     static const Known known[] = {
         {"memory_bytes", QT_TR_NOOP("Memory"),
          [](const QJsonValue& v) {
-             return sizeText(v.toInteger());
+             return ByteSize::forPeople(v.toInteger());
          }},
         {"cpus", QT_TR_NOOP("CPUs"),
          [](const QJsonValue& v) {
@@ -77,7 +68,7 @@ QString limitsText(const QJsonObject& limits)
          }},
         {"tmpfs_bytes", QT_TR_NOOP("Writable space"),
          [](const QJsonValue& v) {
-             return sizeText(v.toInteger());
+             return ByteSize::forPeople(v.toInteger());
          }},
         {"network", QT_TR_NOOP("Network"),
          [](const QJsonValue& v) {
@@ -89,7 +80,7 @@ QString limitsText(const QJsonObject& limits)
          }},
         {"output_cap_bytes", QT_TR_NOOP("Output cap"),
          [](const QJsonValue& v) {
-             return sizeText(v.toInteger());
+             return ByteSize::forPeople(v.toInteger());
          }},
         {"allow_unlimited", QT_TR_NOOP("Limits the engine cannot enforce"),
          [](const QJsonValue& v) {
@@ -129,26 +120,23 @@ QString summaryOf(const RunRecord& run)
 {
     QStringList parts{
         QStringLiteral("#%1").arg(run.id),
-        RunStatusTraits::toString(run.status),
+        RunStatusLook::label(run.status),
     };
     if (run.exitCode)
         parts << QObject::tr("exit %1").arg(*run.exitCode);
-    if (RunStatusTraits::isFinal(run.status)) {
+    if (RunStatusTraits::isFinal(run.status))
         parts << QObject::tr("%1 ms").arg(run.durationMs);
-    } else if (run.startedAt.isValid()) {
-        // Since the call came in: its wait for a sandbox included, as its client sees it.
-        const qint64 elapsed =
-            std::max<qint64>(run.startedAt.msecsTo(QDateTime::currentDateTime()), 0);
-        parts << QObject::tr("%1 s so far").arg(QString::number(double(elapsed) / 1000.0, 'f', 1));
-    }
+    if (run.startedAt.isValid())
+        parts << QLocale().toString(run.startedAt.toLocalTime(), QLocale::ShortFormat);
     parts << run.tool << run.image;
     if (!run.clientName.isEmpty())
         parts << QObject::tr("from %1 %2 over %3")
                      .arg(run.clientName, run.clientVersion, run.transport)
                      .simplified();
     QString summary = parts.join(QStringLiteral(" · "));
-    if (!run.errorMessage.isEmpty())
-        summary += QLatin1Char('\n') + run.errorMessage;
+    // The first line is the result line's; any more (a session's note) is said here.
+    if (const QString rest = run.errorMessage.section(u'\n', 1).trimmed(); !rest.isEmpty())
+        summary += QLatin1Char('\n') + rest;
     return summary;
 }
 
@@ -156,6 +144,7 @@ QString summaryOf(const RunRecord& run)
 
 RunDetailPane::RunDetailPane(QWidget* parent)
     : QWidget(parent)
+    , m_result(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_stop(new QPushButton(tr("Stop"), this))
     , m_tabs(new QTabWidget(this))
@@ -166,6 +155,13 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     , m_files(new RunFilesView(this))
     , m_network(new RunNetworkView(this))
 {
+    m_result->setWordWrap(true);
+    m_result->setTextFormat(Qt::PlainText);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont resultFont = m_result->font();
+    resultFont.setBold(true);
+    resultFont.setPointSizeF(resultFont.pointSizeF() * 1.15);
+    m_result->setFont(resultFont);
     m_summary->setWordWrap(true);
     // The client's name and version are the client's own words: text, never HTML.
     m_summary->setTextFormat(Qt::PlainText);
@@ -195,8 +191,11 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     });
     m_elapsedTick.setInterval(kElapsedTickMs);
     connect(&m_elapsedTick, &QTimer::timeout, this, &RunDetailPane::updateSummary);
+    auto* words = new QVBoxLayout;
+    words->addWidget(m_result);
+    words->addWidget(m_summary);
     auto* header = new QHBoxLayout;
-    header->addWidget(m_summary, 1);
+    header->addLayout(words, 1);
     header->addWidget(m_stop, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -204,6 +203,7 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     layout->addWidget(m_tabs, 1);
     showRun(std::nullopt);
     // Stable names: tests find the widgets by them (findChild).
+    m_result->setObjectName(QStringLiteral("resultLine"));
     m_summary->setObjectName(QStringLiteral("summary"));
     m_stop->setObjectName(QStringLiteral("stopButton"));
     m_code->setObjectName(QStringLiteral("codeView"));
@@ -243,6 +243,39 @@ void replaceOutput(QPlainTextEdit* view, const QString& text)
 
 } // namespace
 
+QWidget* RunDetailPane::mostUsefulTab(const RunRecord& run) const
+{
+    const bool printed = !run.stdoutText.isEmpty();
+    const bool complained = !run.stderrText.isEmpty();
+    switch (run.status) {
+    case RunStatus::Running:
+        // The live tail: where the program prints, or the output it will print to.
+        return !printed && complained ? m_stderr : m_stdout;
+    case RunStatus::Ok: {
+        const bool chart = std::any_of(run.files.cbegin(), run.files.cend(), [](const auto& file) {
+            return file.direction == RunFileRecord::Direction::Output &&
+                   file.mimeType.startsWith(QLatin1String("image/")) && !file.storedPath.isEmpty();
+        });
+        if (chart)
+            return m_files;
+        if (printed)
+            return m_stdout;
+        return complained ? m_stderr : m_code;
+    }
+    case RunStatus::EngineError:
+        return m_code; // nothing ran: the result line says why
+    case RunStatus::Error:
+    case RunStatus::Timeout:
+    case RunStatus::Oom:
+    case RunStatus::Cancelled:
+    case RunStatus::Interrupted:
+        break;
+    }
+    if (complained)
+        return m_stderr;
+    return printed ? m_stdout : m_code;
+}
+
 bool RunDetailPane::showsRunningRun() const
 {
     return m_run && !RunStatusTraits::isFinal(m_run->status);
@@ -251,9 +284,19 @@ bool RunDetailPane::showsRunningRun() const
 void RunDetailPane::updateSummary()
 {
     if (!m_run) {
+        m_result->clear();
+        m_result->hide();
         m_summary->setText(tr("Select a run to see its code and output."));
         return;
     }
+    QString result = RunResultLine::of(*m_run, QDateTime::currentDateTime());
+    if (const QString network = RunResultLine::network(*m_run); !network.isEmpty())
+        result += QLatin1Char('\n') + network;
+    m_result->setText(result);
+    QPalette colours = m_result->palette();
+    colours.setColor(QPalette::WindowText, RunStatusLook::colour(m_run->status, palette()));
+    m_result->setPalette(colours);
+    m_result->show();
     QString note;
     if (showsRunningRun() && m_stopAsked)
         note = tr("\nStopping…");
@@ -304,6 +347,8 @@ void RunDetailPane::showRun(const std::optional<RunRecord>& run)
         m_code->showCode(run ? run->code : QString(), run ? run->language : QString());
         m_stdout->setPlainText(run ? run->stdoutText : QString());
         m_stderr->setPlainText(run ? run->stderrText : QString());
+        if (run)
+            m_tabs->setCurrentWidget(mostUsefulTab(*run));
         // A running run opens at the end of its output, and so follows it as it grows
         // (replaceOutput); an ended one opens at its start.
         if (showsRunningRun()) {

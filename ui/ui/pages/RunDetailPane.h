@@ -51,8 +51,12 @@ Q_SIGNALS:
 
 private:
     void updateSummary();
+    // Stderr for a failure that printed one, the chart when one came back, the live tail while
+    // running; else what there is.
+    QWidget* mostUsefulTab(const RunRecord& run) const;
     void setStopping();
 
+    QLabel* m_result = nullptr; // what became of the run, in plain words (RunResultLine)
     QLabel* m_summary = nullptr;
     QPushButton* m_stop = nullptr;
     QTabWidget* m_tabs = nullptr;

@@ -5,10 +5,13 @@
 #include "history/RunExporter.h"
 #include "runtime/Language.h"
 #include "ui/models/RunsModel.h"
+#include "ui/models/RunStatusLook.h"
 #include "ui/pages/RunDetailPane.h"
 #include "ui/pages/RunStops.h"
 #include "ui/Plural.h"
 #include "ui/widgets/RunsEmptyNotice.h"
+#include "ui/widgets/RunsFilterNote.h"
+#include "ui/widgets/RunsTable.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -24,7 +27,11 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScopeGuard>
 #include <QScrollBar>
+#include <QSettings>
+#include <QShortcut>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -76,15 +83,6 @@ QDateTime startOf(RunsPage::TimeRange range)
     return {};
 }
 
-// Whether `filter` leaves out any run.
-bool narrows(const HistoryQuery& filter)
-{
-    return !filter.statuses.isEmpty() || !filter.language.isEmpty() ||
-           !filter.clientName.isEmpty() || filter.exactClientName || !filter.text.isEmpty() ||
-           filter.startedFrom.isValid() || filter.startedBefore.isValid() ||
-           !filter.sessionKey.isEmpty();
-}
-
 } // namespace
 
 RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
@@ -99,10 +97,12 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     , m_session(new QComboBox(this))
     , m_actions(new QToolBar(this))
     , m_message(new QLabel(this))
-    , m_table(new QTableView(this))
+    , m_filterNote(new RunsFilterNote(store, this))
+    , m_table(new RunsTable(*m_model, this))
     , m_empty(new RunsEmptyNotice(this))
     , m_tableOrNotice(new QStackedWidget(this))
     , m_detail(new RunDetailPane(this))
+    , m_split(new QSplitter(Qt::Vertical, this))
     , m_stops(new RunStops(store, this))
 {
     // Messages quote file names and errors, never markup.
@@ -111,7 +111,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_text->setClearButtonEnabled(true);
     m_status->addItem(tr("Any status"));
     for (RunStatus status : kStatuses)
-        m_status->addItem(RunStatusTraits::toString(status), int(status));
+        m_status->addItem(RunStatusLook::label(status), int(status));
     m_language->addItem(tr("Any language"));
     for (Language language : kLanguages)
         m_language->addItem(LanguageTraits::displayName(language), LanguageTraits::id(language));
@@ -126,14 +126,6 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_session->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_session->setToolTip(
         tr("Only the cells of one persistent session, in order (the first at the top)"));
-
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->verticalHeader()->hide();
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    sizeColumns();
 
     // One set of actions for the buttons, the table's context menu and the shortcuts; the
     // shortcuts act while the table (or a button) has the focus, so that Ctrl+C in the detail
@@ -158,6 +150,9 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
                                   m_exportSession, m_delete,     m_rerun};
     m_actions->addActions(actions);
     m_actions->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // Reachable with Tab, as buttons are (a tool bar's are not by default).
+    for (QAction* each : actions)
+        m_actions->widgetForAction(each)->setFocusPolicy(Qt::TabFocus);
     m_table->addActions(actions);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(m_copyCode, &QAction::triggered, this, &RunsPage::copyCode);
@@ -181,15 +176,16 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_tableOrNotice->addWidget(m_empty);
     connect(m_empty, &RunsEmptyNotice::connectAssistantRequested, this,
             &RunsPage::connectAssistantRequested);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_tableOrNotice);
-    splitter->addWidget(m_detail);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    m_split->addWidget(m_tableOrNotice);
+    m_split->addWidget(m_detail);
+    m_split->setStretchFactor(0, 3);
+    m_split->setStretchFactor(1, 2);
+    m_split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(filters);
+    layout->addWidget(m_filterNote);
     layout->addLayout(actionsRow);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_split, 1);
 
     m_filterDelay.setSingleShot(true);
     connect(&m_filterDelay, &QTimer::timeout, this, &RunsPage::applyFilter);
@@ -206,7 +202,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     // A run that ends while it is shown gets its output.
     connect(m_model, &QAbstractItemModel::dataChanged, this,
             [this](const QModelIndex& topLeft, const QModelIndex& bottomRight) {
-                const int row = m_table->currentIndex().row();
+                const int row = m_table->currentSourceRow();
                 if (row >= topLeft.row() && row <= bottomRight.row())
                     showSelectedRun();
                 updateActions();
@@ -229,9 +225,20 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     // A filter that matches few of many runs is read a slice at a time: whether it matched
     // nothing is known once the reading is done, which no row signal tells.
     connect(&m_refresh, &QTimer::timeout, this, [this] {
+        const qint64 seen = m_model->changeSeq();
         m_model->refresh();
         updateEmptyState();
+        // Counted again only when a run started, ended or went: counting costs a query.
+        if (m_model->changeSeq() != seen)
+            updateFilterNote();
     });
+    connect(m_filterNote, &RunsFilterNote::resetRequested, this, &RunsPage::resetFilters);
+    // Escape in the text filter clears every filter, as Reset does.
+    auto* escape =
+        new QShortcut(QKeySequence(Qt::Key_Escape), m_text, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(escape, &QShortcut::activated, this, &RunsPage::resetFilters);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &RunsPage::updateFilterNote);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &RunsPage::updateFilterNote);
     m_refresh.start(kRefreshIntervalMs);
     connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshClients);
     connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshSessions);
@@ -244,6 +251,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_model->setObjectName(QStringLiteral("model"));
     m_table->setObjectName(QStringLiteral("table"));
     m_detail->setObjectName(QStringLiteral("detail"));
+    m_split->setObjectName(QStringLiteral("listAndDetail"));
     m_empty->setObjectName(QStringLiteral("emptyNotice"));
     m_text->setObjectName(QStringLiteral("textFilter"));
     m_status->setObjectName(QStringLiteral("statusFilter"));
@@ -266,46 +274,81 @@ void RunsPage::setMessage(const QString& text)
     m_message->setText(text);
 }
 
-void RunsPage::sizeColumns()
+void RunsPage::resizeEvent(QResizeEvent* event)
 {
-    // Each column as wide as what the rows in view show, none stretched: a stretched last
-    // column (Files, a count) took half the width while the client's name was cut. Measuring
-    // only the rows in view keeps a run's end cheap (a page of rows took ~10 ms per change); a
-    // client name of absurd length is cut, its tooltip has it all. The columns stay
-    // interactive: one the user widens or narrows keeps the width the user gave it.
-    QHeaderView* header = m_table->horizontalHeader();
-    header->setStretchLastSection(false);
-    header->setSectionResizeMode(QHeaderView::Interactive);
-    header->setResizeContentsPrecision(0);
-    header->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("0000")));
-    header->setMaximumSectionSize(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 40);
-    connect(header, &QHeaderView::sectionResized, this, [this](int column) {
-        if (!m_fittingColumns)
-            m_userSizedColumns.insert(column);
-    });
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, &RunsPage::fitColumns);
-    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &RunsPage::fitColumns);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &RunsPage::fitColumns);
-    connect(m_model, &QAbstractItemModel::dataChanged, this, &RunsPage::fitColumns);
-    // Other rows come into view.
-    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this, &RunsPage::fitColumns);
-}
-
-void RunsPage::showEvent(QShowEvent* event)
-{
-    QWidget::showEvent(event);
-    // After the layout this show triggers.
-    QTimer::singleShot(0, this, &RunsPage::fitColumns);
-}
-
-void RunsPage::fitColumns()
-{
-    m_fittingColumns = true;
-    for (int column = 0; column < m_model->columnCount(); ++column) {
-        if (!m_userSizedColumns.contains(column))
-            m_table->resizeColumnToContents(column);
+    QWidget::resizeEvent(event);
+    const Qt::Orientation wanted = width() >= kSideBySideWidth ? Qt::Horizontal : Qt::Vertical;
+    if (wanted == m_split->orientation())
+        return;
+    // Each arrangement keeps the sizes the person gave it.
+    m_splitSizes[m_split->orientation()] = m_split->sizes();
+    m_split->setOrientation(wanted);
+    const QList<int> kept = m_splitSizes.value(wanted);
+    if (kept.size() == 2) {
+        m_split->setSizes(kept);
+        return;
     }
-    m_fittingColumns = false;
+    const int length = wanted == Qt::Horizontal ? m_split->width() : m_split->height();
+    m_split->setSizes({length * 3 / 5, length - length * 3 / 5});
+}
+
+void RunsPage::saveLayout(QSettings& settings) const
+{
+    QHash<Qt::Orientation, QList<int>> sizes = m_splitSizes;
+    sizes[m_split->orientation()] = m_split->sizes();
+    settings.setValue(QStringLiteral("runs/columns"), m_table->layoutState());
+    for (const Qt::Orientation orientation : {Qt::Horizontal, Qt::Vertical}) {
+        QVariantList list;
+        for (const int size : sizes.value(orientation))
+            list.append(size);
+        if (!list.isEmpty())
+            settings.setValue(splitKey(orientation), list);
+    }
+}
+
+void RunsPage::restoreLayout(const QSettings& settings)
+{
+    m_table->restoreLayoutState(settings.value(QStringLiteral("runs/columns")).toByteArray());
+    for (const Qt::Orientation orientation : {Qt::Horizontal, Qt::Vertical}) {
+        QList<int> sizes;
+        for (const QVariant& size : settings.value(splitKey(orientation)).toList())
+            sizes.append(size.toInt());
+        if (sizes.size() == 2)
+            m_splitSizes[orientation] = sizes;
+    }
+    if (const QList<int> kept = m_splitSizes.value(m_split->orientation()); kept.size() == 2)
+        m_split->setSizes(kept);
+}
+
+QString RunsPage::splitKey(Qt::Orientation orientation)
+{
+    return orientation == Qt::Horizontal ? QStringLiteral("runs/splitBeside")
+                                         : QStringLiteral("runs/splitBelow");
+}
+
+void RunsPage::updateFilterNote()
+{
+    m_filterNote->update(m_model->filter(), m_model->rowCount(), m_model->isComplete());
+}
+
+void RunsPage::setFiltersQuiet(bool quiet)
+{
+    for (QWidget* filter : {static_cast<QWidget*>(m_text), static_cast<QWidget*>(m_status),
+                            static_cast<QWidget*>(m_language), static_cast<QWidget*>(m_client),
+                            static_cast<QWidget*>(m_time), static_cast<QWidget*>(m_session)})
+        filter->blockSignals(quiet);
+}
+
+void RunsPage::resetFilters()
+{
+    // Every filter at once, then one query.
+    setFiltersQuiet(true);
+    m_text->clear();
+    for (QComboBox* combo : {m_status, m_language, m_client, m_time, m_session})
+        combo->setCurrentIndex(0);
+    setFiltersQuiet(false);
+    m_filterDelay.stop();
+    applyFilter();
 }
 
 void RunsPage::updateEmptyState()
@@ -314,8 +357,9 @@ void RunsPage::updateEmptyState()
         m_tableOrNotice->setCurrentWidget(m_table);
         return;
     }
-    m_empty->showReason(narrows(m_model->filter()) ? RunsEmptyNotice::Reason::NoMatch
-                                                   : RunsEmptyNotice::Reason::NoRuns);
+    m_empty->showReason(RunsFilterNote::narrows(m_model->filter())
+                            ? RunsEmptyNotice::Reason::NoMatch
+                            : RunsEmptyNotice::Reason::NoRuns);
     m_tableOrNotice->setCurrentWidget(m_empty);
 }
 
@@ -336,6 +380,7 @@ void RunsPage::applyFilter()
         filter.startedBefore = m_customBefore;
     filter.sessionKey = m_session->currentData().toString();
     m_model->setFilter(filter);
+    m_table->followModelOrder();
 }
 
 void RunsPage::refreshClients()
@@ -394,6 +439,31 @@ void RunsPage::refreshSessions()
     m_session->setCurrentIndex(chosen.isValid() ? std::max(0, m_session->findData(chosen)) : 0);
 }
 
+void RunsPage::revealRun(qint64 id)
+{
+    const auto rowOfRun = [this, id] {
+        for (int row = 0; row < m_model->rowCount(); ++row) {
+            if (m_model->runId(row) == id)
+                return row;
+        }
+        return -1;
+    };
+    int row = rowOfRun();
+    if (row < 0) {
+        resetFilters();
+        // The newest runs are read first; an older one is read up to as the view would.
+        // A read spread over turns of the event loop (isScanning) is not waited for.
+        while ((row = rowOfRun()) < 0 && m_model->canFetchMore() && !m_model->isScanning())
+            m_model->fetchMore();
+    }
+    if (row < 0)
+        return; // deleted meanwhile
+    const int shown = m_table->viewRow(row);
+    m_table->selectRow(shown);
+    m_table->scrollTo(m_table->model()->index(shown, 0));
+    m_table->setFocus(Qt::OtherFocusReason);
+}
+
 void RunsPage::focusFilter()
 {
     m_text->setFocus(Qt::ShortcutFocusReason);
@@ -416,12 +486,8 @@ void RunsPage::showSelection(const RunsSelection& selection)
 {
     {
         // Every filter at once, then one query: each change would otherwise apply its own.
-        const QSignalBlocker text(m_text);
-        const QSignalBlocker status(m_status);
-        const QSignalBlocker language(m_language);
-        const QSignalBlocker client(m_client);
-        const QSignalBlocker time(m_time);
-        const QSignalBlocker session(m_session);
+        setFiltersQuiet(true);
+        const auto loud = qScopeGuard([this] { setFiltersQuiet(false); });
         m_text->clear();
         m_language->setCurrentIndex(0);
         m_session->setCurrentIndex(0);
@@ -483,7 +549,7 @@ void RunsPage::noteNewClients(int first, int last)
 
 void RunsPage::showSelectedRun()
 {
-    const qint64 id = m_model->runId(m_table->currentIndex().row());
+    const qint64 id = m_table->currentRunId();
     std::optional<RunRecord> run;
     if (id > 0) {
         if (Expected<RunRecord> read = m_store.queries().get(id))
@@ -501,35 +567,20 @@ void RunsPage::setServer(EmbeddedServer* server)
 
 QList<qint64> RunsPage::selectedRunIds() const
 {
-    QList<int> rows;
-    for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
-        rows.append(index.row());
-    std::sort(rows.begin(), rows.end());
-    QList<qint64> ids;
-    ids.reserve(rows.size());
-    for (const int row : std::as_const(rows)) {
-        if (const qint64 id = m_model->runId(row); id > 0)
-            ids.append(id);
-    }
-    return ids;
+    return m_table->selectedRunIds();
 }
 
 void RunsPage::updateActions()
 {
-    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    const bool any = !rows.isEmpty();
+    const bool any = m_table->selectedCount() > 0;
     m_copyCode->setEnabled(any);
     m_copyOutput->setEnabled(any);
     m_export->setEnabled(any);
     m_exportSession->setEnabled(!sessionToExport().isEmpty());
     m_delete->setEnabled(any);
     // One run, and one that has ended: re-running a run still going would only duplicate it.
-    bool rerunnable = false;
-    if (rows.size() == 1) {
-        const auto run = m_model->run(rows.constFirst().row());
-        rerunnable = run && RunStatusTraits::isFinal(run->status);
-    }
-    m_rerun->setEnabled(rerunnable);
+    const auto run = m_table->singleSelectedRun();
+    m_rerun->setEnabled(run && RunStatusTraits::isFinal(run->status));
 }
 
 Expected<void>
@@ -638,10 +689,7 @@ QString RunsPage::sessionToExport() const
 {
     if (const QString chosen = m_session->currentData().toString(); !chosen.isEmpty())
         return chosen;
-    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    if (rows.size() != 1)
-        return {};
-    const auto run = m_model->run(rows.constFirst().row());
+    const auto run = m_table->singleSelectedRun();
     return run ? run->sessionKey : QString();
 }
 

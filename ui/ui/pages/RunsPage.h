@@ -5,6 +5,7 @@
 #include "history/RunRecord.h"
 #include "ui/models/RunsSelection.h"
 
+#include <QHash>
 #include <QList>
 #include <QPointer>
 #include <QSet>
@@ -19,6 +20,8 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMessageBox;
+class QSettings;
+class QSplitter;
 class QStackedWidget;
 class QTableView;
 class QToolBar;
@@ -30,7 +33,9 @@ class HistoryStore;
 class RunDetailPane;
 class RunStops;
 class RunsEmptyNotice;
+class RunsFilterNote;
 class RunsModel;
+class RunsTable;
 
 // The main page: every run of every Code Sandbox process of this user, live, newest first,
 // filtered by text, status, language, client, time range and session, with the selected run in
@@ -45,6 +50,8 @@ public:
     static constexpr int kRefreshIntervalMs = 500;
     // The same while the run in the detail pane is running: its output shows as it comes.
     static constexpr int kLiveRefreshIntervalMs = 100;
+    // From this width on, the selected run shows beside the list instead of below it.
+    static constexpr int kSideBySideWidth = 1500;
     // How often the client filter's list is read again (a new client shows at once anyway when
     // one of its runs joins the table).
     static constexpr int kClientsRefreshMs = 10'000;
@@ -82,6 +89,12 @@ public:
     void showSession(const QString& key);
     // Puts the keyboard in the text filter, its text selected (Ctrl+F).
     void focusFilter();
+    // Selects run `id` and shows it, clearing the filters when they hide it.
+    void revealRun(qint64 id);
+    // The list's columns, sorting and the list's share of the page (below and beside), kept
+    // for the next start.
+    void saveLayout(QSettings& settings) const;
+    void restoreLayout(const QSettings& settings);
     // Shows only the runs of `selection` (a bar of the Activity page): its time, and its client
     // or status; the other filters are cleared.
     void showSelection(const RunsSelection& selection);
@@ -90,8 +103,8 @@ public:
     bool exportSession(const QString& key, const QString& path);
 
 protected:
-    // The rows in view are known once the page is laid out: the columns fit them then.
-    void showEvent(QShowEvent* event) override;
+    // Wide: the detail beside the list; narrow: below it.
+    void resizeEvent(QResizeEvent* event) override;
 
 Q_SIGNALS:
     // The user asked to run `run` (loaded in full) again, as a new run.
@@ -100,12 +113,15 @@ Q_SIGNALS:
     void connectAssistantRequested();
 
 private:
+    static QString splitKey(Qt::Orientation orientation);
     void applyFilter();
     // The table, or in its place what an empty one means: no runs yet, or none that match.
     void updateEmptyState();
-    void sizeColumns();
-    // Fits the columns the user has not sized to what the rows in view show.
-    void fitColumns();
+    // "N of M runs", and a running call the filters hide.
+    void updateFilterNote();
+    void resetFilters();
+    // Blocks (or unblocks) the filters' signals, to change several with one query after.
+    void setFiltersQuiet(bool quiet);
     void showSelectedRun();
     // Through the history, whichever process serves the run: its server looks for requests a few
     // times a second (RunHistoryRecorder).
@@ -146,15 +162,16 @@ private:
     QAction* m_delete = nullptr;
     QAction* m_rerun = nullptr;
     QLabel* m_message = nullptr;
-    QTableView* m_table = nullptr;
+    RunsFilterNote* m_filterNote = nullptr;
+    RunsTable* m_table = nullptr;
     RunsEmptyNotice* m_empty = nullptr;
     QStackedWidget* m_tableOrNotice = nullptr;
     RunDetailPane* m_detail = nullptr;
+    QSplitter* m_split = nullptr;
+    QHash<Qt::Orientation, QList<int>> m_splitSizes;
     RunStops* m_stops = nullptr;
     QPointer<QMessageBox> m_deleteConfirmation;
     QStringList m_clientNames;
-    QSet<int> m_userSizedColumns; // widened or narrowed by hand: left as the user made them
-    bool m_fittingColumns = false;
     QList<HistoryInterpreterSession> m_sessions;
     // The time filter's Custom item: the stretch it stands for.
     QDateTime m_customFrom;

@@ -48,6 +48,8 @@ DesktopSettings DesktopSettings::load(const QString& dataDir)
     settings.notifyFailures =
         readBool(file, QStringLiteral("notify-failures"), settings.notifyFailures);
     settings.setupDone = readBool(file, QStringLiteral("setup-done"), settings.setupDone);
+    settings.trayNoticeShown =
+        readBool(file, QStringLiteral("tray-notice-shown"), settings.trayNoticeShown);
     return settings;
 }
 
@@ -74,6 +76,7 @@ Expected<void> DesktopSettings::save(const QString& dataDir) const
     file.setValue(QStringLiteral("notify-approvals"), text(notifyApprovals));
     file.setValue(QStringLiteral("notify-failures"), text(notifyFailures));
     file.setValue(QStringLiteral("setup-done"), text(setupDone));
+    file.setValue(QStringLiteral("tray-notice-shown"), text(trayNoticeShown));
     return file.save();
 }
 

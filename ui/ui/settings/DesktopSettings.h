@@ -31,6 +31,8 @@ struct DesktopSettings
     bool notifyFailures = false;
     // The first-run setup was finished or skipped: it is not offered again by itself.
     bool setupDone = false;
+    // The person was told, once, that closing the window keeps the app in the tray.
+    bool trayNoticeShown = false;
 
     static DesktopSettings load(const QString& dataDir);
     // The HTTP server these settings describe, with the app's own token if it has one (else

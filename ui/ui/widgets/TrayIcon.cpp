@@ -6,6 +6,7 @@
 #include <QMenu>
 #include <QPainter>
 #include <QPixmap>
+#include <QSignalBlocker>
 
 namespace csm {
 
@@ -43,10 +44,22 @@ TrayIcon::TrayIcon(QObject* parent)
     : QSystemTrayIcon(parent)
     , m_menu(std::make_unique<QMenu>())
 {
-    m_menu->addAction(tr("Show Code Sandbox"), this, &TrayIcon::showWindowRequested);
+    m_running = m_menu->addAction(tr("No call running"));
+    m_running->setEnabled(false);
+    m_running->setObjectName(QStringLiteral("trayRunning"));
     m_menu->addSeparator();
+    m_approval = m_menu->addAction(tr("Ask before each call"));
+    m_approval->setCheckable(true);
+    m_approval->setObjectName(QStringLiteral("trayApproval"));
+    connect(m_approval, &QAction::toggled, this, &TrayIcon::approvalRequiredChanged);
+    m_failures = m_menu->addMenu(tr("Last failures"));
+    m_failures->setObjectName(QStringLiteral("trayFailures"));
+    m_menu->addSeparator();
+    m_menu->addAction(tr("Show Code Sandbox"), this, &TrayIcon::showWindowRequested);
     m_menu->addAction(tr("Quit"), this, &TrayIcon::quitRequested);
+    connect(m_menu.get(), &QMenu::aboutToShow, this, &TrayIcon::refreshFailures);
     setContextMenu(m_menu.get());
+    refreshFailures();
     connect(this, &QSystemTrayIcon::activated, this, [this](ActivationReason reason) {
         if (reason == Trigger || reason == DoubleClick)
             Q_EMIT showWindowRequested();
@@ -56,6 +69,37 @@ TrayIcon::TrayIcon(QObject* parent)
 }
 
 TrayIcon::~TrayIcon() = default;
+
+void TrayIcon::setRecentFailures(std::function<QList<RunItem>()> source)
+{
+    m_failureSource = std::move(source);
+    refreshFailures();
+}
+
+void TrayIcon::setApprovalRequired(bool required)
+{
+    const QSignalBlocker blocker(m_approval);
+    m_approval->setChecked(required);
+}
+
+QMenu* TrayIcon::menu()
+{
+    refreshFailures();
+    return m_menu.get();
+}
+
+void TrayIcon::refreshFailures()
+{
+    m_failures->clear();
+    const QList<RunItem> failures = m_failureSource ? m_failureSource() : QList<RunItem>();
+    for (const RunItem& failure : failures) {
+        QAction* item = m_failures->addAction(failure.text);
+        const qint64 id = failure.id;
+        connect(item, &QAction::triggered, this, [this, id] { Q_EMIT runRequested(id); });
+    }
+    if (failures.isEmpty())
+        m_failures->addAction(tr("None lately"))->setEnabled(false);
+}
 
 QIcon TrayIcon::icon(int runningCalls, bool running)
 {
@@ -107,12 +151,17 @@ void TrayIcon::showStatus(const ServerStatus& status, bool servingStdio)
     QStringList lines{tr("Code Sandbox")};
     if (!status.running) {
         lines << tr("Server stopped");
+        m_running->setText(tr("Server stopped"));
     } else {
         if (servingStdio)
             lines << tr("Serving an assistant over stdio");
         if (status.httpUrl.isValid())
             lines << tr("HTTP: %1").arg(status.httpUrl.toString());
         lines << tr("%1 running").arg(Plural::of(status.runningCalls, "call", "calls"));
+        m_running->setText(
+            status.runningCalls > 0
+                ? tr("%1 running").arg(Plural::of(status.runningCalls, "call", "calls"))
+                : tr("No call running"));
         if (status.pendingApprovals > 0)
             lines << tr("%n waiting for your approval", nullptr, status.pendingApprovals);
     }
