@@ -10,6 +10,7 @@
 #include "ui/settings/DesktopSettings.h"
 #include "ui/widgets/ActivityCharts.h"
 
+#include <QApplication>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -20,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <memory>
 
 using csm::ActivityPage;
@@ -120,9 +122,9 @@ private Q_SLOTS:
         QStringList statuses;
         for (QBarSet* set : charts.statusSets())
             statuses << set->label();
-        QCOMPARE(statuses, (QStringList{QStringLiteral("ok"), QStringLiteral("error"),
-                                        QStringLiteral("timeout"), QStringLiteral("cancelled"),
-                                        QStringLiteral("oom")}));
+        QCOMPARE(statuses, (QStringList{QStringLiteral("OK"), QStringLiteral("Error"),
+                                        QStringLiteral("Timed out"), QStringLiteral("Cancelled"),
+                                        QStringLiteral("Out of memory")}));
         QCOMPARE(charts.statusSets().at(4)->at(now - 2), 2.0);
         // Median and 95th percentile of this hour's seven (50, 100..105 ms), by nearest rank.
         QCOMPARE(report.p50Ms.at(now), 102);
@@ -132,6 +134,45 @@ private Q_SLOTS:
                      summary.contains(QLatin1String("55% ok")) &&
                      summary.contains(QLatin1String("2 clients")),
                  qPrintable(summary));
+    }
+
+    // The charts draw in the palette's colours, dark or light, and their plots start at the
+    // same x, so that an interval is in line across the three.
+    void chartsFollowThePaletteAndLineUp()
+    {
+        QTabWidget& pages = findNamed<QTabWidget>(*m_window, "pages");
+        ActivityPage& page = findNamed<ActivityPage>(*m_window, "activityPage");
+        pages.setCurrentWidget(&page);
+        QTRY_VERIFY(!page.isLoading());
+        auto& charts = findNamed<csm::ActivityCharts>(page, "activityCharts");
+        const auto views = [&charts] {
+            return QList<QChartView*>{charts.callsView(), charts.outcomesView(),
+                                      charts.durationsView()};
+        };
+        const auto linedUp = [&views] {
+            const qreal left = views().constFirst()->chart()->plotArea().left();
+            for (QChartView* view : views()) {
+                if (std::abs(view->chart()->plotArea().left() - left) > 1.0)
+                    return false;
+            }
+            return left > 0;
+        };
+        QTRY_VERIFY(linedUp());
+
+        QPalette dark = charts.palette();
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::Window, QColor(0x2a, 0x2a, 0x2a));
+        dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+        dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+        charts.setPalette(dark);
+        for (QChartView* view : views()) {
+            QTRY_COMPARE(view->chart()->backgroundBrush().color(), QColor(0x20, 0x20, 0x20));
+            QCOMPARE(view->chart()->theme(), QChart::ChartThemeDark);
+            QCOMPARE(view->chart()->titleBrush().color(), QColor(0xe0, 0xe0, 0xe0));
+        }
+        QTRY_VERIFY(linedUp());
+        charts.setPalette(QApplication::palette());
+        QTRY_COMPARE(charts.callsView()->chart()->theme(), QChart::ChartThemeLight);
     }
 
     // A new run shows without touching the page; another range reads the history again.
@@ -203,7 +244,7 @@ private Q_SLOTS:
         const csm::ActivityCharts& charts = findNamed<csm::ActivityCharts>(page, "activityCharts");
         QBarSet* errors = nullptr;
         for (QBarSet* set : charts.statusSets()) {
-            if (set->label() == QLatin1String("error"))
+            if (set->label() == QLatin1String("Error"))
                 errors = set;
         }
         QVERIFY(errors);
@@ -211,7 +252,7 @@ private Q_SLOTS:
         csm::RunsPage& runs = findNamed<csm::RunsPage>(*m_window, "runsPage");
         const csm::RunsModel& model = findNamed<csm::RunsModel>(runs, "model");
         QTRY_COMPARE(model.rowCount(), 1);
-        QCOMPARE(model.index(0, csm::RunsModel::Status).data().toString(), QStringLiteral("error"));
+        QCOMPARE(model.index(0, csm::RunsModel::Status).data().toString(), QStringLiteral("Error"));
         QCOMPARE(findNamed<QComboBox>(runs, "clientFilter").currentIndex(), 0);
     }
 

@@ -13,7 +13,7 @@ using Kind = CodeHighlighter::Kind;
 namespace {
 
 // What the character at `column` of line `line` is coloured as; nothing when it is plain.
-std::optional<Kind> kindAt(const QTextDocument& document, int line, int column)
+std::optional<Kind> kindAt(const QTextDocument& document, int line, int column, bool dark = false)
 {
     const QTextBlock block = document.findBlockByNumber(line);
     std::optional<Kind> found;
@@ -21,7 +21,7 @@ std::optional<Kind> kindAt(const QTextDocument& document, int line, int column)
         if (column < range.start || column >= range.start + range.length)
             continue;
         for (const Kind kind : {Kind::Keyword, Kind::String, Kind::Number, Kind::Comment}) {
-            if (range.format.foreground() == CodeHighlighter::format(kind).foreground())
+            if (range.format.foreground() == CodeHighlighter::format(kind, dark).foreground())
                 found = kind;
         }
     }
@@ -80,6 +80,33 @@ private Q_SLOTS:
         view.showCode(QStringLiteral("def if 42 # x"), QStringLiteral("ruby"));
         for (int column = 0; column < 13; ++column)
             QCOMPARE(kindAt(*view.document(), 0, column), std::nullopt);
+    }
+
+    // On a dark palette the code takes the dark colours, and changes with the palette: every
+    // kind stands out from the dark base as much as the plain text does, give or take.
+    void aDarkPaletteGivesReadableColours()
+    {
+        CodeView view;
+        QPalette dark = view.palette();
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::Text, QColor(0xdd, 0xdd, 0xdd));
+        view.setPalette(dark);
+        view.showCode(QStringLiteral("def f():  # note\n    return \"x\" + 42"),
+                      QStringLiteral("python"));
+        const QTextDocument& document = *view.document();
+        QCOMPARE(kindAt(document, 0, 0, true), Kind::Keyword);
+        QCOMPARE(kindAt(document, 0, 10, true), Kind::Comment);
+        QCOMPARE(kindAt(document, 1, 11, true), Kind::String);
+        QCOMPARE(kindAt(document, 1, 17, true), Kind::Number);
+        for (const Kind kind : {Kind::Keyword, Kind::String, Kind::Number, Kind::Comment}) {
+            const QColor colour = CodeHighlighter::format(kind, true).foreground().color();
+            QVERIFY2(colour.lightness() >= 140,
+                     qPrintable(QStringLiteral("%1 on a dark base").arg(colour.name())));
+        }
+        // Back to a light palette: the light colours again.
+        view.setPalette(QPalette(Qt::black, Qt::white, Qt::white, Qt::gray, Qt::gray, Qt::black,
+                                 Qt::black, Qt::white, Qt::white));
+        QCOMPARE(kindAt(document, 0, 0, false), Kind::Keyword);
     }
 
     void lineNumbersGrowWithTheListing()

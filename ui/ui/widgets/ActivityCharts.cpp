@@ -1,13 +1,19 @@
 #include "ui/widgets/ActivityCharts.h"
 
+#include "ui/models/RunStatusLook.h"
+#include "ui/PaletteTone.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QEvent>
+#include <QGraphicsLayout>
 #include <QLineSeries>
 #include <QLocale>
 #include <QStackedBarSeries>
+#include <QTimer>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -43,19 +49,26 @@ QColor statusColor(RunStatus status)
     return Qt::gray;
 }
 
-QChart* newChart(const QString& title)
+// In the palette's colours: Qt Charts' own themes are white or near black whatever the desktop.
+QChart* newChart(const QString& title, const QPalette& palette)
 {
     auto* chart = new QChart;
+    chart->setTheme(PaletteTone::isDark(palette) ? QChart::ChartThemeDark
+                                                 : QChart::ChartThemeLight);
+    chart->setBackgroundBrush(palette.color(QPalette::Base));
+    chart->setTitleBrush(palette.color(QPalette::Text));
+    chart->legend()->setLabelColor(palette.color(QPalette::Text));
     chart->setTitle(title);
     chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignRight);
+    // Above the plot, so that the three plots share their right edge as they share the time.
+    chart->legend()->setAlignment(Qt::AlignTop);
     chart->setMargins(QMargins(4, 4, 4, 4));
     return chart;
 }
 
 QChartView* newView(QWidget* parent)
 {
-    auto* view = new QChartView(newChart(QString()), parent);
+    auto* view = new QChartView(newChart(QString(), parent->palette()), parent);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(150);
     return view;
@@ -164,6 +177,7 @@ void ActivityCharts::connectBars(QBarSet* set, const std::function<void(RunsSele
 
 void ActivityCharts::showReport(const ActivityReport& report)
 {
+    m_report = report;
     m_query = report.query;
     m_clientSets.clear();
     m_statusSets.clear();
@@ -190,7 +204,7 @@ void ActivityCharts::showReport(const ActivityReport& report)
         return set;
     };
     const auto stackedChart = [&](const QString& title, const QList<QBarSet*>& sets) {
-        QChart* chart = newChart(title);
+        QChart* chart = newChart(title, palette());
         auto* series = new QStackedBarSeries;
         series->append(sets);
         chart->addSeries(series);
@@ -210,7 +224,7 @@ void ActivityCharts::showReport(const ActivityReport& report)
     replaceChart(m_callsView, stackedChart(tr("Calls by client"), m_clientSets));
     for (const auto& status : report.statuses) {
         const RunStatus exact = status.status;
-        QBarSet* set = barSet(RunStatusTraits::toString(exact), status.calls,
+        QBarSet* set = barSet(RunStatusLook::label(exact), status.calls,
                               [exact](RunsSelection& selection) { selection.status = exact; });
         set->setColor(statusColor(exact));
         set->setBorderColor(statusColor(exact));
@@ -226,7 +240,7 @@ void ActivityCharts::showReport(const ActivityReport& report)
     // Seconds once a run takes seconds: "30", not "30284".
     const bool inSeconds = slowest >= 2000;
     const double unit = inSeconds ? 1000.0 : 1.0;
-    QChart* durations = newChart(inSeconds ? tr("Duration (s)") : tr("Duration (ms)"));
+    QChart* durations = newChart(inSeconds ? tr("Duration (s)") : tr("Duration (ms)"), palette());
     const auto line = [&](const QString& name, const QList<qint64>& values) {
         auto* series = new QLineSeries;
         series->setName(name);
@@ -251,6 +265,34 @@ void ActivityCharts::showReport(const ActivityReport& report)
         series->attachAxis(durationAxis);
     }
     replaceChart(m_durationsView, durations);
+    // Once laid out, the plots start where the widest axis labels end.
+    QTimer::singleShot(0, this, &ActivityCharts::alignPlots);
+}
+
+void ActivityCharts::alignPlots()
+{
+    // Each chart's y labels are as wide as its numbers ("5" or "120"): without this, interval i
+    // sits at another x in each chart.
+    const QList<QChartView*> views{m_callsView, m_outcomesView, m_durationsView};
+    for (QChartView* view : views)
+        view->chart()->setMargins(QMargins(4, 4, 4, 4));
+    qreal left = 0;
+    for (QChartView* view : views) {
+        view->chart()->layout()->activate();
+        left = std::max(left, view->chart()->plotArea().left());
+    }
+    for (QChartView* view : views) {
+        QMargins margins = view->chart()->margins();
+        margins.setLeft(margins.left() + int(std::lround(left - view->chart()->plotArea().left())));
+        view->chart()->setMargins(margins);
+    }
+}
+
+void ActivityCharts::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_report)
+        showReport(*m_report);
 }
 
 } // namespace csm

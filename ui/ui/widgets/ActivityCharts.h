@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QBarSet;
 class QChart;
 class QChartView;
@@ -28,6 +30,12 @@ public:
     QList<QBarSet*> clientSets() const { return m_clientSets; }
     QList<QBarSet*> statusSets() const { return m_statusSets; }
     QChartView* callsView() const { return m_callsView; }
+    QChartView* outcomesView() const { return m_outcomesView; }
+    QChartView* durationsView() const { return m_durationsView; }
+
+protected:
+    // A palette changed (dark mode): the charts are drawn again in its colours.
+    void changeEvent(QEvent* event) override;
 
 Q_SIGNALS:
     void runsRequested(const csm::RunsSelection& selection);
@@ -38,6 +46,8 @@ private:
     QStringList bucketLabels(const ActivityQuery& query) const;
     // The interval `bucket` of the report shown, as a selection of runs.
     RunsSelection selectionOf(int bucket) const;
+    // The plots' left edges in line, so that an interval is at the same x in each chart.
+    void alignPlots();
     void connectBars(QBarSet* set, const std::function<void(RunsSelection&)>& narrow,
                      const QString& what);
 
@@ -47,6 +57,7 @@ private:
     QList<QBarSet*> m_clientSets;
     QList<QBarSet*> m_statusSets;
     ActivityQuery m_query;
+    std::optional<ActivityReport> m_report;
 };
 
 } // namespace csm

@@ -42,26 +42,39 @@ CodeHighlighter::CodeHighlighter(QTextDocument* document)
     : QSyntaxHighlighter(document)
 {}
 
-QTextCharFormat CodeHighlighter::format(Kind kind)
+QTextCharFormat CodeHighlighter::format(Kind kind, bool dark)
 {
+    // Each colour twice: on a light base, then on a dark one (a dark blue keyword on a dark
+    // background could not be read).
+    const auto pick = [dark](QRgb onLight, QRgb onDark) {
+        return QColor(dark ? onDark : onLight);
+    };
     QTextCharFormat format;
     switch (kind) {
     case Kind::Keyword:
-        format.setForeground(QColor(0x00, 0x33, 0xb3));
+        format.setForeground(pick(0x0033b3, 0x82aaff));
         format.setFontWeight(QFont::Bold);
         break;
     case Kind::String:
-        format.setForeground(QColor(0x06, 0x7d, 0x17));
+        format.setForeground(pick(0x067d17, 0x9ece6a));
         break;
     case Kind::Number:
-        format.setForeground(QColor(0x17, 0x50, 0xeb));
+        format.setForeground(pick(0x1750eb, 0xf78c6c));
         break;
     case Kind::Comment:
-        format.setForeground(QColor(0x8c, 0x8c, 0x8c));
+        format.setForeground(pick(0x8c8c8c, 0x8f98b0));
         format.setFontItalic(true);
         break;
     }
     return format;
+}
+
+void CodeHighlighter::setDark(bool dark)
+{
+    if (dark == m_dark)
+        return;
+    m_dark = dark;
+    rehighlight();
 }
 
 void CodeHighlighter::setLanguage(const QString& languageId)
@@ -96,7 +109,8 @@ void CodeHighlighter::highlightBlock(const QString& text)
         auto matches = rule.pattern.globalMatch(text);
         while (matches.hasNext()) {
             const auto match = matches.next();
-            setFormat(int(match.capturedStart()), int(match.capturedLength()), format(rule.kind));
+            setFormat(int(match.capturedStart()), int(match.capturedLength()),
+                      format(rule.kind, m_dark));
         }
     }
     continueMultiLine(text);
@@ -128,7 +142,7 @@ void CodeHighlighter::continueMultiLine(const QString& text)
         }
         const QLatin1String end = closer(state);
         const QTextCharFormat colour =
-            format(state == InBlockComment ? Kind::Comment : Kind::String);
+            format(state == InBlockComment ? Kind::Comment : Kind::String, m_dark);
         const qsizetype found = text.indexOf(end, position);
         if (found < 0) {
             setFormat(int(from), int(text.size() - from), colour);

@@ -34,12 +34,17 @@ public:
 
     // "python", "javascript" (LanguageTraits ids) or anything else for plain text; rehighlights.
     void setLanguage(const QString& languageId);
-    static QTextCharFormat format(Kind kind);
+    // `dark`: for a dark palette's base.
+    static QTextCharFormat format(Kind kind, bool dark);
+    // Colours for a dark palette, or a light one; rehighlights.
+    void setDark(bool dark);
 
 protected:
     void highlightBlock(const QString& text) override;
 
 private:
+    bool m_dark = false;
+
     struct Rule
     {
         QRegularExpression pattern;

@@ -1,7 +1,9 @@
 #include "ui/widgets/CodeView.h"
 
+#include "ui/PaletteTone.h"
 #include "ui/widgets/CodeHighlighter.h"
 
+#include <QEvent>
 #include <QFontDatabase>
 #include <QPainter>
 #include <QTextBlock>
@@ -45,6 +47,14 @@ CodeView::CodeView(QWidget* parent)
             m_gutter->update(0, rect.y(), m_gutter->width(), rect.height());
     });
     fitGutter();
+    m_highlighter->setDark(PaletteTone::isDark(palette()));
+}
+
+void CodeView::changeEvent(QEvent* event)
+{
+    QPlainTextEdit::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        m_highlighter->setDark(PaletteTone::isDark(palette()));
 }
 
 void CodeView::showCode(const QString& code, const QString& languageId)

@@ -20,6 +20,8 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    // The code's colours follow the palette: light or dark.
+    void changeEvent(QEvent* event) override;
 
 private:
     class Gutter;
