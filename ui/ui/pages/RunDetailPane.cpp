@@ -41,6 +41,22 @@ QString secondsText(qint64 ms)
     return QObject::tr("%1 s").arg(QLocale::c().toString(double(ms) / 1000.0, 'g', 6));
 }
 
+// How a run could reach the network, by its egress mode (EgressModes' names).
+QString egressText(const QString& mode)
+{
+    if (mode == QLatin1String("open"))
+        return QObject::tr("public hosts and the ones allowed, through the proxy (egress: open)");
+    if (mode == QLatin1String("allowlist"))
+        return QObject::tr("only the hosts allowed, through the proxy (egress: allowlist)");
+    if (mode == QLatin1String("ask"))
+        return QObject::tr("the hosts allowed when asked, through the proxy (egress: ask)");
+    if (mode == QLatin1String("none"))
+        return QObject::tr("none (egress: none)");
+    if (mode == QLatin1String("bridge"))
+        return QObject::tr("the engine's bridge, unfiltered (egress: bridge)");
+    return QObject::tr("egress: %1").arg(mode);
+}
+
 // The limits a run started under (RunCodeTool: memory_bytes, cpus, pids_limit, tmpfs_bytes,
 // network, timeout_ms, output_cap_bytes, allow_unlimited; "unenforced" added when it ended),
 // one per line as the Settings page names them; keys this build does not know come last, as
@@ -89,6 +105,9 @@ QString limitsText(const QJsonObject& limits)
     };
     QStringList lines;
     QJsonObject rest = limits;
+    // The engine's network ("none" in proxy mode) and the egress mode say one thing together.
+    if (const QString egress = rest.take(QLatin1String("egress")).toString(); !egress.isEmpty())
+        rest.insert(QLatin1String("network"), egressText(egress));
     for (const Known& limit : known) {
         const QString key = QLatin1String(limit.key);
         if (!rest.contains(key))

@@ -116,14 +116,19 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     for (Language language : kLanguages)
         m_language->addItem(LanguageTraits::displayName(language), LanguageTraits::id(language));
     m_client->addItem(tr("Any client"));
-    m_client->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_time->addItem(tr("Any time"), int(TimeRange::Any));
     m_time->addItem(tr("Last hour"), int(TimeRange::LastHour));
     m_time->addItem(tr("Today"), int(TimeRange::Today));
     m_time->addItem(tr("Last 7 days"), int(TimeRange::Last7Days));
     m_time->addItem(tr("Last 30 days"), int(TimeRange::Last30Days));
     m_session->addItem(tr("Any session"));
-    m_session->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // A long client or session name widens the list it opens, not the box: the text filter
+    // keeps room to type in at 1024 pixels.
+    for (QComboBox* named : {m_client, m_session}) {
+        named->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        named->setMinimumContentsLength(14);
+    }
+    m_text->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 16);
     m_session->setToolTip(
         tr("Only the cells of one persistent session, in order (the first at the top)"));
 
