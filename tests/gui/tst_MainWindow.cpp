@@ -581,6 +581,12 @@ private Q_SLOTS:
         const QPixmap shown = thumbnailPixmap(*thumbnails.constFirst());
         QVERIFY(!shown.isNull());
         QVERIFY(shown.width() > 100);
+        // And at the pane's size, above the list, bigger than its thumbnail once the pane has
+        // room (a wide window puts it beside the list).
+        const QSize sizeBefore = m_window->size();
+        m_window->resize(1920, 1080);
+        QTRY_VERIFY(findNamed<QLabel>(*m_window, "previewImage").pixmap().width() > shown.width());
+        m_window->resize(sizeBefore);
     }
 
     // Limits a newer server recorded: what this build knows by name, what the engine did not

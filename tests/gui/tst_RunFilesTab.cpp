@@ -11,6 +11,7 @@
 #include "ui/pages/RunDetailPane.h"
 #include "ui/pages/RunsPage.h"
 #include "ui/settings/DesktopSettings.h"
+#include "ui/widgets/ImagePreview.h"
 #include "ui/widgets/ImageViewerDialog.h"
 
 #include <QDesktopServices>
@@ -169,17 +170,48 @@ private Q_SLOTS:
         const QPixmap thumbnail = thumbnailPixmap(*thumbnails.constFirst());
         QVERIFY(!thumbnail.isNull());
         QCOMPARE(thumbnail.size(), QSize(160, 120)); // 400x300 within 160x160
-        QVERIFY(thumbnails.constFirst()->isVisible());
+        // The run's one image is in the preview: no strip of one thumbnail below it.
+        QVERIFY(!thumbnails.constFirst()->isVisible());
         QCOMPARE(findNamed<QTabWidget>(*m_window, "detailTabs")
                      .tabText(findNamed<QTabWidget>(*m_window, "detailTabs").currentIndex()),
                  QStringLiteral("Files (4)"));
 
-        // Full size, in a dialog of its own.
-        QTest::mouseClick(thumbnails.constFirst(), Qt::LeftButton);
+        // The chart at the pane's size, not a thumbnail's: fitted, then zoomed and fitted again.
+        // Wide enough, the pane is beside the list, the window's height.
+        m_window->resize(1920, 1080);
+        auto& preview = findNamed<csm::ImagePreview>(*m_window, "imagePreview");
+        QVERIFY(preview.isVisible());
+        QCOMPARE(findNamed<QLabel>(preview, "previewName").text(),
+                 QStringLiteral("chart.png (400 × 300)"));
+        const auto shownSize = [&preview] {
+            return findNamed<QLabel>(preview, "previewImage").pixmap().size();
+        };
+        QTRY_VERIFY2(shownSize().width() > 160, qPrintable(QString::number(shownSize().width())));
+        QVERIFY(shownSize().width() <= 800);
+        QVERIFY(preview.isFitted());
+        QTest::mouseClick(&findNamed<QPushButton>(preview, "previewActualSize"), Qt::LeftButton);
+        QCOMPARE(shownSize(), QSize(400, 300));
+        QTest::mouseClick(&findNamed<QPushButton>(preview, "previewZoomIn"), Qt::LeftButton);
+        QCOMPARE(shownSize(), QSize(500, 375));
+        QVERIFY(!preview.isFitted());
+        QTest::mouseClick(&findNamed<QPushButton>(preview, "previewFit"), Qt::LeftButton);
+        QVERIFY(preview.isFitted());
+
+        // Full size, in a dialog of its own, with a double-click.
+        QWidget* viewport = findNamed<QLabel>(preview, "previewImage").parentWidget();
+        QTest::mouseDClick(viewport, Qt::LeftButton, {}, viewport->rect().center());
         csm::ImageViewerDialog* viewer = nullptr;
         QTRY_VERIFY((viewer = findOptional<csm::ImageViewerDialog>(*m_window, "imageViewer")));
         QCOMPARE(findNamed<QLabel>(*viewer, "image").pixmap().size(), QSize(400, 300));
         viewer->close();
+
+        // Save from the preview asks where, for the chart.
+        QTest::mouseClick(&findNamed<QPushButton>(preview, "previewSave"), Qt::LeftButton);
+        QFileDialog* where = nullptr;
+        QTRY_VERIFY((where = findOptional<QFileDialog>(*m_window, "saveFileDialog")));
+        QVERIFY2(where->windowTitle().contains(QLatin1String("chart.png")),
+                 qPrintable(where->windowTitle()));
+        where->reject();
 
         // Every file is listed; the skipped one with its reason.
         auto& list = findNamed<QTreeWidget>(*m_window, "fileList");

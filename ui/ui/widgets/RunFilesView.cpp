@@ -1,6 +1,7 @@
 #include "ui/widgets/RunFilesView.h"
 
 #include "core/ByteSize.h"
+#include "ui/widgets/ImagePreview.h"
 #include "ui/widgets/ImageViewerDialog.h"
 #include "ui/widgets/ViewerSafeFile.h"
 
@@ -67,6 +68,7 @@ QString stateText(const RunFileRecord& file)
 
 RunFilesView::RunFilesView(QWidget* parent)
     : QWidget(parent)
+    , m_preview(new ImagePreview(this))
     , m_thumbnails(new QWidget(this))
     , m_thumbnailGrid(new QGridLayout(m_thumbnails))
     , m_list(new QTreeWidget(this))
@@ -75,7 +77,18 @@ RunFilesView::RunFilesView(QWidget* parent)
     , m_message(new QLabel(this))
 {
     m_thumbnailGrid->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    auto* scroll = new QScrollArea(this);
+    connect(m_preview, &ImagePreview::fullSizeRequested, this, &RunFilesView::showFullSize);
+    connect(m_preview, &ImagePreview::saveRequested, this, [this] {
+        // The file previewed, chosen in the list: Save as copies the list's choice.
+        for (int row = 0; row < m_list->topLevelItemCount(); ++row) {
+            QTreeWidgetItem* item = m_list->topLevelItem(row);
+            if (item->data(PathColumn, Qt::UserRole).toInt() == m_previewed)
+                m_list->setCurrentItem(item);
+        }
+        askWhereToSave();
+    });
+    m_scroll = new QScrollArea(this);
+    QScrollArea* scroll = m_scroll;
     scroll->setWidget(m_thumbnails);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -98,12 +111,15 @@ RunFilesView::RunFilesView(QWidget* parent)
     buttons->addWidget(m_saveAs);
     buttons->addWidget(m_message, 1);
     auto* layout = new QVBoxLayout(this);
+    // The chart at the pane's size first; the other images and the list below it.
+    layout->addWidget(m_preview, 4);
     layout->addWidget(scroll, 1);
     layout->addWidget(m_list, 1);
     layout->addLayout(buttons);
 
     // Stable names: tests find the widgets by them (findChild).
     m_thumbnails->setObjectName(QStringLiteral("thumbnails"));
+    m_preview->setObjectName(QStringLiteral("imagePreview"));
     m_list->setObjectName(QStringLiteral("fileList"));
     m_open->setObjectName(QStringLiteral("openFile"));
     m_saveAs->setObjectName(QStringLiteral("saveFileAs"));
@@ -166,6 +182,15 @@ void RunFilesView::showFiles(const QList<RunFileRecord>& files)
         item->setData(PathColumn, Qt::UserRole, int(i));
     }
     m_thumbnails->setVisible(thumbnails > 0);
+    // Several images: their thumbnails choose the one previewed; one is all in the preview.
+    m_scroll->setVisible(thumbnails > 1);
+    m_previewed = -1;
+    m_preview->clear();
+    for (qsizetype i = 0; i < files.size() && m_previewed < 0; ++i) {
+        if (isImage(files.at(i)) && isKept(files.at(i)))
+            preview(int(i));
+    }
+    m_preview->setVisible(m_previewed >= 0);
     setMessage(files.isEmpty() ? tr("This run had no files.") : QString());
     updateButtons();
 }
@@ -179,20 +204,36 @@ QToolButton* RunFilesView::addThumbnail(const RunFileRecord& file, const QImage&
     button->setIcon(QIcon(QPixmap::fromImage(thumbnail)));
     button->setIconSize(thumbnail.size());
     button->setText(QFileInfo(file.path).fileName());
-    button->setToolTip(tr("%1: click to see it full size").arg(file.path));
-    const QString storedPath = file.storedPath;
-    const QString title = file.path;
-    connect(button, &QToolButton::clicked, this, [this, storedPath, title] {
-        const QImage image = loadImage(storedPath);
-        if (image.isNull()) {
-            setMessage(tr("%1 cannot be shown: it is gone, too big or not an image.").arg(title));
-            return;
-        }
-        auto* viewer = new ImageViewerDialog(image, title, this);
-        viewer->setObjectName(QStringLiteral("imageViewer"));
-        viewer->open();
-    });
+    button->setToolTip(tr("%1: click to show it above").arg(file.path));
+    const int index = int(m_files.indexOf(file));
+    connect(button, &QToolButton::clicked, this, [this, index] { preview(index); });
     return button;
+}
+
+void RunFilesView::showFullSize()
+{
+    if (m_previewed < 0 || m_previewed >= m_files.size())
+        return;
+    const RunFileRecord& file = m_files.at(m_previewed);
+    const QImage image = loadImage(file.storedPath);
+    if (image.isNull()) {
+        setMessage(tr("%1 cannot be shown: it is gone, too big or not an image.").arg(file.path));
+        return;
+    }
+    auto* viewer = new ImageViewerDialog(image, file.path, this);
+    viewer->setObjectName(QStringLiteral("imageViewer"));
+    viewer->open();
+}
+
+void RunFilesView::preview(int index)
+{
+    if (index < 0 || index >= m_files.size())
+        return;
+    const QImage image = loadImage(m_files.at(index).storedPath);
+    if (image.isNull())
+        return;
+    m_previewed = index;
+    m_preview->showImage(image, m_files.at(index).path);
 }
 
 int RunFilesView::selectedIndex() const

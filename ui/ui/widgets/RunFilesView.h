@@ -10,16 +10,20 @@ class QGridLayout;
 class QImage;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QToolButton;
 class QTreeWidget;
 class QWidget;
 
 namespace csm {
 
-// The Files tab of a run: the files that went in and came out. Images are shown as thumbnails
-// (read from the copies kept in the data folder, never a huge file blindly: see loadThumbnail)
-// that open full size; every file is listed with its size, type and what became of it, and a
-// kept one can be opened with the desktop's application or saved elsewhere. Read-only: nothing
+class ImagePreview;
+
+// The Files tab of a run: the files that went in and came out. The first image (a chart, most
+// often) shows at the pane's size, with zoom and Save; with several, their thumbnails (read from
+// the copies kept in the data folder, never a huge file blindly: see loadImage) choose the one
+// shown, and open it full size; every file is listed with its size, type and what became of it, and
+// a kept one can be opened with the desktop's application or saved elsewhere. Read-only: nothing
 // here changes the kept copies.
 class RunFilesView final : public QWidget
 {
@@ -51,6 +55,10 @@ public:
 
 private:
     QToolButton* addThumbnail(const RunFileRecord& file, const QImage& thumbnail);
+    // Shows m_files[index] in the preview, when it can be read as an image.
+    void preview(int index);
+    // The image previewed in a window of its own, at its own size.
+    void showFullSize();
     void updateButtons();
     int selectedIndex() const;
     // Opens the selected file with the desktop's application: at once for a plain viewer type
@@ -61,6 +69,9 @@ private:
     void setMessage(const QString& text);
 
     QList<RunFileRecord> m_files;
+    ImagePreview* m_preview = nullptr;
+    int m_previewed = -1;            // the index in m_files of the image previewed
+    QScrollArea* m_scroll = nullptr; // the thumbnails
     QWidget* m_thumbnails = nullptr;
     QGridLayout* m_thumbnailGrid = nullptr;
     QTreeWidget* m_list = nullptr;
