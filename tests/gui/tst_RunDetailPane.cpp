@@ -194,7 +194,7 @@ private Q_SLOTS:
         failed.stderrText = QStringLiteral("Traceback (most recent call last):\n  File \"<run>\", "
                                            "line 1\nZeroDivisionError: division by zero\n");
         pane.showRun(failed);
-        QCOMPARE(result.text(), QStringLiteral("Failed with exit code 1 after 0.4 s: "
+        QCOMPARE(result.text(), QStringLiteral("Failed with exit code 1 after 412 ms: "
                                                "ZeroDivisionError: division by zero"));
         QCOMPARE(tabShown(), QStringLiteral("stderr"));
 
@@ -258,14 +258,14 @@ private Q_SLOTS:
 
         // The result line says what was refused, and why, in the pane's first words.
         QCOMPARE(findNamed<QLabel>(pane, "resultLine").text(),
-                 QStringLiteral("Finished in 0 s\n1 connection refused: 169.254.169.254 is "
+                 QStringLiteral("Finished in 0 ms\n1 connection refused: 169.254.169.254 is "
                                 "link-local"));
 
         run.connections.clear();
         run.connectionsNotListed = 0;
         pane.showRun(run);
         QCOMPARE(tabs.tabText(tabs.indexOf(&network)), QStringLiteral("Network"));
-        QCOMPARE(findNamed<QLabel>(pane, "resultLine").text(), QStringLiteral("Finished in 0 s"));
+        QCOMPARE(findNamed<QLabel>(pane, "resultLine").text(), QStringLiteral("Finished in 0 ms"));
         QCOMPARE(network.topLevelItemCount(), 0);
     }
 };

@@ -13,7 +13,10 @@ namespace csm {
 
 QString RunResultLine::duration(qint64 ms)
 {
-    // Whole seconds as they are (a limit of 30 s), a run's time to a tenth.
+    // Under a second in milliseconds, as the runs list says it; whole seconds as they are (a
+    // limit of 30 s); a run's time to a tenth.
+    if (ms < 1000)
+        return QObject::tr("%1 ms").arg(ms);
     if (ms < 60'000 && ms % 1000 == 0)
         return QObject::tr("%1 s").arg(ms / 1000);
     if (ms < 60'000)

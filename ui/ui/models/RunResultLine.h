@@ -18,7 +18,7 @@ public:
     static QString of(const RunRecord& run, const QDateTime& now);
     // Empty when nothing was refused.
     static QString network(const RunRecord& run);
-    // 0.4 s, 21.9 s, 2 min 5 s.
+    // 412 ms, 21.9 s, 30 s, 2 min 5 s.
     static QString duration(qint64 ms);
 };
 
