@@ -1,9 +1,11 @@
-// Takes the README's screenshots of code-sandbox-desktop: the real main window at 1280x800 on
-// an X server (scripts/screenshots runs it under Xvfb), over a data folder filled the way a
-// user's is: runs made by a real headless server for an assistant, secrets set with the CLI,
-// and the engine's real images; for the Activity page, a day of earlier runs written to the
-// history as servers write them (a day of real calls is too long to make). Not a test: it
-// asserts nothing, it shows.
+// Takes the README's screenshots of code-sandbox-desktop: the real main window on an X server
+// (scripts/screenshots runs it under Xvfb), over a data folder filled the way a user's is: runs
+// made by a real headless server for an assistant (a failure, a chart, a session...), secrets
+// set with the CLI, and the engine's real images; for the Activity page, a day of earlier runs
+// written to the history as servers write them (a day of real calls is too long to make).
+// Every page at 1280x800 in the desktop's light palette (PAGE.png), and the runs and Activity
+// pages at 1024x700, 1280x800 and 1920x1080, light and dark (PAGE-WxH-light|dark.png). Not a
+// test: it asserts nothing, it shows.
 #include "CallResult.h"
 #include "FindNamed.h"
 #include "history/HistoryLocation.h"
@@ -20,9 +22,9 @@
 #include <QApplication>
 #include <QDir>
 #include <QMessageBox>
+#include <QPalette>
 #include <QPushButton>
 #include <QRandomGenerator>
-#include <QScreen>
 #include <QTableView>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -51,6 +53,12 @@ void fillHistory(const QString& dataDir)
     python(QStringLiteral("import time\nprint('thinking...')\ntime.sleep(5)\n"), 1);
     python(QStringLiteral("values = [3, 1, 4, 1, 5]\nprint(sum(values) / len(values))\n"
                           "print(1 / 0)\n"));
+    python(QStringLiteral("import matplotlib.pyplot as plt\n"
+                          "months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun']\n"
+                          "plt.plot(months, [120, 135, 128, 160, 172, 190], marker='o')\n"
+                          "plt.title('Monthly sign-ups')\n"
+                          "plt.show()\n"));
+    python(QStringLiteral("block = bytearray(1024 ** 3)\n"));
     assistant.callTool(
         QStringLiteral("run_js_code"),
         callresult::code(QStringLiteral("const words = 'the quick brown fox jumps'.split(' ');\n"
@@ -122,11 +130,52 @@ void fillEarlierDay(const QString& dataDir)
     }
 }
 
-void grab(const QString& path)
+// The window alone, at whatever size it has (the screen is as big as the biggest).
+void grab(QWidget& window, const QString& path)
 {
     QTest::qWait(700); // the page's refresh and layout
-    QGuiApplication::primaryScreen()->grabWindow(0).save(path);
+    window.grab().save(path);
     QTextStream(stdout) << path << "\n";
+}
+
+// A dark palette of the kind desktops give (Fusion draws it as the desktop would).
+QPalette darkPalette()
+{
+    QPalette dark;
+    const QColor window(0x2b, 0x2b, 0x2e);
+    const QColor base(0x1e, 0x1e, 0x20);
+    const QColor text(0xe6, 0xe6, 0xe6);
+    dark.setColor(QPalette::Window, window);
+    dark.setColor(QPalette::WindowText, text);
+    dark.setColor(QPalette::Base, base);
+    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x29));
+    dark.setColor(QPalette::Text, text);
+    dark.setColor(QPalette::Button, window);
+    dark.setColor(QPalette::ButtonText, text);
+    dark.setColor(QPalette::ToolTipBase, base);
+    dark.setColor(QPalette::ToolTipText, text);
+    dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x94));
+    dark.setColor(QPalette::Highlight, QColor(0x35, 0x84, 0xe4));
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dark.setColor(QPalette::Link, QColor(0x78, 0xae, 0xed));
+    dark.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x84));
+    dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x84));
+    dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x84));
+    return dark;
+}
+
+// Selects the newest run whose summary starts with `start`, so that its detail shows.
+void selectRun(csm::RunsPage& runs, const QString& start)
+{
+    auto& table = findNamed<QTableView>(runs, "table");
+    const QAbstractItemModel& shown = *table.model();
+    for (int row = 0; row < shown.rowCount(); ++row) {
+        if (shown.index(row, csm::RunsModel::Summary).data().toString().startsWith(start)) {
+            table.selectRow(row);
+            return;
+        }
+    }
+    table.selectRow(0);
 }
 
 } // namespace
@@ -165,16 +214,42 @@ int main(int argc, char* argv[])
         qWarning("the window was not exposed");
 
     csm::RunsPage& runs = findNamed<csm::RunsPage>(window, "runsPage");
-    if (!QTest::qWaitFor([&] { return findNamed<csm::RunsModel>(runs, "model").rowCount() >= 6; },
+    if (!QTest::qWaitFor([&] { return findNamed<csm::RunsModel>(runs, "model").rowCount() >= 8; },
                          10'000))
         qWarning("fewer runs than made");
-    findNamed<QTableView>(runs, "table").selectRow(0);
+    selectRun(runs, QStringLiteral("ZeroDivisionError"));
     QTabWidget& pages = findNamed<QTabWidget>(window, "pages");
     for (int page = 0; page < pages.count(); ++page) {
         pages.setCurrentIndex(page);
         const QString name = pages.tabText(page).remove(QLatin1Char('&')).toLower();
-        grab(out.filePath(name + QStringLiteral(".png")));
+        grab(window, out.filePath(name + QStringLiteral(".png")));
     }
+    pages.setCurrentWidget(&runs);
+    selectRun(runs, QStringLiteral("import matplotlib"));
+    grab(window, out.filePath(QStringLiteral("runs-chart.png")));
+
+    // The runs and Activity pages at three sizes, in a light and a dark palette.
+    const QPalette light = QApplication::palette();
+    for (const bool dark : {false, true}) {
+        QApplication::setPalette(dark ? darkPalette() : light);
+        for (const QSize size : {QSize(1024, 700), QSize(1280, 800), QSize(1920, 1080)}) {
+            window.setGeometry(0, 0, size.width(), size.height());
+            const QString suffix =
+                QStringLiteral("-%1x%2-%3.png")
+                    .arg(size.width())
+                    .arg(size.height())
+                    .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"));
+            pages.setCurrentWidget(&runs);
+            selectRun(runs, QStringLiteral("import matplotlib"));
+            grab(window, out.filePath(QStringLiteral("runs") + suffix));
+            selectRun(runs, QStringLiteral("ZeroDivisionError"));
+            grab(window, out.filePath(QStringLiteral("runs-failure") + suffix));
+            pages.setCurrentWidget(&findNamed<QWidget>(window, "activityPage"));
+            grab(window, out.filePath(QStringLiteral("activity") + suffix));
+        }
+    }
+    QApplication::setPalette(light);
+    window.setGeometry(0, 0, 1280, 800);
 
     // A call as it runs: its output so far, the time it has taken, and Stop.
     McpStdioClient assistant;
@@ -203,9 +278,8 @@ int main(int argc, char* argv[])
                 },
                 30'000)) {
             findNamed<QTableView>(runs, "table").selectRow(0);
-            findNamed<QTabWidget>(runs, "detailTabs").setCurrentIndex(1); // Stdout
             QTest::qWait(3000);
-            grab(out.filePath(QStringLiteral("runs-live.png")));
+            grab(window, out.filePath(QStringLiteral("runs-live.png")));
             QTest::mouseClick(&findNamed<QPushButton>(runs, "stopButton"), Qt::LeftButton);
             assistant.waitForResponse(call, 15'000);
         }
