@@ -148,7 +148,8 @@ private Q_SLOTS:
         reaper.adoptThenRemove(starter, QStringLiteral("stuck"));
         QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(containerPath(QStringLiteral("stuck"))),
                                  ContainerReaper::kExitGraceMs + 5'000);
-        QVERIFY(took.elapsed() >= ContainerReaper::kExitGraceMs - 100);
+        // A timer that long is a coarse one: it may fire up to 5% early.
+        QVERIFY(took.elapsed() >= ContainerReaper::kExitGraceMs * 95 / 100 - 100);
         QVERIFY(drains(reaper, 5'000));
     }
 };
