@@ -71,10 +71,21 @@ private Q_SLOTS:
         QCOMPARE(out.textCursor().selectedText(), QStringLiteral("line 0"));
         QCOMPARE(bar->value(), bar->maximum());
 
-        // Scrolled up to read: it stays there while more comes.
+        // Scrolled up to read: it stays there while more comes, and Jump to end offers the way
+        // back, to the end and following it again.
+        auto& jump = findNamed<QPushButton>(pane, "jumpToEnd");
+        QVERIFY(!jump.isVisible());
         bar->setValue(10);
         pane.showRun(running(lines(0, 600)));
         QCOMPARE(bar->value(), 10);
+        QVERIFY(jump.isVisible());
+        QTest::mouseClick(&jump, Qt::LeftButton);
+        QCOMPARE(bar->value(), bar->maximum());
+        QVERIFY(!jump.isVisible());
+        pane.showRun(running(lines(0, 650)));
+        QCOMPARE(bar->value(), bar->maximum());
+        bar->setValue(10);
+        QVERIFY(jump.isVisible());
 
         // The end: the whole output, no Stop.
         RunRecord ended = running(lines(0, 700));
@@ -85,6 +96,8 @@ private Q_SLOTS:
         QCOMPARE(out.toPlainText(), lines(0, 700));
         QVERIFY(!pane.showsRunningRun());
         QVERIFY(!findNamed<QPushButton>(pane, "stopButton").isVisible());
+        // Nothing more will come: no Jump to end, wherever the view is.
+        QVERIFY(!jump.isVisible());
         QVERIFY(findNamed<QLabel>(pane, "summary").text().contains(QLatin1String("4200 ms")));
     }
 

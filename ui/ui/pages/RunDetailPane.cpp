@@ -166,6 +166,7 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     , m_result(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_stop(new QPushButton(tr("Stop"), this))
+    , m_jumpToEnd(new QPushButton(tr("Jump to end"), this))
     , m_tabs(new QTabWidget(this))
     , m_code(new CodeView(this))
     , m_stdout(monospaceView(this))
@@ -208,6 +209,22 @@ RunDetailPane::RunDetailPane(QWidget* parent)
         m_stop->setEnabled(showsRunningRun());
         updateSummary();
     });
+    // Scrolled up in a running run's output, the view stays put; this brings it back to the
+    // end, where it follows what comes again.
+    m_jumpToEnd->setToolTip(tr("Go to the end of the output and follow it as it grows"));
+    m_jumpToEnd->hide();
+    connect(m_jumpToEnd, &QPushButton::clicked, this, [this] {
+        if (auto* view = qobject_cast<QPlainTextEdit*>(m_tabs->currentWidget()))
+            view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum());
+        updateJumpToEnd();
+    });
+    for (QPlainTextEdit* view : {m_stdout, m_stderr}) {
+        connect(view->verticalScrollBar(), &QScrollBar::valueChanged, this,
+                &RunDetailPane::updateJumpToEnd);
+        connect(view->verticalScrollBar(), &QScrollBar::rangeChanged, this,
+                &RunDetailPane::updateJumpToEnd);
+    }
+    connect(m_tabs, &QTabWidget::currentChanged, this, &RunDetailPane::updateJumpToEnd);
     m_elapsedTick.setInterval(kElapsedTickMs);
     connect(&m_elapsedTick, &QTimer::timeout, this, &RunDetailPane::updateSummary);
     auto* words = new QVBoxLayout;
@@ -215,6 +232,7 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     words->addWidget(m_summary);
     auto* header = new QHBoxLayout;
     header->addLayout(words, 1);
+    header->addWidget(m_jumpToEnd, 0, Qt::AlignTop);
     header->addWidget(m_stop, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -225,6 +243,7 @@ RunDetailPane::RunDetailPane(QWidget* parent)
     m_result->setObjectName(QStringLiteral("resultLine"));
     m_summary->setObjectName(QStringLiteral("summary"));
     m_stop->setObjectName(QStringLiteral("stopButton"));
+    m_jumpToEnd->setObjectName(QStringLiteral("jumpToEnd"));
     m_code->setObjectName(QStringLiteral("codeView"));
     m_stdout->setObjectName(QStringLiteral("stdout"));
     m_stderr->setObjectName(QStringLiteral("stderr"));
@@ -295,6 +314,17 @@ QWidget* RunDetailPane::mostUsefulTab(const RunRecord& run) const
     return printed ? m_stdout : m_code;
 }
 
+void RunDetailPane::updateJumpToEnd()
+{
+    QWidget* shown = m_tabs->currentWidget();
+    bool scrolledUp = false;
+    if (shown == m_stdout || shown == m_stderr) {
+        const QScrollBar* bar = static_cast<QPlainTextEdit*>(shown)->verticalScrollBar();
+        scrolledUp = bar->value() < bar->maximum();
+    }
+    m_jumpToEnd->setVisible(showsRunningRun() && scrolledUp);
+}
+
 bool RunDetailPane::showsRunningRun() const
 {
     return m_run && !RunStatusTraits::isFinal(m_run->status);
@@ -354,6 +384,7 @@ void RunDetailPane::showRun(const std::optional<RunRecord>& run)
     updateSummary();
     m_stop->setVisible(showsRunningRun());
     m_stop->setEnabled(showsRunningRun() && !m_stopAsked);
+    updateJumpToEnd();
     if (showsRunningRun())
         m_elapsedTick.start();
     else

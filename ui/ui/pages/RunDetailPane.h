@@ -51,6 +51,8 @@ Q_SIGNALS:
 
 private:
     void updateSummary();
+    // "Jump to end": shown while a running run's output is scrolled up from its end.
+    void updateJumpToEnd();
     // Stderr for a failure that printed one, the chart when one came back, the live tail while
     // running; else what there is.
     QWidget* mostUsefulTab(const RunRecord& run) const;
@@ -59,6 +61,7 @@ private:
     QLabel* m_result = nullptr; // what became of the run, in plain words (RunResultLine)
     QLabel* m_summary = nullptr;
     QPushButton* m_stop = nullptr;
+    QPushButton* m_jumpToEnd = nullptr;
     QTabWidget* m_tabs = nullptr;
     CodeView* m_code = nullptr;
     QPlainTextEdit* m_stdout = nullptr;
