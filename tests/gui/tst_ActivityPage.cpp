@@ -9,6 +9,7 @@
 #include "ui/pages/RunsPage.h"
 #include "ui/settings/DesktopSettings.h"
 #include "ui/widgets/ActivityCharts.h"
+#include "ui/widgets/ChartLegend.h"
 
 #include <QApplication>
 #include <QBarSet>
@@ -16,6 +17,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QLabel>
+#include <QLegend>
 #include <QStackedBarSeries>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -173,6 +175,39 @@ private Q_SLOTS:
         QTRY_VERIFY(linedUp());
         charts.setPalette(QApplication::palette());
         QTRY_COMPARE(charts.callsView()->chart()->theme(), QChart::ChartThemeLight);
+    }
+
+    // However many clients there are, the legend lists every one, over as many lines as the
+    // width needs and scrolling past a few; the chart's own legend (one line) is not shown.
+    void everyClientIsInTheLegend()
+    {
+        csm::ActivityReport report;
+        report.query.before = QDateTime::currentDateTimeUtc();
+        report.query.from = report.query.before.addSecs(-12 * 3600);
+        QStringList clients;
+        for (int i = 0; i < 14; ++i) {
+            const QString name = QStringLiteral("assistant-number-%1-mcp-client").arg(i);
+            clients << name;
+            report.clients.append({name, QList<int>(12, 1), 12});
+        }
+        report.statuses.append({csm::RunStatus::Ok, QList<int>(12, 14), 168});
+        report.p50Ms = report.p95Ms = report.maxMs = QList<qint64>(12, 100);
+        report.totalCalls = 168;
+        csm::ActivityCharts charts;
+        charts.resize(1024, 700);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        charts.showReport(report);
+        csm::ChartLegend& legend = *charts.clientsLegend();
+        QCOMPARE(legend.names(), clients);
+        QVERIFY(!charts.callsView()->chart()->legend()->isVisible());
+        // Fourteen long names do not fit on one line at 1024 pixels: more lines, then a scroll.
+        QTRY_VERIFY(legend.height() > legend.minimumSizeHint().height());
+        QVERIFY(legend.height() <= csm::ChartLegend::kMaxLines * legend.minimumSizeHint().height() +
+                                       2 * legend.frameWidth());
+        // Each swatch is its bar set's colour.
+        QCOMPARE(legend.item(3)->icon().pixmap(8, 8).toImage().pixelColor(4, 4),
+                 charts.clientSets().at(3)->color());
     }
 
     // A new run shows without touching the page; another range reads the history again.

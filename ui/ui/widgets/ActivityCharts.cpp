@@ -2,6 +2,7 @@
 
 #include "ui/models/RunStatusLook.h"
 #include "ui/PaletteTone.h"
+#include "ui/widgets/ChartLegend.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -108,6 +109,7 @@ QValueAxis* roundAxis(double maximum, const QString& labelFormat)
 
 ActivityCharts::ActivityCharts(QWidget* parent)
     : QWidget(parent)
+    , m_clientsLegend(new ChartLegend(this))
     , m_callsView(newView(this))
     , m_outcomesView(newView(this))
     , m_durationsView(newView(this))
@@ -115,10 +117,12 @@ ActivityCharts::ActivityCharts(QWidget* parent)
     // One above the other, each the page's width: a label for every one of 30 bars fits.
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_clientsLegend);
     layout->addWidget(m_callsView, 1);
     layout->addWidget(m_outcomesView, 1);
     layout->addWidget(m_durationsView, 1);
     m_callsView->setObjectName(QStringLiteral("callsChart"));
+    m_clientsLegend->setObjectName(QStringLiteral("clientsLegend"));
     m_outcomesView->setObjectName(QStringLiteral("outcomesChart"));
     m_durationsView->setObjectName(QStringLiteral("durationsChart"));
 }
@@ -222,6 +226,12 @@ void ActivityCharts::showReport(const ActivityReport& report)
                                [exact](RunsSelection& selection) { selection.client = exact; });
     }
     replaceChart(m_callsView, stackedChart(tr("Calls by client"), m_clientSets));
+    // Every client, however many: the chart's own legend would cut them to one line.
+    m_callsView->chart()->legend()->hide();
+    QList<ChartLegend::Entry> clients;
+    for (QBarSet* set : std::as_const(m_clientSets))
+        clients.append({set->label(), set->color()});
+    m_clientsLegend->showEntries(clients);
     for (const auto& status : report.statuses) {
         const RunStatus exact = status.status;
         QBarSet* set = barSet(RunStatusLook::label(exact), status.calls,

@@ -13,9 +13,12 @@ class QChartView;
 
 namespace csm {
 
+class ChartLegend;
+
 // The three charts of the Activity page, drawn from one ActivityReport with Qt Charts: calls per
-// interval stacked by client, the same stacked by outcome, and the median and 95th percentile
-// duration per interval. A bar set's hover says what it counts; a click asks for its runs.
+// interval stacked by client (every client in a legend above it, ChartLegend), the same stacked by
+// outcome, and the median and 95th percentile duration per interval. A bar set's hover says what it
+// counts; a click asks for its runs.
 class ActivityCharts final : public QWidget
 {
     Q_OBJECT
@@ -30,6 +33,7 @@ public:
     QList<QBarSet*> clientSets() const { return m_clientSets; }
     QList<QBarSet*> statusSets() const { return m_statusSets; }
     QChartView* callsView() const { return m_callsView; }
+    ChartLegend* clientsLegend() const { return m_clientsLegend; }
     QChartView* outcomesView() const { return m_outcomesView; }
     QChartView* durationsView() const { return m_durationsView; }
 
@@ -51,6 +55,7 @@ private:
     void connectBars(QBarSet* set, const std::function<void(RunsSelection&)>& narrow,
                      const QString& what);
 
+    ChartLegend* m_clientsLegend = nullptr; // above the calls chart
     QChartView* m_callsView = nullptr;
     QChartView* m_outcomesView = nullptr;
     QChartView* m_durationsView = nullptr;
