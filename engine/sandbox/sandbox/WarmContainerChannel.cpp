@@ -238,12 +238,14 @@ void WarmContainerChannel::handOver(ContainerReaper& reaper, bool removeContaine
         client->closeWriteChannel();
         if (!removeContainer)
             reaper.adopt(client, containerName());
-        else if (m_connected)
+        else if (m_connected || m_inUse)
+            // Up, or holding a run's request already (a run took it while it started): only a
+            // removal stops that program from running once the container comes up.
             reaper.adoptAndRemove(client, containerName());
         else
-            // Still being made by the engine: the end of stdin ends it once it runs. A removal
-            // now would race the engine's creation, and Podman 4's service can lose that race
-            // half-way, keeping a container it lists but can no longer remove.
+            // Idle and still being made by the engine: the end of stdin ends it once it runs. A
+            // removal now would race the engine's creation, and Podman 4's service can lose that
+            // race half-way, keeping a container it lists but can no longer remove.
             reaper.adoptThenRemove(client, containerName());
         return;
     }
