@@ -267,7 +267,7 @@ private Q_SLOTS:
         QTest::mouseClick(&findNamed<QPushButton>(page, "resetFilters"), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
         QCOMPARE(status.currentIndex(), 0);
-        QVERIFY(!count.isVisible());
+        QTRY_VERIFY(!count.isVisible());
         // Escape in the text filter resets too.
         status.setCurrentIndex(status.findText(QStringLiteral("Error")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
@@ -748,6 +748,50 @@ private Q_SLOTS:
                      QStringLiteral("Run #%1 stopped.").arg(id));
         QCOMPARE(TestEngine::waitUntilNoContainerWithLabel(pidLabel(m_server->pid()), 15'000),
                  QStringList());
+    }
+
+    // Sorted by another column than the start, the order is the history's, not the loaded
+    // page's: the longest run is older than the first page of 200, and still comes first once a
+    // filter has read the runs again.
+    void aSortHoldsForEveryRunAndEveryFilter()
+    {
+        {
+            const auto history = openHistory();
+            QVERIFY(history);
+            const QDateTime start = QDateTime::currentDateTimeUtc().addSecs(-3600);
+            for (int i = 0; i <= RunsModel::kPageSize + 50; ++i) {
+                csm::RunRecord run;
+                run.serverInstance = QStringLiteral("tst_MainWindow");
+                run.tool = QStringLiteral("run_python_code");
+                run.language = QStringLiteral("python");
+                run.code = QStringLiteral("print('sort %1')").arg(i);
+                run.startedAt = start.addMSecs(i);
+                const auto id = history->ledger().recordStart(run);
+                QVERIFY(id);
+                csm::RunRecord end;
+                end.status = csm::RunStatus::Ok;
+                end.exitCode = 0;
+                end.durationMs = i == 0 ? 99'000 : 50;
+                end.endedAt = run.startedAt.addMSecs(end.durationMs);
+                QVERIFY(history->ledger().recordEnd(*id, end));
+            }
+        }
+        csm::RunsPage& page = findNamed<csm::RunsPage>(*m_window, "runsPage");
+        QTableView& table = findNamed<QTableView>(page, "table");
+        const QAbstractItemModel& shown = *table.model();
+        const RunsModel& model = findNamed<RunsModel>(page, "model");
+        QTRY_VERIFY_WITH_TIMEOUT(model.rowCount() > RunsModel::kPageSize, 5000);
+        table.sortByColumn(RunsModel::Duration, Qt::DescendingOrder);
+        QTRY_COMPARE(cell(shown, 0, RunsModel::Summary), QStringLiteral("print('sort 0')"));
+        // Another filter reads a page again, then every run, for the sort.
+        QComboBox& language = findNamed<QComboBox>(page, "languageFilter");
+        language.setCurrentIndex(language.findText(QStringLiteral("Python")));
+        QTRY_COMPARE(cell(shown, 0, RunsModel::Summary), QStringLiteral("print('sort 0')"));
+        QTRY_VERIFY(model.isComplete());
+        language.setCurrentIndex(0);
+        table.sortByColumn(RunsModel::Started, Qt::DescendingOrder);
+        QTRY_COMPARE(cell(shown, 0, RunsModel::Summary),
+                     QStringLiteral("print('sort %1')").arg(RunsModel::kPageSize + 50));
     }
 
 private:

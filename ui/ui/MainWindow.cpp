@@ -126,6 +126,8 @@ MainWindow::MainWindow(const QString& dataDir, EmbeddedServer* server, QWidget* 
             showNormal();
             raise();
             activateWindow();
+            if (!m_runs)
+                return; // no history, no runs page
             m_pages->setCurrentWidget(m_runs);
             m_runs->revealRun(id);
         });
@@ -269,6 +271,8 @@ bool MainWindow::hasLiveSession() const
 
 QList<TrayIcon::RunItem> MainWindow::recentFailures() const
 {
+    if (!m_history)
+        return {}; // the history could not be opened: the window says so
     HistoryQuery failed;
     failed.statuses = {RunStatus::Error, RunStatus::Oom, RunStatus::Timeout,
                        RunStatus::EngineError};

@@ -242,8 +242,15 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     auto* escape =
         new QShortcut(QKeySequence(Qt::Key_Escape), m_text, nullptr, nullptr, Qt::WidgetShortcut);
     connect(escape, &QShortcut::activated, this, &RunsPage::resetFilters);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &RunsPage::updateFilterNote);
-    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &RunsPage::updateFilterNote);
+    // Once per turn of the event loop: a deletion removes its rows one by one.
+    const auto noteDue = [this] {
+        if (!m_filterNoteDue.isActive())
+            m_filterNoteDue.start(0);
+    };
+    connect(m_model, &QAbstractItemModel::modelReset, this, noteDue);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, noteDue);
+    m_filterNoteDue.setSingleShot(true);
+    connect(&m_filterNoteDue, &QTimer::timeout, this, &RunsPage::updateFilterNote);
     m_refresh.start(kRefreshIntervalMs);
     connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshClients);
     connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshSessions);

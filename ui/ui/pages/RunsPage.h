@@ -179,6 +179,7 @@ private:
     QTimer m_refresh;
     QTimer m_clientsRefresh;
     QTimer m_filterDelay;
+    QTimer m_filterNoteDue;
 };
 
 } // namespace csm

@@ -56,6 +56,14 @@ RunsTable::RunsTable(RunsModel& runs, QWidget* parent)
     // New and changed rows may need wider columns; rows scrolled to never change them.
     connect(&m_runs, &QAbstractItemModel::rowsInserted, this, &RunsTable::fitColumns);
     connect(&m_runs, &QAbstractItemModel::modelReset, this, &RunsTable::fitColumns);
+    // A new filter reads a page again: a sort the model's order does not give needs them all.
+    connect(
+        &m_runs, &QAbstractItemModel::modelReset, this,
+        [this] {
+            if (sortNeedsEveryRun())
+                m_runs.readAll();
+        },
+        Qt::QueuedConnection);
     connect(&m_runs, &QAbstractItemModel::dataChanged, this, &RunsTable::fitColumns);
     m_runs.setPalette(palette());
 }
@@ -71,10 +79,20 @@ void RunsTable::followModelOrder()
         sortByStart(m_runs.isOldestFirst() ? Qt::AscendingOrder : Qt::DescendingOrder);
 }
 
-void RunsTable::onSortChanged(int column, Qt::SortOrder)
+bool RunsTable::sortNeedsEveryRun() const
 {
-    // The model holds the newest runs until scrolled further: any other order needs them all.
-    if (column != RunsModel::Started)
+    // The model holds the newest runs (a session's oldest cells) until scrolled further: any
+    // other order is true only of all of them.
+    if (horizontalHeader()->sortIndicatorSection() != RunsModel::Started)
+        return true;
+    const Qt::SortOrder modelOrder =
+        m_runs.isOldestFirst() ? Qt::AscendingOrder : Qt::DescendingOrder;
+    return horizontalHeader()->sortIndicatorOrder() != modelOrder;
+}
+
+void RunsTable::onSortChanged(int, Qt::SortOrder)
+{
+    if (sortNeedsEveryRun())
         m_runs.readAll();
 }
 

@@ -58,6 +58,8 @@ protected:
 private:
     void fitColumns();
     void onSortChanged(int column, Qt::SortOrder order);
+    // Whether the sort shown is another order than the model's own.
+    bool sortNeedsEveryRun() const;
 
     RunsModel& m_runs;
     QSortFilterProxyModel* m_sorted = nullptr;
