@@ -501,6 +501,7 @@ void tst_RunsModel::aSessionsCellsShowInOrder()
     QCOMPARE(model.rowCount(), 3);
     for (int row = 0; row < 3; ++row) {
         QCOMPARE(model.runId(row), cells.at(row));
+        QCOMPARE(model.rowOfRun(cells.at(row)), row); // oldest first, both ways
         QCOMPARE(model.index(row, RunsModel::Session).data().toString(),
                  QStringLiteral("analysis #%1").arg(row + 1));
     }
@@ -561,6 +562,10 @@ void tst_RunsModel::theSummarySaysWhatTheRunDid()
              QStringLiteral("import pandas as pd"));
     QCOMPARE(model.index(0, RunsModel::Summary).data().toString(), QStringLiteral("print(1)"));
     QVERIFY(!model.index(0, RunsModel::Summary).data(Qt::ForegroundRole).isValid());
+    // Where a run shows, by its id.
+    QCOMPARE(model.rowOfRun(ok), 1);
+    QCOMPARE(model.rowOfRun(failing), 0);
+    QCOMPARE(model.rowOfRun(failing + 100), -1);
     // The status in words, its colour as its swatch, and what it means in its tooltip.
     QCOMPARE(model.index(0, RunsModel::Status).data().toString(), QStringLiteral("Running"));
     QVERIFY(model.index(0, RunsModel::Status).data(Qt::DecorationRole).canConvert<QColor>());

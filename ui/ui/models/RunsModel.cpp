@@ -411,6 +411,12 @@ int RunsModel::rowOf(qint64 id) const
     return it != m_rows.cend() && it->id == id ? int(it - m_rows.cbegin()) : -1;
 }
 
+int RunsModel::rowOfRun(qint64 id) const
+{
+    const int stored = rowOf(id);
+    return stored < 0 ? -1 : shownRow(stored, m_rows.size());
+}
+
 int RunsModel::shownRow(qsizetype stored, qsizetype count) const
 {
     return int(isOldestFirst() ? count - 1 - stored : stored);

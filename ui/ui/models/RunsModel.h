@@ -105,6 +105,8 @@ public:
     void setPalette(const QPalette& palette);
 
     qint64 runId(int row) const;
+    // The table row that shows run `id`, or -1 when it is not loaded (or the filter hides it).
+    int rowOfRun(qint64 id) const;
     // What the table holds of a row's run: its id, change, client, transport, tool, language,
     // status, exit code, duration, times and output file count (HistoryStore::get() has the rest);
     // nothing for a row out of range.

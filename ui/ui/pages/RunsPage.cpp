@@ -453,19 +453,13 @@ void RunsPage::refreshSessions()
 
 void RunsPage::revealRun(qint64 id)
 {
-    const auto rowOfRun = [this, id] {
-        for (int row = 0; row < m_model->rowCount(); ++row) {
-            if (m_model->runId(row) == id)
-                return row;
-        }
-        return -1;
-    };
-    int row = rowOfRun();
+    int row = m_model->rowOfRun(id);
     if (row < 0) {
         resetFilters();
         // The newest runs are read first; an older one is read up to as the view would.
         // A read spread over turns of the event loop (isScanning) is not waited for.
-        while ((row = rowOfRun()) < 0 && m_model->canFetchMore() && !m_model->isScanning())
+        while ((row = m_model->rowOfRun(id)) < 0 && m_model->canFetchMore() &&
+               !m_model->isScanning())
             m_model->fetchMore();
     }
     if (row < 0)
