@@ -14,10 +14,13 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
+#include <optional>
+#include <signal.h>
 #include <unistd.h>
 
 using callresult::code;
@@ -186,6 +189,42 @@ private Q_SLOTS:
         // Not asked again: the answer is the first one's.
         QCOMPARE(remembered(cache).value(QLatin1String("asked")),
                  entry.value(QLatin1String("asked")));
+    }
+
+    // Asking takes a container, and a client may give its server about a second to start
+    // (Codex then runs the first turn without the server's tools): the server answers while the
+    // engine is asked, and a call waits for the answer. Here the engine, one that does not see
+    // this machine's files (a call that did not wait would fail on a mount), stops answering
+    // until the client has been answered.
+    void clientsAreAnsweredWhileTheEngineIsAsked()
+    {
+        QVERIFY(startService(true));
+        const auto service = pid_t(m_service.processId());
+        QCOMPARE(::kill(service, SIGSTOP), 0);
+        auto resume = qScopeGuard([service] { ::kill(service, SIGCONT); });
+        auto server = startServer(newCache(), {QStringLiteral("--pool"), QStringLiteral("0")});
+        QVERIFY(server);
+        const QJsonArray tools =
+            server->request(QStringLiteral("tools/list")).value(QLatin1String("tools")).toArray();
+        QVERIFY2(!tools.isEmpty() && tools.first()[QLatin1String("name")].toString() ==
+                                         QLatin1String("run_python_code"),
+                 QJsonDocument(tools).toJson().constData());
+        QVERIFY2(!server->standardError().contains(QLatin1String("podman engine:")),
+                 qPrintable(server->standardError()));
+        const int call = server->sendRequest(
+            QStringLiteral("tools/call"),
+            {{QStringLiteral("name"), QStringLiteral("run_python_code")},
+             {QStringLiteral("arguments"), code(QStringLiteral("print(6 * 7)"))}});
+        QVERIFY(!server->receivesResponseWithin(call, 2'000));
+        resume.dismiss();
+        QCOMPARE(::kill(service, SIGCONT), 0);
+        const std::optional<QJsonObject> response = server->waitForResponse(call, 120'000);
+        QVERIFY(response);
+        const QJsonObject result = response->value(QLatin1String("result")).toObject();
+        QVERIFY2(!isError(result) && stdoutOf(result) == QLatin1String("42\n"),
+                 describe(result).constData());
+        QVERIFY2(server->standardError().contains(QLatin1String("podman engine: remote")),
+                 qPrintable(server->standardError()));
     }
 
     void anEngineThatDoesNotSeeThemIsRemote()

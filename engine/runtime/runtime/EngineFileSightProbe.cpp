@@ -3,6 +3,7 @@
 #include "runtime/ContainerRuntime.h"
 
 #include <QDir>
+#include <QEventLoop>
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
@@ -10,46 +11,14 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace csm {
 
 namespace {
 
 constexpr char kMarkerName[] = "marker";
-
-struct Finished
-{
-    bool ok = false; // started and exited in time
-    int exitCode = -1;
-    QByteArray standardOutput;
-    QByteArray standardError;
-};
-
-Finished runToTheEnd(const ContainerRuntime& runtime, const QStringList& arguments, int timeoutMs)
-{
-    QProcess process;
-    process.setProgram(runtime.program());
-    process.setArguments(arguments);
-    process.setProcessEnvironment(runtime.processEnvironment());
-    process.start();
-    Finished finished;
-    if (!process.waitForStarted(timeoutMs)) {
-        finished.standardError = process.errorString().toUtf8();
-        return finished;
-    }
-    process.closeWriteChannel();
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished(5'000);
-        finished.standardError = "no answer in time";
-        return finished;
-    }
-    finished.ok = process.exitStatus() == QProcess::NormalExit;
-    finished.exitCode = process.exitCode();
-    finished.standardOutput = process.readAllStandardOutput();
-    finished.standardError = process.readAllStandardError();
-    return finished;
-}
 
 QString firstLine(const QByteArray& text)
 {
@@ -58,47 +27,148 @@ QString firstLine(const QByteArray& text)
 
 } // namespace
 
+EngineFileSightProbe::EngineFileSightProbe(const ContainerRuntime& runtime, QString image,
+                                           QString launcher, int timeoutMs, QObject* parent)
+    : QObject(parent)
+    , m_runtime(runtime)
+    , m_image(std::move(image))
+    , m_launcher(std::move(launcher))
+    , m_timeoutMs(timeoutMs)
+{
+    m_stepTimeout.setSingleShot(true);
+    connect(&m_stepTimeout, &QTimer::timeout, this, [this] {
+        m_stepError = "no answer in time";
+        onStepFailed();
+    });
+}
+
+EngineFileSightProbe::~EngineFileSightProbe()
+{
+    if (m_step) {
+        m_step->disconnect(this);
+        m_step->kill();
+        m_step->waitForFinished(5'000);
+    }
+}
+
+void EngineFileSightProbe::start()
+{
+    if (m_launcher.isEmpty()) {
+        finish({Answer::Unknown, QStringLiteral("the sandbox's launcher was not found here")});
+        return;
+    }
+    runStep(m_runtime.imageCheckArguments(m_image), &EngineFileSightProbe::onImageChecked);
+}
+
 EngineFileSightProbe::Result EngineFileSightProbe::ask(const ContainerRuntime& runtime,
                                                        const QString& image,
                                                        const QString& launcher, int timeoutMs)
 {
-    if (launcher.isEmpty())
-        return {Answer::Unknown, QStringLiteral("the sandbox's launcher was not found here")};
-    const Finished check = runToTheEnd(runtime, runtime.imageCheckArguments(image), timeoutMs);
-    if (!check.ok)
-        return {
-            Answer::Unknown,
-            QStringLiteral("the engine did not answer (%1)").arg(firstLine(check.standardError))};
-    const ImageCheck present = runtime.interpretImageCheck(check.exitCode, check.standardError);
-    if (present.status != ImageCheck::Status::Present)
-        return {Answer::Unknown, QStringLiteral("no container could be started there (%1: %2)")
-                                     .arg(image, present.detail.section(QLatin1Char('\n'), 0, 0))};
+    EngineFileSightProbe probe(runtime, image, launcher, timeoutMs);
+    std::optional<Result> result;
+    QEventLoop loop;
+    connect(&probe, &EngineFileSightProbe::answered, &loop, [&](const Result& answer) {
+        result = answer;
+        loop.quit();
+    });
+    probe.start();
+    if (!result)
+        loop.exec();
+    return result.value_or(Result{});
+}
 
+void EngineFileSightProbe::runStep(const QStringList& arguments,
+                                   void (EngineFileSightProbe::*then)(int exitCode))
+{
+    m_stepOutput.clear();
+    m_stepError.clear();
+    m_step = m_runtime.newProcess(arguments, this);
+    connect(m_step, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return;
+        m_stepError = m_step->errorString().toUtf8();
+        onStepFailed();
+    });
+    connect(m_step, &QProcess::finished, this,
+            [this, then](int exitCode, QProcess::ExitStatus status) {
+                m_stepTimeout.stop();
+                m_stepOutput = m_step->readAllStandardOutput();
+                m_stepError = m_step->readAllStandardError();
+                m_step->deleteLater();
+                m_step = nullptr;
+                if (status == QProcess::NormalExit)
+                    (this->*then)(exitCode);
+                else
+                    onStepFailed();
+            });
+    m_stepTimeout.start(m_timeoutMs);
+    m_step->start();
+    // Nothing is read from stdin: a `run` without -i would not wait for it, one with it must
+    // not.
+    if (m_step)
+        m_step->closeWriteChannel();
+}
+
+void EngineFileSightProbe::onStepFailed()
+{
+    m_stepTimeout.stop();
+    if (m_step) {
+        m_step->disconnect(this);
+        // Killed, it ends at once: reaped here, not left running for its parent's destructor.
+        m_step->kill();
+        m_step->waitForFinished(1'000);
+        m_step->deleteLater();
+        m_step = nullptr;
+    }
+    finish({Answer::Unknown,
+            QStringLiteral("the engine did not answer (%1)").arg(firstLine(m_stepError))});
+}
+
+void EngineFileSightProbe::onImageChecked(int exitCode)
+{
+    const ImageCheck present = m_runtime.interpretImageCheck(exitCode, m_stepError);
+    if (present.status != ImageCheck::Status::Present) {
+        finish(
+            {Answer::Unknown, QStringLiteral("no container could be started there (%1: %2)")
+                                  .arg(m_image, present.detail.section(QLatin1Char('\n'), 0, 0))});
+        return;
+    }
     // Under the temporary folder, where a local engine's sandboxes get their folders; readable
     // by the sandbox's user, which is not ours.
-    QTemporaryDir folder(QDir::temp().filePath(QStringLiteral("csm-engine-sight-XXXXXX")));
-    if (!folder.isValid())
-        return {Answer::Unknown, folder.errorString()};
-    const QByteArray token = QByteArray::number(QRandomGenerator::system()->generate64(), 36) +
-                             QByteArray::number(QRandomGenerator::system()->generate64(), 36);
-    QFile marker(folder.filePath(QLatin1String(kMarkerName)));
-    if (!marker.open(QIODevice::WriteOnly) || marker.write(token) != token.size())
-        return {Answer::Unknown, marker.errorString()};
+    m_folder = std::make_unique<QTemporaryDir>(
+        QDir::temp().filePath(QStringLiteral("csm-engine-sight-XXXXXX")));
+    if (!m_folder->isValid()) {
+        finish({Answer::Unknown, m_folder->errorString()});
+        return;
+    }
+    m_token = QByteArray::number(QRandomGenerator::system()->generate64(), 36) +
+              QByteArray::number(QRandomGenerator::system()->generate64(), 36);
+    QFile marker(m_folder->filePath(QLatin1String(kMarkerName)));
+    if (!marker.open(QIODevice::WriteOnly) || marker.write(m_token) != m_token.size()) {
+        finish({Answer::Unknown, marker.errorString()});
+        return;
+    }
     marker.close();
     const auto readable = QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther;
     const auto executable = QFileDevice::ExeOwner | QFileDevice::ExeGroup | QFileDevice::ExeOther;
     marker.setPermissions(readable | QFileDevice::WriteOwner);
-    QFile::setPermissions(folder.path(), readable | executable | QFileDevice::WriteOwner);
+    QFile::setPermissions(m_folder->path(), readable | executable | QFileDevice::WriteOwner);
+    runStep(m_runtime.fileSightArguments(m_image, m_folder->path(), QLatin1String(kMarkerName),
+                                         m_launcher),
+            &EngineFileSightProbe::onRunEnded);
+}
 
-    const Finished run = runToTheEnd(
-        runtime,
-        runtime.fileSightArguments(image, folder.path(), QLatin1String(kMarkerName), launcher),
-        timeoutMs);
-    if (!run.ok)
-        return {Answer::Unknown,
-                QStringLiteral("the engine did not answer (%1)").arg(firstLine(run.standardError))};
-    return interpret(run.exitCode, run.standardOutput, run.standardError, token,
-                     {folder.path(), launcher});
+void EngineFileSightProbe::onRunEnded(int exitCode)
+{
+    finish(interpret(exitCode, m_stepOutput, m_stepError, m_token, {m_folder->path(), m_launcher}));
+}
+
+void EngineFileSightProbe::finish(Result result)
+{
+    if (std::exchange(m_answered, true))
+        return;
+    m_folder.reset();
+    Q_EMIT answered(result);
 }
 
 EngineFileSightProbe::Result EngineFileSightProbe::interpret(int exitCode,

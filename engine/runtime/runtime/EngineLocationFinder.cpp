@@ -36,53 +36,51 @@ EngineLocationFinder::EngineLocationFinder(EngineLocationMemory memory)
     : m_memory(std::move(memory))
 {}
 
-void EngineLocationFinder::settle(ContainerRuntime& runtime, EngineLocationChoice choice,
-                                  const QString& image, const QString& launcher,
-                                  bool askAgain) const
+std::optional<EngineLocation> EngineLocationFinder::known(const ContainerRuntime& runtime,
+                                                          EngineLocationChoice choice,
+                                                          bool askAgain) const
 {
     EngineLocation location = runtime.location();
     if (choice != EngineLocationChoice::Auto) {
         location.remote = choice == EngineLocationChoice::Remote;
         location.basis = QStringLiteral("set with --engine-location %1")
                              .arg(EngineLocationChoices::toString(choice));
-        runtime.setLocation(location);
-        return;
+        return location;
     }
     if (location.cliRunsContainers()) {
         location.basis = QStringLiteral("its CLI runs the containers itself");
-        runtime.setLocation(location);
-        return;
+        return location;
     }
     // Seeing the files would not do: no socket crosses a VM's file sharing.
     if (EngineAddress::leadsIntoVirtualMachine(location.address)) {
         location.remote = true;
         location.basis = QStringLiteral("it runs in a VM, whose file sharing carries no sockets");
-        runtime.setLocation(location);
-        return;
+        return location;
     }
-    // What the probe sees depends on this process's temporary folder and mount namespace as
-    // much as on the engine (a service with a private /tmp sees other files than a shell).
-    const QString key =
-        QStringLiteral("%1 %2 %3 %4")
-            .arg(runtime.name(), location.address, QDir::tempPath(), mountNamespace());
-    if (!askAgain) {
-        if (const auto known = m_memory.recall(key)) {
-            location.remote = known->remote;
-            location.basis =
-                QStringLiteral("%1 (asked %2; doctor asks again)")
-                    .arg(known->basis, QLocale::c().toString(known->asked.toLocalTime(),
-                                                             QStringLiteral("yyyy-MM-dd HH:mm")));
-            runtime.setLocation(location);
-            return;
-        }
-    }
-    const EngineFileSightProbe::Result asked = EngineFileSightProbe::ask(runtime, image, launcher);
+    if (askAgain)
+        return std::nullopt;
+    const std::optional<EngineLocationMemory::Entry> recalled = m_memory.recall(memoryKey(runtime));
+    if (!recalled)
+        return std::nullopt;
+    location.remote = recalled->remote;
+    location.basis =
+        QStringLiteral("%1 (asked %2; doctor asks again)")
+            .arg(recalled->basis, QLocale::c().toString(recalled->asked.toLocalTime(),
+                                                        QStringLiteral("yyyy-MM-dd HH:mm")));
+    return location;
+}
+
+EngineLocation EngineLocationFinder::located(const ContainerRuntime& runtime,
+                                             const EngineFileSightProbe::Result& asked) const
+{
+    EngineLocation location = runtime.location();
     switch (asked.answer) {
     case EngineFileSightProbe::Answer::Sees:
     case EngineFileSightProbe::Answer::DoesNotSee:
         location.remote = asked.answer == EngineFileSightProbe::Answer::DoesNotSee;
         location.basis = asked.detail;
-        m_memory.remember(key, {location.remote, asked.detail, QDateTime::currentDateTimeUtc()});
+        m_memory.remember(memoryKey(runtime),
+                          {location.remote, asked.detail, QDateTime::currentDateTimeUtc()});
         break;
     case EngineFileSightProbe::Answer::Unknown:
         location.basis = QStringLiteral("by its address: the engine could not be asked whether "
@@ -93,7 +91,25 @@ void EngineLocationFinder::settle(ContainerRuntime& runtime, EngineLocationChoic
     qCInfo(lcEngine).noquote() << runtime.name()
                                << "engine:" << (location.remote ? "remote" : "this machine") << "-"
                                << location.basis;
-    runtime.setLocation(location);
+    return location;
+}
+
+void EngineLocationFinder::settle(ContainerRuntime& runtime, EngineLocationChoice choice,
+                                  const QString& image, const QString& launcher,
+                                  bool askAgain) const
+{
+    std::optional<EngineLocation> location = known(runtime, choice, askAgain);
+    if (!location)
+        location = located(runtime, EngineFileSightProbe::ask(runtime, image, launcher));
+    runtime.setLocation(*location);
+}
+
+QString EngineLocationFinder::memoryKey(const ContainerRuntime& runtime)
+{
+    // What the probe sees depends on this process's temporary folder and mount namespace as
+    // much as on the engine (a service with a private /tmp sees other files than a shell).
+    return QStringLiteral("%1 %2 %3 %4")
+        .arg(runtime.name(), runtime.location().address, QDir::tempPath(), mountNamespace());
 }
 
 } // namespace csm

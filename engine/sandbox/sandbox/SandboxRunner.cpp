@@ -5,6 +5,7 @@
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerRuntime.h"
 #include "runtime/ContainerSpec.h"
+#include "runtime/EngineFileSightProbe.h"
 #include "sandbox/ColdContainerChannel.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/EgressEndpoint.h"
@@ -47,7 +48,22 @@ SandboxRunner::SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxP
     , m_queue(new RunQueue({RunQueue::defaultMaxRunning(m_policy.memoryBytes)}, this))
     , m_interpreters(new InterpreterSessions(*this, this))
 {
-    if (!m_runtime->isRemote() || !m_files.isComplete())
+    followEngineLocation();
+}
+
+void SandboxRunner::followEngineLocation()
+{
+    const bool remote = m_runtime->isRemote() && m_files.isComplete();
+    if (!remote) {
+        // Placed remote by its address, found local by asking: nothing was put there yet (runs
+        // waited for the answer).
+        if (m_filesVolume) {
+            delete std::exchange(m_filesVolume, nullptr);
+            m_files.volume.clear();
+        }
+        return;
+    }
+    if (m_filesVolume)
         return;
     // No host folder reaches a remote engine's containers: the launcher goes into a volume of
     // the engine's, filled before the first container starts.
@@ -69,7 +85,8 @@ SandboxRunner::~SandboxRunner()
 {
     // The sessions' and the pool's containers go to the reaper, and the reaper uses the
     // runtime: they go first, in that order, not with the other children after m_runtime (nor
-    // does the files volume, which uses it too).
+    // does the files volume, which uses it too, nor a probe still asking it).
+    delete m_locationProbe;
     delete m_interpreters;
     delete m_pool;
     delete m_reaper;
@@ -135,9 +152,44 @@ void SandboxRunner::reportEngineWarning(const QString& warning)
         << "engine warning from" << m_runtime->name() << "(said once):" << warning;
 }
 
+void SandboxRunner::locateEngine(EngineLocationChoice choice, const QString& probeImage,
+                                 const EngineLocationFinder& finder)
+{
+    if (const std::optional<EngineLocation> known = finder.known(*m_runtime, choice)) {
+        m_runtime->setLocation(*known);
+        followEngineLocation();
+        return;
+    }
+    m_holds |= kHeldForEngineLocation;
+    delete m_locationProbe;
+    m_locationProbe =
+        new EngineFileSightProbe(*m_runtime, probeImage, m_files.launcher, 15'000, this);
+    connect(m_locationProbe, &EngineFileSightProbe::answered, this,
+            [this, finder](const EngineFileSightProbe::Result& answer) {
+                m_runtime->setLocation(finder.located(*m_runtime, answer));
+                m_locationProbe->deleteLater();
+                m_locationProbe = nullptr;
+                followEngineLocation();
+                release(kHeldForEngineLocation);
+            });
+    m_locationProbe->start();
+}
+
 void SandboxRunner::holdForSecrets()
 {
-    m_heldForSecrets = true;
+    m_holds |= kHeldForSecrets;
+}
+
+void SandboxRunner::release(unsigned hold)
+{
+    if (!(m_holds & hold))
+        return;
+    m_holds &= ~hold;
+    if (m_holds != 0)
+        return;
+    if (m_pool)
+        m_pool->refill();
+    Q_EMIT holdsEnded();
 }
 
 void SandboxRunner::setSecrets(std::shared_ptr<const SandboxSecrets> secrets)
@@ -151,11 +203,7 @@ void SandboxRunner::setSecrets(std::shared_ptr<const SandboxSecrets> secrets)
             m_pool->renew();
         m_interpreters->loseAll(QStringLiteral("the secrets that sandboxes get changed"));
     }
-    if (std::exchange(m_heldForSecrets, false)) {
-        if (m_pool)
-            m_pool->refill();
-        Q_EMIT secretsSettled();
-    }
+    release(kHeldForSecrets);
 }
 
 void SandboxRunner::setPolicy(const SandboxPolicy& policy)
@@ -272,9 +320,9 @@ ContainerChannel* SandboxRunner::acquireChannel(Channel kind, Language language,
 void SandboxRunner::whenReadyToStart(QObject* context, const QString& image,
                                      std::function<void()> ready)
 {
-    if (m_heldForSecrets) {
+    if (m_holds != 0) {
         connect(
-            this, &SandboxRunner::secretsSettled, context,
+            this, &SandboxRunner::holdsEnded, context,
             [this, context, image, ready = std::move(ready)]() mutable {
                 whenReadyToStart(context, image, std::move(ready));
             },

@@ -3,6 +3,8 @@
 #include "egress/EgressProxy.h"
 #include "egress/EgressSettings.h"
 #include "runtime/ContainerSpec.h"
+#include "runtime/EngineLocationChoice.h"
+#include "runtime/EngineLocationFinder.h"
 #include "runtime/Language.h"
 #include "runtime/SandboxFiles.h"
 #include "runtime/SandboxPolicy.h"
@@ -51,6 +53,14 @@ public:
     SandboxRunner(std::unique_ptr<ContainerRuntime> runtime, SandboxPolicy policy,
                   SandboxFiles files, QObject* parent = nullptr);
     ~SandboxRunner() override;
+
+    // Settles where the engine runs its containers (EngineLocationFinder), which decides what
+    // a sandbox is given by bind mounts and what through the engine. When the engine must be
+    // asked (EngineFileSightProbe: a container of `probeImage`), runs wait for the answer and
+    // the pool starts nothing meanwhile, while the server answers its clients.
+    void locateEngine(EngineLocationChoice choice, const QString& probeImage,
+                      const EngineLocationFinder& finder = EngineLocationFinder());
+    bool isLocatingEngine() const { return m_holds & kHeldForEngineLocation; }
 
     // The run starts at once; it emits SandboxRun::finished() later, from the event loop. A
     // cell (request.interpreterName) runs in the session interpreters().prepare() made.
@@ -103,15 +113,15 @@ public:
     void setEgressAsker(EgressProxy::Asker asker) { m_egressAsker = std::move(asker); }
     // The secrets every new container gets (never null; none at first).
     std::shared_ptr<const SandboxSecrets> secrets() const override { return m_secrets; }
-    // While the secrets are being (re)read, runs that start wait for them (secretsSettled()),
+    // While the secrets are being (re)read, runs that start wait for them (holdsEnded()),
     // so that a changed secret applies to the next run, and the pool starts no container.
     void holdForSecrets();
-    bool isHeldForSecrets() const { return m_heldForSecrets; }
+    bool isHeldForSecrets() const { return m_holds & kHeldForSecrets; }
     void whenReadyToStart(QObject* context, const QString& image,
                           std::function<void()> ready) override;
     bool canStartContainers() const override
     {
-        return !m_heldForSecrets && cannotStartReason().isEmpty();
+        return m_holds == 0 && cannotStartReason().isEmpty();
     }
     // The secrets from now on; ends a hold. Waiting containers of the pool that hold other
     // values are replaced, and live sessions end.
@@ -133,10 +143,17 @@ public:
     void setImageKnownPresent(const QString& image, bool present) override;
 
 Q_SIGNALS:
-    // A hold ended (setSecrets()).
-    void secretsSettled();
+    // The last hold ended (the secrets read, the engine located): containers may start.
+    void holdsEnded();
 
 private:
+    static constexpr unsigned kHeldForSecrets = 1;
+    static constexpr unsigned kHeldForEngineLocation = 2;
+
+    void release(unsigned hold);
+    // A remote engine gets the launcher through a volume of its own (SandboxFilesVolume); a
+    // local one through a bind mount of this machine's file.
+    void followEngineLocation();
     // What a remote engine cannot do that the settings ask for; empty when nothing.
     QString remoteEngineProblem() const;
     // A shared folder whose path names another folder than when it was shared; else empty.
@@ -150,7 +167,8 @@ private:
     // Where the containers' egress folders live (made on first use).
     std::unique_ptr<QTemporaryDir> m_egressRoot;
     std::shared_ptr<const SandboxSecrets> m_secrets = SandboxSecrets::none();
-    bool m_heldForSecrets = false;
+    unsigned m_holds = 0;
+    EngineFileSightProbe* m_locationProbe = nullptr;
     SandboxFiles m_files;
     // A remote engine's copy of the launcher (null for a local engine).
     SandboxFilesVolume* m_filesVolume = nullptr;

@@ -11,7 +11,6 @@
 #include "mcp/ToolRegistry.h"
 #include "platform/ProcessProbe.h"
 #include "runtime/ContainerRuntime.h"
-#include "runtime/EngineLocationFinder.h"
 #include "runtime/RuntimeFactory.h"
 #include "sandbox/ContainerReaper.h"
 #include "sandbox/InterpreterSessions.h"
@@ -104,13 +103,12 @@ McpServer::McpServer(const ServerOptions& options, QObject* parent)
     const SandboxFiles files = SandboxFilesLocator::find();
     if (!files.isComplete())
         qCCritical(lcServer).noquote() << SandboxFilesLocator::missingMessage(files);
-    // Before the runner, which mounts this machine's files or not by the answer.
-    EngineLocationFinder().settle(*runtime, options.engineLocation,
-                                  options.pythonImage.isEmpty()
-                                      ? runtime->defaultImage(Language::Python)
-                                      : options.pythonImage,
-                                  files.launcher);
+    const QString probeImage = options.pythonImage.isEmpty()
+                                   ? runtime->defaultImage(Language::Python)
+                                   : options.pythonImage;
     m_runner = std::make_unique<SandboxRunner>(std::move(runtime), options.policy, files);
+    // Runs wait for the answer when the engine must be asked; clients are answered meanwhile.
+    m_runner->locateEngine(options.engineLocation, probeImage);
     m_runner->setEgress(options.egress);
     m_runner->queue().setLimits(runLimits(options));
     // Before anything can print a secret: every log line of the process is redacted.

@@ -139,7 +139,7 @@ void tst_PassThroughSecrets::changesOnDiskApplyAndHoldRunsMeanwhile()
     QVERIFY(runner->secrets()->variables().isEmpty());
 
     // Set from another store, as `secrets set` does: the runner holds, then gets the value.
-    QSignalSpy settled(runner.get(), &SandboxRunner::secretsSettled);
+    QSignalSpy settled(runner.get(), &SandboxRunner::holdsEnded);
     QCOMPARE(storeSecret(dir.path(), QStringLiteral("API_TOKEN"), "first-value", true), QString());
     QTRY_VERIFY_WITH_TIMEOUT(applied.size() >= 2, 5000);
     QVERIFY(!settled.isEmpty()); // it was held meanwhile
