@@ -124,7 +124,7 @@ private Q_SLOTS:
             {QStringLiteral("--pool"), pool, QStringLiteral("--network"), QStringLiteral("none")});
         QVERIFY(server);
         if (pool != QLatin1String("0"))
-            QTest::qWait(3'000); // a warm container, most likely: both paths refuse alike
+            QVERIFY2(server->waitForPooledReady(2), qPrintable(server->standardError()));
         // The program would allocate past the memory limit: it must never run.
         const QJsonObject refused = server->callTool(
             QStringLiteral("run_python_code"),
@@ -156,6 +156,11 @@ private Q_SLOTS:
                 {{QStringLiteral("code"), code}, {QStringLiteral("session"), session}});
         };
         // Where a cell runs: a pooled container has the launcher's socket folder mounted.
+        // A server's first session of an image starts its own container and has the pool keep
+        // one for the next: ready once the pool's two one-shot containers and it are.
+        const auto sessionContainerReady = [](McpStdioClient& server) {
+            return server.waitForPooledReady(3);
+        };
         const QString probe =
             QStringLiteral("import os\nprint(os.path.isdir('/.code-sandbox/io'))");
         {
@@ -169,7 +174,7 @@ private Q_SLOTS:
                 QVERIFY2(isError(refused) && stdoutOf(refused).isEmpty() &&
                              text(refused).contains(QLatin1String("does not enforce")),
                          describe(refused).constData());
-                QTest::qWait(5'000); // the pool's session container starts meanwhile
+                QVERIFY2(sessionContainerReady(*server), qPrintable(server->standardError()));
             }
             expectCleanExit(*server);
         }
@@ -180,7 +185,7 @@ private Q_SLOTS:
         QVERIFY(server);
         QCOMPARE(stdoutOf(cell(*server, QStringLiteral("first"), probe)),
                  QStringLiteral("False\n"));
-        QTest::qWait(5'000);
+        QVERIFY2(sessionContainerReady(*server), qPrintable(server->standardError()));
         const QJsonObject pooled =
             cell(*server, QStringLiteral("second"), probe + QStringLiteral("\nx = 41"));
         QVERIFY2(!isError(pooled), describe(pooled).constData());
