@@ -170,6 +170,9 @@ void SandboxRunner::locateEngine(EngineLocationChoice choice, const QString& pro
                 m_locationProbe->deleteLater();
                 m_locationProbe = nullptr;
                 followEngineLocation();
+                // The pool's containers wait for the launcher on a remote engine, as at start.
+                if (m_filesVolume && !m_warmImage.isEmpty())
+                    m_filesVolume->fill(m_warmImage);
                 release(kHeldForEngineLocation);
             });
     m_locationProbe->start();
@@ -300,7 +303,10 @@ void SandboxRunner::warm(Language language, const QString& image)
 {
     if (!m_pool || !m_files.isComplete())
         return;
-    if (m_filesVolume)
+    if (m_warmImage.isEmpty())
+        m_warmImage = image;
+    // Not before the engine is located: it may turn out to see this machine's files.
+    if (m_filesVolume && !isLocatingEngine())
         m_filesVolume->fill(image);
     m_pool->warm(language, image);
 }
@@ -470,11 +476,9 @@ InterpreterSession* SandboxRunner::startSession(Language language, const QString
         channel->setEgressEndpoint(egress);
         session->start(channel, false);
     };
-    // On a remote engine's first session, once the engine holds the launcher.
-    if (m_filesVolume && !m_filesVolume->isFilled())
-        whenReadyToStart(session, image, startCold);
-    else
-        startCold();
+    // Once the secrets are read and the engine located, and on a remote engine's first session,
+    // once the engine holds the launcher.
+    whenReadyToStart(session, image, startCold);
     return session;
 }
 
