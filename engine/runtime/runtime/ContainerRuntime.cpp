@@ -61,6 +61,9 @@ void ContainerRuntime::startDetachedRemoval(const QString& container) const
     remover.setProgram(m_program);
     remover.setArguments(forceRemoveArguments(container));
     remover.setProcessEnvironment(m_environment);
+    // Not ours: a stdio server's stdout is its protocol, and the engine names what it removed.
+    remover.setStandardOutputFile(QProcess::nullDevice());
+    remover.setStandardErrorFile(QProcess::nullDevice());
     remover.startDetached();
 }
 

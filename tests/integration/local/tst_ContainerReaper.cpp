@@ -15,6 +15,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstdio>
+#include <poll.h>
+#include <unistd.h>
+
 using csm::ContainerReaper;
 using csm::DockerRuntime;
 
@@ -60,6 +64,39 @@ private Q_SLOTS:
                                           "[ -e \"$3.starting\" ] && touch \"$3.early\"\n"
                                           "if [ -e \"$3\" ]; then rm -f \"$3\"; echo \"$3\"; "
                                           "else echo \"Error: No such container: $3\" >&2; fi\n"));
+    }
+
+    // The last resort on the way out (a removal left to run on its own) inherits nothing of the
+    // server's: a stdio server's stdout carries the protocol, where the removed container's name
+    // (what the engines print) would be a line that is not JSON.
+    void aRemovalLeftToItselfWritesNothingOnTheServersOutput()
+    {
+        QFile container(containerPath(QStringLiteral("left-behind")));
+        QVERIFY(container.open(QIODevice::WriteOnly));
+        container.close();
+        int ends[2];
+        QCOMPARE(::pipe(ends), 0);
+        std::fflush(stdout);
+        const int ownOutput = ::dup(STDOUT_FILENO);
+        ::dup2(ends[1], STDOUT_FILENO);
+        ::close(ends[1]);
+        DockerRuntime(m_cli).startDetachedRemoval(QStringLiteral("left-behind"));
+        ::dup2(ownOutput, STDOUT_FILENO);
+        ::close(ownOutput);
+        QTRY_VERIFY_WITH_TIMEOUT(!container.exists(), 10'000);
+        // Whatever the remover printed is in the pipe by the time it has ended, and its end
+        // closes the pipe's last writer.
+        QByteArray printed;
+        char chunk[256];
+        pollfd readable{ends[0], POLLIN, 0};
+        while (::poll(&readable, 1, 10'000) > 0) {
+            const ssize_t size = ::read(ends[0], chunk, sizeof chunk);
+            if (size <= 0)
+                break;
+            printed.append(chunk, size);
+        }
+        ::close(ends[0]);
+        QCOMPARE(printed, QByteArray());
     }
 
     // The engine makes the container only after the call gave it up: the removal keeps trying
