@@ -165,14 +165,15 @@ void SandboxRunner::locateEngine(EngineLocationChoice choice, const QString& pro
     m_locationProbe =
         new EngineFileSightProbe(*m_runtime, probeImage, m_files.launcher, 15'000, this);
     connect(m_locationProbe, &EngineFileSightProbe::answered, this,
-            [this, finder](const EngineFileSightProbe::Result& answer) {
+            [this, finder, probeImage](const EngineFileSightProbe::Result& answer) {
                 m_runtime->setLocation(finder.located(*m_runtime, answer));
                 m_locationProbe->deleteLater();
                 m_locationProbe = nullptr;
                 followEngineLocation();
-                // The pool's containers wait for the launcher on a remote engine, as at start.
-                if (m_filesVolume && !m_warmImage.isEmpty())
-                    m_filesVolume->fill(m_warmImage);
+                // The pool's containers wait for the launcher on a remote engine: it goes there
+                // now, as warm() sends it at start (the probe's image is the sandbox's).
+                if (m_filesVolume && m_pool)
+                    m_filesVolume->fill(probeImage);
                 release(kHeldForEngineLocation);
             });
     m_locationProbe->start();
@@ -303,8 +304,6 @@ void SandboxRunner::warm(Language language, const QString& image)
 {
     if (!m_pool || !m_files.isComplete())
         return;
-    if (m_warmImage.isEmpty())
-        m_warmImage = image;
     // Not before the engine is located: it may turn out to see this machine's files.
     if (m_filesVolume && !isLocatingEngine())
         m_filesVolume->fill(image);

@@ -169,9 +169,6 @@ private:
     std::shared_ptr<const SandboxSecrets> m_secrets = SandboxSecrets::none();
     unsigned m_holds = 0;
     EngineFileSightProbe* m_locationProbe = nullptr;
-    // The first image warm() was given: what fills a remote engine's launcher volume ahead of
-    // the first call.
-    QString m_warmImage;
     SandboxFiles m_files;
     // A remote engine's copy of the launcher (null for a local engine).
     SandboxFilesVolume* m_filesVolume = nullptr;
