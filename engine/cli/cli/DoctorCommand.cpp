@@ -44,6 +44,7 @@ const QString kLocation = QStringLiteral("engine location");
 const QString kLauncher = QStringLiteral("launcher");
 const QString kSeccomp = QStringLiteral("seccomp");
 const QString kStorage = QStringLiteral("storage");
+const QString kIsolation = QStringLiteral("isolation");
 const QString kSandbox = QStringLiteral("sandbox");
 const QString kSecrets = QStringLiteral("secrets");
 const QString kDataFolder = QStringLiteral("data folder");
@@ -116,7 +117,7 @@ void DoctorCommand::run()
     // In the order they are printed; the quick ones are answered here, the others later.
     for (const QString& name : {kSettings, kEngine, kLocation, imageCheckName(Language::Python),
                                 imageCheckName(Language::JavaScript), kStorage, kLauncher, kSeccomp,
-                                kSandbox, kSecrets, kDataFolder, kClients})
+                                kIsolation, kSandbox, kSecrets, kDataFolder, kClients})
         add(name);
 
     QStringList settingsProblems;
@@ -351,6 +352,7 @@ void DoctorCommand::startEngineCheck()
     ServerSettingsReader::readVariable(QStringLiteral("allow-unlimited"), environment(),
                                        m_settings);
     ServerSettingsReader::readVariable(QStringLiteral("engine-host"), environment(), m_settings);
+    ServerSettingsReader::readVariable(QStringLiteral("isolation"), environment(), m_settings);
     ServerSettingsReader::readVariable(QStringLiteral("engine-location"), environment(),
                                        m_settings);
     const std::shared_ptr<ContainerRuntime> created =
@@ -370,7 +372,7 @@ void DoctorCommand::startEngineCheck()
                 : QStringLiteral("export %1=podman (or docker, or unset it)").arg(variable);
         for (const QString& name :
              {imageCheckName(Language::Python), imageCheckName(Language::JavaScript), kStorage,
-              kSandbox, kLocation})
+              kIsolation, kSandbox, kLocation})
             checkNamed(name).status = Check::Status::Skipped;
         return;
     }
@@ -428,7 +430,7 @@ void DoctorCommand::onEngineChecked(const QList<HealthProblem>& problems)
         }
     }
     if (engine.status == Check::Status::Problem) {
-        for (const QString& name : {kStorage, kSandbox, kLocation}) {
+        for (const QString& name : {kStorage, kIsolation, kSandbox, kLocation}) {
             checkNamed(name).status = Check::Status::Skipped;
             checkNamed(name).detail = QStringLiteral("not checked: the engine does not answer");
         }
@@ -436,6 +438,7 @@ void DoctorCommand::onEngineChecked(const QList<HealthProblem>& problems)
         // The others after the timing, which they would disturb.
         startLocationCheck([this] {
             startStorageCheck();
+            startIsolationCheck();
             startSandboxCheck();
         });
     }
@@ -520,6 +523,53 @@ void DoctorCommand::startStorageCheck()
         } else {
             storage.status = Check::Status::Ok;
             storage.detail = QStringLiteral("%1 driver").arg(driver);
+        }
+        finishIfDone();
+    });
+    info->start();
+}
+
+void DoctorCommand::startIsolationCheck()
+{
+    const std::shared_ptr<const ContainerRuntime> runtime = m_runtime;
+    QProcess* info = runtime->newProcess(runtime->gvisorCheckArguments(), this);
+    connect(info, &QProcess::finished, this, [this, info, runtime] {
+        info->deleteLater();
+        if (m_done)
+            return;
+        QString unready =
+            info->exitCode() == 0
+                ? runtime->gvisorUnreadiness(info->readAllStandardOutput())
+                : QStringLiteral("%1 did not say: %2")
+                      .arg(runtime->name(),
+                           QString::fromUtf8(info->readAllStandardError().trimmed().left(300)));
+        // An engine on this machine runs this machine's runsc; a remote one's is out of sight.
+        const QStringList sbin{QStringLiteral("/usr/sbin"), QStringLiteral("/usr/local/sbin")};
+        if (unready.isEmpty() && !runtime->location().remote &&
+            QStandardPaths::findExecutable(QStringLiteral("runsc")).isEmpty() &&
+            QStandardPaths::findExecutable(QStringLiteral("runsc"), sbin).isEmpty())
+            unready = QStringLiteral("gVisor (runsc) is not installed");
+        Check& check = checkNamed(kIsolation);
+        check.status = Check::Status::Ok;
+        if (m_settings.policy.isolation == Isolation::Gvisor) {
+            if (unready.isEmpty()) {
+                check.detail = QStringLiteral("gvisor: sandboxes run under gVisor's kernel (%1 "
+                                              "runtime %2); the sandbox check starts one")
+                                   .arg(runtime->name(), runtime->gvisorRuntimeName());
+            } else {
+                check.status = Check::Status::Problem;
+                check.detail = QStringLiteral("gvisor is chosen, but %1: every call fails until "
+                                              "it is fixed (none runs with less)")
+                                   .arg(unready);
+                check.fix = runtime->gvisorFix();
+            }
+        } else {
+            check.detail =
+                QStringLiteral("standard: this machine's kernel, behind the seccomp profile; "
+                               "--isolation gvisor: %1")
+                    .arg(unready.isEmpty() ? QStringLiteral("ready")
+                                           : QStringLiteral("not ready (%1; fix: %2)")
+                                                 .arg(unready, runtime->gvisorFix()));
         }
         finishIfDone();
     });

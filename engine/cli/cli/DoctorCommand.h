@@ -85,6 +85,8 @@ private:
     void startEngineCheck();
     void onEngineChecked(const QList<HealthProblem>& problems);
     void startStorageCheck();
+    // Whether gVisor is installed and the engine can start sandboxes under it.
+    void startIsolationCheck();
     // Local or remote, and how many milliseconds a call to the engine adds.
     // Then `then`.
     void startLocationCheck(const std::function<void()>& then);

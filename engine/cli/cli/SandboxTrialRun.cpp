@@ -21,9 +21,11 @@ namespace csm {
 namespace {
 // The network interfaces the sandbox has, and in proxy mode the egress proxy's answer to a
 // CONNECT to the metadata address (refused: the way through the launcher's relay to this
-// server's proxy works, and nothing leaves the machine), as one JSON line.
-constexpr char kProbe[] = "import json, os, socket\n"
-                          "r = {'interfaces': sorted(os.listdir('/sys/class/net'))}\n"
+// server's proxy works, and nothing leaves the machine), and the kernel it sees, as one JSON
+// line.
+constexpr char kProbe[] = "import json, os, platform, socket\n"
+                          "r = {'interfaces': sorted(os.listdir('/sys/class/net')),\n"
+                          "     'kernel': platform.release()}\n"
                           "if os.environ.get('HTTP_PROXY'):\n"
                           "    try:\n"
                           "        s = socket.create_connection(('127.0.0.1', 3128), timeout=5)\n"
@@ -33,6 +35,9 @@ constexpr char kProbe[] = "import json, os, socket\n"
                           "    except OSError as e:\n"
                           "        r['proxy'] = 'no answer: %s' % e\n"
                           "print(json.dumps(r))\n";
+
+// The kernel release gVisor's kernel reports, whatever the host runs.
+constexpr char kGvisorKernelRelease[] = "4.4.0";
 
 QString limitsText(const SandboxPolicy& policy)
 {
@@ -149,11 +154,25 @@ SandboxTrialRun::Report SandboxTrialRun::interpret(const ExecutionResult& result
                                     "or choose --network none");
         return report;
     }
+    const QString kernel = probe.value(QLatin1String("kernel")).toString();
+    const bool gvisor = policy.isolation == Isolation::Gvisor;
+    if (gvisor && kernel != QLatin1String(kGvisorKernelRelease)) {
+        report.detail = QStringLiteral("isolation is gvisor, but the sandbox saw the kernel %1, "
+                                       "not gVisor's (%2)")
+                            .arg(kernel, QLatin1String(kGvisorKernelRelease));
+        report.fix = QStringLiteral("check which runtime the engine gives %1 (podman info / "
+                                    "docker info)")
+                         .arg(QStringLiteral("runsc"));
+        return report;
+    }
     report.ok = true;
     report.detail =
-        QStringLiteral("a Python program ran in %1 ms; %2")
+        QStringLiteral("a Python program ran in %1 ms%2; %3")
             .arg(result.durationMs)
-            .arg(result.unenforcedLimits.isEmpty()
+            .arg(gvisor ? QStringLiteral(" under gVisor (kernel %1)").arg(kernel) : QString())
+            .arg(gvisor ? QStringLiteral("limits set on gVisor's whole sandbox (%1)")
+                              .arg(limitsText(policy))
+                 : result.unenforcedLimits.isEmpty()
                      ? QStringLiteral("limits enforced (%1)").arg(limitsText(policy))
                      : QStringLiteral("limits NOT enforced: %1 (accepted by allow-unlimited)")
                            .arg(unenforced));

@@ -8,6 +8,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace csm {
 
 namespace {
@@ -103,6 +105,28 @@ QProcess* ContainerRuntime::newRunProcess(const ContainerSpec& spec, QObject* pa
     return process;
 }
 
+int ContainerRuntime::hostPidsLimit(const SandboxPolicy& policy)
+{
+    if (policy.isolation != Isolation::Gvisor)
+        return policy.pidsLimit;
+    // gVisor runs about four host threads for each of the program's processes (1,028 for 255
+    // sleeping ones, measured): room for eight, and for gVisor's own, so that the sandbox's own
+    // limit (RLIMIT_NPROC) is what a program meets, while the host still bounds the whole.
+    return int(std::min<qint64>(qint64(policy.pidsLimit) * 8 + 512, 4'000'000));
+}
+
+QString ContainerRuntime::explainGvisorFailure(const QByteArray& standardError) const
+{
+    const QString said = QString::fromUtf8(standardError.trimmed().left(500));
+    const QString runtime = gvisorRuntimeName();
+    if (!said.contains(runtime) && !said.contains(QLatin1String("runsc")))
+        return {};
+    return QStringLiteral("The sandbox could not start under gVisor (--isolation gvisor), and it "
+                          "is never run with less. Fix: %1; or choose --isolation standard. "
+                          "The engine said: %2")
+        .arg(gvisorFix(), said);
+}
+
 QStringList ContainerRuntime::sandboxOwnHosts()
 {
     return {QStringLiteral("localhost"), QStringLiteral("127.0.0.1"), QStringLiteral("::1")};
@@ -135,23 +159,27 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     // it waits, and the server reaches its launcher through a socket in the bind-mounted folder
     // instead. On a remote engine it stays attached: its streams are the only way in.
     const bool throughFolder = spec.pooled && !spec.ioDirectory.isEmpty();
-    QStringList args{QStringLiteral("run"), QStringLiteral("--rm"),
-                     throughFolder ? QStringLiteral("--detach") : QStringLiteral("-i"),
-                     // Never reach for a registry: a missing image is reported, not pulled.
-                     QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"),
-                     spec.name};
+    const bool gvisor = policy.isolation == Isolation::Gvisor;
+    QStringList args = isolationGlobalOptions(policy.isolation);
+    args << QStringList{QStringLiteral("run"), QStringLiteral("--rm"),
+                        throughFolder ? QStringLiteral("--detach") : QStringLiteral("-i"),
+                        // Never reach for a registry: a missing image is reported, not pulled.
+                        QStringLiteral("--pull"), QStringLiteral("never"), QStringLiteral("--name"),
+                        spec.name};
+    args << isolationRunOptions(policy.isolation);
     args << labelOptions(spec.labels);
     // Proxy mode: the proxy is the only way out, whatever the policy says.
     const QString network = spec.throughEgressProxy() ? QStringLiteral("none") : policy.network;
     args << QStringLiteral("--network") << network << QStringLiteral("--memory")
          << size(policy.memoryBytes) << QStringLiteral("--memory-swap") << size(policy.memoryBytes)
          << QStringLiteral("--cpus") << QString::number(policy.cpus)
-         << QStringLiteral("--pids-limit") << QString::number(policy.pidsLimit)
+         << QStringLiteral("--pids-limit") << QString::number(hostPidsLimit(policy))
          << QStringLiteral("--read-only") << QStringLiteral("--cap-drop") << QStringLiteral("ALL")
          << QStringLiteral("--security-opt")
          << QStringLiteral("no-new-privileges")
          // Ours, not the engine's default: Podman's lets a program create user namespaces.
-         << QStringLiteral("--security-opt") << seccompOption(spec.files.seccompProfile)
+         << QStringLiteral("--security-opt")
+         << seccompOption(gvisor ? spec.files.gvisorSeccompProfile() : spec.files.seccompProfile)
          << QStringLiteral("--user") << policy.user << QStringLiteral("--tmpfs")
          << tmpfsMount(QStringLiteral("/tmp"), policy.tmpfsBytes) << QStringLiteral("--tmpfs")
          << tmpfsMount(policy.workdir, policy.tmpfsBytes) << QStringLiteral("--shm-size")
@@ -160,6 +188,12 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
          // Output reaches us through the attached streams; an engine-side log copy of a program
          // that prints gigabytes would only fill the disk.
          << QStringLiteral("--log-driver") << QStringLiteral("none");
+    if (gvisor) {
+        // gVisor's kernel counts the program's processes and threads against this limit (it
+        // applies to the sandbox's one user); the host's pids limit counts gVisor's own threads.
+        args << QStringLiteral("--ulimit")
+             << QStringLiteral("nproc=%1:%1").arg(QString::number(policy.pidsLimit));
+    }
     args << engineSpecificRunOptions();
     // Our launcher is PID 1 whatever the image says: it reaps orphans, frames the program's
     // output and reports its exit status and an out-of-memory kill (see launcher/csm-launch.c).
@@ -228,14 +262,19 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     }
     if (spec.session || (spec.pooled && spec.interpreterSignalsReady))
         args << QStringLiteral("--ready-fd") << QStringLiteral("3");
-    // The launcher checks that the engine enforces them before the program runs.
-    args << QStringLiteral("--limits")
-         << QStringLiteral("memory=%1,pids=%2,millicpus=%3")
-                .arg(policy.memoryBytes)
-                .arg(policy.pidsLimit)
-                .arg(qRound64(policy.cpus * 1000))
-         << QStringLiteral("--unenforced")
-         << (policy.allowUnenforcedLimits ? QStringLiteral("allow") : QStringLiteral("refuse"));
+    // The launcher checks that the engine enforces them before the program runs. Under gVisor
+    // it cannot: the limits apply on the host, around gVisor's whole sandbox, and gVisor's
+    // kernel shows the program no cgroup of them (runc and gVisor both need cgroups that
+    // enforce, which is why gVisor runs only where they do: as root).
+    if (!gvisor) {
+        args << QStringLiteral("--limits")
+             << QStringLiteral("memory=%1,pids=%2,millicpus=%3")
+                    .arg(policy.memoryBytes)
+                    .arg(policy.pidsLimit)
+                    .arg(qRound64(policy.cpus * 1000))
+             << QStringLiteral("--unenforced")
+             << (policy.allowUnenforcedLimits ? QStringLiteral("allow") : QStringLiteral("refuse"));
+    }
     args << QStringLiteral("--output-cap") << QString::number(policy.outputCapBytes);
     // The launcher makes the output folder and carries its files back after the program.
     args << QStringLiteral("--out-dir") << policy.outputDirectory() << QStringLiteral("--out-files")

@@ -4,6 +4,7 @@
 #include "runtime/EngineLocation.h"
 #include "runtime/ImageCheck.h"
 #include "runtime/ImageInfo.h"
+#include "runtime/Isolation.h"
 #include "runtime/Language.h"
 
 #include <QByteArray>
@@ -21,6 +22,7 @@ class QProcess;
 namespace csm {
 
 struct ContainerSpec;
+struct SandboxPolicy;
 
 // A container engine driven through its CLI. Implementations only build argument lists and read
 // the engine's answers; running the processes is the caller's business (QProcess, never a shell).
@@ -67,6 +69,9 @@ public:
     static QMap<QString, QString> egressEnvironment(const QString& preloadFolder);
     // What NO_PROXY there names: the sandbox's own loopback, which every program keeps to itself.
     static QStringList sandboxOwnHosts();
+    // The engine's --pids-limit for a sandbox under `policy`: the policy's own, or under gVisor
+    // room for gVisor's threads.
+    static int hostPidsLimit(const SandboxPolicy& policy);
     // Kills (without a grace period) and removes a container; no error if it is already gone.
     virtual QStringList forceRemoveArguments(const QString& container) const = 0;
     // The same as a process of its own that outlives us: a last resort on the way out, when
@@ -176,9 +181,25 @@ public:
     // any account on the host that runs as that uid), and what would change that.
     virtual QString sandboxUsers() const = 0;
 
+    // The name under which this engine runs gVisor, as its fix messages and doctor give it.
+    virtual QString gvisorRuntimeName() const = 0;
+    // What a person does so that this engine can start sandboxes under gVisor.
+    virtual QString gvisorFix() const = 0;
+    // Asks the engine whether it can start sandboxes under gVisor; gvisorUnreadiness() reads the
+    // answer (its output): empty when it can, else why not.
+    virtual QStringList gvisorCheckArguments() const = 0;
+    virtual QString gvisorUnreadiness(const QByteArray& output) const = 0;
+
 protected:
     // Options of `run` that only this engine needs, added to the common ones.
     virtual QStringList engineSpecificRunOptions() const { return {}; }
+    // Options of the engine's CLI before `run` (Podman's --runtime), and options of `run`
+    // (Docker's --runtime), that start a sandbox under `isolation`'s runtime.
+    virtual QStringList isolationGlobalOptions(Isolation) const { return {}; }
+    virtual QStringList isolationRunOptions(Isolation) const { return {}; }
+    // The engine's message when gVisor could not start a sandbox, explained with the fix; empty
+    // when the message is about something else.
+    QString explainGvisorFailure(const QByteArray& standardError) const;
     // What this engine adds to a shared folder's bind mount (",opt,opt"): mount options that
     // Docker's --mount has no words for.
     virtual QString sharedFolderMountOptions() const { return {}; }

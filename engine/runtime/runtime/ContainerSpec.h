@@ -20,6 +20,8 @@ struct ContainerSpec
     static constexpr char kFilesVolumeMountPoint[] = "/.code-sandbox/files";
     static constexpr char kLauncherNameInVolume[] = "launch";
     static constexpr char kSeccompProfileNameInVolume[] = "seccomp.json";
+    // Named as SandboxFiles::gvisorSeccompProfile() names it beside the profile.
+    static constexpr char kGvisorSeccompProfileNameInVolume[] = "seccomp-gvisor.json";
     // Where a pooled container finds the folder holding its launcher's socket.
     static constexpr char kIoMountPoint[] = "/.code-sandbox/io";
     // Where a container in egress proxy mode finds its egress folder (read-only): the socket the

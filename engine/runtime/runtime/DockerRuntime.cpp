@@ -6,6 +6,8 @@
 #include "runtime/EngineAddress.h"
 #include "runtime/ImageListing.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 
 namespace csm {
@@ -160,6 +162,53 @@ EngineLocation DockerRuntime::locate(const QProcessEnvironment& environment) con
     if (url.isEmpty())
         return {true, {}, {}};
     return {EngineAddress::isRemoteUrl(url), url, {}};
+}
+
+QStringList DockerRuntime::isolationRunOptions(Isolation isolation) const
+{
+    // Registered with the daemon under a name of our own, with the flags a sandbox needs (see
+    // gvisorFix): Docker passes no runtime flags with `run`.
+    if (isolation != Isolation::Gvisor)
+        return {};
+    return {QStringLiteral("--runtime"), gvisorRuntimeName()};
+}
+
+QString DockerRuntime::gvisorRuntimeName() const
+{
+    return QStringLiteral("code-sandbox-gvisor");
+}
+
+QString DockerRuntime::gvisorFix() const
+{
+    // The flags, as Podman's are given (PodmanRuntime::isolationGlobalOptions).
+    return QStringLiteral("install gVisor where Docker runs (on Debian: `sudo apt-get install "
+                          "runsc`) and register it with Docker under the name %1: `sudo runsc "
+                          "install --runtime %1 -- --network=none --host-uds=all --oci-seccomp`, "
+                          "then `sudo systemctl reload docker`")
+        .arg(gvisorRuntimeName());
+}
+
+QStringList DockerRuntime::gvisorCheckArguments() const
+{
+    return {QStringLiteral("info"), QStringLiteral("--format"),
+            QStringLiteral("{{json .Runtimes}}")};
+}
+
+QString DockerRuntime::gvisorUnreadiness(const QByteArray& output) const
+{
+    const QJsonObject runtimes = QJsonDocument::fromJson(output.trimmed()).object();
+    if (!runtimes.contains(gvisorRuntimeName())) {
+        QStringList names = runtimes.keys();
+        return QStringLiteral("gVisor is not registered with Docker as %1 (it knows: %2)")
+            .arg(gvisorRuntimeName(),
+                 names.isEmpty() ? QStringLiteral("nothing") : names.join(QStringLiteral(", ")));
+    }
+    return {};
+}
+
+QString DockerRuntime::explainFailure(const QByteArray& standardError) const
+{
+    return explainGvisorFailure(standardError);
 }
 
 QString DockerRuntime::sandboxUsers() const

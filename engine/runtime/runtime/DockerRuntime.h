@@ -24,12 +24,18 @@ public:
     QStringList listImagesArguments() const override;
     QList<ImageInfo> parseImageList(const QByteArray& output) const override;
     QString sandboxUsers() const override;
+    QString explainFailure(const QByteArray& standardError) const override;
     bool reachesTcpWithTls() const override;
     QString plainTcpFix() const override;
+    QString gvisorRuntimeName() const override;
+    QString gvisorFix() const override;
+    QStringList gvisorCheckArguments() const override;
+    QString gvisorUnreadiness(const QByteArray& output) const override;
 
 protected:
     QMap<QString, QString> endpointVariables(const QString& address) const override;
     EngineLocation locate(const QProcessEnvironment& environment) const override;
+    QStringList isolationRunOptions(Isolation isolation) const override;
 };
 
 } // namespace csm

@@ -19,6 +19,49 @@ QStringList PodmanRuntime::engineSpecificRunOptions() const
     return {QStringLiteral("--read-only-tmpfs=false")};
 }
 
+QStringList PodmanRuntime::isolationGlobalOptions(Isolation isolation) const
+{
+    if (isolation != Isolation::Gvisor)
+        return {};
+    // network=none: the sandbox has no network but the launcher's relay to the egress proxy, and
+    // gVisor's own network stack refuses to start in the host's network namespace anyway.
+    // host-uds=all: the pool's socket (created inside) and the proxy's (created on the host)
+    // are host Unix sockets, which gVisor's file system otherwise keeps out.
+    // oci-seccomp: our profile applies inside gVisor's kernel too (gVisor ignores it otherwise).
+    return {QStringLiteral("--runtime"),      gvisorRuntimeName(),
+            QStringLiteral("--runtime-flag"), QStringLiteral("network=none"),
+            QStringLiteral("--runtime-flag"), QStringLiteral("host-uds=all"),
+            QStringLiteral("--runtime-flag"), QStringLiteral("oci-seccomp")};
+}
+
+QString PodmanRuntime::gvisorRuntimeName() const
+{
+    return QStringLiteral("runsc");
+}
+
+QString PodmanRuntime::gvisorFix() const
+{
+    return QStringLiteral("install gVisor where Podman runs (on Debian: `sudo apt-get install "
+                          "runsc`), and run Podman as root: gVisor cannot start under rootless "
+                          "Podman, which may not create the cgroups gVisor needs");
+}
+
+QStringList PodmanRuntime::gvisorCheckArguments() const
+{
+    // Whether it runs rootless, and where it finds runsc (its configured runtime paths).
+    return {QStringLiteral("info"), QStringLiteral("--format"),
+            QStringLiteral("{{.Host.Security.Rootless}}")};
+}
+
+QString PodmanRuntime::gvisorUnreadiness(const QByteArray& output) const
+{
+    if (output.trimmed() == "true") {
+        return QStringLiteral("Podman runs rootless here, and gVisor cannot start under rootless "
+                              "Podman: it needs cgroups that an unprivileged user may not create");
+    }
+    return {};
+}
+
 QString PodmanRuntime::sandboxUsers() const
 {
     // --userns=auto would give each sandbox host ids of its own, but Podman 4.3 (Debian 12's)
@@ -61,6 +104,8 @@ ImageCheck PodmanRuntime::interpretImageCheck(int exitCode, const QByteArray& st
 
 QString PodmanRuntime::explainFailure(const QByteArray& standardError) const
 {
+    if (const QString gvisor = explainGvisorFailure(standardError); !gvisor.isEmpty())
+        return gvisor;
     // Rootless networking (slirp4netns) needs /dev/net/tun, which desktops make 0666 through
     // udev; without it every --network bridge run fails, with an error that names no cause a
     // person would act on. After one such failure, later runs fail differently (the rootless

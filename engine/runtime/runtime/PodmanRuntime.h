@@ -27,10 +27,15 @@ public:
     bool enginesReadSeccompProfiles() const override { return true; }
     QString sandboxUsers() const override;
     QString plainTcpFix() const override;
+    QString gvisorRuntimeName() const override;
+    QString gvisorFix() const override;
+    QStringList gvisorCheckArguments() const override;
+    QString gvisorUnreadiness(const QByteArray& output) const override;
 
 protected:
     QMap<QString, QString> endpointVariables(const QString& address) const override;
     EngineLocation locate(const QProcessEnvironment& environment) const override;
+    QStringList isolationGlobalOptions(Isolation isolation) const override;
     QStringList engineSpecificRunOptions() const override;
     QString sharedFolderMountOptions() const override;
 };

@@ -18,6 +18,19 @@ struct SandboxFiles
     // opens the profile, seccompProfile is then the copy's path on the engine's host.)
     QString volume;
 
+    // The profile's variant for gVisor, beside it (csm-seccomp-gvisor.json for csm-seccomp.json).
+    // gVisor applies a profile in its own kernel but fails every refused call with EPERM, whatever
+    // errno the profile names; the standard profile's ENOSYS for clone3 (so that the C library
+    // falls back to clone, whose flags the profile checks) would then stop every new thread.
+    // The variant lets clone3 through to gVisor's kernel, which answers ENOSYS itself.
+    QString gvisorSeccompProfile() const
+    {
+        QString path = seccompProfile;
+        if (path.endsWith(QLatin1String(".json")))
+            path.chop(5);
+        return path + QStringLiteral("-gvisor.json");
+    }
+
     // Both were found: a sandbox can be started.
     bool isComplete() const { return !launcher.isEmpty() && !seccompProfile.isEmpty(); }
 };

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "runtime/Isolation.h"
 #include "runtime/SharedFolder.h"
 
 #include <QList>
@@ -28,8 +29,24 @@ struct SandboxPolicy
     // Run even when the engine ignores the memory, process or CPU limit (rootless Podman on
     // cgroup v1 does): the launcher otherwise refuses to run the program.
     bool allowUnenforcedLimits = false;
+    // gVisor or this machine's kernel. Never quietly less than asked: a sandbox the engine cannot
+    // start under gVisor fails with the reason.
+    Isolation isolation = Isolation::Standard;
     // Host folders the user shares with every sandbox, read-only unless marked writable.
     QList<SharedFolder> sharedFolders;
+
+    // Why no sandbox can run under this policy, or empty. gVisor gives a sandbox no network of
+    // its own: the bridge would quietly be none.
+    QString conflict() const
+    {
+        if (isolation == Isolation::Gvisor && network == QLatin1String("bridge")) {
+            return QStringLiteral("--isolation gvisor cannot be used with --egress bridge: gVisor "
+                                  "gives a sandbox no network of its own. Use --egress open or "
+                                  "allowlist (through the filtering proxy, which gVisor's "
+                                  "sandboxes reach), or --isolation standard.");
+        }
+        return {};
+    }
 
     // Where a program leaves the files that come back (named in the tool description).
     QString outputDirectory() const { return workdir + QStringLiteral("/out"); }

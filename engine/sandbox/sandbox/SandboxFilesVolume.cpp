@@ -44,7 +44,9 @@ SandboxFilesVolume::SandboxFilesVolume(const ContainerRuntime& runtime, SandboxF
     m_staging = std::make_unique<QTemporaryDir>();
     const QList<std::pair<QString, QString>> hostFiles{
         {QLatin1String(ContainerSpec::kLauncherNameInVolume), m_files.launcher},
-        {QLatin1String(ContainerSpec::kSeccompProfileNameInVolume), m_files.seccompProfile}};
+        {QLatin1String(ContainerSpec::kSeccompProfileNameInVolume), m_files.seccompProfile},
+        {QLatin1String(ContainerSpec::kGvisorSeccompProfileNameInVolume),
+         m_files.gvisorSeccompProfile()}};
     QList<QByteArray> contents;
     for (const auto& [name, hostPath] : hostFiles) {
         QFile file(hostPath);

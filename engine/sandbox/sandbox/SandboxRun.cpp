@@ -1,5 +1,6 @@
 #include "sandbox/SandboxRun.h"
 
+#include "core/ByteSize.h"
 #include "core/Logging.h"
 #include "egress/EgressProxy.h"
 #include "runtime/ContainerRuntime.h"
@@ -123,6 +124,11 @@ void SandboxRun::onAdmitted()
     m_admitted = true;
     m_phase = Phase::CheckingImage;
     m_services.runStarted(m_forSession);
+    // Settings the desktop app applies reach here unchecked by a command line.
+    if (const QString problem = m_services.policy().conflict(); !problem.isEmpty()) {
+        failWithEngineError(problem);
+        return;
+    }
     m_acquisition->begin();
 }
 
@@ -410,10 +416,21 @@ void SandboxRun::onChannelEnded(int engineExitCode)
                 : QStringLiteral("%1: its connection closed").arg(m_services.runtime().name());
         const QString diagnostics = engineDiagnostics();
         handOverChannel(true);
+        // Under gVisor the launcher cannot see the memory limit: the host applies it to gVisor's
+        // whole sandbox, whose every process it stops at once, and no engine here says so
+        // afterwards (Podman 4.3 records no out-of-memory kill on cgroup v1).
+        const SandboxPolicy& policy = m_services.policy();
+        const QString gvisorNote =
+            policy.isolation == Isolation::Gvisor
+                ? QStringLiteral(". Under gVisor this is also how a program that needs more than "
+                                 "its memory limit (%1) ends: the host stops gVisor's whole "
+                                 "sandbox")
+                      .arg(ByteSize::forPeople(policy.memoryBytes))
+                : QString();
         failWithEngineError(
             QStringLiteral("The sandbox container ended before the program finished (%1): it was "
-                           "killed or removed from outside, or the engine failed%2")
-                .arg(code, diagnostics));
+                           "killed or removed from outside, or the engine failed%2%3")
+                .arg(code, gvisorNote, diagnostics));
         return;
     }
     case Phase::Interrupting: {

@@ -224,6 +224,8 @@ Expected<ServerOptions> ServerOptionsParser::parse(const QStringList& arguments,
             QStringLiteral("the server's data folder (its settings, history and secrets list)"));
         !problem.isEmpty())
         return Unexpected(QStringLiteral("--share: ") + problem);
+    if (const QString problem = options.policy.conflict(); !problem.isEmpty())
+        return Unexpected(problem);
     warnAboutHostRules(options);
     applyContainerImage(parser, environment, options);
     if (auto problem = readPassThrough(flags, parser, environment, options))

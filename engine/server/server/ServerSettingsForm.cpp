@@ -1,6 +1,7 @@
 #include "server/ServerSettingsForm.h"
 
 #include "egress/EgressSettings.h"
+#include "runtime/Isolation.h"
 #include "server/ServerSettingBounds.h"
 
 #include <QThread>
@@ -65,6 +66,23 @@ std::vector<SettingFormField> sandboxFields()
     const SettingFormField::Unit inMiB{QStringLiteral("MiB"), MiB};
     const int cpus = std::max(1, QThread::idealThreadCount());
     std::vector<SettingFormField> fields;
+    SettingFormField isolation =
+        make(Kind::Choice, "isolation", limits, QStringLiteral("&Isolation:"), "isolation");
+    const auto tier = [](Isolation value, const QString& label, const QString& note) {
+        return SettingFormField::Choice{label, kIsolations.toString(value), note};
+    };
+    isolation.choices = {
+        tier(Isolation::Standard, QStringLiteral("Standard (this computer's kernel)"),
+             QStringLiteral("Sandboxed code talks to this computer's kernel, behind a seccomp "
+                            "profile, without capabilities or privileges.")),
+        tier(Isolation::Gvisor, QStringLiteral("gVisor (a kernel of its own)"),
+             QStringLiteral("gVisor's user-space kernel stands between sandboxed code and this "
+                            "computer's: a stronger wall for code nobody has read, at some cost "
+                            "in start-up and speed. Needs gVisor (runsc) with Podman as root or "
+                            "registered with Docker; `code-sandbox-mcp doctor` says what is "
+                            "missing. Without it, runs fail: they never run with less.")),
+    };
+    fields.push_back(isolation);
     fields.push_back(size("memory", limits, QStringLiteral("&Memory:"), "memory", kMinMemory,
                           kMaxMemory, {inMiB},
                           QStringLiteral("Memory a sandbox may use; it gets no swap beyond it.")));

@@ -311,6 +311,27 @@ std::vector<ServerSetting> sandboxSettings()
             return ByteSize::format(settings.policy.tmpfsBytes);
         });
     add(
+        "isolation", "tier",
+        QStringLiteral("The kernel sandboxed code talks to. standard (the default): this "
+                       "machine's, behind the seccomp profile. gvisor: gVisor's user-space kernel "
+                       "(runsc) in between, for code nobody has read; with Podman as root, or "
+                       "Docker with gVisor registered as code-sandbox-gvisor (doctor says how). "
+                       "A sandbox that cannot start under gVisor fails; it never runs with less. "
+                       "Env: CODE_SANDBOX_ISOLATION."),
+        "CODE_SANDBOX_ISOLATION",
+        [](const QString& text, ServerSettings& settings) -> Problem {
+            const auto isolation = kIsolations.fromString(text.trimmed().toLower());
+            if (!isolation) {
+                return QStringLiteral("must be one of %1")
+                    .arg(kIsolations.names().join(QStringLiteral(", ")));
+            }
+            settings.policy.isolation = *isolation;
+            return std::nullopt;
+        },
+        [](const ServerSettings& settings) {
+            return kIsolations.toString(settings.policy.isolation);
+        });
+    add(
         "network", "mode",
         QStringLiteral("Older name for --egress none and --egress bridge. Env: "
                        "CODE_SANDBOX_NETWORK."),

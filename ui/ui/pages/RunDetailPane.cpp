@@ -57,9 +57,9 @@ QString egressText(const QString& mode)
     return QObject::tr("egress: %1").arg(mode);
 }
 
-// The limits a run started under (RunCodeTool: memory_bytes, cpus, pids_limit, tmpfs_bytes,
-// network, timeout_ms, output_cap_bytes, allow_unlimited; "unenforced" added when it ended),
-// one per line as the Settings page names them; keys this build does not know come last, as
+// The limits a run started under (RunCodeTool: isolation, memory_bytes, cpus, pids_limit,
+// tmpfs_bytes, network, timeout_ms, output_cap_bytes, allow_unlimited; "unenforced" added when it
+// ended), one per line as the Settings page names them; keys this build does not know come last, as
 // they are.
 QString limitsText(const QJsonObject& limits)
 {
@@ -70,6 +70,12 @@ QString limitsText(const QJsonObject& limits)
         QString (*format)(const QJsonValue&);
     };
     static const Known known[] = {
+        {"isolation", QT_TR_NOOP("Isolation"),
+         [](const QJsonValue& v) {
+             return v.toString() == QLatin1String("gvisor")
+                        ? QObject::tr("gVisor (its own kernel, runsc)")
+                        : QObject::tr("standard (this machine's kernel, seccomp)");
+         }},
         {"memory_bytes", QT_TR_NOOP("Memory"),
          [](const QJsonValue& v) {
              return ByteSize::forPeople(v.toInteger());
