@@ -2,23 +2,33 @@
 // Desktop, VS Code or Cursor would, and uses both tools. The SDK also checks every
 // structuredContent against the tool's outputSchema.
 //
-// CSM_SERVER_BINARY: the server to launch; CSM_TEST_ENGINE: podman or docker.
+// CSM_SERVER_BINARY: the server to launch; CSM_TEST_ENGINE: podman or docker;
+// CSM_TEST_ISOLATION: gvisor to run every sandbox under gVisor (the default: standard).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import os from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const binary = process.env.CSM_SERVER_BINARY;
 const engine = process.env.CSM_TEST_ENGINE ?? 'podman';
+const isolation = process.env.CSM_TEST_ISOLATION || 'standard';
 assert.ok(binary, 'CSM_SERVER_BINARY must name the code-sandbox-mcp binary');
 
 let client;
 let stderr = '';
+// A service on this machine's loopback, which sandboxes reach through the egress proxy only
+// because the server is told to allow it.
+let service;
 
 before(async () => {
+  service = http.createServer((request, response) => response.end(`hello from ${request.url}`));
+  await new Promise((resolve) => service.listen(0, '127.0.0.1', resolve));
   const transport = new StdioClientTransport({
     command: binary,
-    args: ['--engine', engine],
+    args: ['--engine', engine, '--isolation', isolation,
+      '--allow-host', `host.containers.internal:${service.address().port}`],
     env: getDefaultEnvironment(),
     stderr: 'pipe',
   });
@@ -29,6 +39,7 @@ before(async () => {
 
 after(async () => {
   await client?.close();
+  service?.close();
 });
 
 const text = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
@@ -91,6 +102,22 @@ test('overlapping calls both complete', async () => {
   ]);
   assert.equal(slow.structuredContent.stdout, 'slow\n');
   assert.equal(fast.structuredContent.stdout, 'fast\n');
+});
+
+test(`the sandbox runs on the kernel of its isolation tier (${isolation}), and reaches an allowed host through the proxy`, async () => {
+  const port = service.address().port;
+  const result = await client.callTool({
+    name: 'run_python_code',
+    arguments: {
+      code: 'import platform, urllib.request\nprint(platform.release())\n' +
+        `print(urllib.request.urlopen("http://host.containers.internal:${port}/sandbox", timeout=20).read().decode())\n`,
+    },
+  });
+  assert.equal(result.isError, false, JSON.stringify(result).slice(0, 2000));
+  const [kernel, answer] = result.structuredContent.stdout.trim().split('\n');
+  // gVisor's kernel says 4.4.0 whatever the host runs; the standard tier shares this machine's.
+  assert.equal(kernel, isolation === 'gvisor' ? '4.4.0' : os.release());
+  assert.equal(answer, 'hello from /sandbox');
 });
 
 test('a CSV in, a chart out: shown as an image, linked, and read back with resources/read', async () => {

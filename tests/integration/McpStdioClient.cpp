@@ -28,6 +28,10 @@ bool McpStdioClient::start(const QStringList& arguments, const QProcessEnvironme
     if (!arguments.contains(QLatin1String("--data-dir")) &&
         !isolated.contains(QStringLiteral("CODE_SANDBOX_DATA_DIR")))
         isolated.insert(QStringLiteral("CODE_SANDBOX_DATA_DIR"), m_dataDir.path());
+    const QString isolation = TestEngine::isolation();
+    if (!isolation.isEmpty() && !arguments.contains(QLatin1String("--isolation")) &&
+        !isolated.contains(QStringLiteral("CODE_SANDBOX_ISOLATION")))
+        isolated.insert(QStringLiteral("CODE_SANDBOX_ISOLATION"), isolation);
     if (m_program == QLatin1String(CSM_SERVER_BINARY)) {
         // The server runs as the engine's user (a rootless one, with podman-rootless).
         TestEngine::handOver(m_dataDir.path());

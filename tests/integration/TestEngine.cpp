@@ -133,6 +133,11 @@ bool TestEngine::ignoresLimits()
            QStorageInfo(QStringLiteral("/sys/fs/cgroup")).fileSystemType() != "cgroup2";
 }
 
+QString TestEngine::isolation()
+{
+    return qEnvironmentVariable("CSM_TEST_ISOLATION");
+}
+
 QStringList TestEngine::serverArguments()
 {
     if (ignoresLimits())

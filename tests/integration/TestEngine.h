@@ -15,6 +15,10 @@ public:
     // "podman" or "docker" (also for podman-rootless).
     static QString name();
     static bool isRootless();
+    // The isolation tier every server under test runs sandboxes with (CSM_TEST_ISOLATION, passed
+    // on as CODE_SANDBOX_ISOLATION unless a test chooses its own): "gvisor", or empty for the
+    // default, standard.
+    static QString isolation();
     // Registered against a remote engine (csm_add_remote_test): its containers see none of this
     // machine's files.
     static bool isRemote();

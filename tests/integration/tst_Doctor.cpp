@@ -124,8 +124,9 @@ void tst_Doctor::healthyJson()
                                  QStringLiteral("engine location"), QStringLiteral("image python"),
                                  QStringLiteral("image javascript"), QStringLiteral("storage"),
                                  QStringLiteral("launcher"), QStringLiteral("seccomp"),
-                                 QStringLiteral("sandbox"), QStringLiteral("secrets"),
-                                 QStringLiteral("data folder"), QStringLiteral("clients")}));
+                                 QStringLiteral("isolation"), QStringLiteral("sandbox"),
+                                 QStringLiteral("secrets"), QStringLiteral("data folder"),
+                                 QStringLiteral("clients")}));
 }
 
 // An assistant set up (install-client) for a code-sandbox-mcp that has since moved: named with

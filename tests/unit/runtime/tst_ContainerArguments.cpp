@@ -125,6 +125,9 @@ private Q_SLOTS:
     void tmpfsMounts();
     void securityOptions_data() { addEngineRows(); }
     void securityOptions();
+    void gvisorRunsUnderItsRuntimeWithItsProfileAndLimits_data() { addEngineRows(); }
+    void gvisorRunsUnderItsRuntimeWithItsProfileAndLimits();
+    void gvisorAndTheBridgeConflict();
     void labels_data() { addEngineRows(); }
     void labels();
     void environment_data() { addEngineRows(); }
@@ -321,6 +324,58 @@ void tst_ContainerArguments::securityOptions()
                                    QStringLiteral("seccomp=") + spec.files.seccompProfile}));
     QVERIFY(args.indexOf(QStringLiteral("seccomp=") + spec.files.seccompProfile) <
             args.indexOf(spec.image));
+}
+
+void tst_ContainerArguments::gvisorRunsUnderItsRuntimeWithItsProfileAndLimits()
+{
+    QFETCH(QString, engine);
+    ContainerSpec spec = sampleSpec();
+    spec.policy.isolation = Isolation::Gvisor;
+    const QStringList args = makeRuntime(engine)->runArguments(spec);
+    const qsizetype run = args.indexOf(QStringLiteral("run"));
+    if (engine == QLatin1String("podman")) {
+        // Podman takes the runtime and its flags before `run`.
+        QCOMPARE(args.mid(0, run),
+                 (QStringList{QStringLiteral("--runtime"), QStringLiteral("runsc"),
+                              QStringLiteral("--runtime-flag"), QStringLiteral("network=none"),
+                              QStringLiteral("--runtime-flag"), QStringLiteral("host-uds=all"),
+                              QStringLiteral("--runtime-flag"), QStringLiteral("oci-seccomp")}));
+        QCOMPARE(args.count(QStringLiteral("--runtime")), 1);
+    } else {
+        // Docker, a runtime registered under our name with those flags.
+        QCOMPARE(run, 0);
+        QCOMPARE(valueOf(args, QStringLiteral("--runtime")), QStringLiteral("code-sandbox-gvisor"));
+        QVERIFY(args.indexOf(QStringLiteral("--runtime")) < args.indexOf(spec.image));
+    }
+    QVERIFY(
+        valuesOf(args, QStringLiteral("--security-opt"))
+            .contains(QStringLiteral("seccomp=/opt/code sandbox/libexec/csm-seccomp-gvisor.json")));
+    // gVisor's threads count against the host's limit; the program's processes, inside.
+    QCOMPARE(valueOf(args, QStringLiteral("--pids-limit")), QStringLiteral("1024"));
+    QCOMPARE(valueOf(args, QStringLiteral("--ulimit")), QStringLiteral("nproc=64:64"));
+    // Memory stays the engine's limit, around the whole sandbox.
+    QCOMPARE(valueOf(args, QStringLiteral("--memory")), QStringLiteral("256m"));
+    // The launcher is asked to check no cgroup limits, which gVisor's kernel does not show it.
+    QVERIFY(!args.contains(QStringLiteral("--limits")));
+    QVERIFY(!args.contains(QStringLiteral("--unenforced")));
+
+    // The standard tier has none of it.
+    const QStringList standard = makeRuntime(engine)->runArguments(sampleSpec());
+    QCOMPARE(standard.constFirst(), QStringLiteral("run"));
+    QVERIFY(!standard.contains(QStringLiteral("--runtime")));
+    QVERIFY(!standard.contains(QStringLiteral("--ulimit")));
+    QCOMPARE(valueOf(standard, QStringLiteral("--pids-limit")), QStringLiteral("64"));
+}
+
+void tst_ContainerArguments::gvisorAndTheBridgeConflict()
+{
+    SandboxPolicy policy;
+    policy.network = QStringLiteral("bridge");
+    QVERIFY(policy.conflict().isEmpty());
+    policy.isolation = Isolation::Gvisor;
+    QVERIFY(policy.conflict().contains(QLatin1String("--egress bridge")));
+    policy.network = QStringLiteral("none");
+    QVERIFY(policy.conflict().isEmpty());
 }
 
 void tst_ContainerArguments::labels()

@@ -30,6 +30,8 @@ ServerSettings changedSettings()
     ServerSettings settings = ServerSettingsSamples::changed();
     settings.maxQueued = 7; // not saved by the app, but read from the file
     settings.engineLocation = csm::EngineLocationChoice::Remote; // the same
+    // Not in the shared sample: with its bridge no server would start (SandboxPolicy::conflict).
+    settings.policy.isolation = csm::Isolation::Gvisor;
     return settings;
 }
 
@@ -126,7 +128,7 @@ private Q_SLOTS:
         }
         const QStringList written = file.childKeys();
         QCOMPARE(QSet<QString>(written.cbegin(), written.cend()), saved);
-        // The keys that the app has always written, which older servers read.
+        // The keys that the app writes (older servers read all but the newer ones: isolation).
         const QSet<QString> keys{
             QStringLiteral("engine"),
             QStringLiteral("engine-host"),
@@ -138,6 +140,7 @@ private Q_SLOTS:
             QStringLiteral("cpus"),
             QStringLiteral("pids-limit"),
             QStringLiteral("tmpfs-size"),
+            QStringLiteral("isolation"),
             QStringLiteral("egress"),
             QStringLiteral("allow-host"),
             QStringLiteral("always-allow"),
