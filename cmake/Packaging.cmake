@@ -34,7 +34,7 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite, libsecret-1-0")
 # A container engine runs the sandboxes and debootstrap builds their images; either engine
 # will do, and a machine may get its engine elsewhere, so neither is a hard dependency.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "podman | docker.io, debootstrap, qt6-wayland")
-# A Secret Service for the keychain where none runs yet.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "gnome-keyring")
+# A Secret Service for the keychain where none runs yet; gVisor for --isolation gvisor.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "gnome-keyring, runsc")
 
 include(CPack)
