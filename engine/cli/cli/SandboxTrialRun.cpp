@@ -170,7 +170,8 @@ SandboxTrialRun::Report SandboxTrialRun::interpret(const ExecutionResult& result
         QStringLiteral("a Python program ran in %1 ms%2; %3")
             .arg(result.durationMs)
             .arg(gvisor ? QStringLiteral(" under gVisor (kernel %1)").arg(kernel) : QString())
-            .arg(gvisor ? QStringLiteral("limits set on gVisor's whole sandbox (%1)")
+            .arg(gvisor ? QStringLiteral("limits given to the engine for gVisor's whole sandbox "
+                                         "(%1; not checked from inside)")
                               .arg(limitsText(policy))
                  : result.unenforcedLimits.isEmpty()
                      ? QStringLiteral("limits enforced (%1)").arg(limitsText(policy))

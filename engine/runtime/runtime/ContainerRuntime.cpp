@@ -115,11 +115,18 @@ int ContainerRuntime::hostPidsLimit(const SandboxPolicy& policy)
     return int(std::min<qint64>(qint64(policy.pidsLimit) * 8 + 512, 4'000'000));
 }
 
+QStringList ContainerRuntime::gvisorFlags()
+{
+    return {QStringLiteral("network=none"), QStringLiteral("host-uds=all"),
+            QStringLiteral("oci-seccomp")};
+}
+
 QString ContainerRuntime::explainGvisorFailure(const QByteArray& standardError) const
 {
     const QString said = QString::fromUtf8(standardError.trimmed().left(500));
-    const QString runtime = gvisorRuntimeName();
-    if (!said.contains(runtime) && !said.contains(QLatin1String("runsc")))
+    // The runtime's own words, or a CLI that takes no runtime (Podman's remote client).
+    if (!said.contains(gvisorRuntimeName()) && !said.contains(QLatin1String("runsc")) &&
+        !said.contains(QLatin1String("unknown flag: --runtime")))
         return {};
     return QStringLiteral("The sandbox could not start under gVisor (--isolation gvisor), and it "
                           "is never run with less. Fix: %1; or choose --isolation standard. "
@@ -263,9 +270,9 @@ QStringList ContainerRuntime::runArguments(const ContainerSpec& spec) const
     if (spec.session || (spec.pooled && spec.interpreterSignalsReady))
         args << QStringLiteral("--ready-fd") << QStringLiteral("3");
     // The launcher checks that the engine enforces them before the program runs. Under gVisor
-    // it cannot: the limits apply on the host, around gVisor's whole sandbox, and gVisor's
-    // kernel shows the program no cgroup of them (runc and gVisor both need cgroups that
-    // enforce, which is why gVisor runs only where they do: as root).
+    // it cannot: the engine applies them on the host, to gVisor's whole sandbox, and gVisor's
+    // kernel shows the program no cgroup. gVisor runs only where runsc may make cgroups (as
+    // root); that the engine enforces them there is not checked from inside.
     if (!gvisor) {
         args << QStringLiteral("--limits")
              << QStringLiteral("memory=%1,pids=%2,millicpus=%3")

@@ -181,6 +181,13 @@ public:
     // any account on the host that runs as that uid), and what would change that.
     virtual QString sandboxUsers() const = 0;
 
+    // The flags gVisor's runtime runs every sandbox with (Podman's --runtime-flag words; Docker
+    // registers them with "--" before each). network=none: a sandbox has no network but the
+    // launcher's relay to the egress proxy, and gVisor's own network stack refuses to start in
+    // the host's network namespace anyway. host-uds=all: the pool's socket (made inside) and the
+    // proxy's (made on the host) are host Unix sockets, which gVisor's file system otherwise
+    // keeps out. oci-seccomp: our profile applies inside gVisor's kernel too (else it is ignored).
+    static QStringList gvisorFlags();
     // The name under which this engine runs gVisor, as its fix messages and doctor give it.
     virtual QString gvisorRuntimeName() const = 0;
     // What a person does so that this engine can start sandboxes under gVisor.

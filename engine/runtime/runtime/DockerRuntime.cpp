@@ -6,6 +6,8 @@
 #include "runtime/EngineAddress.h"
 #include "runtime/ImageListing.h"
 
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -180,12 +182,13 @@ QString DockerRuntime::gvisorRuntimeName() const
 
 QString DockerRuntime::gvisorFix() const
 {
-    // The flags, as Podman's are given (PodmanRuntime::isolationGlobalOptions).
+    QStringList flags;
+    for (const QString& flag : gvisorFlags())
+        flags << QStringLiteral("--") + flag;
     return QStringLiteral("install gVisor where Docker runs (on Debian: `sudo apt-get install "
                           "runsc`) and register it with Docker under the name %1: `sudo runsc "
-                          "install --runtime %1 -- --network=none --host-uds=all --oci-seccomp`, "
-                          "then `sudo systemctl reload docker`")
-        .arg(gvisorRuntimeName());
+                          "install --runtime %1 -- %2`, then `sudo systemctl reload docker`")
+        .arg(gvisorRuntimeName(), flags.join(QLatin1Char(' ')));
 }
 
 QStringList DockerRuntime::gvisorCheckArguments() const
@@ -202,6 +205,26 @@ QString DockerRuntime::gvisorUnreadiness(const QByteArray& output) const
         return QStringLiteral("gVisor is not registered with Docker as %1 (it knows: %2)")
             .arg(gvisorRuntimeName(),
                  names.isEmpty() ? QStringLiteral("nothing") : names.join(QStringLiteral(", ")));
+    }
+    // Registered under our name, it must be runsc with every flag a sandbox needs: one without
+    // oci-seccomp would run without the profile, one that is not runsc without gVisor.
+    const QJsonObject runtime = runtimes.value(gvisorRuntimeName()).toObject();
+    const QString path = runtime.value(QLatin1String("path")).toString();
+    if (QFileInfo(path).fileName() != QLatin1String("runsc")) {
+        return QStringLiteral("Docker's runtime %1 runs \"%2\", not gVisor's runsc")
+            .arg(gvisorRuntimeName(), path);
+    }
+    QStringList arguments;
+    for (const QJsonValue& argument : runtime.value(QLatin1String("runtimeArgs")).toArray())
+        arguments << argument.toString();
+    QStringList missing;
+    for (const QString& flag : gvisorFlags()) {
+        if (!arguments.contains(QStringLiteral("--") + flag))
+            missing << QStringLiteral("--") + flag;
+    }
+    if (!missing.isEmpty()) {
+        return QStringLiteral("Docker's runtime %1 lacks %2")
+            .arg(gvisorRuntimeName(), missing.join(QStringLiteral(" ")));
     }
     return {};
 }

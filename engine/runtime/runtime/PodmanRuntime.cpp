@@ -23,15 +23,10 @@ QStringList PodmanRuntime::isolationGlobalOptions(Isolation isolation) const
 {
     if (isolation != Isolation::Gvisor)
         return {};
-    // network=none: the sandbox has no network but the launcher's relay to the egress proxy, and
-    // gVisor's own network stack refuses to start in the host's network namespace anyway.
-    // host-uds=all: the pool's socket (created inside) and the proxy's (created on the host)
-    // are host Unix sockets, which gVisor's file system otherwise keeps out.
-    // oci-seccomp: our profile applies inside gVisor's kernel too (gVisor ignores it otherwise).
-    return {QStringLiteral("--runtime"),      gvisorRuntimeName(),
-            QStringLiteral("--runtime-flag"), QStringLiteral("network=none"),
-            QStringLiteral("--runtime-flag"), QStringLiteral("host-uds=all"),
-            QStringLiteral("--runtime-flag"), QStringLiteral("oci-seccomp")};
+    QStringList options{QStringLiteral("--runtime"), gvisorRuntimeName()};
+    for (const QString& flag : gvisorFlags())
+        options << QStringLiteral("--runtime-flag") << flag;
+    return options;
 }
 
 QString PodmanRuntime::gvisorRuntimeName() const
@@ -42,8 +37,9 @@ QString PodmanRuntime::gvisorRuntimeName() const
 QString PodmanRuntime::gvisorFix() const
 {
     return QStringLiteral("install gVisor where Podman runs (on Debian: `sudo apt-get install "
-                          "runsc`), and run Podman as root: gVisor cannot start under rootless "
-                          "Podman, which may not create the cgroups gVisor needs");
+                          "runsc`), and run Podman itself as root on that machine: gVisor cannot "
+                          "start under rootless Podman, which may not create the cgroups gVisor "
+                          "needs, and Podman's remote client cannot choose a runtime");
 }
 
 QStringList PodmanRuntime::gvisorCheckArguments() const
@@ -55,6 +51,14 @@ QStringList PodmanRuntime::gvisorCheckArguments() const
 
 QString PodmanRuntime::gvisorUnreadiness(const QByteArray& output) const
 {
+    // Podman's remote client takes no --runtime: only a CLI that runs containers itself can.
+    if (!location().cliRunsContainers()) {
+        return QStringLiteral("Podman is reached through a service (%1), whose client cannot "
+                              "choose a container's runtime: gVisor needs Podman run on the "
+                              "engine's machine as root")
+            .arg(location().address.isEmpty() ? QStringLiteral("a remote one")
+                                              : location().address);
+    }
     if (output.trimmed() == "true") {
         return QStringLiteral("Podman runs rootless here, and gVisor cannot start under rootless "
                               "Podman: it needs cgroups that an unprivileged user may not create");

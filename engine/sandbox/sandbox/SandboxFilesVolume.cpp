@@ -42,11 +42,15 @@ SandboxFilesVolume::SandboxFilesVolume(const ContainerRuntime& runtime, SandboxF
     // Copied from files written now, not from the host's: the bytes read back are checked
     // against what was copied, and an installation replaced meanwhile changes nothing.
     m_staging = std::make_unique<QTemporaryDir>();
-    const QList<std::pair<QString, QString>> hostFiles{
+    QList<std::pair<QString, QString>> hostFiles{
         {QLatin1String(ContainerSpec::kLauncherNameInVolume), m_files.launcher},
-        {QLatin1String(ContainerSpec::kSeccompProfileNameInVolume), m_files.seccompProfile},
-        {QLatin1String(ContainerSpec::kGvisorSeccompProfileNameInVolume),
-         m_files.gvisorSeccompProfile()}};
+        {QLatin1String(ContainerSpec::kSeccompProfileNameInVolume), m_files.seccompProfile}};
+    // Where it is installed (a profile of the user's own may have no variant): without it only
+    // the gVisor tier fails, with the engine's word that the profile is missing.
+    if (QFile::exists(m_files.gvisorSeccompProfile())) {
+        hostFiles.append({QLatin1String(ContainerSpec::kGvisorSeccompProfileNameInVolume),
+                          m_files.gvisorSeccompProfile()});
+    }
     QList<QByteArray> contents;
     for (const auto& [name, hostPath] : hostFiles) {
         QFile file(hostPath);

@@ -128,6 +128,10 @@ private Q_SLOTS:
     void gvisorRunsUnderItsRuntimeWithItsProfileAndLimits_data() { addEngineRows(); }
     void gvisorRunsUnderItsRuntimeWithItsProfileAndLimits();
     void gvisorAndTheBridgeConflict();
+    void gvisorFailuresAreExplainedWithTheFix_data();
+    void gvisorFailuresAreExplainedWithTheFix();
+    void dockersGvisorRegistrationIsChecked_data();
+    void dockersGvisorRegistrationIsChecked();
     void labels_data() { addEngineRows(); }
     void labels();
     void environment_data() { addEngineRows(); }
@@ -376,6 +380,80 @@ void tst_ContainerArguments::gvisorAndTheBridgeConflict()
     QVERIFY(policy.conflict().contains(QLatin1String("--egress bridge")));
     policy.network = QStringLiteral("none");
     QVERIFY(policy.conflict().isEmpty());
+}
+
+void tst_ContainerArguments::gvisorFailuresAreExplainedWithTheFix_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QByteArray>("standardError");
+    QTest::addColumn<QString>("fix");
+    // What each engine said here when it could not start a sandbox under gVisor.
+    QTest::newRow("docker, not registered")
+        << QStringLiteral("docker")
+        << QByteArray("docker: Error response from daemon: Unknown runtime specified "
+                      "code-sandbox-gvisor")
+        << QStringLiteral("runsc install --runtime code-sandbox-gvisor -- --network=none "
+                          "--host-uds=all --oci-seccomp");
+    QTest::newRow("podman, no runsc") << QStringLiteral("podman")
+                                      << QByteArray("Error: default OCI runtime \"runsc\" not "
+                                                    "found: invalid argument")
+                                      << QStringLiteral("apt-get install runsc");
+    QTest::newRow("podman, rootless")
+        << QStringLiteral("podman")
+        << QByteArray("Error: runsc: creating container: cannot set up cgroup for root: "
+                      "configuring cgroup: mkdir /sys/fs/cgroup/cpuacct/x: permission denied: OCI "
+                      "permission denied")
+        << QStringLiteral("as root");
+    QTest::newRow("podman's remote client")
+        << QStringLiteral("podman") << QByteArray("Error: unknown flag: --runtime")
+        << QStringLiteral("remote client cannot choose a runtime");
+}
+
+void tst_ContainerArguments::gvisorFailuresAreExplainedWithTheFix()
+{
+    QFETCH(QString, engine);
+    QFETCH(QByteArray, standardError);
+    QFETCH(QString, fix);
+    const QString explanation = makeRuntime(engine)->explainFailure(standardError);
+    QVERIFY2(explanation.contains(QLatin1String("never run with less")), qPrintable(explanation));
+    QVERIFY2(explanation.contains(fix), qPrintable(explanation));
+    QVERIFY2(explanation.contains(QLatin1String("--isolation standard")), qPrintable(explanation));
+    // The engine's own words come along.
+    QVERIFY2(explanation.contains(QString::fromUtf8(standardError.left(20))),
+             qPrintable(explanation));
+}
+
+void tst_ContainerArguments::dockersGvisorRegistrationIsChecked_data()
+{
+    QTest::addColumn<QByteArray>("runtimes"); // docker info --format '{{json .Runtimes}}'
+    QTest::addColumn<QString>("problem");     // empty: ready
+    const QByteArray runc = R"("runc":{"path":"runc"})";
+    QTest::newRow("registered") << (R"({"code-sandbox-gvisor":{"path":"/usr/bin/runsc",)"
+                                    R"("runtimeArgs":["--network=none","--host-uds=all",)"
+                                    R"("--oci-seccomp"]},)" +
+                                    runc + "}")
+                                << QString();
+    QTest::newRow("not registered")
+        << ("{" + runc + "}") << QStringLiteral("not registered with Docker");
+    QTest::newRow("without the profile")
+        << (R"({"code-sandbox-gvisor":{"path":"/usr/bin/runsc",)"
+            R"("runtimeArgs":["--network=none","--host-uds=all"]},)" +
+            runc + "}")
+        << QStringLiteral("lacks --oci-seccomp");
+    QTest::newRow("not runsc") << (R"({"code-sandbox-gvisor":{"path":"/usr/bin/runc"},)" + runc +
+                                   "}")
+                               << QStringLiteral("not gVisor's runsc");
+}
+
+void tst_ContainerArguments::dockersGvisorRegistrationIsChecked()
+{
+    QFETCH(QByteArray, runtimes);
+    QFETCH(QString, problem);
+    const QString said = DockerRuntime().gvisorUnreadiness(runtimes);
+    if (problem.isEmpty())
+        QCOMPARE(said, QString());
+    else
+        QVERIFY2(said.contains(problem), qPrintable(said));
 }
 
 void tst_ContainerArguments::labels()
