@@ -141,7 +141,14 @@ export async function startServer({ server, engine, args = [], env = {}, onLine 
   const transport = new sdk.StdioClientTransport({
     command: server,
     args,
-    env: { ...sdk.getDefaultEnvironment(), CODE_SANDBOX_ENGINE: engine, ...env },
+    // The isolation tier the bench runs under, as the bench itself was started
+    // (CODE_SANDBOX_ISOLATION=gvisor node ...): the SDK passes no other variable on.
+    env: {
+      ...sdk.getDefaultEnvironment(),
+      CODE_SANDBOX_ENGINE: engine,
+      ...(process.env.CODE_SANDBOX_ISOLATION ? { CODE_SANDBOX_ISOLATION: process.env.CODE_SANDBOX_ISOLATION } : {}),
+      ...env,
+    },
     stderr: 'pipe',
   });
   const state = {
