@@ -67,7 +67,7 @@ std::vector<SettingFormField> sandboxFields()
     const int cpus = std::max(1, QThread::idealThreadCount());
     std::vector<SettingFormField> fields;
     SettingFormField isolation =
-        make(Kind::Choice, "isolation", limits, QStringLiteral("&Isolation:"), "isolation");
+        make(Kind::Choice, "isolation", limits, QStringLiteral("I&solation:"), "isolation");
     const auto tier = [](Isolation value, const QString& label, const QString& note) {
         return SettingFormField::Choice{label, kIsolations.toString(value), note};
     };
