@@ -166,6 +166,17 @@ EngineLocation DockerRuntime::locate(const QProcessEnvironment& environment) con
     return {EngineAddress::isRemoteUrl(url), url, {}};
 }
 
+namespace {
+// gVisor's flags as a runtime registered with the daemon takes them: --network=none...
+QStringList registeredGvisorFlags()
+{
+    QStringList flags;
+    for (const QString& flag : ContainerRuntime::gvisorFlags())
+        flags << QStringLiteral("--") + flag;
+    return flags;
+}
+} // namespace
+
 QStringList DockerRuntime::isolationRunOptions(Isolation isolation) const
 {
     // Registered with the daemon under a name of our own, with the flags a sandbox needs (see
@@ -182,13 +193,10 @@ QString DockerRuntime::gvisorRuntimeName() const
 
 QString DockerRuntime::gvisorFix() const
 {
-    QStringList flags;
-    for (const QString& flag : gvisorFlags())
-        flags << QStringLiteral("--") + flag;
     return QStringLiteral("install gVisor where Docker runs (on Debian: `sudo apt-get install "
                           "runsc`) and register it with Docker under the name %1: `sudo runsc "
                           "install --runtime %1 -- %2`, then `sudo systemctl reload docker`")
-        .arg(gvisorRuntimeName(), flags.join(QLatin1Char(' ')));
+        .arg(gvisorRuntimeName(), registeredGvisorFlags().join(QLatin1Char(' ')));
 }
 
 QStringList DockerRuntime::gvisorCheckArguments() const
@@ -218,9 +226,9 @@ QString DockerRuntime::gvisorUnreadiness(const QByteArray& output) const
     for (const QJsonValue& argument : runtime.value(QLatin1String("runtimeArgs")).toArray())
         arguments << argument.toString();
     QStringList missing;
-    for (const QString& flag : gvisorFlags()) {
-        if (!arguments.contains(QStringLiteral("--") + flag))
-            missing << QStringLiteral("--") + flag;
+    for (const QString& flag : registeredGvisorFlags()) {
+        if (!arguments.contains(flag))
+            missing << flag;
     }
     if (!missing.isEmpty()) {
         return QStringLiteral("Docker's runtime %1 lacks %2")

@@ -44,7 +44,7 @@ QString PodmanRuntime::gvisorFix() const
 
 QStringList PodmanRuntime::gvisorCheckArguments() const
 {
-    // Whether it runs rootless, and where it finds runsc (its configured runtime paths).
+    // Whether it runs rootless (runsc itself is looked for by doctor, on this machine).
     return {QStringLiteral("info"), QStringLiteral("--format"),
             QStringLiteral("{{.Host.Security.Rootless}}")};
 }
