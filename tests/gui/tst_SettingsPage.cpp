@@ -407,6 +407,24 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QSpinBox>(page, "defaultTimeout").value(), 45);
     }
 
+    void gvisorWithTheBridgeIsNotApplied()
+    {
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
+        QComboBox& isolation = findNamed<QComboBox>(page, "isolation");
+        isolation.setCurrentIndex(isolation.findData(QStringLiteral("gvisor")));
+        QVERIFY(page.hasChanges());
+        QVERIFY(findNamed<QPushButton>(page, "applyButton").isEnabled());
+        clickIndicator(findNamed<QRadioButton>(page, "egress-bridge"));
+        QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QVERIFY(!findNamed<QLabel>(page, "errorLabel").isHidden());
+        QVERIFY2(findNamed<QLabel>(page, "errorLabel").text().contains(QStringLiteral("bridge")),
+                 qPrintable(findNamed<QLabel>(page, "errorLabel").text()));
+        clickIndicator(findNamed<QRadioButton>(page, "egress-allowlist"));
+        QVERIFY(findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QTest::mouseClick(&findNamed<QPushButton>(page, "revertButton"), Qt::LeftButton);
+        QCOMPARE(isolation.currentData().toString(), QStringLiteral("standard"));
+    }
+
     void aChangeMadeElsewhereReloadsTheForm()
     {
         SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");

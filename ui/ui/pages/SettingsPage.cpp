@@ -312,6 +312,9 @@ QString SettingsPage::invalidTogether(const ServerSettings& settings)
             return tr("two shared folders are named \"%1\".").arg(folder.name);
         names.insert(folder.name);
     }
+    // A server refuses gVisor with the unfiltered bridge (it would give sandboxes no network).
+    if (const QString conflict = settings.policy.conflict(); !conflict.isEmpty())
+        return conflict;
     return {};
 }
 
