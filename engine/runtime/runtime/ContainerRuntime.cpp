@@ -363,10 +363,12 @@ QStringList ContainerRuntime::roundTripArguments() const
             QStringLiteral("label=code-sandbox.round-trip")};
 }
 
-QStringList ContainerRuntime::volumeCheckArguments(const QString& volume) const
+QStringList ContainerRuntime::volumeCheckArguments(const QStringList& volumes) const
 {
-    return {QStringLiteral("volume"), QStringLiteral("inspect"), QStringLiteral("--format"),
-            QStringLiteral("{{.Name}}"), volume};
+    // Both engines print the names of those that exist, and fail if one does not.
+    return QStringList{QStringLiteral("volume"), QStringLiteral("inspect"),
+                       QStringLiteral("--format"), QStringLiteral("{{.Name}}")} +
+           volumes;
 }
 
 QStringList ContainerRuntime::volumeCreateArguments(const QString& volume,

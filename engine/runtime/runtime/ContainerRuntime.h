@@ -148,10 +148,11 @@ public:
     // Podman's service takes a second over it.)
     QStringList roundTripArguments() const;
 
-    // A remote engine's volume of the sandbox's files (SandboxFilesVolume): whether it exists
-    // (exit 0), making it, a container that mounts it at `target` without ever starting (to copy
-    // into), and the copy of a host file into a container.
-    QStringList volumeCheckArguments(const QString& volume) const;
+    // A remote engine's volume of the sandbox's files (SandboxFilesVolume): which of `volumes`
+    // exist (each one's name on a line; exit 0 only if all do), making one, a container that
+    // mounts it at `target` without ever starting (to copy into), and the copy of a host file
+    // into a container.
+    QStringList volumeCheckArguments(const QStringList& volumes) const;
     QStringList volumeCreateArguments(const QString& volume,
                                       const QMap<QString, QString>& labels) const;
     QStringList volumeFillerArguments(const QString& container, const QString& image,

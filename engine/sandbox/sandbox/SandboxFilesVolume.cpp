@@ -124,6 +124,11 @@ QString SandboxFilesVolume::nameFor(const QList<QByteArray>& contents)
     return QStringLiteral("code-sandbox-files-") + QString::fromLatin1(digest.toHex().left(16));
 }
 
+QString SandboxFilesVolume::verifiedMarkerFor(const QString& volume)
+{
+    return volume + QStringLiteral("-verified");
+}
+
 void SandboxFilesVolume::fill(const QString& image)
 {
     if (m_filled || isFilling() || m_name.isEmpty())
@@ -131,12 +136,39 @@ void SandboxFilesVolume::fill(const QString& image)
     m_error.clear();
     m_failure = Failure::None;
     m_sinceFill.start();
-    run(m_runtime.volumeCheckArguments(m_name), [this, image](int exitCode, const QByteArray&) {
-        if (exitCode == 0)
-            createFiller(image);
-        else
-            createVolume(image);
-    });
+    m_foundChecked = false;
+    const QString marker = verifiedMarkerFor(m_name);
+    run(m_runtime.volumeCheckArguments({m_name, marker}),
+        [this, image, marker](int exitCode, const QByteArray&) {
+            const QStringList existing =
+                QString::fromUtf8(m_lastOutput).split(u'\n', Qt::SkipEmptyParts);
+            if (exitCode == 0 && existing.contains(m_name) && existing.contains(marker)) {
+                m_foundChecked = true;
+                if (m_runtime.enginesReadSeccompProfiles())
+                    findProfileOnEngine();
+                else
+                    succeed();
+                return;
+            }
+            fillWhatIsMissing(image, existing);
+        });
+}
+
+void SandboxFilesVolume::fillWhatIsMissing(const QString& image, const QStringList& existing)
+{
+    if (existing.contains(m_name)) {
+        createFiller(image);
+        return;
+    }
+    const QString marker = verifiedMarkerFor(m_name);
+    if (!existing.contains(marker)) {
+        createVolume(image);
+        return;
+    }
+    // The volume went and its marker stayed: the marker goes first, or a server starting while
+    // this one fills would take the new, still empty volume for a checked one.
+    run(m_runtime.volumeRemoveArguments(marker),
+        [this, image](int, const QByteArray&) { createVolume(image); });
 }
 
 void SandboxFilesVolume::createVolume(const QString& image)
@@ -148,7 +180,7 @@ void SandboxFilesVolume::createVolume(const QString& image)
                 return;
             }
             // Another server may have made it meanwhile: only a volume still missing fails.
-            run(m_runtime.volumeCheckArguments(m_name),
+            run(m_runtime.volumeCheckArguments({m_name}),
                 [this, image, createError](int checkExit, const QByteArray&) {
                     if (checkExit == 0)
                         createFiller(image);
@@ -237,10 +269,7 @@ void SandboxFilesVolume::verify(int index)
 {
     if (index == m_placed.size()) {
         removeHelper();
-        if (m_runtime.enginesReadSeccompProfiles())
-            findProfileOnEngine();
-        else
-            succeed();
+        markVerified();
         return;
     }
     const QString name = m_placed.at(index).name;
@@ -272,6 +301,24 @@ void SandboxFilesVolume::verify(int index)
         });
 }
 
+void SandboxFilesVolume::markVerified()
+{
+    run(m_runtime.volumeCreateArguments(verifiedMarkerFor(m_name), m_labels),
+        [this](int exitCode, const QByteArray& error) {
+            // Podman refuses to make a volume that exists (another server's marker): as good.
+            // Without a marker, the next server fills the volume again; this one can use it.
+            if (exitCode != 0 && !error.contains("already exists")) {
+                qCInfo(lcSandbox).noquote()
+                    << "could not mark" << m_name
+                    << "as checked; the next server fills it again:" << firstLine(error);
+            }
+            if (m_runtime.enginesReadSeccompProfiles())
+                findProfileOnEngine();
+            else
+                succeed();
+        });
+}
+
 void SandboxFilesVolume::findProfileOnEngine()
 {
     run(m_runtime.volumeMountpointArguments(m_name), [this](int exitCode, const QByteArray& error) {
@@ -290,7 +337,9 @@ void SandboxFilesVolume::succeed()
 {
     m_filled = true;
     qCInfo(lcSandbox).noquote() << "the remote engine holds the sandbox's launcher in volume"
-                                << m_name << "(filled in" << m_sinceFill.elapsed() << "ms)";
+                                << m_name
+                                << (m_foundChecked ? "(found filled and checked in" : "(filled in")
+                                << m_sinceFill.elapsed() << "ms)";
     Q_EMIT finished();
 }
 

@@ -29,9 +29,12 @@ class ContainerRuntime;
 // container), since no host folder reaches its containers. The sandboxes then mount it read-only
 // (ContainerSpec::kFilesVolumeMountPoint).
 //
-// It is filled anew each time a server starts: the same build writes the same bytes, so a fill
-// that a crash cut short is repaired, and the engine replaces a file it copies over (a container
-// running the old copy keeps it).
+// Once its files were copied and read back as they should be, a second, empty volume says so
+// (<name>-verified): the servers that start after that use the volume as it is, with one call to
+// the engine instead of ten (about 5 s through Podman's service). Until then a server fills it
+// (again): the same build writes the same bytes, so a fill that a crash cut short is repaired.
+// What the check guards against is such a fill, or an image's copy-up into the empty volume, not
+// someone with the engine's API: they can change the sandbox's image as easily.
 class SandboxFilesVolume final : public QObject
 {
     Q_OBJECT
@@ -45,6 +48,8 @@ public:
 
     // code-sandbox-files-<the first 16 hex digits of the SHA-256 of the files' contents>.
     static QString nameFor(const QList<QByteArray>& contents);
+    // The volume that exists once `volume` was filled and checked.
+    static QString verifiedMarkerFor(const QString& volume);
     // Empty until the launcher was read.
     QString name() const { return m_name; }
 
@@ -76,6 +81,7 @@ Q_SIGNALS:
 private:
     using Next = std::function<void(int exitCode, const QByteArray& standardError)>;
     // The fill's steps, in order.
+    void fillWhatIsMissing(const QString& image, const QStringList& existing);
     void createVolume(const QString& image);
     void createFiller(const QString& image);
     // Copies m_placed[index] and those after it into the volume, then reads them back.
@@ -90,6 +96,7 @@ private:
     // image's copy-up into the empty volume or by anyone with the engine's API, is never
     // trusted).
     void verify(int index);
+    void markVerified();
     void findProfileOnEngine();
     void succeed();
     void run(const QStringList& arguments, Next next);
@@ -124,6 +131,8 @@ private:
     // The standard output of the last step.
     QByteArray m_lastOutput;
     bool m_filled = false;
+    // The last fill found the volume filled and checked by an earlier one.
+    bool m_foundChecked = false;
 };
 
 } // namespace csm

@@ -5,6 +5,7 @@
 #include "runtime/PodmanRuntime.h"
 #include "sandbox/SandboxFilesVolume.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QSignalSpy>
@@ -17,9 +18,11 @@ using namespace csm;
 
 namespace {
 
-// A CLI that appends each call's arguments (one line) to `log`, prints a mountpoint for `volume
-// inspect --format {{.Mountpoint}}`, fails the calls whose first two words are in `failing`, and
-// gives back what was copied into the volume (or the file `planted`, in the test's folder).
+// A CLI that appends each call's arguments (one line) to `log`, fails the calls whose first two
+// words are in `failing`, keeps the volumes it has (a file each in `volumes`: `volume create`,
+// `volume rm`, and `volume inspect --format {{.Name}}`, which names those that exist and fails if
+// one does not), prints a mountpoint for `volume inspect --format {{.Mountpoint}}`, and gives back
+// what was copied into the volume (or the file `planted`, in the test's folder).
 QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing,
                      const QString& planted = {}, bool losesModes = false)
 {
@@ -38,7 +41,22 @@ QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing,
     // `cp CONTAINER:PATH -` gives it back as a tar stream (the launcher: what `planted` names,
     // if anything).
     const QByteArray volume = dir.filePath(QStringLiteral("volume")).toUtf8();
-    text += "  'volume inspect') [ \"$4\" = '{{.Mountpoint}}' ] && echo /var/lib/x/_data ;;\n"
+    const QByteArray volumes = dir.filePath(QStringLiteral("volumes")).toUtf8();
+    text += "  'volume inspect')\n"
+            "    [ \"$4\" = '{{.Mountpoint}}' ] && echo /var/lib/x/_data && exit 0\n"
+            "    shift 4; missing=0\n"
+            "    for name; do\n"
+            "      if [ -e '" +
+            volumes +
+            "'/\"$name\" ]; then echo \"$name\"; else missing=1; fi\n"
+            "    done\n"
+            "    exit $missing ;;\n"
+            "  'volume create') mkdir -p '" +
+            volumes + "'; for name; do :; done; touch '" + volumes +
+            "'/\"$name\"; echo \"$name\"; exit 0 ;;\n"
+            "  'volume rm') for name; do :; done; rm -f '" +
+            volumes +
+            "'/\"$name\"; exit 0 ;;\n"
             "esac\n"
             "mkdir -p '" +
             volume +
@@ -71,6 +89,19 @@ QStringList calls(const QTemporaryDir& dir)
     if (!log.open(QIODevice::ReadOnly))
         return {};
     return QString::fromUtf8(log.readAll()).split(u'\n', Qt::SkipEmptyParts);
+}
+
+// Makes the stand-in engine hold the volume `name`.
+void haveVolume(const QTemporaryDir& dir, const QString& name)
+{
+    QDir().mkpath(dir.filePath(QStringLiteral("volumes")));
+    QFile volume(dir.filePath(QStringLiteral("volumes/") + name));
+    volume.open(QIODevice::WriteOnly);
+}
+
+bool hasVolume(const QTemporaryDir& dir, const QString& name)
+{
+    return QFileInfo::exists(dir.filePath(QStringLiteral("volumes/") + name));
 }
 
 SandboxFiles filesIn(const QTemporaryDir& dir)
@@ -123,10 +154,13 @@ private Q_SLOTS:
             runtime, files, {{QStringLiteral("code-sandbox.app"), QStringLiteral("code-sandbox")}});
         QVERIFY(waitFinished(volume));
         QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
-        // The filler's removal is the last call, started as the fill ends.
-        QTRY_COMPARE(calls(dir).size(), 10);
+        // The filler's removal and the marker's creation are the last calls, started as the
+        // fill ends.
+        QTRY_COMPARE(calls(dir).size(), 11);
         const QStringList log = calls(dir);
-        QVERIFY(log.at(0).startsWith(QLatin1String("volume inspect")));
+        QCOMPARE(
+            log.at(0),
+            QStringLiteral("volume inspect --format {{.Name}} %1 %1-verified").arg(volume.name()));
         QCOMPARE(log.at(1), QStringLiteral("volume create --label code-sandbox.app=code-sandbox ") +
                                 volume.name());
         // The filler: never started, no network, labelled for the sweep, the volume mounted.
@@ -153,7 +187,13 @@ private Q_SLOTS:
             QCOMPARE(log.at(6 + i),
                      QStringLiteral("cp %1:/.code-sandbox/files/%2 -").arg(filler, names.at(i)));
         }
-        QVERIFY(log.at(9).startsWith(QStringLiteral("rm --force ") + filler));
+        // Checked: the marker says so to the next servers, made only now.
+        QStringList last{log.at(9), log.at(10)};
+        last.sort();
+        QVERIFY(last.at(0).startsWith(QStringLiteral("rm --force ") + filler));
+        QCOMPARE(last.at(1), QStringLiteral("volume create --label code-sandbox.app=code-sandbox "
+                                            "%1-verified")
+                                 .arg(volume.name()));
         // What the sandboxes get: the same bytes, the launcher executable by everyone.
         const QString held = dir.filePath(QStringLiteral("volume/launch"));
         QFile launcher(held);
@@ -176,11 +216,65 @@ private Q_SLOTS:
         QTemporaryDir dir;
         PodmanRuntime runtime(writeFakeCli(dir, {}));
         SandboxFilesVolume volume(runtime, filesIn(dir), {});
+        haveVolume(dir, volume.name());
         QVERIFY(waitFinished(volume));
         QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
-        // The volume existed: not created again.
-        QVERIFY(!calls(dir).join(u'\n').contains(QLatin1String("volume create")));
+        // The volume existed: not created again; filled, as nothing said it was checked.
+        QVERIFY(!calls(dir).contains(QStringLiteral("volume create ") + volume.name()));
+        QVERIFY(calls(dir).join(u'\n').contains(QLatin1String(":/.code-sandbox/files/launch -")));
         QCOMPARE(volume.seccompProfileOnEngine(), QStringLiteral("/var/lib/x/_data/seccomp.json"));
+
+        // The next server finds it checked: two calls, whether both exist and where the engine
+        // keeps the profile.
+        QFile::remove(dir.filePath(QStringLiteral("log")));
+        SandboxFilesVolume next(runtime, filesIn(dir), {});
+        QVERIFY(waitFinished(next));
+        QVERIFY2(next.isFilled(), qPrintable(next.error()));
+        QCOMPARE(calls(dir),
+                 QStringList(
+                     {QStringLiteral("volume inspect --format {{.Name}} %1 %1-verified")
+                          .arg(volume.name()),
+                      QStringLiteral("volume inspect --format {{.Mountpoint}} ") + volume.name()}));
+        QCOMPARE(next.seccompProfileOnEngine(), volume.seccompProfileOnEngine());
+    }
+
+    // Servers after the first use the volume as it is: one call, no container made.
+    void aCheckedVolumeIsUsedAsItIs()
+    {
+        QTemporaryDir dir;
+        DockerRuntime runtime(writeFakeCli(dir, {}));
+        SandboxFilesVolume first(runtime, filesIn(dir), {});
+        QVERIFY(waitFinished(first));
+        QVERIFY2(first.isFilled(), qPrintable(first.error()));
+        QTRY_VERIFY(hasVolume(dir, SandboxFilesVolume::verifiedMarkerFor(first.name())));
+        QTRY_VERIFY(calls(dir).constLast().startsWith(QLatin1String("rm --force")) ||
+                    calls(dir).constLast().startsWith(QLatin1String("volume create")));
+
+        QFile::remove(dir.filePath(QStringLiteral("log")));
+        SandboxFilesVolume next(runtime, filesIn(dir), {});
+        QVERIFY(waitFinished(next));
+        QVERIFY2(next.isFilled(), qPrintable(next.error()));
+        QCOMPARE(next.name(), first.name());
+        QCOMPARE(calls(dir).size(), 1);
+        QVERIFY(calls(dir).at(0).startsWith(QLatin1String("volume inspect")));
+    }
+
+    // A marker whose volume is gone (removed by hand) goes before the volume is made again:
+    // until the new one is filled, no server may take it for checked.
+    void aMarkerWithoutItsVolumeGoesFirst()
+    {
+        QTemporaryDir dir;
+        DockerRuntime runtime(writeFakeCli(dir, {}));
+        SandboxFilesVolume volume(runtime, filesIn(dir), {});
+        const QString marker = SandboxFilesVolume::verifiedMarkerFor(volume.name());
+        haveVolume(dir, marker);
+        QVERIFY(waitFinished(volume));
+        QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
+        const QStringList log = calls(dir);
+        QCOMPARE(log.at(1), QStringLiteral("volume rm --force ") + marker);
+        QCOMPARE(log.at(2), QStringLiteral("volume create ") + volume.name());
+        QTRY_VERIFY(hasVolume(dir, marker));
+        QVERIFY(hasVolume(dir, volume.name()));
     }
 
     void aFillerThatCannotBeMadeIsTheImagesBusiness()
@@ -213,6 +307,9 @@ private Q_SLOTS:
         const QStringList log = calls(dir);
         QVERIFY(log.at(log.size() - 2).startsWith(QLatin1String("rm --force code-sandbox-fill-")));
         QCOMPARE(log.constLast(), QStringLiteral("volume rm --force ") + volume.name());
+        // Nothing says it was checked.
+        QVERIFY(!hasVolume(dir, SandboxFilesVolume::verifiedMarkerFor(volume.name())));
+        QVERIFY(!log.contains(QStringLiteral("volume create %1-verified").arg(volume.name())));
     }
 
     // A copy whose mode the engine did not keep would fail every sandbox at its start (the
