@@ -35,6 +35,7 @@
 #include <memory>
 
 using csm::DesktopSettings;
+using csm::Isolation;
 using csm::MainWindow;
 using csm::ServerSettings;
 using csm::SettingsPage;
@@ -423,6 +424,42 @@ private Q_SLOTS:
         QVERIFY(findNamed<QPushButton>(page, "applyButton").isEnabled());
         QTest::mouseClick(&findNamed<QPushButton>(page, "revertButton"), Qt::LeftButton);
         QCOMPARE(isolation.currentData().toString(), QStringLiteral("standard"));
+    }
+
+    // A language's image can have its own tier: saved under its key, refused with the bridge
+    // under its own flag, and back to the Isolation field's with the first choice.
+    void anImageCanHaveItsOwnTier()
+    {
+        SettingsPage& page = findNamed<SettingsPage>(*m_window, "settingsPage");
+        QComboBox& js = findNamed<QComboBox>(page, "jsIsolation");
+        QComboBox& python = findNamed<QComboBox>(page, "pythonIsolation");
+        QCOMPARE(js.currentIndex(), 0);
+        QCOMPARE(python.currentIndex(), 0);
+        QVERIFY(js.itemText(0).contains(QLatin1String("Isolation")));
+        js.setCurrentIndex(js.findData(QStringLiteral("gvisor")));
+        QVERIFY(page.hasChanges());
+        clickIndicator(findNamed<QRadioButton>(page, "egress-bridge"));
+        QVERIFY(!findNamed<QPushButton>(page, "applyButton").isEnabled());
+        QVERIFY2(findNamed<QLabel>(page, "errorLabel")
+                     .text()
+                     .contains(QStringLiteral("--js-isolation gvisor")),
+                 qPrintable(findNamed<QLabel>(page, "errorLabel").text()));
+        QTest::mouseClick(&findNamed<QPushButton>(page, "revertButton"), Qt::LeftButton);
+        QCOMPARE(js.currentIndex(), 0);
+
+        js.setCurrentIndex(js.findData(QStringLiteral("gvisor")));
+        python.setCurrentIndex(python.findData(QStringLiteral("standard")));
+        QTest::mouseClick(&findNamed<QPushButton>(page, "applyButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            ServerSettings::load(m_data.path()).policy.jsIsolation == Isolation::Gvisor, kWaitMs);
+        QVERIFY(ServerSettings::load(m_data.path()).policy.pythonIsolation == Isolation::Standard);
+        QVERIFY(ServerSettings::load(m_data.path()).policy.isolation == Isolation::Standard);
+
+        js.setCurrentIndex(0);
+        python.setCurrentIndex(0);
+        QTest::mouseClick(&findNamed<QPushButton>(page, "applyButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!ServerSettings::load(m_data.path()).policy.jsIsolation, kWaitMs);
+        QVERIFY(!ServerSettings::load(m_data.path()).policy.pythonIsolation);
     }
 
     void aChangeMadeElsewhereReloadsTheForm()

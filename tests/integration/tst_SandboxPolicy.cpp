@@ -2,6 +2,7 @@
 // break it, run through the real code-sandbox-mcp binary against a real container engine
 // (CSM_TEST_ENGINE=podman|docker). Each test would fail if its limit were missing.
 #include "CallResult.h"
+#include "history/HistoryStore.h"
 #include "HostProcesses.h"
 #include "McpStdioClient.h"
 #include "TestEngine.h"
@@ -840,6 +841,46 @@ private Q_SLOTS:
         } else {
             QCOMPARE(lines.at(0), QSysInfo::kernelVersion());
             QCOMPARE(lines.at(1), host);
+        }
+    }
+
+    // An image's own tier: Python's sandboxes under one, JavaScript's under the other, from one
+    // server, each image's pooled containers too, and the history records each run's.
+    void eachImageRunsUnderItsOwnTier()
+    {
+        const bool gvisorFirst = underGvisor();
+        const QString other = gvisorFirst ? QStringLiteral("standard") : QStringLiteral("gvisor");
+        QTemporaryDir data;
+        auto server = startServer(
+            {QStringLiteral("--js-isolation"), other, QStringLiteral("--data-dir"), data.path(),
+             QStringLiteral("--pool"), QStringLiteral("1"), QStringLiteral("--verbose")});
+        QVERIFY(server);
+        const QString gvisorKernel = QStringLiteral("4.4.0");
+        const QString pythonKernel = gvisorFirst ? gvisorKernel : QSysInfo::kernelVersion();
+        const QString jsKernel = gvisorFirst ? QSysInfo::kernelVersion() : gvisorKernel;
+        // Python's pool starts with the server; JavaScript's once its first call was asked for.
+        QVERIFY(server->waitForPooledReady(1));
+        for (int call = 0; call < 2; ++call) {
+            const QJsonObject py =
+                python(*server, QStringLiteral("import platform\nprint(platform.release())"), 60);
+            QCOMPARE(stdoutOf(py).trimmed(), pythonKernel);
+            const QJsonObject js = server->callTool(
+                QStringLiteral("run_js_code"),
+                code(QStringLiteral("console.log(require('os').release())"), 60), 60'000);
+            QCOMPARE(stdoutOf(js).trimmed(), jsKernel);
+        }
+        server.reset();
+        auto opened = csm::HistoryStore::open(data.filePath(QStringLiteral("history.sqlite")));
+        QVERIFY(opened);
+        const std::unique_ptr<csm::HistoryStore> history = *std::move(opened);
+        csm::HistoryQuery query;
+        query.limit = 0;
+        const QList<csm::RunRecord> runs = *history->queries().list(query);
+        QCOMPARE(runs.size(), 4);
+        for (const csm::RunRecord& run : runs) {
+            const QString tier = run.limits.value(QLatin1String("isolation")).toString();
+            const bool gvisorRun = (run.language == QLatin1String("python")) == gvisorFirst;
+            QCOMPARE(tier, gvisorRun ? QStringLiteral("gvisor") : QStringLiteral("standard"));
         }
     }
 

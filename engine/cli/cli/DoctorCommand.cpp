@@ -76,6 +76,17 @@ QString statusName(int status)
     return names.value(status);
 }
 
+// "Python and JavaScript", or the one language whose image runs under gVisor.
+QString gvisorLanguages(const SandboxPolicy& policy)
+{
+    QStringList names;
+    for (Language language : {Language::Python, Language::JavaScript}) {
+        if (policy.isolationFor(language) == Isolation::Gvisor)
+            names.append(LanguageTraits::displayName(language));
+    }
+    return names.join(QStringLiteral(" and "));
+}
+
 } // namespace
 
 DoctorCommand::DoctorCommand(QStringList arguments, const QProcessEnvironment& environment,
@@ -352,7 +363,8 @@ void DoctorCommand::startEngineCheck()
     ServerSettingsReader::readVariable(QStringLiteral("allow-unlimited"), environment(),
                                        m_settings);
     ServerSettingsReader::readVariable(QStringLiteral("engine-host"), environment(), m_settings);
-    ServerSettingsReader::readVariable(QStringLiteral("isolation"), environment(), m_settings);
+    for (const char* key : {"isolation", "python-isolation", "js-isolation"})
+        ServerSettingsReader::readVariable(QString::fromLatin1(key), environment(), m_settings);
     ServerSettingsReader::readVariable(QStringLiteral("engine-location"), environment(),
                                        m_settings);
     const std::shared_ptr<ContainerRuntime> created =
@@ -551,11 +563,16 @@ void DoctorCommand::startIsolationCheck()
             unready = QStringLiteral("gVisor (runsc) is not installed");
         Check& check = checkNamed(kIsolation);
         check.status = Check::Status::Ok;
-        if (m_settings.policy.isolation == Isolation::Gvisor) {
+        if (m_settings.policy.uses(Isolation::Gvisor)) {
             if (unready.isEmpty()) {
-                check.detail = QStringLiteral("gvisor: sandboxes run under gVisor's kernel (%1 "
-                                              "runtime %2); the sandbox check starts one")
-                                   .arg(runtime->name(), runtime->gvisorRuntimeName());
+                check.detail =
+                    QStringLiteral("gvisor: %1 sandboxes run under gVisor's kernel (%2 "
+                                   "runtime %3)%4")
+                        .arg(gvisorLanguages(m_settings.policy), runtime->name(),
+                             runtime->gvisorRuntimeName(),
+                             m_settings.policy.isolationFor(Language::Python) == Isolation::Gvisor
+                                 ? QStringLiteral("; the sandbox check starts one")
+                                 : QString());
             } else {
                 check.status = Check::Status::Problem;
                 check.detail = QStringLiteral("gvisor is chosen, but %1: every call fails until "

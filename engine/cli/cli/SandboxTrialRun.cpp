@@ -155,7 +155,8 @@ SandboxTrialRun::Report SandboxTrialRun::interpret(const ExecutionResult& result
         return report;
     }
     const QString kernel = probe.value(QLatin1String("kernel")).toString();
-    const bool gvisor = policy.isolation == Isolation::Gvisor;
+    // The trial program is Python: its image's tier.
+    const bool gvisor = policy.isolationFor(Language::Python) == Isolation::Gvisor;
     if (gvisor && kernel != QLatin1String(kGvisorKernelRelease)) {
         report.detail = QStringLiteral("isolation is gvisor, but the sandbox saw the kernel %1, "
                                        "not gVisor's (%2)")

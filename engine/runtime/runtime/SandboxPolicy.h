@@ -1,10 +1,14 @@
 #pragma once
 
 #include "runtime/Isolation.h"
+#include "runtime/Language.h"
 #include "runtime/SharedFolder.h"
 
 #include <QList>
 #include <QString>
+
+#include <optional>
+#include <utility>
 
 namespace csm {
 
@@ -32,6 +36,11 @@ struct SandboxPolicy
     // gVisor or this machine's kernel. Never quietly less than asked: a sandbox the engine cannot
     // start under gVisor fails with the reason.
     Isolation isolation = Isolation::Standard;
+    // A language's image's own tier, where it needs another (--python-isolation,
+    // --js-isolation): an image that only runs on this machine's kernel, or one whose code must
+    // never reach it. Unset: `isolation`.
+    std::optional<Isolation> pythonIsolation;
+    std::optional<Isolation> jsIsolation;
     // Host folders the user shares with every sandbox, read-only unless marked writable.
     QList<SharedFolder> sharedFolders;
 
@@ -39,13 +48,30 @@ struct SandboxPolicy
     // its own: the bridge would quietly be none.
     QString conflict() const
     {
-        if (isolation == Isolation::Gvisor && network == QLatin1String("bridge")) {
-            return QStringLiteral("--isolation gvisor cannot be used with --egress bridge: gVisor "
-                                  "gives a sandbox no network of its own. Use --egress open or "
-                                  "allowlist (through the filtering proxy, which gVisor's "
-                                  "sandboxes reach), or --isolation standard.");
+        if (network != QLatin1String("bridge"))
+            return {};
+        for (const auto& [language, flag] : {std::pair{Language::Python, "--python-isolation"},
+                                             std::pair{Language::JavaScript, "--js-isolation"}}) {
+            if (isolationFor(language) != Isolation::Gvisor)
+                continue;
+            return QStringLiteral("%1 gvisor cannot be used with --egress bridge: gVisor gives a "
+                                  "sandbox no network of its own. Use --egress open or allowlist "
+                                  "(through the filtering proxy, which gVisor's sandboxes reach), "
+                                  "or %1 standard.")
+                .arg(QLatin1String(isolation == Isolation::Gvisor ? "--isolation" : flag));
         }
         return {};
+    }
+
+    // The tier of `language`'s sandboxes.
+    Isolation isolationFor(Language language) const
+    {
+        return (language == Language::Python ? pythonIsolation : jsIsolation).value_or(isolation);
+    }
+    // Whether any sandbox runs under `tier`.
+    bool uses(Isolation tier) const
+    {
+        return isolationFor(Language::Python) == tier || isolationFor(Language::JavaScript) == tier;
     }
 
     // Where a program leaves the files that come back (named in the tool description).

@@ -421,7 +421,7 @@ void SandboxRun::onChannelEnded(int engineExitCode)
         // afterwards (Podman 4.3 records no out-of-memory kill on cgroup v1).
         const SandboxPolicy& policy = m_services.policy();
         const QString gvisorNote =
-            policy.isolation == Isolation::Gvisor
+            policy.isolationFor(m_request.language) == Isolation::Gvisor
                 ? QStringLiteral(". Under gVisor this is also how a program that needs more than "
                                  "its memory limit (%1) ends: the host stops gVisor's whole "
                                  "sandbox")

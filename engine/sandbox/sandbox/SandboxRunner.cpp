@@ -110,6 +110,8 @@ ContainerSpec SandboxRunner::makeSpec(Language language, const QString& image)
     spec.command = LanguageTraits::interpreterCommand(language);
     spec.policy = m_policy;
     spec.policy.network = m_egress.engineNetwork();
+    // The runtime reads the one tier: this language's image's.
+    spec.policy.isolation = m_policy.isolationFor(language);
     spec.secretVariables = m_secrets->variables();
     // The root filesystem is read-only: tools that write to $HOME (matplotlib, npm) need a
     // writable one.

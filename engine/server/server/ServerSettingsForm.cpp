@@ -7,6 +7,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <tuple>
 
 namespace csm {
 
@@ -83,6 +84,23 @@ std::vector<SettingFormField> sandboxFields()
                             "missing. Without it, runs fail: they never run with less.")),
     };
     fields.push_back(isolation);
+    // An image's own tier, where its language's image needs another.
+    for (const auto& [key, label, objectName] :
+         {std::tuple{"python-isolation", QStringLiteral("Python's tier:"), "pythonIsolation"},
+          std::tuple{"js-isolation", QStringLiteral("&JavaScript's tier:"), "jsIsolation"}}) {
+        SettingFormField own = make(Kind::Choice, key, limits, label, objectName);
+        own.choices = {
+            {QStringLiteral("As Isolation says"), QString(),
+             QStringLiteral("This language's sandboxes run under the tier chosen above.")},
+            tier(Isolation::Standard, QStringLiteral("Standard"),
+                 QStringLiteral("This language's image runs on this computer's kernel whatever "
+                                "the tier above: for an image gVisor cannot run.")),
+            tier(Isolation::Gvisor, QStringLiteral("gVisor"),
+                 QStringLiteral("This language's image always runs under gVisor: for an image "
+                                "whose code must never reach this computer's kernel.")),
+        };
+        fields.push_back(own);
+    }
     fields.push_back(size("memory", limits, QStringLiteral("&Memory:"), "memory", kMinMemory,
                           kMaxMemory, {inMiB},
                           QStringLiteral("Memory a sandbox may use; it gets no swap beyond it.")));

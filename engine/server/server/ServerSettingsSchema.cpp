@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <tuple>
 
 namespace csm {
 
@@ -331,6 +332,40 @@ std::vector<ServerSetting> sandboxSettings()
         [](const ServerSettings& settings) {
             return kIsolations.toString(settings.policy.isolation);
         });
+    // An image's own tier, where it needs another than --isolation: empty for the same.
+    for (const auto& [key, variable, language] :
+         {std::tuple{"python-isolation", "CODE_SANDBOX_PYTHON_ISOLATION", Language::Python},
+          std::tuple{"js-isolation", "CODE_SANDBOX_JS_ISOLATION", Language::JavaScript}}) {
+        const auto own = [language](SandboxPolicy& policy) -> std::optional<Isolation>& {
+            return language == Language::Python ? policy.pythonIsolation : policy.jsIsolation;
+        };
+        add(
+            key, "tier",
+            QStringLiteral("The tier of %1's sandboxes, where its image needs another than "
+                           "--isolation's: standard or gvisor (default: --isolation's). Env: %2.")
+                .arg(LanguageTraits::displayName(language), QLatin1String(variable)),
+            variable,
+            [own](const QString& text, ServerSettings& settings) -> Problem {
+                const QString value = text.trimmed().toLower();
+                if (value.isEmpty()) {
+                    own(settings.policy).reset();
+                    return std::nullopt;
+                }
+                const auto isolation = kIsolations.fromString(value);
+                if (!isolation) {
+                    return QStringLiteral("must be one of %1, or empty for --isolation's")
+                        .arg(kIsolations.names().join(QStringLiteral(", ")));
+                }
+                own(settings.policy) = *isolation;
+                return std::nullopt;
+            },
+            [language](const ServerSettings& settings) {
+                const std::optional<Isolation>& tier = language == Language::Python
+                                                           ? settings.policy.pythonIsolation
+                                                           : settings.policy.jsIsolation;
+                return tier ? kIsolations.toString(*tier) : QString();
+            });
+    }
     add(
         "network", "mode",
         QStringLiteral("Older name for --egress none and --egress bridge. Env: "

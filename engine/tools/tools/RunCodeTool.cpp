@@ -289,7 +289,7 @@ qint64 RunCodeTool::reportStart(const CallContext& context, const QJsonValue& co
     // The history never holds a secret's value, even one the client itself sent.
     start.code = m_runner.secrets()->redactor().redact(code.toString());
     start.limits = QJsonObject{
-        {QStringLiteral("isolation"), kIsolations.toString(policy.isolation)},
+        {QStringLiteral("isolation"), kIsolations.toString(policy.isolationFor(m_config.language))},
         {QStringLiteral("memory_bytes"), policy.memoryBytes},
         {QStringLiteral("cpus"), policy.cpus},
         {QStringLiteral("pids_limit"), policy.pidsLimit},

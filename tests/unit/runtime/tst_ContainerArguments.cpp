@@ -128,6 +128,7 @@ private Q_SLOTS:
     void gvisorRunsUnderItsRuntimeWithItsProfileAndLimits_data() { addEngineRows(); }
     void gvisorRunsUnderItsRuntimeWithItsProfileAndLimits();
     void gvisorAndTheBridgeConflict();
+    void eachLanguageCanHaveItsOwnTier();
     void gvisorFailuresAreExplainedWithTheFix_data();
     void gvisorFailuresAreExplainedWithTheFix();
     void dockersGvisorRegistrationIsChecked_data();
@@ -379,6 +380,32 @@ void tst_ContainerArguments::gvisorAndTheBridgeConflict()
     policy.isolation = Isolation::Gvisor;
     QVERIFY(policy.conflict().contains(QLatin1String("--egress bridge")));
     policy.network = QStringLiteral("none");
+    QVERIFY(policy.conflict().isEmpty());
+}
+
+// An image's own tier: over --isolation's for that language only, and in the conflict with the
+// bridge under its own flag.
+void tst_ContainerArguments::eachLanguageCanHaveItsOwnTier()
+{
+    SandboxPolicy policy;
+    QCOMPARE(policy.isolationFor(Language::Python), Isolation::Standard);
+    policy.jsIsolation = Isolation::Gvisor;
+    QCOMPARE(policy.isolationFor(Language::Python), Isolation::Standard);
+    QCOMPARE(policy.isolationFor(Language::JavaScript), Isolation::Gvisor);
+    QVERIFY(policy.uses(Isolation::Gvisor));
+    policy.network = QStringLiteral("bridge");
+    QVERIFY2(policy.conflict().contains(QLatin1String("--js-isolation gvisor")),
+             qPrintable(policy.conflict()));
+    // gVisor everywhere but for Python's image: JavaScript's still conflicts, under --isolation.
+    policy.jsIsolation.reset();
+    policy.isolation = Isolation::Gvisor;
+    policy.pythonIsolation = Isolation::Standard;
+    QCOMPARE(policy.isolationFor(Language::Python), Isolation::Standard);
+    QVERIFY2(policy.conflict().startsWith(QLatin1String("--isolation gvisor")),
+             qPrintable(policy.conflict()));
+    // Neither language under gVisor: the bridge is theirs.
+    policy.jsIsolation = Isolation::Standard;
+    QVERIFY(!policy.uses(Isolation::Gvisor));
     QVERIFY(policy.conflict().isEmpty());
 }
 

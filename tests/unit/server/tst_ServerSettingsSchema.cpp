@@ -32,6 +32,8 @@ ServerSettings changedSettings()
     settings.engineLocation = csm::EngineLocationChoice::Remote; // the same
     // Not in the shared sample: with its bridge no server would start (SandboxPolicy::conflict).
     settings.policy.isolation = csm::Isolation::Gvisor;
+    settings.policy.pythonIsolation = csm::Isolation::Standard;
+    settings.policy.jsIsolation = csm::Isolation::Gvisor;
     return settings;
 }
 
@@ -141,6 +143,8 @@ private Q_SLOTS:
             QStringLiteral("pids-limit"),
             QStringLiteral("tmpfs-size"),
             QStringLiteral("isolation"),
+            QStringLiteral("python-isolation"),
+            QStringLiteral("js-isolation"),
             QStringLiteral("egress"),
             QStringLiteral("allow-host"),
             QStringLiteral("always-allow"),
