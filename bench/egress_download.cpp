@@ -4,9 +4,10 @@
 // engine, same program. The program measures inside the sandbox: the time to the first byte
 // (connect, the request, the proxy's decision and its own connect included) and the throughput
 // of the rest. Pooled containers; 9 downloads of each, medians and worst. Prints one table;
-// see RESULTS.md.
+// see RESULTS.md. With --gvisor, a third server downloads through the proxy under the gVisor
+// tier (issue 36), whose sandboxes have no bridge.
 //
-//   bench_egress_download [--engine podman|docker]
+//   bench_egress_download [--engine podman|docker] [--gvisor]
 //
 // The test server is Python's http.server bound to 0.0.0.0 on a free port: the bridge reaches
 // this machine through the bridge's gateway address, which exists only while a container runs.
@@ -129,24 +130,34 @@ int main(int argc, char** argv)
         {QStringLiteral("bridge"), {QStringLiteral("--egress"), QStringLiteral("bridge")}, {}, {}},
         {QStringLiteral("proxy"), {QStringLiteral("--egress"), QStringLiteral("open")}, {}, {}},
     };
+    const bool gvisor = args.contains(QStringLiteral("--gvisor"));
+    if (gvisor) {
+        modes.push_back({QStringLiteral("gvisor"),
+                         {QStringLiteral("--egress"), QStringLiteral("open"),
+                          QStringLiteral("--isolation"), QStringLiteral("gvisor")},
+                         {},
+                         {}});
+    }
     QString gateway;
     for (Mode& mode : modes) {
+        // Through the proxy, this machine is host.containers.internal, which the proxy maps to
+        // its loopback (the bridge's gateway may be gone once no container runs on it).
+        const bool bridge = mode.name == QLatin1String("bridge");
+        const QString proxied = QStringLiteral("host.containers.internal:%1").arg(port);
         auto server = startServer(
-            engine, data.path(), mode.arguments + [&] {
-                // The gateway exists once a container runs on the bridge: the bridge server's
-                // pooled container is up by the time the proxy's server starts.
-                return gateway.isEmpty()
-                           ? QStringList()
-                           : QStringList{QStringLiteral("--allow-host"),
-                                         QStringLiteral("%1:%2").arg(gateway).arg(port)};
-            }());
+            engine, data.path(),
+            mode.arguments +
+                (bridge ? QStringList() : QStringList{QStringLiteral("--allow-host"), proxied}));
         if (!server) {
             out() << "the " << mode.name << " server did not start" << Qt::endl;
             return 1;
         }
-        if (gateway.isEmpty())
+        // The gateway exists once a container runs on the bridge: the bridge server's pooled
+        // container is up.
+        if (bridge)
             gateway = bridgeGateway(engine);
-        const QString url = QStringLiteral("http://%1:%2/50mb.bin").arg(gateway).arg(port);
+        const QString url = bridge ? QStringLiteral("http://%1:%2/50mb.bin").arg(gateway).arg(port)
+                                   : QStringLiteral("http://%1/50mb.bin").arg(proxied);
         for (int i = 0; i < kDownloads + 1; ++i) {
             const QJsonObject result = server->callTool(
                 QStringLiteral("run_python_code"),
@@ -197,5 +208,15 @@ int main(int argc, char** argv)
                  .arg(ratio, 0, 'f', 2)
                  .arg(percentile(modes[1].firstByteMs, 0.5) - percentile(modes[0].firstByteMs, 0.5),
                       0, 'f', 1);
+    if (gvisor) {
+        out() << QStringLiteral("proxy under gVisor/standard throughput: %1x; first byte added by "
+                                "gVisor: %2 ms\n")
+                     .arg(percentile(modes[2].megabytesPerSecond, 0.5) /
+                              percentile(modes[1].megabytesPerSecond, 0.5),
+                          0, 'f', 2)
+                     .arg(percentile(modes[2].firstByteMs, 0.5) -
+                              percentile(modes[1].firstByteMs, 0.5),
+                          0, 'f', 1);
+    }
     return 0;
 }
