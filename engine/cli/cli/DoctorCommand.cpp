@@ -575,9 +575,9 @@ void DoctorCommand::startIsolationCheck()
                                  : QString());
             } else {
                 check.status = Check::Status::Problem;
-                check.detail = QStringLiteral("gvisor is chosen, but %1: every call fails until "
-                                              "it is fixed (none runs with less)")
-                                   .arg(unready);
+                check.detail = QStringLiteral("gvisor is chosen (for %1), but %2: every %1 call "
+                                              "fails until it is fixed (none runs with less)")
+                                   .arg(gvisorLanguages(m_settings.policy), unready);
                 check.fix = runtime->gvisorFix();
             }
         } else {

@@ -16,6 +16,9 @@ struct ContainerLabels final
     // sharing the engine (a remote DOCKER_HOST).
     static constexpr char kHost[] = "code-sandbox.host";
     static constexpr char kLanguage[] = "code-sandbox.language";
+    // On the marker of a remote engine's checked files volume (SandboxFilesVolume): when the
+    // volume it vouches for was made, as the engine says.
+    static constexpr char kChecksVolume[] = "code-sandbox.checks-volume";
 };
 
 } // namespace csm

@@ -2,6 +2,7 @@
 
 #include "core/ByteSize.h"
 #include "platform/EngineWorkingDirectory.h"
+#include "runtime/ContainerLabels.h"
 #include "runtime/ContainerSpec.h"
 #include "runtime/SandboxPolicy.h"
 
@@ -365,9 +366,11 @@ QStringList ContainerRuntime::roundTripArguments() const
 
 QStringList ContainerRuntime::volumeCheckArguments(const QStringList& volumes) const
 {
-    // Both engines print the names of those that exist, and fail if one does not.
+    // Both engines print a line for each that exists, and fail if one does not.
     return QStringList{QStringLiteral("volume"), QStringLiteral("inspect"),
-                       QStringLiteral("--format"), QStringLiteral("{{.Name}}")} +
+                       QStringLiteral("--format"),
+                       QStringLiteral("{{.Name}}|{{.CreatedAt}}|{{index .Labels \"%1\"}}")
+                           .arg(QLatin1String(ContainerLabels::kChecksVolume))} +
            volumes;
 }
 

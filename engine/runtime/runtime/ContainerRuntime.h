@@ -149,9 +149,9 @@ public:
     QStringList roundTripArguments() const;
 
     // A remote engine's volume of the sandbox's files (SandboxFilesVolume): which of `volumes`
-    // exist (each one's name on a line; exit 0 only if all do), making one, a container that
-    // mounts it at `target` without ever starting (to copy into), and the copy of a host file
-    // into a container.
+    // exist (a line for each: NAME|CREATED|the ContainerLabels::kChecksVolume label's value;
+    // exit 0 only if all do), making one, a container that mounts it at `target` without ever
+    // starting (to copy into), and the copy of a host file into a container.
     QStringList volumeCheckArguments(const QStringList& volumes) const;
     QStringList volumeCreateArguments(const QString& volume,
                                       const QMap<QString, QString>& labels) const;

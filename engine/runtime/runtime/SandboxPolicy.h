@@ -54,11 +54,14 @@ struct SandboxPolicy
                                              std::pair{Language::JavaScript, "--js-isolation"}}) {
             if (isolationFor(language) != Isolation::Gvisor)
                 continue;
+            // The flag that asks for it: the language's own, or --isolation.
+            const bool own =
+                (language == Language::Python ? pythonIsolation : jsIsolation).has_value();
             return QStringLiteral("%1 gvisor cannot be used with --egress bridge: gVisor gives a "
                                   "sandbox no network of its own. Use --egress open or allowlist "
                                   "(through the filtering proxy, which gVisor's sandboxes reach), "
                                   "or %1 standard.")
-                .arg(QLatin1String(isolation == Isolation::Gvisor ? "--isolation" : flag));
+                .arg(QLatin1String(own ? flag : "--isolation"));
         }
         return {};
     }

@@ -1,12 +1,14 @@
 #include "sandbox/SandboxFilesVolume.h"
 
 #include "core/Logging.h"
+#include "runtime/ContainerLabels.h"
 #include "runtime/ContainerRuntime.h"
 #include "runtime/ContainerSpec.h"
 #include "sandbox/NodeFetchPreload.h"
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QHash>
 #include <QProcess>
 #include <QTimer>
 #include <QUuid>
@@ -22,6 +24,25 @@ constexpr int kStepTimeoutMs = 30'000;
 QString firstLine(const QByteArray& text)
 {
     return QString::fromUtf8(text).trimmed().section(u'\n', 0, 0).left(500);
+}
+
+// What `volume inspect` (ContainerRuntime::volumeCheckArguments) says of each volume that exists:
+// when it was made, and, for a marker, when the volume it vouches for was.
+struct SeenVolume
+{
+    QString createdAt;
+    QString checks;
+};
+
+QHash<QString, SeenVolume> seenVolumes(const QByteArray& output)
+{
+    QHash<QString, SeenVolume> seen;
+    for (const QString& line : QString::fromUtf8(output).split(u'\n', Qt::SkipEmptyParts)) {
+        const QStringList fields = line.trimmed().split(u'|');
+        if (fields.size() == 3)
+            seen.insert(fields.at(0), {fields.at(1), fields.at(2)});
+    }
+    return seen;
 }
 
 // Where the filler container sees the volume's file `name`.
@@ -139,10 +160,12 @@ void SandboxFilesVolume::fill(const QString& image)
     m_foundChecked = false;
     const QString marker = verifiedMarkerFor(m_name);
     run(m_runtime.volumeCheckArguments({m_name, marker}),
-        [this, image, marker](int exitCode, const QByteArray&) {
-            const QStringList existing =
-                QString::fromUtf8(m_lastOutput).split(u'\n', Qt::SkipEmptyParts);
-            if (exitCode == 0 && existing.contains(m_name) && existing.contains(marker)) {
+        [this, image, marker](int, const QByteArray&) {
+            const QHash<QString, SeenVolume> seen = seenVolumes(m_lastOutput);
+            const SeenVolume volume = seen.value(m_name);
+            // The marker vouches for this very volume, not one of the same name made before.
+            if (seen.contains(m_name) && seen.contains(marker) && !volume.createdAt.isEmpty() &&
+                seen.value(marker).checks == volume.createdAt) {
                 m_foundChecked = true;
                 if (m_runtime.enginesReadSeccompProfiles())
                     findProfileOnEngine();
@@ -150,42 +173,48 @@ void SandboxFilesVolume::fill(const QString& image)
                     succeed();
                 return;
             }
-            fillWhatIsMissing(image, existing);
+            const auto startFill = [this, image, exists = seen.contains(m_name),
+                                    createdAt = volume.createdAt] {
+                if (!exists) {
+                    createVolume(image);
+                    return;
+                }
+                m_volumeCreatedAt = createdAt;
+                createFiller(image);
+            };
+            if (!seen.contains(marker)) {
+                startFill();
+                return;
+            }
+            // A marker that vouches for no volume there (it went, or was made again): it goes
+            // first, or a server starting meanwhile would take the volume being filled for a
+            // checked one.
+            run(m_runtime.volumeRemoveArguments(marker),
+                [this, startFill](int exitCode, const QByteArray& error) {
+                    if (exitCode != 0 && !error.toLower().contains("no such volume")) {
+                        fail(QStringLiteral("could not remove the outdated marker of"), error);
+                        return;
+                    }
+                    startFill();
+                });
         });
-}
-
-void SandboxFilesVolume::fillWhatIsMissing(const QString& image, const QStringList& existing)
-{
-    if (existing.contains(m_name)) {
-        createFiller(image);
-        return;
-    }
-    const QString marker = verifiedMarkerFor(m_name);
-    if (!existing.contains(marker)) {
-        createVolume(image);
-        return;
-    }
-    // The volume went and its marker stayed: the marker goes first, or a server starting while
-    // this one fills would take the new, still empty volume for a checked one.
-    run(m_runtime.volumeRemoveArguments(marker),
-        [this, image](int, const QByteArray&) { createVolume(image); });
 }
 
 void SandboxFilesVolume::createVolume(const QString& image)
 {
     run(m_runtime.volumeCreateArguments(m_name, m_labels),
-        [this, image](int exitCode, const QByteArray& createError) {
-            if (exitCode == 0) {
-                createFiller(image);
-                return;
-            }
-            // Another server may have made it meanwhile: only a volume still missing fails.
+        [this, image](int, const QByteArray& createError) {
+            // Made now, or by another server meanwhile: either way, when the engine made it is
+            // what its marker will vouch for.
             run(m_runtime.volumeCheckArguments({m_name}),
-                [this, image, createError](int checkExit, const QByteArray&) {
-                    if (checkExit == 0)
-                        createFiller(image);
-                    else
+                [this, image, createError](int, const QByteArray&) {
+                    const QHash<QString, SeenVolume> seen = seenVolumes(m_lastOutput);
+                    if (!seen.contains(m_name)) {
                         fail(QStringLiteral("could not create the volume"), createError);
+                        return;
+                    }
+                    m_volumeCreatedAt = seen.value(m_name).createdAt;
+                    createFiller(image);
                 });
         });
 }
@@ -283,16 +312,20 @@ void SandboxFilesVolume::verify(int index)
             if (exitCode != 0 || !file || file->content != placed.content ||
                 (file->mode & needed) != needed) {
                 const QByteArray why = exitCode != 0 ? error : QByteArray("not that regular file");
-                // Not to be used again as it is: the filler goes, then the volume, and the next
-                // fill starts from a new one.
+                // Not to be used again as it is: the filler goes, then any marker (another
+                // server's, for the same volume), then the volume, and the next fill starts
+                // from a new one.
                 run(m_runtime.forceRemoveArguments(std::exchange(m_helper, {})),
                     [this, name, why](int, const QByteArray&) {
-                        run(m_runtime.volumeRemoveArguments(m_name),
+                        run(m_runtime.volumeRemoveArguments(verifiedMarkerFor(m_name)),
                             [this, name, why](int, const QByteArray&) {
-                                fail(QStringLiteral("found something else than the %1 just "
-                                                    "copied into")
-                                         .arg(name),
-                                     why);
+                                run(m_runtime.volumeRemoveArguments(m_name),
+                                    [this, name, why](int, const QByteArray&) {
+                                        fail(QStringLiteral("found something else than the %1 "
+                                                            "just copied into")
+                                                 .arg(name),
+                                             why);
+                                    });
                             });
                     });
                 return;
@@ -303,7 +336,9 @@ void SandboxFilesVolume::verify(int index)
 
 void SandboxFilesVolume::markVerified()
 {
-    run(m_runtime.volumeCreateArguments(verifiedMarkerFor(m_name), m_labels),
+    QMap<QString, QString> labels = m_labels;
+    labels.insert(QLatin1String(ContainerLabels::kChecksVolume), m_volumeCreatedAt);
+    run(m_runtime.volumeCreateArguments(verifiedMarkerFor(m_name), labels),
         [this](int exitCode, const QByteArray& error) {
             // Podman refuses to make a volume that exists (another server's marker): as good.
             // Without a marker, the next server fills the volume again; this one can use it.

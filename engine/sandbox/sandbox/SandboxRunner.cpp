@@ -112,6 +112,8 @@ ContainerSpec SandboxRunner::makeSpec(Language language, const QString& image)
     spec.policy.network = m_egress.engineNetwork();
     // The runtime reads the one tier: this language's image's.
     spec.policy.isolation = m_policy.isolationFor(language);
+    spec.policy.pythonIsolation.reset();
+    spec.policy.jsIsolation.reset();
     spec.secretVariables = m_secrets->variables();
     // The root filesystem is read-only: tools that write to $HOME (matplotlib, npm) need a
     // writable one.

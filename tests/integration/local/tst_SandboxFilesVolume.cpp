@@ -42,18 +42,31 @@ QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing,
     // if anything).
     const QByteArray volume = dir.filePath(QStringLiteral("volume")).toUtf8();
     const QByteArray volumes = dir.filePath(QStringLiteral("volumes")).toUtf8();
+    // Each volume is a file holding "CREATED|the checks-volume label" (volume inspect prints
+    // NAME|CREATED|LABEL); `volume create` of one that exists changes nothing.
     text += "  'volume inspect')\n"
             "    [ \"$4\" = '{{.Mountpoint}}' ] && echo /var/lib/x/_data && exit 0\n"
             "    shift 4; missing=0\n"
             "    for name; do\n"
             "      if [ -e '" +
-            volumes +
-            "'/\"$name\" ]; then echo \"$name\"; else missing=1; fi\n"
+            volumes + "'/\"$name\" ]; then echo \"$name|$(cat '" + volumes +
+            "'/\"$name\")\"; else missing=1; fi\n"
             "    done\n"
             "    exit $missing ;;\n"
-            "  'volume create') mkdir -p '" +
-            volumes + "'; for name; do :; done; touch '" + volumes +
-            "'/\"$name\"; echo \"$name\"; exit 0 ;;\n"
+            "  'volume create')\n"
+            "    label=; previous=\n"
+            "    for name; do\n"
+            "      [ \"$previous\" = --label ] && case \"$name\" in code-sandbox.checks-volume=*) "
+            "label=${name#*=} ;; esac\n"
+            "      previous=$name\n"
+            "    done\n"
+            "    mkdir -p '" +
+            volumes +
+            "'\n"
+            "    [ -e '" +
+            volumes + "'/\"$name\" ] || echo \"$(date +%s%N)|$label\" > '" + volumes +
+            "'/\"$name\"\n"
+            "    echo \"$name\"; exit 0 ;;\n"
             "  'volume rm') for name; do :; done; rm -f '" +
             volumes +
             "'/\"$name\"; exit 0 ;;\n"
@@ -91,12 +104,39 @@ QStringList calls(const QTemporaryDir& dir)
     return QString::fromUtf8(log.readAll()).split(u'\n', Qt::SkipEmptyParts);
 }
 
-// Makes the stand-in engine hold the volume `name`.
-void haveVolume(const QTemporaryDir& dir, const QString& name)
+// Makes the stand-in engine hold the volume `name`, made at `createdAt`, with `checks` as its
+// checks-volume label.
+void haveVolume(const QTemporaryDir& dir, const QString& name, const QByteArray& createdAt = "100",
+                const QByteArray& checks = {})
 {
     QDir().mkpath(dir.filePath(QStringLiteral("volumes")));
     QFile volume(dir.filePath(QStringLiteral("volumes/") + name));
     volume.open(QIODevice::WriteOnly);
+    volume.write(createdAt + '|' + checks + '\n');
+}
+
+// The checks-volume label of the stand-in engine's volume `name`.
+QByteArray checksOf(const QTemporaryDir& dir, const QString& name)
+{
+    QFile volume(dir.filePath(QStringLiteral("volumes/") + name));
+    volume.open(QIODevice::ReadOnly);
+    return volume.readAll().trimmed().split('|').value(1);
+}
+
+// The stand-in engine's time of making the volume `name`.
+QByteArray createdAtOf(const QTemporaryDir& dir, const QString& name)
+{
+    QFile volume(dir.filePath(QStringLiteral("volumes/") + name));
+    volume.open(QIODevice::ReadOnly);
+    return volume.readAll().trimmed().split('|').value(0);
+}
+
+// How `volume inspect` is asked about `names`.
+QString inspectCall(const QStringList& names)
+{
+    return QStringLiteral("volume inspect --format {{.Name}}|{{.CreatedAt}}|{{index .Labels "
+                          "\"code-sandbox.checks-volume\"}} ") +
+           names.join(u' ');
 }
 
 bool hasVolume(const QTemporaryDir& dir, const QString& name)
@@ -149,20 +189,22 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const SandboxFiles files = filesIn(dir);
-        DockerRuntime runtime(writeFakeCli(dir, {QStringLiteral("volume inspect")}));
+        DockerRuntime runtime(writeFakeCli(dir, {}));
         SandboxFilesVolume volume(
             runtime, files, {{QStringLiteral("code-sandbox.app"), QStringLiteral("code-sandbox")}});
         QVERIFY(waitFinished(volume));
         QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
         // The filler's removal and the marker's creation are the last calls, started as the
         // fill ends.
-        QTRY_COMPARE(calls(dir).size(), 11);
-        const QStringList log = calls(dir);
-        QCOMPARE(
-            log.at(0),
-            QStringLiteral("volume inspect --format {{.Name}} %1 %1-verified").arg(volume.name()));
+        QTRY_COMPARE(calls(dir).size(), 12);
+        QStringList log = calls(dir);
+        const QString marker = SandboxFilesVolume::verifiedMarkerFor(volume.name());
+        QCOMPARE(log.at(0), inspectCall({volume.name(), marker}));
         QCOMPARE(log.at(1), QStringLiteral("volume create --label code-sandbox.app=code-sandbox ") +
                                 volume.name());
+        // When the engine made it: what the marker will vouch for.
+        QCOMPARE(log.at(2), inspectCall({volume.name()}));
+        log.removeAt(2);
         // The filler: never started, no network, labelled for the sweep, the volume mounted.
         QVERIFY(
             log.at(2).startsWith(QLatin1String("create --pull never --name code-sandbox-fill-")));
@@ -191,9 +233,11 @@ private Q_SLOTS:
         QStringList last{log.at(9), log.at(10)};
         last.sort();
         QVERIFY(last.at(0).startsWith(QStringLiteral("rm --force ") + filler));
-        QCOMPARE(last.at(1), QStringLiteral("volume create --label code-sandbox.app=code-sandbox "
-                                            "%1-verified")
-                                 .arg(volume.name()));
+        QCOMPARE(last.at(1),
+                 QStringLiteral("volume create --label code-sandbox.app=code-sandbox --label "
+                                "code-sandbox.checks-volume=%1 %2")
+                     .arg(QString::fromLatin1(createdAtOf(dir, volume.name())), marker));
+        QCOMPARE(checksOf(dir, marker), createdAtOf(dir, volume.name()));
         // What the sandboxes get: the same bytes, the launcher executable by everyone.
         const QString held = dir.filePath(QStringLiteral("volume/launch"));
         QFile launcher(held);
@@ -219,10 +263,16 @@ private Q_SLOTS:
         haveVolume(dir, volume.name());
         QVERIFY(waitFinished(volume));
         QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
-        // The volume existed: not created again; filled, as nothing said it was checked.
+        // The volume existed: not created again; filled, as nothing said it was checked; the
+        // marker vouches for it as it was found.
         QVERIFY(!calls(dir).contains(QStringLiteral("volume create ") + volume.name()));
         QVERIFY(calls(dir).join(u'\n').contains(QLatin1String(":/.code-sandbox/files/launch -")));
         QCOMPARE(volume.seccompProfileOnEngine(), QStringLiteral("/var/lib/x/_data/seccomp.json"));
+        QCOMPARE(checksOf(dir, SandboxFilesVolume::verifiedMarkerFor(volume.name())),
+                 QByteArray("100"));
+        // Inspect, filler, three copies in, three out, the filler's removal, the marker, the
+        // mountpoint: all made before the log is read afresh.
+        QTRY_COMPARE(calls(dir).size(), 11);
 
         // The next server finds it checked: two calls, whether both exist and where the engine
         // keeps the profile.
@@ -230,11 +280,11 @@ private Q_SLOTS:
         SandboxFilesVolume next(runtime, filesIn(dir), {});
         QVERIFY(waitFinished(next));
         QVERIFY2(next.isFilled(), qPrintable(next.error()));
-        QCOMPARE(calls(dir),
-                 QStringList(
-                     {QStringLiteral("volume inspect --format {{.Name}} %1 %1-verified")
-                          .arg(volume.name()),
-                      QStringLiteral("volume inspect --format {{.Mountpoint}} ") + volume.name()}));
+        QCOMPARE(
+            calls(dir),
+            QStringList(
+                {inspectCall({volume.name(), SandboxFilesVolume::verifiedMarkerFor(volume.name())}),
+                 QStringLiteral("volume inspect --format {{.Mountpoint}} ") + volume.name()}));
         QCOMPARE(next.seccompProfileOnEngine(), volume.seccompProfileOnEngine());
     }
 
@@ -247,8 +297,7 @@ private Q_SLOTS:
         QVERIFY(waitFinished(first));
         QVERIFY2(first.isFilled(), qPrintable(first.error()));
         QTRY_VERIFY(hasVolume(dir, SandboxFilesVolume::verifiedMarkerFor(first.name())));
-        QTRY_VERIFY(calls(dir).constLast().startsWith(QLatin1String("rm --force")) ||
-                    calls(dir).constLast().startsWith(QLatin1String("volume create")));
+        QTRY_COMPARE(calls(dir).size(), 12);
 
         QFile::remove(dir.filePath(QStringLiteral("log")));
         SandboxFilesVolume next(runtime, filesIn(dir), {});
@@ -267,14 +316,33 @@ private Q_SLOTS:
         DockerRuntime runtime(writeFakeCli(dir, {}));
         SandboxFilesVolume volume(runtime, filesIn(dir), {});
         const QString marker = SandboxFilesVolume::verifiedMarkerFor(volume.name());
-        haveVolume(dir, marker);
+        haveVolume(dir, marker, "100", "50");
         QVERIFY(waitFinished(volume));
         QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
         const QStringList log = calls(dir);
         QCOMPARE(log.at(1), QStringLiteral("volume rm --force ") + marker);
         QCOMPARE(log.at(2), QStringLiteral("volume create ") + volume.name());
         QTRY_VERIFY(hasVolume(dir, marker));
-        QVERIFY(hasVolume(dir, volume.name()));
+        QCOMPARE(checksOf(dir, marker), createdAtOf(dir, volume.name()));
+    }
+
+    // A marker of an earlier volume of the same name (removed and made again since) vouches for
+    // nothing: it goes, and the volume there is filled and checked.
+    void aMarkerOfAnEarlierVolumeIsNotTrusted()
+    {
+        QTemporaryDir dir;
+        DockerRuntime runtime(writeFakeCli(dir, {}));
+        SandboxFilesVolume volume(runtime, filesIn(dir), {});
+        const QString marker = SandboxFilesVolume::verifiedMarkerFor(volume.name());
+        haveVolume(dir, volume.name(), "200");
+        haveVolume(dir, marker, "150", "100");
+        QVERIFY(waitFinished(volume));
+        QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
+        const QStringList log = calls(dir);
+        QCOMPARE(log.at(1), QStringLiteral("volume rm --force ") + marker);
+        QVERIFY(log.at(2).startsWith(QLatin1String("create --pull never")));
+        QVERIFY(log.join(u'\n').contains(QLatin1String(":/.code-sandbox/files/launch -")));
+        QTRY_COMPARE(checksOf(dir, marker), QByteArray("200"));
     }
 
     void aFillerThatCannotBeMadeIsTheImagesBusiness()
@@ -305,7 +373,9 @@ private Q_SLOTS:
         QVERIFY2(volume.error().contains(QLatin1String("not that regular file")),
                  qPrintable(volume.error()));
         const QStringList log = calls(dir);
-        QVERIFY(log.at(log.size() - 2).startsWith(QLatin1String("rm --force code-sandbox-fill-")));
+        QVERIFY(log.at(log.size() - 3).startsWith(QLatin1String("rm --force code-sandbox-fill-")));
+        QCOMPARE(log.at(log.size() - 2),
+                 QStringLiteral("volume rm --force %1-verified").arg(volume.name()));
         QCOMPARE(log.constLast(), QStringLiteral("volume rm --force ") + volume.name());
         // Nothing says it was checked.
         QVERIFY(!hasVolume(dir, SandboxFilesVolume::verifiedMarkerFor(volume.name())));

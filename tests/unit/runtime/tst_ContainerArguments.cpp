@@ -403,6 +403,16 @@ void tst_ContainerArguments::eachLanguageCanHaveItsOwnTier()
     QCOMPARE(policy.isolationFor(Language::Python), Isolation::Standard);
     QVERIFY2(policy.conflict().startsWith(QLatin1String("--isolation gvisor")),
              qPrintable(policy.conflict()));
+    // Both asked for by their own flags over --isolation's: the first's is named.
+    policy.isolation = Isolation::Standard;
+    policy.pythonIsolation.reset();
+    policy.jsIsolation = Isolation::Gvisor;
+    QVERIFY2(policy.conflict().startsWith(QLatin1String("--js-isolation gvisor")),
+             qPrintable(policy.conflict()));
+    policy.isolation = Isolation::Gvisor;
+    policy.pythonIsolation = Isolation::Standard;
+    QVERIFY2(policy.conflict().startsWith(QLatin1String("--js-isolation gvisor")),
+             qPrintable(policy.conflict()));
     // Neither language under gVisor: the bridge is theirs.
     policy.jsIsolation = Isolation::Standard;
     QVERIFY(!policy.uses(Isolation::Gvisor));
