@@ -55,8 +55,7 @@ struct SandboxPolicy
             if (isolationFor(language) != Isolation::Gvisor)
                 continue;
             // The flag that asks for it: the language's own, or --isolation.
-            const bool own =
-                (language == Language::Python ? pythonIsolation : jsIsolation).has_value();
+            const bool own = ownIsolation(language).has_value();
             return QStringLiteral("%1 gvisor cannot be used with --egress bridge: gVisor gives a "
                                   "sandbox no network of its own. Use --egress open or allowlist "
                                   "(through the filtering proxy, which gVisor's sandboxes reach), "
@@ -66,10 +65,19 @@ struct SandboxPolicy
         return {};
     }
 
+    // `language`'s own tier (pythonIsolation or jsIsolation).
+    std::optional<Isolation>& ownIsolation(Language language)
+    {
+        return language == Language::Python ? pythonIsolation : jsIsolation;
+    }
+    const std::optional<Isolation>& ownIsolation(Language language) const
+    {
+        return language == Language::Python ? pythonIsolation : jsIsolation;
+    }
     // The tier of `language`'s sandboxes.
     Isolation isolationFor(Language language) const
     {
-        return (language == Language::Python ? pythonIsolation : jsIsolation).value_or(isolation);
+        return ownIsolation(language).value_or(isolation);
     }
     // Whether any sandbox runs under `tier`.
     bool uses(Isolation tier) const

@@ -167,10 +167,7 @@ void SandboxFilesVolume::fill(const QString& image)
             if (seen.contains(m_name) && seen.contains(marker) && !volume.createdAt.isEmpty() &&
                 seen.value(marker).checks == volume.createdAt) {
                 m_foundChecked = true;
-                if (m_runtime.enginesReadSeccompProfiles())
-                    findProfileOnEngine();
-                else
-                    succeed();
+                finishWithTheVolume();
                 return;
             }
             const auto startFill = [this, image, exists = seen.contains(m_name),
@@ -347,11 +344,16 @@ void SandboxFilesVolume::markVerified()
                     << "could not mark" << m_name
                     << "as checked; the next server fills it again:" << firstLine(error);
             }
-            if (m_runtime.enginesReadSeccompProfiles())
-                findProfileOnEngine();
-            else
-                succeed();
+            finishWithTheVolume();
         });
+}
+
+void SandboxFilesVolume::finishWithTheVolume()
+{
+    if (m_runtime.enginesReadSeccompProfiles())
+        findProfileOnEngine();
+    else
+        succeed();
 }
 
 void SandboxFilesVolume::findProfileOnEngine()

@@ -97,6 +97,9 @@ private:
     // trusted).
     void verify(int index);
     void markVerified();
+    // The volume is ready: where the engine opens profiles itself, it is asked where the
+    // volume's profile is, then the fill succeeds.
+    void finishWithTheVolume();
     void findProfileOnEngine();
     void succeed();
     void run(const QStringList& arguments, Next next);

@@ -336,19 +336,16 @@ std::vector<ServerSetting> sandboxSettings()
     for (const auto& [key, variable, language] :
          {std::tuple{"python-isolation", "CODE_SANDBOX_PYTHON_ISOLATION", Language::Python},
           std::tuple{"js-isolation", "CODE_SANDBOX_JS_ISOLATION", Language::JavaScript}}) {
-        const auto own = [language](SandboxPolicy& policy) -> std::optional<Isolation>& {
-            return language == Language::Python ? policy.pythonIsolation : policy.jsIsolation;
-        };
         add(
             key, "tier",
             QStringLiteral("The tier of %1's sandboxes, where its image needs another than "
                            "--isolation's: standard or gvisor (default: --isolation's). Env: %2.")
                 .arg(LanguageTraits::displayName(language), QLatin1String(variable)),
             variable,
-            [own](const QString& text, ServerSettings& settings) -> Problem {
+            [language](const QString& text, ServerSettings& settings) -> Problem {
                 const QString value = text.trimmed().toLower();
                 if (value.isEmpty()) {
-                    own(settings.policy).reset();
+                    settings.policy.ownIsolation(language).reset();
                     return std::nullopt;
                 }
                 const auto isolation = kIsolations.fromString(value);
@@ -356,13 +353,11 @@ std::vector<ServerSetting> sandboxSettings()
                     return QStringLiteral("must be one of %1, or empty for --isolation's")
                         .arg(kIsolations.names().join(QStringLiteral(", ")));
                 }
-                own(settings.policy) = *isolation;
+                settings.policy.ownIsolation(language) = *isolation;
                 return std::nullopt;
             },
             [language](const ServerSettings& settings) {
-                const std::optional<Isolation>& tier = language == Language::Python
-                                                           ? settings.policy.pythonIsolation
-                                                           : settings.policy.jsIsolation;
+                const std::optional<Isolation>& tier = settings.policy.ownIsolation(language);
                 return tier ? kIsolations.toString(*tier) : QString();
             });
     }
