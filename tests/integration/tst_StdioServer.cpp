@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -609,6 +610,60 @@ private Q_SLOTS:
         ::kill(static_cast<pid_t>(pid), SIGTERM);
         QVERIFY(server->waitForExit(15'000));
         QCOMPARE(TestEngine::containersWithLabel(pidLabel(pid)), QStringList());
+    }
+
+    // A remote engine's volume of the launcher, filled and checked by the servers before, is
+    // used as it is by the next one, whose marker vouches for that very volume; a marker that
+    // vouches for another making of it is not trusted, and the next server fills it again.
+    void theCheckedFilesVolumeIsUsedAsItIsAndNoStaleMarkerIsTrusted()
+    {
+        if (!TestEngine::isRemote())
+            QSKIP("a local engine's sandboxes bind-mount the launcher: there is no files volume");
+        const auto inspect = [](const QString& name, const QString& format) {
+            return QString::fromUtf8(
+                       TestEngine::run({QStringLiteral("volume"), QStringLiteral("inspect"),
+                                        QStringLiteral("--format"), format, name}))
+                .trimmed();
+        };
+        const auto callOnANewServer = [this] {
+            auto server = startServer({QStringLiteral("--verbose")});
+            if (!server)
+                return QString();
+            const QJsonObject result = server->callTool(QStringLiteral("run_python_code"),
+                                                        code(QStringLiteral("print(6*7)")));
+            return text(result) == QLatin1String("42\n") ? server->standardError() : QString();
+        };
+        // The suite's server has filled and marked it once its first call was answered.
+        QCOMPARE(text(m_server->callTool(QStringLiteral("run_python_code"),
+                                         code(QStringLiteral("print(6*7)")))),
+                 QStringLiteral("42\n"));
+        QString log = callOnANewServer();
+        QVERIFY2(log.contains(QLatin1String("found filled and checked in")), qPrintable(log));
+        // The volume this build's servers use, as the server names it, and what its marker
+        // vouches for against the id its maker gave it.
+        const QString volume =
+            QRegularExpression(QStringLiteral("in volume (code-sandbox-files-[0-9a-f]+) "))
+                .match(log)
+                .captured(1);
+        QVERIFY2(!volume.isEmpty(), qPrintable(log));
+        const QString marker = volume + QStringLiteral("-verified");
+        const QString id =
+            inspect(volume, QStringLiteral("{{index .Labels \"code-sandbox.volume-id\"}}"));
+        const QString checksFormat =
+            QStringLiteral("{{index .Labels \"code-sandbox.checks-volume\"}}");
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(inspect(marker, checksFormat), id);
+
+        // A marker of another making of the volume.
+        TestEngine::run(
+            {QStringLiteral("volume"), QStringLiteral("rm"), QStringLiteral("--force"), marker});
+        TestEngine::run({QStringLiteral("volume"), QStringLiteral("create"),
+                         QStringLiteral("--label"),
+                         QStringLiteral("code-sandbox.checks-volume=an-earlier-volume"), marker});
+        log = callOnANewServer();
+        QVERIFY2(log.contains(QLatin1String("(filled in")), qPrintable(log));
+        QVERIFY2(!log.contains(QLatin1String("found filled and checked")), qPrintable(log));
+        QCOMPARE(inspect(marker, checksFormat), id);
     }
 };
 

@@ -16,8 +16,11 @@ struct ContainerLabels final
     // sharing the engine (a remote DOCKER_HOST).
     static constexpr char kHost[] = "code-sandbox.host";
     static constexpr char kLanguage[] = "code-sandbox.language";
-    // On the marker of a remote engine's checked files volume (SandboxFilesVolume): when the
-    // volume it vouches for was made, as the engine says.
+    // On a remote engine's files volume (SandboxFilesVolume): an id its maker gave it, new with
+    // each making (the engines' own creation times are no such thing: Docker's follows the
+    // volume folder's changes).
+    static constexpr char kVolumeId[] = "code-sandbox.volume-id";
+    // On the marker of a checked files volume: the kVolumeId of the volume it vouches for.
     static constexpr char kChecksVolume[] = "code-sandbox.checks-volume";
 };
 

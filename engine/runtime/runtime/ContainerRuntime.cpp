@@ -369,8 +369,9 @@ QStringList ContainerRuntime::volumeCheckArguments(const QStringList& volumes) c
     // Both engines print a line for each that exists, and fail if one does not.
     return QStringList{QStringLiteral("volume"), QStringLiteral("inspect"),
                        QStringLiteral("--format"),
-                       QStringLiteral("{{.Name}}|{{.CreatedAt}}|{{index .Labels \"%1\"}}")
-                           .arg(QLatin1String(ContainerLabels::kChecksVolume))} +
+                       QStringLiteral("{{.Name}}|{{index .Labels \"%1\"}}|{{index .Labels \"%2\"}}")
+                           .arg(QLatin1String(ContainerLabels::kVolumeId),
+                                QLatin1String(ContainerLabels::kChecksVolume))} +
            volumes;
 }
 

@@ -149,7 +149,7 @@ public:
     QStringList roundTripArguments() const;
 
     // A remote engine's volume of the sandbox's files (SandboxFilesVolume): which of `volumes`
-    // exist (a line for each: NAME|CREATED|the ContainerLabels::kChecksVolume label's value;
+    // exist (a line for each: NAME|its ContainerLabels::kVolumeId|its kChecksVolume label;
     // exit 0 only if all do), making one, a container that mounts it at `target` without ever
     // starting (to copy into), and the copy of a host file into a container.
     QStringList volumeCheckArguments(const QStringList& volumes) const;

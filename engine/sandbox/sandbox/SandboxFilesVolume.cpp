@@ -27,10 +27,10 @@ QString firstLine(const QByteArray& text)
 }
 
 // What `volume inspect` (ContainerRuntime::volumeCheckArguments) says of each volume that exists:
-// when it was made, and, for a marker, when the volume it vouches for was.
+// the id its maker gave it, and, for a marker, the id of the volume it vouches for.
 struct SeenVolume
 {
-    QString createdAt;
+    QString id;
     QString checks;
 };
 
@@ -164,19 +164,18 @@ void SandboxFilesVolume::fill(const QString& image)
             const QHash<QString, SeenVolume> seen = seenVolumes(m_lastOutput);
             const SeenVolume volume = seen.value(m_name);
             // The marker vouches for this very volume, not one of the same name made before.
-            if (seen.contains(m_name) && seen.contains(marker) && !volume.createdAt.isEmpty() &&
-                seen.value(marker).checks == volume.createdAt) {
+            if (seen.contains(m_name) && seen.contains(marker) && !volume.id.isEmpty() &&
+                seen.value(marker).checks == volume.id) {
                 m_foundChecked = true;
                 finishWithTheVolume();
                 return;
             }
-            const auto startFill = [this, image, exists = seen.contains(m_name),
-                                    createdAt = volume.createdAt] {
+            const auto startFill = [this, image, exists = seen.contains(m_name), id = volume.id] {
                 if (!exists) {
                     createVolume(image);
                     return;
                 }
-                m_volumeCreatedAt = createdAt;
+                m_volumeId = id;
                 createFiller(image);
             };
             if (!seen.contains(marker)) {
@@ -199,10 +198,13 @@ void SandboxFilesVolume::fill(const QString& image)
 
 void SandboxFilesVolume::createVolume(const QString& image)
 {
-    run(m_runtime.volumeCreateArguments(m_name, m_labels),
+    QMap<QString, QString> labels = m_labels;
+    labels.insert(QLatin1String(ContainerLabels::kVolumeId),
+                  QUuid::createUuid().toString(QUuid::Id128));
+    run(m_runtime.volumeCreateArguments(m_name, labels),
         [this, image](int, const QByteArray& createError) {
-            // Made now, or by another server meanwhile: either way, when the engine made it is
-            // what its marker will vouch for.
+            // Made now, or by another server meanwhile: either way, its id is what its marker
+            // will vouch for.
             run(m_runtime.volumeCheckArguments({m_name}),
                 [this, image, createError](int, const QByteArray&) {
                     const QHash<QString, SeenVolume> seen = seenVolumes(m_lastOutput);
@@ -210,7 +212,7 @@ void SandboxFilesVolume::createVolume(const QString& image)
                         fail(QStringLiteral("could not create the volume"), createError);
                         return;
                     }
-                    m_volumeCreatedAt = seen.value(m_name).createdAt;
+                    m_volumeId = seen.value(m_name).id;
                     createFiller(image);
                 });
         });
@@ -333,8 +335,17 @@ void SandboxFilesVolume::verify(int index)
 
 void SandboxFilesVolume::markVerified()
 {
+    // A volume without an id was made by something else than a server (a sandbox's mount of
+    // the name before any server made it): nothing could tell a later making of it from this
+    // one, so it is filled at each start, as before markers.
+    if (m_volumeId.isEmpty()) {
+        qCInfo(lcSandbox).noquote()
+            << m_name << "has no id of ours; the next server fills it again";
+        finishWithTheVolume();
+        return;
+    }
     QMap<QString, QString> labels = m_labels;
-    labels.insert(QLatin1String(ContainerLabels::kChecksVolume), m_volumeCreatedAt);
+    labels.insert(QLatin1String(ContainerLabels::kChecksVolume), m_volumeId);
     run(m_runtime.volumeCreateArguments(verifiedMarkerFor(m_name), labels),
         [this](int exitCode, const QByteArray& error) {
             // Podman refuses to make a volume that exists (another server's marker): as good.

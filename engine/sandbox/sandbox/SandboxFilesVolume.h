@@ -30,12 +30,12 @@ class ContainerRuntime;
 // (ContainerSpec::kFilesVolumeMountPoint).
 //
 // Once its files were copied and read back as they should be, a second, empty volume says so
-// (<name>-verified, labelled with when the engine made the volume it vouches for: a volume removed
-// and made again is not the one checked): the servers that start after that use the volume as it
-// is, with one call to the engine instead of ten (about 5 s through Podman's service). Until then a
-// server fills it (again): the same build writes the same bytes, so a fill that a crash cut short
-// is repaired. What the check guards against is such a fill, or an image's copy-up into the empty
-// volume, not someone with the engine's API: they can change the sandbox's image as easily.
+// (<name>-verified, labelled with the id its maker gave the volume it vouches for: a volume
+// removed and made again is not the one checked): the servers that start after that use the volume
+// as it is, with one call to the engine instead of ten (about 5 s through Podman's service). Until
+// then a server fills it (again): the same build writes the same bytes, so a fill that a crash cut
+// short is repaired. What the check guards against is such a fill, or an image's copy-up into the
+// empty volume, not someone with the engine's API: they can change the sandbox's image as easily.
 class SandboxFilesVolume final : public QObject
 {
     Q_OBJECT
@@ -124,8 +124,9 @@ private:
     // Where the files that are not a host file already (the preload) are written to be copied.
     std::unique_ptr<QTemporaryDir> m_staging;
     QString m_helper;
-    // When the engine made the volume being filled: what its marker vouches for.
-    QString m_volumeCreatedAt;
+    // The id of the volume being filled (ContainerLabels::kVolumeId): what its marker vouches
+    // for; empty for one made by something else than a server.
+    QString m_volumeId;
     QPointer<QProcess> m_step;
     // Waits before a copy is tried again.
     QTimer m_copyAgain;

@@ -42,8 +42,8 @@ QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing,
     // if anything).
     const QByteArray volume = dir.filePath(QStringLiteral("volume")).toUtf8();
     const QByteArray volumes = dir.filePath(QStringLiteral("volumes")).toUtf8();
-    // Each volume is a file holding "CREATED|the checks-volume label" (volume inspect prints
-    // NAME|CREATED|LABEL); `volume create` of one that exists changes nothing.
+    // Each volume is a file holding "its volume-id label|its checks-volume label" (volume inspect
+    // prints NAME|ID|CHECKS); `volume create` of one that exists changes nothing.
     text += "  'volume inspect')\n"
             "    [ \"$4\" = '{{.Mountpoint}}' ] && echo /var/lib/x/_data && exit 0\n"
             "    shift 4; missing=0\n"
@@ -54,17 +54,17 @@ QString writeFakeCli(const QTemporaryDir& dir, const QStringList& failing,
             "    done\n"
             "    exit $missing ;;\n"
             "  'volume create')\n"
-            "    label=; previous=\n"
+            "    id=; label=; previous=\n"
             "    for name; do\n"
             "      [ \"$previous\" = --label ] && case \"$name\" in code-sandbox.checks-volume=*) "
-            "label=${name#*=} ;; esac\n"
+            "label=${name#*=} ;; code-sandbox.volume-id=*) id=${name#*=} ;; esac\n"
             "      previous=$name\n"
             "    done\n"
             "    mkdir -p '" +
             volumes +
             "'\n"
             "    [ -e '" +
-            volumes + "'/\"$name\" ] || echo \"$(date +%s%N)|$label\" > '" + volumes +
+            volumes + "'/\"$name\" ] || echo \"$id|$label\" > '" + volumes +
             "'/\"$name\"\n"
             "    echo \"$name\"; exit 0 ;;\n"
             "  'volume rm') for name; do :; done; rm -f '" +
@@ -104,15 +104,15 @@ QStringList calls(const QTemporaryDir& dir)
     return QString::fromUtf8(log.readAll()).split(u'\n', Qt::SkipEmptyParts);
 }
 
-// Makes the stand-in engine hold the volume `name`, made at `createdAt`, with `checks` as its
-// checks-volume label.
-void haveVolume(const QTemporaryDir& dir, const QString& name, const QByteArray& createdAt = "100",
+// Makes the stand-in engine hold the volume `name`, with `id` and `checks` as its volume-id and
+// checks-volume labels.
+void haveVolume(const QTemporaryDir& dir, const QString& name, const QByteArray& id = "100",
                 const QByteArray& checks = {})
 {
     QDir().mkpath(dir.filePath(QStringLiteral("volumes")));
     QFile volume(dir.filePath(QStringLiteral("volumes/") + name));
     volume.open(QIODevice::WriteOnly);
-    volume.write(createdAt + '|' + checks + '\n');
+    volume.write(id + '|' + checks + '\n');
 }
 
 // The checks-volume label of the stand-in engine's volume `name`.
@@ -123,8 +123,8 @@ QByteArray checksOf(const QTemporaryDir& dir, const QString& name)
     return volume.readAll().trimmed().split('|').value(1);
 }
 
-// The stand-in engine's time of making the volume `name`.
-QByteArray createdAtOf(const QTemporaryDir& dir, const QString& name)
+// The volume-id label of the stand-in engine's volume `name`.
+QByteArray idOf(const QTemporaryDir& dir, const QString& name)
 {
     QFile volume(dir.filePath(QStringLiteral("volumes/") + name));
     volume.open(QIODevice::ReadOnly);
@@ -134,7 +134,8 @@ QByteArray createdAtOf(const QTemporaryDir& dir, const QString& name)
 // How `volume inspect` is asked about `names`.
 QString inspectCall(const QStringList& names)
 {
-    return QStringLiteral("volume inspect --format {{.Name}}|{{.CreatedAt}}|{{index .Labels "
+    return QStringLiteral("volume inspect --format {{.Name}}|{{index .Labels "
+                          "\"code-sandbox.volume-id\"}}|{{index .Labels "
                           "\"code-sandbox.checks-volume\"}} ") +
            names.join(u' ');
 }
@@ -200,9 +201,14 @@ private Q_SLOTS:
         QStringList log = calls(dir);
         const QString marker = SandboxFilesVolume::verifiedMarkerFor(volume.name());
         QCOMPARE(log.at(0), inspectCall({volume.name(), marker}));
-        QCOMPARE(log.at(1), QStringLiteral("volume create --label code-sandbox.app=code-sandbox ") +
-                                volume.name());
-        // When the engine made it: what the marker will vouch for.
+        // Made with an id of its own, read back (another server's may have won): what the
+        // marker will vouch for.
+        QVERIFY2(log.at(1).startsWith(QLatin1String("volume create --label "
+                                                    "code-sandbox.app=code-sandbox --label "
+                                                    "code-sandbox.volume-id=")),
+                 qPrintable(log.at(1)));
+        QVERIFY(log.at(1).endsWith(u' ' + volume.name()));
+        QVERIFY(idOf(dir, volume.name()).size() == 32);
         QCOMPARE(log.at(2), inspectCall({volume.name()}));
         log.removeAt(2);
         // The filler: never started, no network, labelled for the sweep, the volume mounted.
@@ -236,8 +242,8 @@ private Q_SLOTS:
         QCOMPARE(last.at(1),
                  QStringLiteral("volume create --label code-sandbox.app=code-sandbox --label "
                                 "code-sandbox.checks-volume=%1 %2")
-                     .arg(QString::fromLatin1(createdAtOf(dir, volume.name())), marker));
-        QCOMPARE(checksOf(dir, marker), createdAtOf(dir, volume.name()));
+                     .arg(QString::fromLatin1(idOf(dir, volume.name())), marker));
+        QCOMPARE(checksOf(dir, marker), idOf(dir, volume.name()));
         // What the sandboxes get: the same bytes, the launcher executable by everyone.
         const QString held = dir.filePath(QStringLiteral("volume/launch"));
         QFile launcher(held);
@@ -321,9 +327,26 @@ private Q_SLOTS:
         QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
         const QStringList log = calls(dir);
         QCOMPARE(log.at(1), QStringLiteral("volume rm --force ") + marker);
-        QCOMPARE(log.at(2), QStringLiteral("volume create ") + volume.name());
+        QVERIFY(
+            log.at(2).startsWith(QLatin1String("volume create --label code-sandbox.volume-id=")));
+        QVERIFY(log.at(2).endsWith(u' ' + volume.name()));
         QTRY_VERIFY(hasVolume(dir, marker));
-        QCOMPARE(checksOf(dir, marker), createdAtOf(dir, volume.name()));
+        QCOMPARE(checksOf(dir, marker), idOf(dir, volume.name()));
+    }
+
+    // A volume no server made (a sandbox's mount of the name, say) has no id: it is filled, and
+    // no marker could vouch for it.
+    void aVolumeWithoutAnIdIsFilledAndNeverMarked()
+    {
+        QTemporaryDir dir;
+        DockerRuntime runtime(writeFakeCli(dir, {}));
+        SandboxFilesVolume volume(runtime, filesIn(dir), {});
+        haveVolume(dir, volume.name(), "");
+        QVERIFY(waitFinished(volume));
+        QVERIFY2(volume.isFilled(), qPrintable(volume.error()));
+        QVERIFY(calls(dir).join(u'\n').contains(QLatin1String(":/.code-sandbox/files/launch -")));
+        QTRY_VERIFY(calls(dir).constLast().startsWith(QLatin1String("rm --force")));
+        QVERIFY(!hasVolume(dir, SandboxFilesVolume::verifiedMarkerFor(volume.name())));
     }
 
     // A marker of an earlier volume of the same name (removed and made again since) vouches for
