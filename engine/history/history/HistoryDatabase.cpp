@@ -486,7 +486,8 @@ QDateTime HistoryDatabase::dateTime(const QVariant& value)
 {
     if (value.isNull())
         return {};
-    return QDateTime::fromMSecsSinceEpoch(value.toLongLong(), Qt::UTC);
+    // In UTC by toUTC(): Qt 6.8 deprecates the Qt::TimeSpec argument that Qt 6.4 needs.
+    return QDateTime::fromMSecsSinceEpoch(value.toLongLong()).toUTC();
 }
 
 } // namespace csm

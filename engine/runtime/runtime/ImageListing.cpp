@@ -69,8 +69,9 @@ QList<ImageInfo> ImageListing::fromPodmanJson(const QByteArray& output)
             continue;
         image.sizeBytes = qint64(entry.value(QLatin1String("Size")).toDouble());
         const QJsonValue created = entry.value(QLatin1String("Created"));
+        // In UTC by toUTC(): Qt 6.8 deprecates the Qt::TimeSpec argument that Qt 6.4 needs.
         if (created.isDouble() && created.toDouble() > 0)
-            image.created = QDateTime::fromSecsSinceEpoch(qint64(created.toDouble()), Qt::UTC);
+            image.created = QDateTime::fromSecsSinceEpoch(qint64(created.toDouble())).toUTC();
         QStringList names;
         const QJsonArray nameArray = entry.value(QLatin1String("Names")).toArray();
         for (const QJsonValue& name : nameArray) {
