@@ -25,6 +25,8 @@ ContainerAcquisition::ContainerAcquisition(SandboxRunServices& services, Languag
     , m_owner(owner)
 {
     m_cellWait.setSingleShot(true);
+    // The call's timeout, which a coarse timer (QTimer's default) could end up to 5 % early.
+    m_cellWait.setTimerType(Qt::PreciseTimer);
     connect(&m_cellWait, &QTimer::timeout, this, &ContainerAcquisition::onCellWaitExpired);
 }
 

@@ -37,10 +37,14 @@ SandboxRun::SandboxRun(SandboxRunServices& services, RunRequest request,
     , m_outputFiles(m_request.outputDirectory,
                     {services.policy().outputFilesMax, services.policy().outputFilesBytes})
 {
+    // The timeout is the caller's number, and a program must get all of it: QTimer's default, a
+    // coarse timer, may fire up to 5 % early (a program given 15 s was stopped at 14.3 s).
     m_deadline.setSingleShot(true);
+    m_deadline.setTimerType(Qt::PreciseTimer);
     connect(&m_deadline, &QTimer::timeout, this,
             [this] { stop(ExecutionResult::Outcome::TimedOut); });
     m_queueDeadline.setSingleShot(true);
+    m_queueDeadline.setTimerType(Qt::PreciseTimer);
     connect(&m_queueDeadline, &QTimer::timeout, this, &SandboxRun::onWaitedTooLong);
     connect(m_acquisition, &ContainerAcquisition::acquired, this,
             [this](ContainerChannel* channel) {

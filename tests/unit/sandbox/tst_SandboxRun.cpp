@@ -18,7 +18,10 @@
 #include <QTest>
 #include <QTimer>
 
+#include <algorithm>
+#include <memory>
 #include <optional>
+#include <vector>
 
 using namespace csm;
 
@@ -378,6 +381,39 @@ private Q_SLOTS:
                           frame(CSM_FRAME_EXIT, "exit=0 elapsed_us=12001 oom=0");
         SandboxRun run(services, pythonRequest());
         QCOMPARE(resultOf(run).durationMs, 13);
+    }
+
+    void aTimeoutNeverStopsTheProgramEarly()
+    {
+        // Programs that run until stopped, each given 1 s, started 37 ms apart: a coarse timer
+        // (QTimer's default) rounds its moment to a boundary up to 5 % either side, so some of
+        // them would be stopped early. Each has its own services, so that they run at once.
+        constexpr int kRuns = 6;
+        constexpr int kTimeoutMs = 1'000;
+        std::vector<std::unique_ptr<RecordingServices>> services;
+        std::vector<std::unique_ptr<SandboxRun>> runs;
+        std::vector<std::optional<ExecutionResult>> results(kRuns);
+        for (int i = 0; i < kRuns; ++i) {
+            services.push_back(std::make_unique<RecordingServices>());
+            services.back()->warmReady = true;
+            services.back()->answer = frame(CSM_FRAME_STARTED);
+            RunRequest request = pythonRequest();
+            request.timeoutMs = kTimeoutMs;
+            runs.push_back(std::make_unique<SandboxRun>(*services.back(), request));
+            startInto(*runs.back(), results[std::size_t(i)]);
+            QTest::qWait(37);
+        }
+        QVERIFY(QTest::qWaitFor(
+            [&results] {
+                return std::all_of(results.cbegin(), results.cend(),
+                                   [](const auto& result) { return result.has_value(); });
+            },
+            15'000));
+        for (const auto& result : results) {
+            QCOMPARE(result->outcome, ExecutionResult::Outcome::TimedOut);
+            QVERIFY2(result->durationMs >= kTimeoutMs,
+                     qPrintable(QStringLiteral("stopped after %1 ms").arg(result->durationMs)));
+        }
     }
 
     void reportsItsStartAndEndOnce()
