@@ -2,6 +2,7 @@
 
 #include "core/Logging.h"
 #include "core/RunFilesStore.h"
+#include "core/UtcDateTime.h"
 #include "history/HistorySchema.h"
 
 #include <QDateTime>
@@ -486,8 +487,7 @@ QDateTime HistoryDatabase::dateTime(const QVariant& value)
 {
     if (value.isNull())
         return {};
-    // In UTC by toUTC(): Qt 6.8 deprecates the Qt::TimeSpec argument that Qt 6.4 needs.
-    return QDateTime::fromMSecsSinceEpoch(value.toLongLong()).toUTC();
+    return utcFromMSecsSinceEpoch(value.toLongLong());
 }
 
 } // namespace csm

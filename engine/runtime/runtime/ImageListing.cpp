@@ -1,6 +1,7 @@
 #include "runtime/ImageListing.h"
 
 #include "core/JsonLines.h"
+#include "core/UtcDateTime.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -69,9 +70,8 @@ QList<ImageInfo> ImageListing::fromPodmanJson(const QByteArray& output)
             continue;
         image.sizeBytes = qint64(entry.value(QLatin1String("Size")).toDouble());
         const QJsonValue created = entry.value(QLatin1String("Created"));
-        // In UTC by toUTC(): Qt 6.8 deprecates the Qt::TimeSpec argument that Qt 6.4 needs.
         if (created.isDouble() && created.toDouble() > 0)
-            image.created = QDateTime::fromSecsSinceEpoch(qint64(created.toDouble())).toUTC();
+            image.created = utcFromMSecsSinceEpoch(qint64(created.toDouble()) * 1000);
         QStringList names;
         const QJsonArray nameArray = entry.value(QLatin1String("Names")).toArray();
         for (const QJsonValue& name : nameArray) {
