@@ -77,8 +77,10 @@ private:
 class RecordingServices final : public SandboxRunServices
 {
 public:
-    RecordingServices()
-        : m_reaper(m_runtime)
+    // `engineProgram`: what the runtime would start (a stopped run removes its container).
+    explicit RecordingServices(const QString& engineProgram = QStringLiteral("podman"))
+        : m_runtime(engineProgram)
+        , m_reaper(m_runtime)
         , m_queue(RunQueue::Limits{1, 8})
     {}
 
@@ -387,14 +389,16 @@ private Q_SLOTS:
     {
         // Programs that run until stopped, each given 1 s, started 37 ms apart: a coarse timer
         // (QTimer's default) rounds its moment to a boundary up to 5 % either side, so some of
-        // them would be stopped early. Each has its own services, so that they run at once.
+        // them would be stopped early. Each has its own services, so that they run at once, and
+        // an engine program that does not exist: the container a stop removes is only a name.
         constexpr int kRuns = 6;
         constexpr int kTimeoutMs = 1'000;
         std::vector<std::unique_ptr<RecordingServices>> services;
         std::vector<std::unique_ptr<SandboxRun>> runs;
         std::vector<std::optional<ExecutionResult>> results(kRuns);
         for (int i = 0; i < kRuns; ++i) {
-            services.push_back(std::make_unique<RecordingServices>());
+            services.push_back(
+                std::make_unique<RecordingServices>(QStringLiteral("/nonexistent/podman")));
             services.back()->warmReady = true;
             services.back()->answer = frame(CSM_FRAME_STARTED);
             RunRequest request = pythonRequest();
