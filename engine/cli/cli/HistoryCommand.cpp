@@ -30,16 +30,16 @@ constexpr int kDefaultListLimit = 20;
 constexpr int kExportPage = 200;
 constexpr int kCodeColumnChars = 48;
 
-const QString& commandName()
+const QString& historyCommandName()
 {
     static const QString name = QStringLiteral("code-sandbox-mcp history");
     return name;
 }
 
-const Subcommands& subcommands()
+const Subcommands& historySubcommands()
 {
     static const Subcommands commands(
-        commandName(),
+        historyCommandName(),
         QStringLiteral(
             "The run history: every tool call of every Code Sandbox process of this user."),
         {
@@ -158,7 +158,7 @@ std::optional<int> wholeNumber(const QString& text, int minimum)
 
 HistoryCommand::HistoryCommand(QStringList arguments, const QProcessEnvironment& environment,
                                QTextStream& out, QTextStream& err, QObject* parent)
-    : Command(subcommands(), {}, std::move(arguments), environment, out, err, parent)
+    : Command(historySubcommands(), {}, std::move(arguments), environment, out, err, parent)
     , m_limit(QStringLiteral("limit"),
               QStringLiteral("Show the newest N runs (default %1; 0: all).").arg(kDefaultListLimit),
               QStringLiteral("N"))
@@ -222,7 +222,7 @@ HistoryStore* HistoryCommand::openHistory()
 {
     Expected<std::unique_ptr<HistoryStore>> opened = HistoryStore::open(m_historyPath);
     if (!opened) {
-        err() << commandName() << ": " << opened.error() << '\n';
+        err() << historyCommandName() << ": " << opened.error() << '\n';
         finish(Failed);
         return nullptr;
     }
@@ -232,7 +232,7 @@ HistoryStore* HistoryCommand::openHistory()
 
 void HistoryCommand::historyFailed(const char* what, const QString& reason)
 {
-    err() << commandName() << ": cannot " << what << " the run history "
+    err() << historyCommandName() << ": cannot " << what << " the run history "
           << QDir::toNativeSeparators(m_historyPath) << ": " << reason << '\n';
     finish(Failed);
 }
@@ -402,7 +402,7 @@ void HistoryCommand::prune()
         HistoryRetention& kept = history->retention();
         const auto warnIfFailed = [this](const auto& step) {
             if (!step)
-                err() << commandName() << ": " << step.error() << '\n';
+                err() << historyCommandName() << ": " << step.error() << '\n';
         };
         warnIfFailed(kept.enableIncrementalVacuum());
         warnIfFailed(kept.vacuumIfWorthIt());

@@ -21,7 +21,7 @@ namespace csm {
 
 namespace {
 
-const QString& commandName()
+const QString& secretsCommandName()
 {
     static const QString name = QStringLiteral("code-sandbox-mcp secrets");
     return name;
@@ -32,10 +32,10 @@ QString defaultDataDir()
     return HistoryLocation::dataDir({}, {});
 }
 
-const Subcommands& subcommands()
+const Subcommands& secretsSubcommands()
 {
     static const Subcommands commands(
-        commandName(),
+        secretsCommandName(),
         QStringLiteral("Named secrets that Code Sandbox servers give to their sandboxes as "
                        "environment variables.\nValues are kept in the OS keychain (or, with "
                        "--secrets-file, in a private file); they are\nnever shown, logged or "
@@ -154,7 +154,7 @@ struct SecretsCommand::Invocation
 SecretsCommand::SecretsCommand(QStringList arguments, const QProcessEnvironment& environment,
                                QTextStream& out, QTextStream& err, SecretInput& input,
                                QObject* parent)
-    : Command(subcommands(), {}, std::move(arguments), environment, out, err, parent)
+    : Command(secretsSubcommands(), {}, std::move(arguments), environment, out, err, parent)
     , m_dataDir(QStringLiteral("data-dir"),
                 QStringLiteral("Folder of the secrets (secrets.json) and the run history, shared "
                                "with other Code Sandbox processes. Default: "
@@ -315,7 +315,7 @@ void SecretsCommand::reportStored(const SetRequest& request)
     if (!request.replacing && !request.passThrough) {
         err() << "Sandboxes do not see " << request.name
               << " yet. To give it to every sandbox as an environment variable, run:\n  "
-              << commandName() << " pass-through " << request.name << " on"
+              << secretsCommandName() << " pass-through " << request.name << " on"
               << request.locationOptions << '\n';
     }
     finish(Ok);

@@ -17,7 +17,7 @@ namespace csm {
 namespace {
 
 // Rows a prune deletes per transaction: a few hundred keeps each transaction short.
-constexpr int kDeleteBatch = 500;
+constexpr int kPruneBatch = 500;
 // vacuumIfWorthIt: at least this many free pages, and a fifth of the file.
 constexpr qint64 kVacuumMinFreePages = 256;
 constexpr int kVacuumPagesPerTransaction = 1024;
@@ -109,13 +109,13 @@ Expected<void> HistoryRetention::pruneByCountAndAge(const RetentionPolicy& polic
                 return deletion.deleteWhere(
                     QStringLiteral("id IN (SELECT id FROM runs WHERE status != ? AND (") +
                         conditions.join(QStringLiteral(" OR ")) +
-                        QStringLiteral(") ORDER BY id LIMIT %1)").arg(kDeleteBatch),
+                        QStringLiteral(") ORDER BY id LIMIT %1)").arg(kPruneBatch),
                     values);
             });
         if (!deleted)
             return Unexpected(deleted.error());
         *total += static_cast<int>(*deleted);
-        if (*deleted < kDeleteBatch)
+        if (*deleted < kPruneBatch)
             return {};
     }
 }
@@ -150,7 +150,7 @@ Expected<void> HistoryRetention::pruneBySize(qint64 maxBytes, int* total)
                 oldest.prepare(QStringLiteral("SELECT id, length(code) + length(stdout_text) + "
                                               "length(stderr_text) + length(error_message) FROM "
                                               "runs WHERE status != ? ORDER BY id LIMIT %1")
-                                   .arg(kDeleteBatch));
+                                   .arg(kPruneBatch));
                 oldest.addBindValue(RunStatusTraits::toString(RunStatus::Running));
                 if (Expected<void> read =
                         m_database.execute(oldest, "pruning the history to its size limit");

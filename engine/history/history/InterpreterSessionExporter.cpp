@@ -1,6 +1,7 @@
 #include "history/InterpreterSessionExporter.h"
 
 #include "core/PrivateFiles.h"
+#include "history/IsoTime.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -109,12 +110,6 @@ QString trimmedCode(const QString& code)
 QString utcTime(const QDateTime& time)
 {
     return time.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) + QStringLiteral(" UTC");
-}
-
-QJsonValue isoTimeOrNull(const QDateTime& time)
-{
-    return time.isValid() ? QJsonValue(time.toUTC().toString(Qt::ISODateWithMs))
-                          : QJsonValue(QJsonValue::Null);
 }
 
 QString sizeText(qint64 bytes)

@@ -1,5 +1,7 @@
 #include "history/RunExporter.h"
 
+#include "history/IsoTime.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -15,16 +17,6 @@ namespace csm {
 namespace {
 
 using CsvColumn = std::pair<QString, QString (*)(const RunRecord&)>;
-
-QString isoTime(const QDateTime& time)
-{
-    return time.isValid() ? time.toUTC().toString(Qt::ISODateWithMs) : QString();
-}
-
-QJsonValue isoTimeOrNull(const QDateTime& time)
-{
-    return time.isValid() ? QJsonValue(isoTime(time)) : QJsonValue(QJsonValue::Null);
-}
 
 QString limitsText(const RunRecord& run)
 {

@@ -19,7 +19,7 @@ namespace csm {
 namespace {
 
 // Rows a remove deletes per statement: a few hundred keeps each statement short.
-constexpr int kDeleteBatch = 500;
+constexpr int kRemoveBatch = 500;
 
 QVariant exitCodeValue(const std::optional<int>& exitCode)
 {
@@ -394,8 +394,8 @@ Expected<void> RunLedger::remove(const QList<qint64>& ids)
         return {};
     const Expected<qint64> deleted = RunDeletion::inTransaction(
         m_database, "deleting runs", [&](RunDeletion& deletion) -> Expected<void> {
-            for (qsizetype first = 0; first < ids.size(); first += kDeleteBatch) {
-                const QList<qint64> batch = ids.mid(first, kDeleteBatch);
+            for (qsizetype first = 0; first < ids.size(); first += kRemoveBatch) {
+                const QList<qint64> batch = ids.mid(first, kRemoveBatch);
                 QStringList marks;
                 marks.reserve(batch.size());
                 QVariantList values;

@@ -10,7 +10,7 @@ namespace {
 // later cell may repeat, and the completion value; Node's own REPL module rewrites await cells
 // instead, and cannot declare a name twice. --expose-internals is for the parser Node ships
 // (acorn), which finds a cell's import() calls: code the inspector compiled has no module loader.
-constexpr char kSource[] = R"js((() => {
+constexpr char kDriverSource[] = R"js((() => {
   // Code Sandbox: a JavaScript session (the launcher's --session). Each cell arrives on stdin (an
   // 8-byte length, the cell's 8-byte tag, then the code); after it, "e", the tag and its status go
   // to the launcher on CSM_READY_FD, which ends a cell only on its own tag. The cells' own stdin
@@ -307,7 +307,7 @@ QStringList NodeInterpreterDriver::command()
 
 QString NodeInterpreterDriver::source()
 {
-    return QString::fromUtf8(kSource);
+    return QString::fromUtf8(kDriverSource);
 }
 
 } // namespace csm

@@ -11,7 +11,7 @@ namespace {
 // end are saved when the program's code ends (normally, by an exception or by sys.exit), not in
 // an atexit hook: pyplot registers its own atexit hook later, which would run first and close
 // them.
-constexpr char kSource[] = R"py(import sys
+constexpr char kBootstrapSource[] = R"py(import sys
 
 
 def _csm_bootstrap():
@@ -333,7 +333,7 @@ QStringList PythonBootstrap::sessionCommand(Imports imports)
 
 QString PythonBootstrap::source()
 {
-    return QString::fromUtf8(kSource);
+    return QString::fromUtf8(kBootstrapSource);
 }
 
 } // namespace csm

@@ -14,7 +14,7 @@
 namespace csm {
 
 namespace {
-QString languageOf(const QString& tool)
+QString languageOfTool(const QString& tool)
 {
     return tool == QLatin1String("run_js_code") ? QStringLiteral("javascript")
                                                 : QStringLiteral("python");
@@ -65,7 +65,7 @@ ApprovalDialog::ApprovalDialog(const ApprovalRequest& request, QWidget* parent)
             .arg(Plural::of(hidden, "invisible or text-direction character",
                             "invisible or text-direction characters")));
     m_hiddenWarning->setVisible(hidden > 0);
-    m_code->showCode(code.text(), languageOf(request.tool));
+    m_code->showCode(code.text(), languageOfTool(request.tool));
     // No horizontal scrolling: the end of a long line cannot hide beyond the right edge.
     m_code->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_code->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
