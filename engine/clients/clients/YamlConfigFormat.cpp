@@ -38,7 +38,7 @@ Expected<YAML::Node> load(const QByteArray& text)
 }
 
 // A key of a mapping and its value.
-struct Member
+struct YamlMember
 {
     YAML::Node key;
     YAML::Node value;
@@ -46,14 +46,14 @@ struct Member
 };
 
 // A member looked for: nothing when there is none.
-using Found = Expected<std::optional<Member>>;
+using Found = Expected<std::optional<YamlMember>>;
 const Found kNone = Found(std::nullopt);
 
 // The member `key` of `map`. Fails when there are several, since YAML forbids it and clients
 // differ in which one they take.
 Found memberOf(const YAML::Node& map, const QString& key)
 {
-    std::optional<Member> found;
+    std::optional<YamlMember> found;
     if (!map.IsMap())
         return found;
     const std::string wanted = key.toStdString();
@@ -67,7 +67,7 @@ Found memberOf(const YAML::Node& map, const QString& key)
                                              "which one counts is unclear; fix that by hand")
                                   .arg(key));
         }
-        found = Member{it->first, it->second, true};
+        found = YamlMember{it->first, it->second, true};
     }
     return found;
 }
@@ -252,7 +252,7 @@ ClientConfigChange YamlConfigFormat::merge(const QByteArray& text, const QString
         change.error = serversFound.error();
         return change;
     }
-    const std::optional<Member>& servers = *serversFound;
+    const std::optional<YamlMember>& servers = *serversFound;
     if (servers && !servers->value.IsMap() && !servers->value.IsNull()) {
         change.error = QStringLiteral("\"%1\" is not a mapping").arg(m_serversKey);
         return change;
@@ -262,7 +262,7 @@ ClientConfigChange YamlConfigFormat::merge(const QByteArray& text, const QString
         change.error = existingFound.error();
         return change;
     }
-    const std::optional<Member>& existing = *existingFound;
+    const std::optional<YamlMember>& existing = *existingFound;
     const QJsonValue expected = canonical(QJsonValue(JsonTextWriter::toObject(value)));
     if (existing && canonical(existing->value) == expected) {
         change.action = Action::Unchanged;
@@ -330,9 +330,9 @@ ClientConfigChange YamlConfigFormat::merge(const QByteArray& text, const QString
 
     // A check of what was written: anything it cannot read is a mismatch.
     const Expected<YAML::Node> after = load(document);
-    const std::optional<Member> serversAfter =
+    const std::optional<YamlMember> serversAfter =
         after ? memberOf(*after, m_serversKey).valueOr(std::nullopt) : std::nullopt;
-    const std::optional<Member> written =
+    const std::optional<YamlMember> written =
         serversAfter ? memberOf(serversAfter->value, name).valueOr(std::nullopt) : std::nullopt;
     return outcome(text, change.action, document,
                    written && canonical(written->value) == expected &&
@@ -353,11 +353,11 @@ ClientConfigChange YamlConfigFormat::remove(const QByteArray& text, const QStrin
     const Found serversFound = memberOf(*before, m_serversKey);
     if (!serversFound)
         return failed(serversFound.error());
-    const std::optional<Member>& servers = *serversFound;
+    const std::optional<YamlMember>& servers = *serversFound;
     const Found existingFound = servers ? memberOf(servers->value, name) : kNone;
     if (!existingFound)
         return failed(existingFound.error());
-    const std::optional<Member>& existing = *existingFound;
+    const std::optional<YamlMember>& existing = *existingFound;
     if (!existing)
         return notFound(text);
     const std::optional<qsizetype> line = keyLineOf(text, existing->key);
@@ -386,7 +386,7 @@ ClientConfigChange YamlConfigFormat::remove(const QByteArray& text, const QStrin
     }
 
     const Expected<YAML::Node> after = load(document);
-    const std::optional<Member> serversAfter =
+    const std::optional<YamlMember> serversAfter =
         after ? memberOf(*after, m_serversKey).valueOr(std::nullopt) : std::nullopt;
     return outcome(
         text, Action::Removed, document,
@@ -406,7 +406,7 @@ Expected<QMap<QString, QJsonObject>> YamlConfigFormat::servers(const QByteArray&
     const Found serversFound = memberOf(*root, m_serversKey);
     if (!serversFound)
         return Unexpected(serversFound.error());
-    const std::optional<Member>& servers = *serversFound;
+    const std::optional<YamlMember>& servers = *serversFound;
     if (servers && servers->value.IsMap()) {
         for (auto it = servers->value.begin(); it != servers->value.end(); ++it)
             found.insert(QString::fromStdString(it->first.Scalar()),

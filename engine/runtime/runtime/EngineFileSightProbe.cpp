@@ -1,6 +1,7 @@
 #include "runtime/EngineFileSightProbe.h"
 
 #include "runtime/ContainerRuntime.h"
+#include "runtime/EngineMessage.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -19,11 +20,6 @@ namespace csm {
 namespace {
 
 constexpr char kMarkerName[] = "marker";
-
-QString firstLine(const QByteArray& text)
-{
-    return QString::fromUtf8(text).trimmed().section(QLatin1Char('\n'), 0, 0).left(300);
-}
 
 } // namespace
 
@@ -120,8 +116,8 @@ void EngineFileSightProbe::onStepFailed()
         m_step->deleteLater();
         m_step = nullptr;
     }
-    finish({Answer::Unknown,
-            QStringLiteral("the engine did not answer (%1)").arg(firstLine(m_stepError))});
+    finish({Answer::Unknown, QStringLiteral("the engine did not answer (%1)")
+                                 .arg(engineMessageLine(m_stepError, 300))});
 }
 
 void EngineFileSightProbe::onImageChecked(int exitCode)
@@ -192,9 +188,9 @@ EngineFileSightProbe::Result EngineFileSightProbe::interpret(int exitCode,
     if (namesAPath)
         return {Answer::DoesNotSee,
                 QStringLiteral("a container could not mount a file of this machine (%1)")
-                    .arg(firstLine(standardError))};
+                    .arg(engineMessageLine(standardError, 300))};
     return {Answer::Unknown, QStringLiteral("a container could not be started there (%1)")
-                                 .arg(firstLine(standardError))};
+                                 .arg(engineMessageLine(standardError, 300))};
 }
 
 } // namespace csm

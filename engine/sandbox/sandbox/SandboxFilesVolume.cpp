@@ -4,6 +4,7 @@
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerRuntime.h"
 #include "runtime/ContainerSpec.h"
+#include "runtime/EngineMessage.h"
 #include "sandbox/NodeFetchPreload.h"
 
 #include <QCryptographicHash>
@@ -20,11 +21,6 @@ namespace csm {
 namespace {
 // A step of a healthy engine takes well under a second; runs wait for the fill.
 constexpr int kStepTimeoutMs = 30'000;
-
-QString firstLine(const QByteArray& text)
-{
-    return QString::fromUtf8(text).trimmed().section(u'\n', 0, 0).left(500);
-}
 
 // What `volume inspect` (ContainerRuntime::volumeCheckArguments) says of each volume that exists:
 // the id its maker gave it, and, for a marker, the id of the volume it vouches for.
@@ -353,7 +349,7 @@ void SandboxFilesVolume::markVerified()
             if (exitCode != 0 && !error.contains("already exists")) {
                 qCInfo(lcSandbox).noquote()
                     << "could not mark" << m_name
-                    << "as checked; the next server fills it again:" << firstLine(error);
+                    << "as checked; the next server fills it again:" << engineMessageLine(error);
             }
             finishWithTheVolume();
         });
@@ -422,10 +418,11 @@ void SandboxFilesVolume::fail(const QString& what, const QByteArray& standardErr
 {
     removeHelper();
     m_failure = failure;
-    m_error = QStringLiteral("%1 %2: %3")
-                  .arg(what, m_name,
-                       firstLine(standardError).isEmpty() ? QStringLiteral("no reason given")
-                                                          : firstLine(standardError));
+    m_error =
+        QStringLiteral("%1 %2: %3")
+            .arg(what, m_name,
+                 engineMessageLine(standardError).isEmpty() ? QStringLiteral("no reason given")
+                                                            : engineMessageLine(standardError));
     qCWarning(lcSandbox).noquote()
         << "the sandbox's launcher could not be put on the engine:" << m_error;
     Q_EMIT finished();

@@ -4,15 +4,9 @@
 #include "core/Version.h"
 #include "runtime/ContainerLabels.h"
 #include "runtime/ContainerRuntime.h"
+#include "runtime/EngineMessage.h"
 
 namespace csm {
-
-namespace {
-QString firstLine(const QByteArray& text)
-{
-    return QString::fromUtf8(text).trimmed().section(u'\n', 0, 0);
-}
-} // namespace
 
 StaleContainerSweeper::StaleContainerSweeper(const ContainerRuntime& runtime, QString hostName,
                                              LivenessCheck isAlive, QObject* parent)
@@ -105,7 +99,7 @@ void StaleContainerSweeper::onListed(QProcess* process, int exitCode, QProcess::
                  .arg(m_runtime.name())
                  .arg(exitCode)
                  .arg(errors.trimmed().isEmpty() ? QStringLiteral("no message")
-                                                 : firstLine(errors)));
+                                                 : engineMessageLine(errors)));
         return;
     }
     const QList<ContainerInfo> containers = m_runtime.parseContainerList(output);
@@ -157,7 +151,7 @@ void StaleContainerSweeper::onRemoved(const ContainerInfo& container, QProcess* 
     } else {
         const QString reason = process->error() == QProcess::FailedToStart
                                    ? process->errorString()
-                                   : firstLine(process->readAllStandardError());
+                                   : engineMessageLine(process->readAllStandardError());
         qCWarning(lcSandbox).noquote() << QStringLiteral("could not remove stale container %1: %2")
                                               .arg(container.displayName(), reason);
     }
