@@ -1,4 +1,5 @@
-# CPack: a .deb for Debian 12 and a relocatable .tar.gz, from the install rules.
+# CPack: a .deb for the Debian release it is built on and a relocatable .tar.gz, from the install
+# rules.
 #   cmake --build <build> --target package     (both), or cpack -G DEB|TGZ in <build>.
 set(CPACK_PACKAGE_NAME code-sandbox)
 set(CPACK_PACKAGE_VENDOR "The Code Sandbox developers")
@@ -15,6 +16,31 @@ set(CPACK_PACKAGE_CHECKSUM SHA256)
 # their launcher and image recipes relative to bin/, so it runs from wherever it is unpacked.
 set(CPACK_INCLUDE_TOPLEVEL_DIRECTORY ON)
 
+# A .deb depends on the library packages of the release it was built on (dpkg-shlibdeps), which
+# another release may not have (Debian 12's libyaml-cpp0.7 is libyaml-cpp0.8 in Debian 13): its
+# version names that release the way Debian's own backports do, code-sandbox_<version>~deb12 and
+# ~deb13.
+set(csm_release_default "")
+if(EXISTS /etc/os-release)
+    file(STRINGS /etc/os-release csm_os_release REGEX "^(ID|VERSION_ID)=")
+    set(csm_os_id "")
+    set(csm_os_version "")
+    foreach(line IN LISTS csm_os_release)
+        if(line MATCHES "^ID=\"?([^\"]*)\"?$")
+            set(csm_os_id ${CMAKE_MATCH_1})
+        elseif(line MATCHES "^VERSION_ID=\"?([^\"]*)\"?$")
+            set(csm_os_version ${CMAKE_MATCH_1})
+        endif()
+    endforeach()
+    if(csm_os_id STREQUAL "debian" AND csm_os_version MATCHES "^[0-9]+$")
+        set(csm_release_default "deb${csm_os_version}")
+    endif()
+endif()
+set(CSM_PACKAGE_RELEASE "${csm_release_default}" CACHE STRING
+    "the Debian release the .deb is for, in its version (<version>~<release>): deb12, deb13")
+if(CSM_PACKAGE_RELEASE)
+    set(CPACK_DEBIAN_PACKAGE_VERSION "${PROJECT_VERSION}~${CSM_PACKAGE_RELEASE}")
+endif()
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)

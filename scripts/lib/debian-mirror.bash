@@ -1,0 +1,46 @@
+# Sourced: the Debian archive this machine's apt uses, for debootstrap and apt in roots made from
+# it, as containers/build-images finds it: never a hard-coded host where the machine has its own.
+
+# The archive of this machine's apt sources that serves SUITE (deb822 first, then one-line
+# lists); nothing when none does.
+debian_mirror_of_suite() {
+    local suite=$1
+    local f uri
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -r "$f" ] || continue
+        uri=$(awk -v suite="$suite" '
+            function flush() {
+                if (deb && has_suite && uri != "" && uri !~ /security/) { print uri; found = 1; exit }
+                deb = 0; has_suite = 0; uri = ""
+            }
+            /^[ \t]*$/ { flush(); next }
+            /^[ \t]*#/ { next }
+            { key = tolower($1); sub(/:$/, "", key) }
+            key == "types"  { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+            key == "suites" { for (i = 2; i <= NF; i++) if ($i == suite) has_suite = 1 }
+            key == "uris"   { uri = $2 }
+            END { if (!found) flush() }
+        ' "$f")
+        [ -n "$uri" ] && { echo "$uri"; return; }
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -r "$f" ] || continue
+        uri=$(awk -v suite="$suite" '$1 == "deb" && $2 !~ /security/ && $3 == suite { print $2; exit }' "$f")
+        [ -n "$uri" ] && { echo "$uri"; return; }
+    done
+}
+
+
+# debian_mirror SUITE: the archive to fetch SUITE from. The one this machine's sources name for
+# it, else the one they name for this machine's own release (a mirror carries every release),
+# else Debian's own.
+debian_mirror() {
+    local uri codename=""
+    uri=$(debian_mirror_of_suite "$1")
+    if [ -z "$uri" ] && [ -r /etc/os-release ]; then
+        # shellcheck disable=SC1091
+        codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+        [ -n "$codename" ] && uri=$(debian_mirror_of_suite "$codename")
+    fi
+    echo "${uri:-http://deb.debian.org/debian}"
+}
