@@ -32,15 +32,21 @@ debian_mirror_of_suite() {
 
 
 # debian_mirror SUITE: the archive to fetch SUITE from. The one this machine's sources name for
-# it, else the one they name for this machine's own release (a mirror carries every release),
-# else Debian's own.
+# it; else, on Debian, the http(s) archive they name for this machine's own release (a Debian
+# mirror carries every release; a derivative's archive or an apt method like mirror+file: would
+# not do); else Debian's own.
 debian_mirror() {
-    local uri codename=""
+    local uri="" id="" codename=""
     uri=$(debian_mirror_of_suite "$1")
     if [ -z "$uri" ] && [ -r /etc/os-release ]; then
         # shellcheck disable=SC1091
+        id=$(. /etc/os-release && echo "${ID:-}")
+        # shellcheck disable=SC1091
         codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-        [ -n "$codename" ] && uri=$(debian_mirror_of_suite "$codename")
+        if [ "$id" = debian ] && [ -n "$codename" ]; then
+            uri=$(debian_mirror_of_suite "$codename")
+            [[ $uri == http://* || $uri == https://* ]] || uri=""
+        fi
     fi
     echo "${uri:-http://deb.debian.org/debian}"
 }
