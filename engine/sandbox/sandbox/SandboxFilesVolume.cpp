@@ -418,11 +418,9 @@ void SandboxFilesVolume::fail(const QString& what, const QByteArray& standardErr
 {
     removeHelper();
     m_failure = failure;
-    m_error =
-        QStringLiteral("%1 %2: %3")
-            .arg(what, m_name,
-                 engineMessageLine(standardError).isEmpty() ? QStringLiteral("no reason given")
-                                                            : engineMessageLine(standardError));
+    const QString reason = engineMessageLine(standardError);
+    m_error = QStringLiteral("%1 %2: %3")
+                  .arg(what, m_name, reason.isEmpty() ? QStringLiteral("no reason given") : reason);
     qCWarning(lcSandbox).noquote()
         << "the sandbox's launcher could not be put on the engine:" << m_error;
     Q_EMIT finished();

@@ -1,5 +1,17 @@
-# Sourced: the Debian archive this machine's apt uses, for debootstrap and apt in roots made from
-# it, as containers/build-images finds it: never a hard-coded host where the machine has its own.
+# Sourced by the tools that make Debian roots (packaging/build-debs, tests/package/deb-install):
+# the archive to make them from, and how a command runs inside one.
+
+# debian_root_run ROOT COMMAND...: COMMAND in the root, as root, with a clean environment (none of
+# this machine's variables reach apt or the build there).
+debian_root_run() {
+    local root=$1
+    shift
+    chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+# The Debian archive this machine's apt uses, as containers/build-images finds it: never a
+# hard-coded host where the machine has its own.
 
 # The archive of this machine's apt sources that serves SUITE (deb822 first, then one-line
 # lists); nothing when none does.
