@@ -1,4 +1,4 @@
-// Compiled into every test executable (csm_test_process_name, an interface source).
+// Linked into every test executable (csm_test_startup, compiled once as an object library).
 //
 // A test that runs sandboxes in its own process (the GUI tests' embedded server, a runner) labels
 // their containers with its pid as their server's. Every server that starts sweeps the

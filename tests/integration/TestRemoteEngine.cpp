@@ -1,4 +1,4 @@
-// Compiled into every test executable (csm_test_remote_engine, an interface source).
+// Linked into every test executable (csm_test_startup, compiled once as an object library).
 //
 // A test registered against a remote engine (csm_add_remote_test) gets CSM_TEST_REMOTE_ENV: the
 // file where tests/remote/remote-engine wrote what leads an engine CLI there (DOCKER_HOST,
