@@ -37,6 +37,35 @@ step() {
     printf '\n== %s\n' "$step_current" >&2
 }
 
+# `step_beside NAME COMMAND...` starts COMMAND now, in the background with its output kept aside,
+# to run beside the steps that follow (a step that mostly waits for the network or the disk,
+# beside one that keeps the processors busy). `step_await NAME` is the step that waits for it to
+# end: it prints COMMAND's output then (with how long it ran in all), and fails as COMMAND
+# failed. The table counts only the wait, so that its total stays the script's own time.
+declare -A step_beside_pid=() step_beside_log=() step_beside_start=()
+step_beside() {
+    local name=$1
+    shift
+    step_beside_log[$name]=$(mktemp)
+    step_beside_start[$name]=$(step_now)
+    "$@" >"${step_beside_log[$name]}" 2>&1 &
+    step_beside_pid[$name]=$!
+    printf '\n== %s: started, beside the next steps\n' "$name" >&2
+}
+
+# step_await NAME [HINT]: see step_beside.
+step_await() {
+    local name=$1 status=0
+    step "$name" "${2:-}"
+    wait "${step_beside_pid[$name]}" || status=$?
+    unset 'step_beside_pid[$name]'
+    cat "${step_beside_log[$name]}" >&2
+    rm -f "${step_beside_log[$name]}"
+    awk -v start="${step_beside_start[$name]}" -v end="$(step_now)" \
+        'BEGIN { printf "(%.1f s in all, beside the steps before this one)\n", end - start }' >&2
+    return "$status"
+}
+
 # Prints this script's own table (not when the steps go to the caller's CSM_STEP_TIMES).
 step_own_table_print() {
     [ "$step_own_table" -eq 1 ] || return 0
@@ -53,6 +82,11 @@ step_finish() {
 
 step_exit() {
     local status=$?
+    # A command still running beside the steps (step_beside) ends with the script.
+    local pid
+    for pid in "${step_beside_pid[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
     if [ -n "$step_current" ]; then
         if [ "$status" -ne 0 ]; then
             printf '\n%s: the step "%s" failed (exit %s).\n' "$step_script" "$step_current" \
