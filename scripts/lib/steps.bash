@@ -48,6 +48,8 @@ step_beside() {
     shift
     step_beside_log[$name]=$(mktemp)
     step_beside_start[$name]=$(step_now)
+    # In the script's own process group, not one of its own: a sudo inside it can still ask for
+    # a password on the terminal (a background group reading it would be stopped).
     "$@" >"${step_beside_log[$name]}" 2>&1 &
     step_beside_pid[$name]=$!
     printf '\n== %s: started, beside the next steps\n' "$name" >&2
@@ -80,12 +82,26 @@ step_finish() {
     step_own_table_print
 }
 
+# step_stop_tree PID: stops PID and its descendants (found before PID stops, so that none is
+# left behind with another parent; PID first, so that it starts no more).
+step_stop_tree() {
+    local children
+    children=$(pgrep -P "$1" || true)
+    kill "$1" 2>/dev/null || true
+    local child
+    for child in $children; do
+        step_stop_tree "$child"
+    done
+}
+
 step_exit() {
     local status=$?
-    # A command still running beside the steps (step_beside) ends with the script.
-    local pid
-    for pid in "${step_beside_pid[@]}"; do
-        kill "$pid" 2>/dev/null || true
+    # A command still running beside the steps (step_beside) ends with the script, with every
+    # process it started.
+    local name
+    for name in "${!step_beside_pid[@]}"; do
+        step_stop_tree "${step_beside_pid[$name]}"
+        rm -f "${step_beside_log[$name]}"
     done
     if [ -n "$step_current" ]; then
         if [ "$status" -ne 0 ]; then
