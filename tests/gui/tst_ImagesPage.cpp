@@ -224,12 +224,8 @@ private Q_SLOTS:
         ImagesPage& page = findNamed<ImagesPage>(*m_window, "imagesPage");
         findNamed<QPlainTextEdit>(page, "log").clear();
         const QString dockerfile = m_work.filePath(QStringLiteral("Dockerfile.quick"));
-        // A label of this test's own: the same test against the same engine reached otherwise
-        // (the remote suite) may build at the same time, and the engine's build cache would
-        // give both the one image, which a container of one would keep from neither's removal.
-        QVERIFY(writeFile(dockerfile,
-                          "FROM " + m_base.toUtf8() + "\nLABEL csm.test=" +
-                              TestEngine::ownName(QStringLiteral("images-page")).toUtf8() + "\n"));
+        QVERIFY(
+            writeFile(dockerfile, "FROM " + m_base.toUtf8() + "\nLABEL csm.test=images-page\n"));
         QSignalSpy finished(&operations(), &ImageOperations::finished);
         operations().buildFromDockerfile(dockerfile, m_throwaway, m_work.path());
         QTRY_VERIFY_WITH_TIMEOUT(!operations().isBusy(), kOperationTimeoutMs);

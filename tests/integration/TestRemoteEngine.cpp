@@ -40,14 +40,12 @@ namespace {
     // containers with it. Podman's service and Docker over ssh reach this machine's own engines,
     // whose local suites run beside these: each suite's servers then take the other's containers
     // for another machine's, whose pids mean nothing here, and never sweep them away mid-test
-    // (that needs root, as CI runs them; without it, such a suite must not run beside its local
-    // twin).
+    // (a remote suite needs root, as this does).
     const QByteArray hostname =
         "csm-elsewhere-" + QFileInfo(QString::fromLocal8Bit(path)).dir().dirName().toLatin1();
     if (unshare(CLONE_NEWUTS) != 0 || sethostname(hostname.constData(), hostname.size()) != 0)
-        qWarning("CSM_TEST_REMOTE_ENV: runs under this machine's hostname, not %s (no root?): "
-                 "do not run it beside the same engine's local suite",
-                 hostname.constData());
+        qFatal("CSM_TEST_REMOTE_ENV: cannot run under a hostname of its own (%s)",
+               hostname.constData());
     // The remote suites run without a network (each proxied run there starts an egress carrier
     // through the engine, which the egress suite, registered with CODE_SANDBOX_EGRESS=open,
     // covers), unless a test asks for something else.

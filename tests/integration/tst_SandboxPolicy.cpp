@@ -182,16 +182,14 @@ QString waitForRunningContainer(const QString& marker, int timeoutMs = 20'000)
     static const QRegularExpression id(QStringLiteral("[0-9a-f]{64}"));
     QDeadlineTimer deadline(timeoutMs);
     while (underGvisor() && !deadline.hasExpired()) {
-        // The sandbox whose /tmp holds the marker, among the running sandboxes of this machine's
-        // servers (the remote suites' beside this one carry another host: not theirs).
+        // The sandbox whose /tmp holds the marker, among every running sandbox of the engine
+        // (other suites' too: the marker is this test's own).
         const QStringList running =
             QString::fromLatin1(
-                TestEngine::run(
-                    {QStringLiteral("ps"), QStringLiteral("-q"), QStringLiteral("--no-trunc"),
-                     QStringLiteral("--filter"), QStringLiteral("label=code-sandbox.app"),
-                     QStringLiteral("--filter"),
-                     QStringLiteral("label=code-sandbox.host=") + QSysInfo::machineHostName(),
-                     QStringLiteral("--filter"), QStringLiteral("status=running")}))
+                TestEngine::run({QStringLiteral("ps"), QStringLiteral("-q"),
+                                 QStringLiteral("--no-trunc"), QStringLiteral("--filter"),
+                                 QStringLiteral("label=code-sandbox.app"),
+                                 QStringLiteral("--filter"), QStringLiteral("status=running")}))
                 .split(u'\n', Qt::SkipEmptyParts);
         for (const QString& container : running) {
             bool found = false;
