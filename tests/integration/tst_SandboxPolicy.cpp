@@ -182,8 +182,7 @@ QString waitForRunningContainer(const QString& marker, int timeoutMs = 20'000)
     static const QRegularExpression id(QStringLiteral("[0-9a-f]{64}"));
     QDeadlineTimer deadline(timeoutMs);
     while (underGvisor() && !deadline.hasExpired()) {
-        // The sandbox whose /tmp holds the marker, among every running sandbox of the engine
-        // (other suites' too: the marker is this test's own).
+        // The sandbox whose /tmp holds the marker (only this test's engine runs sandboxes now).
         const QStringList running =
             QString::fromLatin1(
                 TestEngine::run({QStringLiteral("ps"), QStringLiteral("-q"),
@@ -1511,16 +1510,13 @@ print(json.dumps({'tmp': os.path.exists('/tmp/left-behind'),
             QStringLiteral("csm-test-foreign-%1").arg(QCoreApplication::applicationPid());
         const QString host =
             labelsOf(liveContainer).value(QLatin1String("code-sandbox.host")).toString();
-        // This test's own: the same test on this engine reached otherwise (the remote suites)
-        // may have its foreign container at the same time.
-        const QString foreignInstance = QStringLiteral("code-sandbox.instance=csmtestforeign%1")
-                                            .arg(QCoreApplication::applicationPid());
         bool ok = false;
         TestEngine::run({QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--rm"),
                          QStringLiteral("--name"), foreign, QStringLiteral("--label"),
                          QStringLiteral("code-sandbox.app=code-sandbox-mcp"),
-                         QStringLiteral("--label"), foreignInstance, QStringLiteral("--label"),
-                         pidLabel(deadPid()), QStringLiteral("--label"),
+                         QStringLiteral("--label"),
+                         QStringLiteral("code-sandbox.instance=csmtestforeign"),
+                         QStringLiteral("--label"), pidLabel(deadPid()), QStringLiteral("--label"),
                          QStringLiteral("code-sandbox.host=csm-test-elsewhere-") + host,
                          TestEngine::localImage(QStringLiteral("code-sandbox-python:latest")),
                          QStringLiteral("python3"), QStringLiteral("-c"),
@@ -1541,7 +1537,9 @@ print(json.dumps({'tmp': os.path.exists('/tmp/left-behind'),
         const QJsonObject fine = python(*next, QStringLiteral("print('fine')"), 20);
         QCOMPARE(stdoutOf(fine), QStringLiteral("fine\n"));
 
-        QCOMPARE(TestEngine::containersWithLabel(foreignInstance), QStringList{foreign});
+        QCOMPARE(
+            TestEngine::containersWithLabel(QStringLiteral("code-sandbox.instance=csmtestforeign")),
+            QStringList{foreign});
         const auto liveResponse = m_server->waitForResponse(live, 30'000);
         QVERIFY(liveResponse);
         const QJsonObject liveResult = liveResponse->value(QLatin1String("result")).toObject();
