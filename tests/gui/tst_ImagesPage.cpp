@@ -84,12 +84,9 @@ private Q_SLOTS:
 
         // Throwaway images start from a second name of the Python image, so that what podman
         // leaves of a cancelled build is named after it, not after the real image.
-        m_base = TestEngine::localImage(TestEngine::ownName(QStringLiteral("csm-test-base")) +
-                                        QStringLiteral(":x"));
-        m_throwaway = TestEngine::localImage(TestEngine::ownName(QStringLiteral("csm-test-image")) +
-                                             QStringLiteral(":x"));
-        m_cancelled = TestEngine::localImage(
-            TestEngine::ownName(QStringLiteral("csm-test-cancelled")) + QStringLiteral(":x"));
+        m_base = TestEngine::localImage(QStringLiteral("csm-test-base:x"));
+        m_throwaway = TestEngine::localImage(QStringLiteral("csm-test-image:x"));
+        m_cancelled = TestEngine::localImage(QStringLiteral("csm-test-cancelled:x"));
         bool ok = false;
         TestEngine::run({QStringLiteral("tag"), TestEngine::localImage(kPythonImage), m_base}, &ok);
         QVERIFY(ok);
@@ -106,12 +103,12 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         m_window.reset();
-        removeQuietly({QStringLiteral("rm"), QStringLiteral("--force"), m_user});
+        removeQuietly({QStringLiteral("rm"), QStringLiteral("--force"),
+                       QStringLiteral("csm-test-image-user")});
         if (TestEngine::name() == QLatin1String("podman")) {
             // What podman leaves of a cancelled build: the working container of its base.
             removeQuietly({QStringLiteral("rm"), QStringLiteral("--force"),
-                           TestEngine::ownName(QStringLiteral("csm-test-base")) +
-                               QStringLiteral("-working-container")});
+                           QStringLiteral("csm-test-base-working-container")});
         }
         for (const QString& image : {m_cancelled, m_throwaway, m_base}) {
             if (!image.isEmpty() && TestEngine::run({QStringLiteral("image"), QStringLiteral("ls"),
@@ -263,7 +260,8 @@ private Q_SLOTS:
 
         // In use by a container: the engine refuses, the page says why, the image stays.
         bool ok = false;
-        TestEngine::run({QStringLiteral("create"), QStringLiteral("--name"), m_user, m_throwaway,
+        TestEngine::run({QStringLiteral("create"), QStringLiteral("--name"),
+                         QStringLiteral("csm-test-image-user"), m_throwaway,
                          QStringLiteral("true")},
                         &ok);
         QVERIFY(ok);
@@ -271,13 +269,13 @@ private Q_SLOTS:
         removeThroughThePage(m_throwaway);
         QVERIFY2(logText(page).contains(QLatin1String("Failed with exit code")),
                  qPrintable(logText(page)));
-        QVERIFY2(logText(page).contains(m_user) ||
+        QVERIFY2(logText(page).contains(QLatin1String("csm-test-image-user")) ||
                      logText(page).contains(QLatin1String("in use")) ||
                      logText(page).contains(QLatin1String("is using")),
                  qPrintable(logText(page)));
         QVERIFY(TestEngine::hasLocalImage(m_throwaway.section(u'/', -1)));
 
-        TestEngine::run({QStringLiteral("rm"), m_user}, &ok);
+        TestEngine::run({QStringLiteral("rm"), QStringLiteral("csm-test-image-user")}, &ok);
         QVERIFY(ok);
         findNamed<QPlainTextEdit>(page, "log").clear();
         removeThroughThePage(m_throwaway);
@@ -416,8 +414,6 @@ private:
     QTemporaryDir m_data;
     QTemporaryDir m_work;
     QString m_base;
-    // A container of the throwaway image, which keeps it from being removed.
-    const QString m_user = TestEngine::ownName(QStringLiteral("csm-test-image-user"));
     QString m_throwaway;
     QString m_cancelled;
     std::unique_ptr<MainWindow> m_window;

@@ -1,6 +1,5 @@
 #include "TestEngine.h"
 
-#include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -149,11 +148,6 @@ QStringList TestEngine::serverArguments()
 QString TestEngine::localImage(const QString& image)
 {
     return name() == QLatin1String("podman") ? QStringLiteral("localhost/") + image : image;
-}
-
-QString TestEngine::ownName(const QString& name)
-{
-    return QStringLiteral("%1-%2").arg(name).arg(QCoreApplication::applicationPid());
 }
 
 QByteArray TestEngine::run(const QStringList& arguments, bool* ok)

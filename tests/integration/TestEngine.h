@@ -44,10 +44,6 @@ public:
     static QStringList serverArguments();
     // How this engine names a locally built image (podman: localhost/NAME).
     static QString localImage(const QString& image);
-    // `name` made this test process's own (name-PID): for the images and containers a test
-    // makes, which another test on the same engine (the same engine reached remotely, whose
-    // tests run beside the local ones) may be making under the same name at the same time.
-    static QString ownName(const QString& name);
     // Runs the engine CLI and returns its stdout; fails the test's expectations through `ok`.
     static QByteArray run(const QStringList& arguments, bool* ok = nullptr);
     // Whether the engine has this locally built image (named as localImage() names it).

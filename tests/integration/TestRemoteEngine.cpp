@@ -6,13 +6,8 @@
 // before main(), it reaches everything the test starts: the server under test and its engine
 // CLIs, and the test's own checks of the engine (TestEngine::run), with nothing to pass along.
 #include <QByteArray>
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QtGlobal>
-
-#include <sched.h>
-#include <unistd.h>
 
 namespace {
 
@@ -35,17 +30,6 @@ namespace {
     // so they are told where they are.
     if (qEnvironmentVariableIsEmpty("CODE_SANDBOX_ENGINE_LOCATION"))
         qputenv("CODE_SANDBOX_ENGINE_LOCATION", "remote");
-    // Their servers stand in for another machine's too: they run under a hostname of their own
-    // (this process's UTS namespace, which every server it starts shares), and label their
-    // containers with it. Podman's service and Docker over ssh reach this machine's own engines,
-    // whose local suites run beside these: each suite's servers then take the other's containers
-    // for another machine's, whose pids mean nothing here, and never sweep them away mid-test
-    // (a remote suite needs root, as this does).
-    const QByteArray hostname =
-        "csm-elsewhere-" + QFileInfo(QString::fromLocal8Bit(path)).dir().dirName().toLatin1();
-    if (unshare(CLONE_NEWUTS) != 0 || sethostname(hostname.constData(), hostname.size()) != 0)
-        qFatal("CSM_TEST_REMOTE_ENV: cannot run under a hostname of its own (%s)",
-               hostname.constData());
     // The remote suites run without a network (each proxied run there starts an egress carrier
     // through the engine, which the egress suite, registered with CODE_SANDBOX_EGRESS=open,
     // covers), unless a test asks for something else.

@@ -404,10 +404,9 @@ private Q_SLOTS:
     void customImagesReplaceOnlyTheirLanguage()
     {
         const QString customPython =
-            TestEngine::localImage(TestEngine::ownName(QStringLiteral("csm-test-custom-python")) +
-                                   QStringLiteral(":latest"));
-        const QString customJs = TestEngine::localImage(
-            TestEngine::ownName(QStringLiteral("csm-test-custom-js")) + QStringLiteral(":latest"));
+            TestEngine::localImage(QStringLiteral("csm-test-custom-python:latest"));
+        const QString customJs =
+            TestEngine::localImage(QStringLiteral("csm-test-custom-js:latest"));
         bool ok = false;
         TestEngine::run({QStringLiteral("tag"),
                          TestEngine::localImage(QStringLiteral("code-sandbox-python:latest")),

@@ -299,8 +299,7 @@ private Q_SLOTS:
 
     void customImagesArePooledToo()
     {
-        const QString custom = TestEngine::localImage(
-            TestEngine::ownName(QStringLiteral("csm-test-pooled-js")) + QStringLiteral(":latest"));
+        const QString custom = TestEngine::localImage(QStringLiteral("csm-test-pooled-js:latest"));
         bool ok = false;
         TestEngine::run({QStringLiteral("tag"),
                          TestEngine::localImage(QStringLiteral("code-sandbox-js:latest")), custom},
