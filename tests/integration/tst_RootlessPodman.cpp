@@ -158,8 +158,10 @@ private Q_SLOTS:
         // Where a cell runs: a pooled container has the launcher's socket folder mounted.
         // A server's first session of an image starts its own container and has the pool keep
         // one for the next: ready once the pool's two one-shot containers and it are.
+        // Given three minutes: rootless Podman's three starts, one of them with the imports,
+        // took more than one beside three other suites' containers.
         const auto sessionContainerReady = [](McpStdioClient& server) {
-            return server.waitForPooledReady(3);
+            return server.waitForPooledReady(3, 180'000);
         };
         const QString probe =
             QStringLiteral("import os\nprint(os.path.isdir('/.code-sandbox/io'))");
