@@ -40,17 +40,23 @@ step() {
 # `step_beside NAME COMMAND...` starts COMMAND now, in the background with its output kept aside,
 # to run beside the steps that follow (a step that mostly waits for the network or the disk,
 # beside one that keeps the processors busy). `step_await NAME` is the step that waits for it to
-# end: it prints COMMAND's output then (with how long it ran in all), and fails as COMMAND
+# end: it prints COMMAND's output then (with how long COMMAND took), and fails as COMMAND
 # failed. The table counts only the wait, so that its total stays the script's own time.
-declare -A step_beside_pid=() step_beside_log=() step_beside_start=()
+declare -A step_beside_pid=() step_beside_log=()
 step_beside() {
     local name=$1
     shift
     step_beside_log[$name]=$(mktemp)
-    step_beside_start[$name]=$(step_now)
     # In the script's own process group, not one of its own: a sudo inside it can still ask for
     # a password on the terminal (a background group reading it would be stopped).
-    "$@" >"${step_beside_log[$name]}" 2>&1 &
+    (
+        start=$(step_now)
+        status=0
+        "$@" || status=$?
+        awk -v start="$start" -v end="$(step_now)" \
+            'BEGIN { printf "(took %.1f s, beside the steps after it started)\n", end - start }'
+        exit "$status"
+    ) >"${step_beside_log[$name]}" 2>&1 &
     step_beside_pid[$name]=$!
     printf '\n== %s: started, beside the next steps\n' "$name" >&2
 }
@@ -63,8 +69,6 @@ step_await() {
     unset 'step_beside_pid[$name]'
     cat "${step_beside_log[$name]}" >&2
     rm -f "${step_beside_log[$name]}"
-    awk -v start="${step_beside_start[$name]}" -v end="$(step_now)" \
-        'BEGIN { printf "(%.1f s in all, beside the steps before this one)\n", end - start }' >&2
     return "$status"
 }
 
@@ -83,7 +87,8 @@ step_finish() {
 }
 
 # step_stop_tree PID: stops PID and its descendants (found before PID stops, so that none is
-# left behind with another parent; PID first, so that it starts no more).
+# left behind with another parent; PID first, so that it starts no more). What this account may
+# not stop (a sudo's root child) goes on.
 step_stop_tree() {
     local children
     children=$(pgrep -P "$1" || true)
@@ -100,7 +105,9 @@ step_exit() {
     # process it started.
     local name
     for name in "${!step_beside_pid[@]}"; do
-        step_stop_tree "${step_beside_pid[$name]}"
+        # Only while it is still this script's child: an ended one's pid may be another's now.
+        [ "$(ps -o ppid= -p "${step_beside_pid[$name]}" | tr -d ' ')" != "$$" ] ||
+            step_stop_tree "${step_beside_pid[$name]}"
         rm -f "${step_beside_log[$name]}"
     done
     if [ -n "$step_current" ]; then
