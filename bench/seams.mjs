@@ -5,7 +5,9 @@
 // Beside them, the same requests as raw JSON-RPC lines over stdio, without the SDK, with the
 // history and without: what the server itself spends, apart from the client's own work (the SDK
 // compiles every tool's outputSchema on `tools/list`, and checks every result against it); and
-// the same over raw HTTP/1.1 on one keep-alive socket, the server's own cost of HTTP.
+// the same over raw HTTP/1.1 on one keep-alive socket, the server's own cost of HTTP. Last, the
+// SDK's HTTP client against a Node server in this process that answers at once: the client's own
+// floor, which no server can go below.
 //
 // --stored-runs N gives each server's history the files of N earlier runs (a 30 KB chart each), as
 // a history that has been in use for a while has.
@@ -266,6 +268,51 @@ async function measureHttp() {
   }
 }
 
+// The SDK client's own cost of HTTP: the same transport against a Node server in this process
+// that answers every request at once, as code-sandbox-mcp frames its answers (JSON for a ping,
+// an event stream for tools/call) and with no work behind them. What an answer costs the client
+// beyond this is the server's.
+async function measureHttpFloor() {
+  const sdk = loadSdk();
+  const require = createRequire(pathToFileURL(sdk.from));
+  const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const http = await import('node:http');
+  const result = { content: [{ type: 'text', text: '42\n' }], isError: false };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => { body += chunk; });
+    req.on('end', () => {
+      const message = body ? JSON.parse(body) : {};
+      if (req.method !== 'POST' || message.id === undefined) {
+        res.writeHead(req.method === 'POST' ? 202 : 405).end();
+        return;
+      }
+      const answer = message.method === 'initialize'
+        ? { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '1' } }
+        : message.method === 'tools/call' ? result : {};
+      const text = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: answer });
+      if (message.method === 'tools/call') {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+        res.end(`event: message\ndata: ${text}\n\n`);
+      } else {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'floor', 'Content-Length': Buffer.byteLength(text) });
+        res.end(text);
+      }
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = new sdk.Client({ name: 'code-sandbox-bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.address().port}/mcp`)));
+  const floor = {
+    ping: await series('http floor ping', calls, () => client.ping()),
+    call: await series('http floor tools/call', Math.max(20, calls / 2),
+      () => client.callTool({ name: 'run_python_code', arguments: { code: 'x + 1' } })),
+  };
+  await client.close();
+  await new Promise((resolve) => server.close(resolve));
+  return floor;
+}
+
 const rows = (name, r) => [
   `| ${name} ping | ${r.ping.p50.toFixed(2)} | ${r.ping.p95.toFixed(2)} |`,
   `| ${name} tools/list | ${r.toolsList.p50.toFixed(2)} | ${r.toolsList.p95.toFixed(2)} |`,
@@ -286,13 +333,17 @@ await sleep(500);
 const rawHttp = await measureRawHttp();
 await sleep(500);
 const http = await measureHttp();
+await sleep(500);
+const floor = await measureHttpFloor();
 
 console.log(`SDK ${loadSdk().version}, engine ${opts.engine}, server ${path.relative(benchDir, opts.server)}` +
   (storedRuns > 0 ? `, ${storedRuns} earlier runs' files in each history` : ''));
 console.log('| request (ms) | p50 | p95 |');
 console.log('|---|---:|---:|');
 for (const line of [...rows('SDK, stdio:', stdio), ...rows('SDK, HTTP:', http), ...rows('raw JSON-RPC, stdio:', raw),
-  ...rows('raw JSON-RPC, stdio, --no-history:', rawNoHistory), ...rows('raw HTTP/1.1, keep-alive:', rawHttp)])
+  ...rows('raw JSON-RPC, stdio, --no-history:', rawNoHistory), ...rows('raw HTTP/1.1, keep-alive:', rawHttp),
+  `| SDK, HTTP, a Node server answering at once: ping | ${floor.ping.p50.toFixed(2)} | ${floor.ping.p95.toFixed(2)} |`,
+  `| SDK, HTTP, a Node server answering at once: tools/call (event stream) | ${floor.call.p50.toFixed(2)} | ${floor.call.p95.toFixed(2)} |`])
   console.log(line);
-if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ stdio, http, raw, rawNoHistory, rawHttp }, null, 2));
+if (opts.json) fs.writeFileSync(opts.json, JSON.stringify({ stdio, http, raw, rawNoHistory, rawHttp, floor }, null, 2));
 fs.rmSync(dataDir, { recursive: true, force: true });
