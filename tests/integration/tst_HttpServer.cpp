@@ -72,10 +72,14 @@ QJsonObject initializeRequest()
 }
 
 QJsonObject pythonCall(const QJsonValue& id, const QString& program,
-                       const QJsonValue& progressToken = QJsonValue::Undefined)
+                       const QJsonValue& progressToken = QJsonValue::Undefined,
+                       int timeoutSeconds = 0)
 {
+    QJsonObject arguments = code(program);
+    if (timeoutSeconds > 0)
+        arguments.insert(QStringLiteral("timeout_seconds"), timeoutSeconds);
     QJsonObject params{{QStringLiteral("name"), QStringLiteral("run_python_code")},
-                       {QStringLiteral("arguments"), code(program)}};
+                       {QStringLiteral("arguments"), arguments}};
     if (!progressToken.isUndefined())
         params.insert(QStringLiteral("_meta"),
                       QJsonObject{{QStringLiteral("progressToken"), progressToken}});
@@ -1540,12 +1544,8 @@ private Q_SLOTS:
         // and a call's timeout counts from its arrival: on a loaded 2-core machine the last ones
         // waited beyond the default 30 s. Each asks for 120 s, which this test's deadline covers.
         for (int i = 0; i < kClients; ++i) {
-            QJsonObject arguments = code(QStringLiteral("print(%1)").arg(i));
-            arguments.insert(QStringLiteral("timeout_seconds"), 120);
             const QJsonObject call =
-                rpcRequest(100 + i, QStringLiteral("tools/call"),
-                           {{QStringLiteral("name"), QStringLiteral("run_python_code")},
-                            {QStringLiteral("arguments"), arguments}});
+                pythonCall(100 + i, QStringLiteral("print(%1)").arg(i), QJsonValue::Undefined, 120);
             QVERIFY(clients.at(i)->send(post(*m_server, call, sessions.at(i))));
         }
         for (int i = 0; i < kClients; ++i) {
