@@ -751,18 +751,35 @@ private Q_SLOTS:
     {
         QFETCH(QString, tool);
         QFETCH(QString, program);
-        const QString marker = uniqueMarker();
-        QElapsedTimer clock;
-        clock.start();
         // 4 s: on a loaded machine an interpreter's own start-up has taken 2 s, and the program
         // must get to announce itself before its timeout. 15 s under gVisor, where finding the
         // announcement takes an exec into each running sandbox, each a second or more under load.
-        const int timeoutSeconds = underGvisor() ? 15 : 4;
-        const int id =
-            m_server->sendRequest(QStringLiteral("tools/call"),
-                                  toolCall(tool, code(program.arg(marker), timeoutSeconds)));
-        const QString container = waitForRunningContainer(marker);
-        QVERIFY2(!container.isEmpty(), "the program never ran");
+        int timeoutSeconds = underGvisor() ? 15 : 4;
+        QString marker;
+        QString container;
+        int id = 0;
+        QElapsedTimer clock;
+        // A cold interpreter's start-up counts within its timeout: under the full suite's load it
+        // has once taken all 4 s (stop 48's CI). A program killed before its first line says so
+        // by its empty output, and is tried once more with three times the time.
+        for (int attempt = 0; attempt < 2 && container.isEmpty(); ++attempt) {
+            if (attempt > 0)
+                timeoutSeconds *= 3;
+            marker = uniqueMarker();
+            clock.start();
+            id = m_server->sendRequest(QStringLiteral("tools/call"),
+                                       toolCall(tool, code(program.arg(marker), timeoutSeconds)));
+            container = waitForRunningContainer(marker);
+            if (!container.isEmpty())
+                break;
+            const auto unseen = m_server->waitForResponse(id, 60'000);
+            QVERIFY2(unseen, "the program was never seen running, and never answered");
+            const QJsonObject result = unseen->value(QLatin1String("result")).toObject();
+            QVERIFY2(flag(result, QStringLiteral("timed_out")) == QStringLiteral("true") &&
+                         stdoutOf(result).isEmpty(),
+                     describe(result).constData());
+        }
+        QVERIFY2(!container.isEmpty(), "the program never ran, twice");
         // Beyond the timeout: a container to start (under gVisor, seconds when the machine is
         // busy) and to kill.
         const int margin = underGvisor() ? 25'000 : 10'000;
