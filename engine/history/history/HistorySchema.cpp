@@ -12,12 +12,13 @@ namespace {
 // so an id seen by a monitor never comes to mean another run.
 HistoryMigration version1()
 {
-    HistoryMigration migration;
-    migration.version = 1;
-    migration.description = QStringLiteral("runs, counters and their indexes");
-    migration.statements = {
-        QStringLiteral("PRAGMA application_id = %1").arg(HistorySchema::kApplicationId),
-        QStringLiteral(R"(CREATE TABLE runs (
+    return {
+        .version = 1,
+        .description = QStringLiteral("runs, counters and their indexes"),
+        .statements =
+            {
+                QStringLiteral("PRAGMA application_id = %1").arg(HistorySchema::kApplicationId),
+                QStringLiteral(R"(CREATE TABLE runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     change_seq INTEGER NOT NULL,
     server_instance TEXT NOT NULL DEFAULT '',
@@ -43,19 +44,20 @@ HistoryMigration version1()
     ended_at INTEGER,
     error_message TEXT NOT NULL DEFAULT ''
 ))"),
-        QStringLiteral(R"(CREATE TABLE counters (
+                QStringLiteral(R"(CREATE TABLE counters (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     change_seq INTEGER NOT NULL,
     delete_seq INTEGER NOT NULL
 ))"),
-        QStringLiteral("INSERT INTO counters (id, change_seq, delete_seq) VALUES (1, 0, 0)"),
-        QStringLiteral("CREATE UNIQUE INDEX runs_change_seq ON runs (change_seq)"),
-        QStringLiteral("CREATE INDEX runs_started_at ON runs (started_at)"),
-        // status first: filters by status, and markInterrupted's "running on this host".
-        QStringLiteral("CREATE INDEX runs_status ON runs (status, host_name)"),
-        QStringLiteral("CREATE INDEX runs_client_name ON runs (client_name)"),
+                QStringLiteral(
+                    "INSERT INTO counters (id, change_seq, delete_seq) VALUES (1, 0, 0)"),
+                QStringLiteral("CREATE UNIQUE INDEX runs_change_seq ON runs (change_seq)"),
+                QStringLiteral("CREATE INDEX runs_started_at ON runs (started_at)"),
+                // status first: filters by status, and markInterrupted's "running on this host".
+                QStringLiteral("CREATE INDEX runs_status ON runs (status, host_name)"),
+                QStringLiteral("CREATE INDEX runs_client_name ON runs (client_name)"),
+            },
     };
-    return migration;
 }
 
 // Version 2: the files that went into a run and came out of it (issue 16). files_key names the
@@ -64,13 +66,15 @@ HistoryMigration version1()
 // CASCADE: HistoryStore turns foreign keys on for every connection).
 HistoryMigration version2()
 {
-    HistoryMigration migration;
-    migration.version = 2;
-    migration.description = QStringLiteral("run files");
-    migration.statements = {
-        QStringLiteral("ALTER TABLE runs ADD COLUMN files_key TEXT NOT NULL DEFAULT ''"),
-        QStringLiteral("ALTER TABLE runs ADD COLUMN output_file_count INTEGER NOT NULL DEFAULT 0"),
-        QStringLiteral(R"(CREATE TABLE run_files (
+    return {
+        .version = 2,
+        .description = QStringLiteral("run files"),
+        .statements =
+            {
+                QStringLiteral("ALTER TABLE runs ADD COLUMN files_key TEXT NOT NULL DEFAULT ''"),
+                QStringLiteral(
+                    "ALTER TABLE runs ADD COLUMN output_file_count INTEGER NOT NULL DEFAULT 0"),
+                QStringLiteral(R"(CREATE TABLE run_files (
     run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     ordinal INTEGER NOT NULL,
     direction TEXT NOT NULL CHECK (direction IN ('in', 'out')),
@@ -81,8 +85,8 @@ HistoryMigration version2()
     skip_reason TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (run_id, ordinal)
 ))"),
+            },
     };
-    return migration;
 }
 
 // Version 3: persistent sessions (issue 17). session_name is the name the model gave;
@@ -91,18 +95,20 @@ HistoryMigration version2()
 // cell's place in its session, 0 for a call that never ran as a cell (refused) or not in one.
 HistoryMigration version3()
 {
-    HistoryMigration migration;
-    migration.version = 3;
-    migration.description = QStringLiteral("session cells");
-    migration.statements = {
-        QStringLiteral("ALTER TABLE runs ADD COLUMN session_name TEXT NOT NULL DEFAULT ''"),
-        QStringLiteral("ALTER TABLE runs ADD COLUMN session_key TEXT NOT NULL DEFAULT ''"),
-        QStringLiteral("ALTER TABLE runs ADD COLUMN cell_number INTEGER NOT NULL DEFAULT 0"),
-        // Partial: most runs are one-shot and need no entry.
-        QStringLiteral("CREATE INDEX runs_session_key ON runs (session_key, id) "
-                       "WHERE session_key <> ''"),
+    return {
+        .version = 3,
+        .description = QStringLiteral("session cells"),
+        .statements =
+            {
+                QStringLiteral("ALTER TABLE runs ADD COLUMN session_name TEXT NOT NULL DEFAULT ''"),
+                QStringLiteral("ALTER TABLE runs ADD COLUMN session_key TEXT NOT NULL DEFAULT ''"),
+                QStringLiteral(
+                    "ALTER TABLE runs ADD COLUMN cell_number INTEGER NOT NULL DEFAULT 0"),
+                // Partial: most runs are one-shot and need no entry.
+                QStringLiteral("CREATE INDEX runs_session_key ON runs (session_key, id) "
+                               "WHERE session_key <> ''"),
+            },
     };
-    return migration;
 }
 
 // Version 4 (issue 19): the desktop app's Stop, and its Activity page. A process that shows a
@@ -113,29 +119,32 @@ HistoryMigration version3()
 // (which hold the code and output: a month's rows are a hundred megabytes).
 HistoryMigration version4()
 {
-    HistoryMigration migration;
-    migration.version = 4;
-    migration.description = QStringLiteral("stop requests, activity index");
-    migration.statements = {
-        QStringLiteral(R"(CREATE TABLE stop_requests (
+    return {
+        .version = 4,
+        .description = QStringLiteral("stop requests, activity index"),
+        .statements =
+            {
+                QStringLiteral(R"(CREATE TABLE stop_requests (
     run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
     requested_at INTEGER NOT NULL
 ))"),
-        QStringLiteral("CREATE INDEX runs_activity ON runs (started_at, client_name, status, "
-                       "duration_ms)"),
+                QStringLiteral(
+                    "CREATE INDEX runs_activity ON runs (started_at, client_name, status, "
+                    "duration_ms)"),
+            },
     };
-    return migration;
 }
 
 // Version 5 (issue 18): the connections a run's program made through the egress proxy, in the
 // order they ended, with the policy's reason for each; they go with their run.
 HistoryMigration version5()
 {
-    HistoryMigration migration;
-    migration.version = 5;
-    migration.description = QStringLiteral("run connections");
-    migration.statements = {
-        QStringLiteral(R"(CREATE TABLE run_connections (
+    return {
+        .version = 5,
+        .description = QStringLiteral("run connections"),
+        .statements =
+            {
+                QStringLiteral(R"(CREATE TABLE run_connections (
     run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     ordinal INTEGER NOT NULL,
     host TEXT NOT NULL,
@@ -149,22 +158,23 @@ HistoryMigration version5()
     duration_ms INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, ordinal)
 ))"),
+            },
     };
-    return migration;
 }
 
 // Version 6: how many connections a run made past the ones its record keeps (a run's first
 // 1,000 are listed), so that the app and the model can say so.
 HistoryMigration version6()
 {
-    HistoryMigration migration;
-    migration.version = 6;
-    migration.description = QStringLiteral("connections not listed");
-    migration.statements = {
-        QStringLiteral(
-            "ALTER TABLE runs ADD COLUMN connections_not_listed INTEGER NOT NULL DEFAULT 0"),
+    return {
+        .version = 6,
+        .description = QStringLiteral("connections not listed"),
+        .statements =
+            {
+                QStringLiteral("ALTER TABLE runs ADD COLUMN connections_not_listed INTEGER NOT "
+                               "NULL DEFAULT 0"),
+            },
     };
-    return migration;
 }
 
 } // namespace
