@@ -10,6 +10,7 @@
 #include "ui/settings/DesktopSettings.h"
 #include "ui/widgets/ActivityCharts.h"
 #include "ui/widgets/ChartLegend.h"
+#include "ui/widgets/RunsFilterBar.h"
 
 #include <QApplication>
 #include <QBarSet>
@@ -265,7 +266,7 @@ private Q_SLOTS:
         QCOMPARE(findNamed<QComboBox>(runs, "clientFilter").currentData().toString(),
                  QStringLiteral("codex"));
         QCOMPARE(findNamed<QComboBox>(runs, "timeFilter").currentData().toInt(),
-                 int(csm::RunsPage::TimeRange::Custom));
+                 int(csm::RunsFilterBar::TimeRange::Custom));
         QVERIFY2(findNamed<QComboBox>(runs, "timeFilter")
                      .currentText()
                      .contains(m_thisHour.addSecs(-2 * 3600).toString(QStringLiteral("HH:mm"))),

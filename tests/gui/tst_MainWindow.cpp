@@ -16,6 +16,7 @@
 #include "ui/pages/ServerPage.h"
 #include "ui/widgets/CodeView.h"
 #include "ui/widgets/RunsEmptyNotice.h"
+#include "ui/widgets/RunsFilterBar.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -34,6 +35,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSet>
+#include <QSignalSpy>
 #include <QSplitter>
 #include <QTableView>
 #include <QTabWidget>
@@ -268,13 +270,20 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
         QCOMPARE(status.currentIndex(), 0);
         QTRY_VERIFY(!count.isVisible());
-        // Escape in the text filter resets too.
+        // Escape in the text filter resets too: every filter, with one query (not one per filter,
+        // nor one more once the typing's pause is over).
         status.setCurrentIndex(status.findText(QStringLiteral("Error")));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 3000);
         findNamed<QLineEdit>(page, "textFilter").setFocus();
+        QTest::keyClicks(&findNamed<QLineEdit>(page, "textFilter"), QStringLiteral("raise"));
+        QSignalSpy applied(&findNamed<csm::RunsFilterBar>(page, "filters"),
+                           &csm::RunsFilterBar::changed);
         QTest::keyClick(&findNamed<QLineEdit>(page, "textFilter"), Qt::Key_Escape);
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 3000);
         QCOMPARE(status.currentIndex(), 0);
+        QVERIFY(findNamed<QLineEdit>(page, "textFilter").text().isEmpty());
+        QTest::qWait(csm::RunsFilterBar::kTypingDelayMs * 2);
+        QCOMPARE(applied.count(), 1);
     }
 
     // A click on a column's header sorts by it, both ways; the failure (exit 4) and the hello

@@ -3,19 +3,17 @@
 #include "history/HistoryStore.h"
 #include "history/InterpreterSessionExporter.h"
 #include "history/RunExporter.h"
-#include "runtime/Language.h"
 #include "ui/models/RunsModel.h"
-#include "ui/models/RunStatusLook.h"
 #include "ui/pages/RunDetailPane.h"
 #include "ui/pages/RunStops.h"
 #include "ui/Plural.h"
 #include "ui/widgets/RunsEmptyNotice.h"
+#include "ui/widgets/RunsFilterBar.h"
 #include "ui/widgets/RunsFilterNote.h"
 #include "ui/widgets/RunsTable.h"
 
 #include <QAction>
 #include <QClipboard>
-#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QGuiApplication>
@@ -23,16 +21,11 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QLineEdit>
-#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QResizeEvent>
-#include <QScopeGuard>
 #include <QScrollBar>
 #include <QSettings>
-#include <QShortcut>
-#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -45,14 +38,8 @@
 namespace csm {
 
 namespace {
-constexpr int kFilterDelayMs = 250;
 // Runs loaded in full per query for an export: a few hundred, however large the selection.
 constexpr int kExportBatch = 200;
-constexpr RunStatus kStatuses[] = {
-    RunStatus::Running,   RunStatus::Ok,  RunStatus::Error,       RunStatus::Timeout,
-    RunStatus::Cancelled, RunStatus::Oom, RunStatus::EngineError, RunStatus::Interrupted,
-};
-constexpr Language kLanguages[] = {Language::Python, Language::JavaScript};
 
 QString outputOf(const RunRecord& run)
 {
@@ -63,38 +50,13 @@ QString outputOf(const RunRecord& run)
     return run.stdoutText + u'\n' + run.stderrText;
 }
 
-QDateTime startOf(RunsPage::TimeRange range)
-{
-    const QDateTime now = QDateTime::currentDateTime();
-    switch (range) {
-    case RunsPage::TimeRange::Any:
-        return {};
-    case RunsPage::TimeRange::LastHour:
-        return now.addSecs(-3600);
-    case RunsPage::TimeRange::Today:
-        return now.date().startOfDay();
-    case RunsPage::TimeRange::Last7Days:
-        return now.addDays(-7);
-    case RunsPage::TimeRange::Last30Days:
-        return now.addDays(-30);
-    case RunsPage::TimeRange::Custom:
-        return {};
-    }
-    return {};
-}
-
 } // namespace
 
 RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     : QWidget(parent)
     , m_store(store)
     , m_model(new RunsModel(store, this))
-    , m_text(new QLineEdit(this))
-    , m_status(new QComboBox(this))
-    , m_language(new QComboBox(this))
-    , m_client(new QComboBox(this))
-    , m_time(new QComboBox(this))
-    , m_session(new QComboBox(this))
+    , m_filters(new RunsFilterBar(store, this))
     , m_actions(new QToolBar(this))
     , m_message(new QLabel(this))
     , m_filterNote(new RunsFilterNote(store, this))
@@ -107,31 +69,6 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
 {
     // Messages quote file names and errors, never markup.
     m_message->setTextFormat(Qt::PlainText);
-    m_text->setPlaceholderText(tr("Filter by code or output"));
-    m_text->setClearButtonEnabled(true);
-    m_status->addItem(tr("Any status"));
-    for (RunStatus status : kStatuses)
-        m_status->addItem(RunStatusLook::label(status), int(status));
-    m_language->addItem(tr("Any language"));
-    for (Language language : kLanguages)
-        m_language->addItem(LanguageTraits::displayName(language), LanguageTraits::id(language));
-    m_client->addItem(tr("Any client"));
-    m_time->addItem(tr("Any time"), int(TimeRange::Any));
-    m_time->addItem(tr("Last hour"), int(TimeRange::LastHour));
-    m_time->addItem(tr("Today"), int(TimeRange::Today));
-    m_time->addItem(tr("Last 7 days"), int(TimeRange::Last7Days));
-    m_time->addItem(tr("Last 30 days"), int(TimeRange::Last30Days));
-    m_session->addItem(tr("Any session"));
-    // A long client or session name widens the list it opens, not the box: the text filter
-    // keeps room to type in at 1024 pixels.
-    for (QComboBox* named : {m_client, m_session}) {
-        named->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        named->setMinimumContentsLength(14);
-    }
-    m_text->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 16);
-    m_session->setToolTip(
-        tr("Only the cells of one persistent session, in order (the first at the top)"));
-
     // One set of actions for the buttons, the table's context menu and the shortcuts; the
     // shortcuts act while the table (or a button) has the focus, so that Ctrl+C in the detail
     // pane still copies the text selected there.
@@ -167,13 +104,6 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     connect(m_delete, &QAction::triggered, this, &RunsPage::confirmDelete);
     connect(m_rerun, &QAction::triggered, this, &RunsPage::requestRerun);
 
-    auto* filters = new QHBoxLayout;
-    filters->addWidget(m_text, 1);
-    filters->addWidget(m_status);
-    filters->addWidget(m_language);
-    filters->addWidget(m_client);
-    filters->addWidget(m_time);
-    filters->addWidget(m_session);
     auto* actionsRow = new QHBoxLayout;
     actionsRow->addWidget(m_actions);
     actionsRow->addWidget(m_message, 1);
@@ -187,16 +117,12 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_split->setStretchFactor(1, 2);
     m_split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(filters);
+    layout->addWidget(m_filters);
     layout->addWidget(m_filterNote);
     layout->addLayout(actionsRow);
     layout->addWidget(m_split, 1);
 
-    m_filterDelay.setSingleShot(true);
-    connect(&m_filterDelay, &QTimer::timeout, this, &RunsPage::applyFilter);
-    connect(m_text, &QLineEdit::textChanged, this, [this] { m_filterDelay.start(kFilterDelayMs); });
-    for (QComboBox* combo : {m_status, m_language, m_client, m_time, m_session})
-        connect(combo, &QComboBox::currentIndexChanged, this, &RunsPage::applyFilter);
+    connect(m_filters, &RunsFilterBar::changed, this, &RunsPage::applyFilter);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &RunsPage::showSelectedRun);
     connect(m_detail, &RunDetailPane::stopRequested, m_stops, &RunStops::stop);
@@ -224,7 +150,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     });
     connect(m_model, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex&, int first, int last) {
-                noteNewClients(first, last);
+                noteNewRuns(first, last);
                 updateEmptyState();
             });
     // A filter that matches few of many runs is read a slice at a time: whether it matched
@@ -237,11 +163,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
         if (m_model->changeSeq() != seen)
             updateFilterNote();
     });
-    connect(m_filterNote, &RunsFilterNote::resetRequested, this, &RunsPage::resetFilters);
-    // Escape in the text filter clears every filter, as Reset does.
-    auto* escape =
-        new QShortcut(QKeySequence(Qt::Key_Escape), m_text, nullptr, nullptr, Qt::WidgetShortcut);
-    connect(escape, &QShortcut::activated, this, &RunsPage::resetFilters);
+    connect(m_filterNote, &RunsFilterNote::resetRequested, m_filters, &RunsFilterBar::reset);
     // Once per turn of the event loop: a deletion removes its rows one by one.
     const auto noteDue = [this] {
         if (!m_filterNoteDue.isActive())
@@ -252,11 +174,6 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_filterNoteDue.setSingleShot(true);
     connect(&m_filterNoteDue, &QTimer::timeout, this, &RunsPage::updateFilterNote);
     m_refresh.start(kRefreshIntervalMs);
-    connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshClients);
-    connect(&m_clientsRefresh, &QTimer::timeout, this, &RunsPage::refreshSessions);
-    m_clientsRefresh.start(kClientsRefreshMs);
-    refreshClients();
-    refreshSessions();
     updateActions();
     updateEmptyState();
     // Stable names: tests find the widgets by them (findChild).
@@ -265,12 +182,7 @@ RunsPage::RunsPage(HistoryStore& store, QWidget* parent)
     m_detail->setObjectName(QStringLiteral("detail"));
     m_split->setObjectName(QStringLiteral("listAndDetail"));
     m_empty->setObjectName(QStringLiteral("emptyNotice"));
-    m_text->setObjectName(QStringLiteral("textFilter"));
-    m_status->setObjectName(QStringLiteral("statusFilter"));
-    m_language->setObjectName(QStringLiteral("languageFilter"));
-    m_client->setObjectName(QStringLiteral("clientFilter"));
-    m_time->setObjectName(QStringLiteral("timeFilter"));
-    m_session->setObjectName(QStringLiteral("sessionFilter"));
+    m_filters->setObjectName(QStringLiteral("filters"));
     m_exportSession->setObjectName(QStringLiteral("exportSessionAction"));
     m_actions->setObjectName(QStringLiteral("actionsBar"));
     m_copyCode->setObjectName(QStringLiteral("copyCodeAction"));
@@ -343,26 +255,6 @@ void RunsPage::updateFilterNote()
     m_filterNote->update(m_model->filter(), m_model->rowCount(), m_model->isComplete());
 }
 
-void RunsPage::setFiltersQuiet(bool quiet)
-{
-    for (QWidget* filter : {static_cast<QWidget*>(m_text), static_cast<QWidget*>(m_status),
-                            static_cast<QWidget*>(m_language), static_cast<QWidget*>(m_client),
-                            static_cast<QWidget*>(m_time), static_cast<QWidget*>(m_session)})
-        filter->blockSignals(quiet);
-}
-
-void RunsPage::resetFilters()
-{
-    // Every filter at once, then one query.
-    setFiltersQuiet(true);
-    m_text->clear();
-    for (QComboBox* combo : {m_status, m_language, m_client, m_time, m_session})
-        combo->setCurrentIndex(0);
-    setFiltersQuiet(false);
-    m_filterDelay.stop();
-    applyFilter();
-}
-
 void RunsPage::updateEmptyState()
 {
     if (m_model->rowCount() > 0 || m_model->isScanning()) {
@@ -377,85 +269,15 @@ void RunsPage::updateEmptyState()
 
 void RunsPage::applyFilter()
 {
-    HistoryQuery filter;
-    filter.text = m_text->text().trimmed();
-    if (m_status->currentData().isValid())
-        filter.statuses = {static_cast<RunStatus>(m_status->currentData().toInt())};
-    if (m_language->currentData().isValid())
-        filter.language = m_language->currentData().toString();
-    if (m_client->currentData().isValid())
-        filter.exactClientName = m_client->currentData().toString();
-    // Fixed when chosen: "last hour" keeps the runs it showed until the filter changes.
-    const auto range = static_cast<TimeRange>(m_time->currentData().toInt());
-    filter.startedFrom = range == TimeRange::Custom ? m_customFrom : startOf(range);
-    if (range == TimeRange::Custom)
-        filter.startedBefore = m_customBefore;
-    filter.sessionKey = m_session->currentData().toString();
-    m_model->setFilter(filter);
+    m_model->setFilter(m_filters->query());
     m_table->followModelOrder();
-}
-
-void RunsPage::refreshClients()
-{
-    const Expected<QStringList> read = m_store.queries().clients();
-    if (!read)
-        return; // logged by the store; the list stays as it was
-    const QStringList& names = *read;
-    if (names == m_clientNames)
-        return;
-    m_clientNames = names;
-    // The chosen client stays chosen, even once its runs are gone (deleted or pruned).
-    const QVariant chosen = m_client->currentData();
-    QStringList items = names;
-    if (chosen.isValid() && !items.contains(chosen.toString()))
-        items.append(chosen.toString());
-    const QSignalBlocker blocker(m_client);
-    m_client->clear();
-    m_client->addItem(tr("Any client"));
-    for (const QString& name : std::as_const(items))
-        m_client->addItem(name.isEmpty() ? tr("(no name)") : name, name);
-    m_client->setCurrentIndex(chosen.isValid() ? std::max(0, m_client->findData(chosen)) : 0);
-}
-
-void RunsPage::refreshSessions()
-{
-    const Expected<QList<HistoryInterpreterSession>> read = m_store.queries().sessions();
-    if (!read)
-        return; // logged by the store; the list stays as it was
-    const QList<HistoryInterpreterSession>& sessions = *read;
-    if (sessions == m_sessions)
-        return;
-    m_sessions = sessions;
-    // The chosen session stays chosen, even once its runs are gone.
-    const QVariant chosen = m_session->currentData();
-    const QString chosenText = m_session->currentText();
-    const QSignalBlocker blocker(m_session);
-    m_session->clear();
-    m_session->addItem(tr("Any session"));
-    for (const HistoryInterpreterSession& session : sessions) {
-        const QString when =
-            QLocale().toString(session.lastStartedAt.toLocalTime(), QLocale::ShortFormat);
-        m_session->addItem(
-            tr("%1 (%2, %3)")
-                .arg(session.name,
-                     session.clientName.isEmpty() ? tr("no client name") : session.clientName,
-                     when),
-            session.key);
-        m_session->setItemData(
-            m_session->count() - 1,
-            tr("%1; container %2").arg(Plural::of(session.calls, "call", "calls"), session.key),
-            Qt::ToolTipRole);
-    }
-    if (chosen.isValid() && m_session->findData(chosen) < 0)
-        m_session->addItem(chosenText, chosen);
-    m_session->setCurrentIndex(chosen.isValid() ? std::max(0, m_session->findData(chosen)) : 0);
 }
 
 void RunsPage::revealRun(qint64 id)
 {
     int row = m_model->rowOfRun(id);
     if (row < 0) {
-        resetFilters();
+        m_filters->reset();
         // The newest runs are read first; an older one is read up to as the view would.
         // A read spread over turns of the event loop (isScanning) is not waited for.
         while ((row = m_model->rowOfRun(id)) < 0 && m_model->canFetchMore() &&
@@ -472,85 +294,27 @@ void RunsPage::revealRun(qint64 id)
 
 void RunsPage::focusFilter()
 {
-    m_text->setFocus(Qt::ShortcutFocusReason);
-    m_text->selectAll();
+    m_filters->focusText();
 }
 
 void RunsPage::showSession(const QString& key)
 {
-    refreshSessions();
-    int index = m_session->findData(key);
-    if (index < 0) {
-        // No cell recorded yet (the history is written as cells start): choose it anyway.
-        m_session->addItem(key, key);
-        index = m_session->count() - 1;
-    }
-    m_session->setCurrentIndex(index); // applies the filter
+    m_filters->showSession(key);
 }
 
 void RunsPage::showSelection(const RunsSelection& selection)
 {
-    {
-        // Every filter at once, then one query: each change would otherwise apply its own.
-        setFiltersQuiet(true);
-        const auto loud = qScopeGuard([this] { setFiltersQuiet(false); });
-        m_text->clear();
-        m_language->setCurrentIndex(0);
-        m_session->setCurrentIndex(0);
-        m_status->setCurrentIndex(
-            selection.status ? std::max(0, m_status->findData(int(*selection.status))) : 0);
-        int clientIndex = 0;
-        if (selection.client) {
-            refreshClients();
-            clientIndex = m_client->findData(*selection.client);
-            if (clientIndex < 0) {
-                m_client->addItem(selection.client->isEmpty() ? tr("(no name)") : *selection.client,
-                                  *selection.client);
-                clientIndex = m_client->count() - 1;
-            }
-        }
-        m_client->setCurrentIndex(clientIndex);
-        m_customFrom = selection.from;
-        m_customBefore = selection.before;
-        const QLocale locale;
-        const QDateTime from = selection.from.toLocalTime();
-        const QDateTime before = selection.before.toLocalTime();
-        const QString label =
-            from.date() == before.addMSecs(-1).date()
-                ? QStringLiteral("%1, %2–%3")
-                      .arg(locale.toString(from.date(), QStringLiteral("MMM d")),
-                           locale.toString(from.time(), QStringLiteral("HH:mm")),
-                           locale.toString(before.time(), QStringLiteral("HH:mm")))
-                : QStringLiteral("%1 – %2").arg(
-                      locale.toString(from, QStringLiteral("MMM d HH:mm")),
-                      locale.toString(before, QStringLiteral("MMM d HH:mm")));
-        int custom = m_time->findData(int(TimeRange::Custom));
-        if (custom < 0) {
-            m_time->addItem(label, int(TimeRange::Custom));
-            custom = m_time->count() - 1;
-        }
-        m_time->setItemText(custom, label);
-        m_time->setCurrentIndex(custom);
-    }
-    applyFilter();
+    m_filters->showSelection(selection);
 }
 
-void RunsPage::noteNewClients(int first, int last)
+void RunsPage::noteNewRuns(int first, int last)
 {
+    QList<RunRecord> runs;
     for (int row = first; row <= last; ++row) {
-        const auto run = m_model->run(row);
-        if (!run)
-            continue;
-        if (!run->sessionKey.isEmpty() && std::none_of(m_sessions.cbegin(), m_sessions.cend(),
-                                                       [&](const HistoryInterpreterSession& s) {
-                                                           return s.key == run->sessionKey;
-                                                       }))
-            refreshSessions();
-        if (!m_clientNames.contains(run->clientName)) {
-            refreshClients();
-            return;
-        }
+        if (auto run = m_model->run(row))
+            runs.append(*std::move(run));
     }
+    m_filters->noteRuns(runs);
 }
 
 void RunsPage::showSelectedRun()
@@ -693,7 +457,7 @@ bool RunsPage::exportRuns(const QList<qint64>& ids, const QString& path)
 
 QString RunsPage::sessionToExport() const
 {
-    if (const QString chosen = m_session->currentData().toString(); !chosen.isEmpty())
+    if (const QString chosen = m_filters->chosenSession(); !chosen.isEmpty())
         return chosen;
     const auto run = m_table->singleSelectedRun();
     return run ? run->sessionKey : QString();

@@ -1,24 +1,19 @@
 #pragma once
 
 #include "core/Expected.h"
-#include "history/HistoryInterpreterSession.h"
 #include "history/RunRecord.h"
 #include "ui/models/RunsSelection.h"
 
 #include <QHash>
 #include <QList>
 #include <QPointer>
-#include <QSet>
-#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
 #include <functional>
 
 class QAction;
-class QComboBox;
 class QLabel;
-class QLineEdit;
 class QMessageBox;
 class QSettings;
 class QSplitter;
@@ -33,6 +28,7 @@ class HistoryStore;
 class RunDetailPane;
 class RunStops;
 class RunsEmptyNotice;
+class RunsFilterBar;
 class RunsFilterNote;
 class RunsModel;
 class RunsTable;
@@ -52,20 +48,6 @@ public:
     static constexpr int kLiveRefreshIntervalMs = 100;
     // From this width on, the selected run shows beside the list instead of below it.
     static constexpr int kSideBySideWidth = 1500;
-    // How often the client filter's list is read again (a new client shows at once anyway when
-    // one of its runs joins the table).
-    static constexpr int kClientsRefreshMs = 10'000;
-
-    // The time filter's choices, in the order of its items.
-    enum class TimeRange
-    {
-        Any,
-        LastHour,
-        Today,
-        Last7Days,
-        Last30Days,
-        Custom, // a stretch another page asked for (showSelection)
-    };
 
     explicit RunsPage(HistoryStore& store, QWidget* parent = nullptr);
     // This app's own server: Stop asks it first, directly; a run it does not run (a headless
@@ -80,10 +62,6 @@ public:
     bool exportRuns(const QList<qint64>& ids, const QString& path);
     // Deletes runs `ids` from the history, without asking (the delete button asks first).
     bool deleteRuns(const QList<qint64>& ids);
-    // Reads the client names of the history again for the client filter.
-    void refreshClients();
-    // Reads the history's sessions again for the session filter.
-    void refreshSessions();
     // Shows only the cells of the session `key` (RunRecord::sessionKey), whatever the other
     // filters said.
     void showSession(const QString& key);
@@ -119,9 +97,6 @@ private:
     void updateEmptyState();
     // "N of M runs", and a running call the filters hide.
     void updateFilterNote();
-    void resetFilters();
-    // Blocks (or unblocks) the filters' signals, to change several with one query after.
-    void setFiltersQuiet(bool quiet);
     void showSelectedRun();
     // Through the history, whichever process serves the run: its server looks for requests a few
     // times a second (RunHistoryRecorder).
@@ -138,7 +113,8 @@ private:
     QString sessionToExport() const;
     void confirmDelete();
     void requestRerun();
-    void noteNewClients(int first, int last);
+    // New rows: their clients and sessions join the filters' lists.
+    void noteNewRuns(int first, int last);
     void setMessage(const QString& text);
     // Reads the runs `ids` a batch at a time (in the store's order within a batch), handing
     // each batch to `take`.
@@ -148,12 +124,7 @@ private:
 
     HistoryStore& m_store;
     RunsModel* m_model = nullptr;
-    QLineEdit* m_text = nullptr;
-    QComboBox* m_status = nullptr;
-    QComboBox* m_language = nullptr;
-    QComboBox* m_client = nullptr;
-    QComboBox* m_time = nullptr;
-    QComboBox* m_session = nullptr;
+    RunsFilterBar* m_filters = nullptr;
     QToolBar* m_actions = nullptr;
     QAction* m_copyCode = nullptr;
     QAction* m_copyOutput = nullptr;
@@ -171,14 +142,7 @@ private:
     QHash<Qt::Orientation, QList<int>> m_splitSizes;
     RunStops* m_stops = nullptr;
     QPointer<QMessageBox> m_deleteConfirmation;
-    QStringList m_clientNames;
-    QList<HistoryInterpreterSession> m_sessions;
-    // The time filter's Custom item: the stretch it stands for.
-    QDateTime m_customFrom;
-    QDateTime m_customBefore;
     QTimer m_refresh;
-    QTimer m_clientsRefresh;
-    QTimer m_filterDelay;
     QTimer m_filterNoteDue;
 };
 
