@@ -345,6 +345,20 @@ private:
                                waitMs);
     }
 
+    // python(), asked once more when the call's timeout ended it before it printed anything: on
+    // a loaded machine a cold interpreter's start-up (which its timeout counts) has taken a
+    // capped call's whole 5 s. For programs that print and are not about timeouts.
+    static QJsonObject pythonStarted(McpStdioClient& server, const QString& program,
+                                     double timeoutSeconds)
+    {
+        const QJsonObject first = python(server, program, timeoutSeconds);
+        const bool neverStarted =
+            structured(first).value(QLatin1String("timed_out")).toBool() &&
+            stdoutOf(first).isEmpty() &&
+            structured(first).value(QLatin1String("stderr")).toString().isEmpty();
+        return neverStarted ? python(server, program, timeoutSeconds) : first;
+    }
+
     static int startPython(McpStdioClient& server, const QString& program,
                            double timeoutSeconds = 0)
     {
@@ -681,8 +695,9 @@ private Q_SLOTS:
         QVERIFY2(server, "the server did not start with these options");
 
         // Asks for 20 s; the rows that cap calls get their --max-timeout (5 s: room for Python's
-        // start on a loaded machine; 2 s was not).
-        const QJsonObject probe = python(*server, QString::fromLatin1(kLimitsProbe), 20);
+        // start on a loaded machine; 2 s was not, and at half a processor 5 s has not always
+        // been either: such a call is asked again, see pythonStarted).
+        const QJsonObject probe = pythonStarted(*server, QString::fromLatin1(kLimitsProbe), 20);
         const QJsonObject limits = printedJson(probe);
         QVERIFY2(!limits.isEmpty(), describe(probe).constData());
         const QByteArray seen = QJsonDocument(limits).toJson(QJsonDocument::Compact);
@@ -706,8 +721,8 @@ private Q_SLOTS:
             QVERIFY2(interfaces.size() > 1 && interfaces.contains(QStringLiteral("lo")),
                      seen.constData());
 
-        const QJsonObject loud =
-            python(*server, QStringLiteral("print('x' * %1, end='')").arg(outputCap * 2 + 10), 20);
+        const QJsonObject loud = pythonStarted(
+            *server, QStringLiteral("print('x' * %1, end='')").arg(outputCap * 2 + 10), 20);
         // The whole result when it is not as expected: seen once, under the full suite's load,
         // with no output at all (stop 30's second CI rehearsal).
         QVERIFY2(stdoutOf(loud).size() == outputCap, describe(loud).constData());
@@ -760,8 +775,8 @@ private Q_SLOTS:
         int id = 0;
         QElapsedTimer clock;
         // A cold interpreter's start-up counts within its timeout: under the full suite's load it
-        // has once taken all 4 s (stop 48's CI). A program killed before its first line says so
-        // by its empty output, and is tried once more with three times the time.
+        // has once taken all 4 s (stop 48's CI). A program killed before it announced itself is
+        // tried once more with three times the time.
         for (int attempt = 0; attempt < 2 && container.isEmpty(); ++attempt) {
             if (attempt > 0)
                 timeoutSeconds *= 3;
@@ -775,9 +790,12 @@ private Q_SLOTS:
             const auto unseen = m_server->waitForResponse(id, 60'000);
             QVERIFY2(unseen, "the program was never seen running, and never answered");
             const QJsonObject result = unseen->value(QLatin1String("result")).toObject();
-            QVERIFY2(flag(result, QStringLiteral("timed_out")) == QStringLiteral("true") &&
-                         stdoutOf(result).isEmpty(),
-                     describe(result).constData());
+            // Or it printed and was killed just before it announced itself (or as it did,
+            // unseen between two looks): its timeout still stopped it.
+            QVERIFY2(
+                flag(result, QStringLiteral("timed_out")) == QStringLiteral("true") &&
+                    (stdoutOf(result).isEmpty() || stdoutOf(result) == QStringLiteral("started\n")),
+                describe(result).constData());
         }
         QVERIFY2(!container.isEmpty(), "the program never ran, twice");
         // Beyond the timeout: a container to start (under gVisor, seconds when the machine is
@@ -1441,7 +1459,8 @@ print(socket.gethostname())
 )")
                                              .arg(marker),
                                          30);
-        QVERIFY2(clock.elapsed() < 10'000, "the call waited for the program's orphan");
+        // The orphan sleeps 60 s; the bound leaves room for a cold start on a loaded machine.
+        QVERIFY2(clock.elapsed() < 25'000, "the call waited for the program's orphan");
         QCOMPARE(flag(first, QStringLiteral("timed_out")), QStringLiteral("false"));
         QCOMPARE(structured(first).value(QLatin1String("exit_code")).toInt(-1), 0);
         const QString firstHost = stdoutOf(first).trimmed();
@@ -1608,8 +1627,9 @@ print(json.dumps({'tmp': os.path.exists('/tmp/left-behind'),
         clock.start();
         const QJsonObject result = python(
             *m_server,
-            QStringLiteral("import os, time\nos.close(1)\nos.close(2)\ntime.sleep(0.5)\n"), 10);
-        QVERIFY(clock.elapsed() < 9'000);
+            QStringLiteral("import os, time\nos.close(1)\nos.close(2)\ntime.sleep(0.5)\n"), 30);
+        // Well before the timeout: the call ended with the program, not at its timeout.
+        QVERIFY(clock.elapsed() < 25'000);
         QCOMPARE(flag(result, QStringLiteral("timed_out")), QStringLiteral("false"));
         QCOMPARE(structured(result).value(QLatin1String("exit_code")).toInt(-1), 0);
         QCOMPARE(isError(result), false);
