@@ -21,4 +21,14 @@ inline QDateTime utcFromMSecsSinceEpoch(qint64 msecs)
 #endif
 }
 
+// A date and a time of day in UTC, as a UTC date-time: the same on both Qt versions.
+inline QDateTime utcDateTime(QDate date, QTime time)
+{
+#if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+    return QDateTime(date, time, QTimeZone::UTC);
+#else
+    return QDateTime(date, time, Qt::UTC);
+#endif
+}
+
 } // namespace csm

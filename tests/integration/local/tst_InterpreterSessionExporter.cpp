@@ -1,6 +1,7 @@
 // InterpreterSessionExporter: a session's cells as a Jupyter notebook (checked field by field, then
 // against the real nbformat schema with Debian's python3-nbformat) and as a script (its markers,
 // its order, and run for real by python3).
+#include "core/UtcDateTime.h"
 #include "history/InterpreterSessionExporter.h"
 #include "NotebookCheck.h"
 
@@ -48,7 +49,7 @@ RunRecord cell(const QString& code, RunStatus status, std::optional<int> exitCod
     run.code = code;
     run.status = status;
     run.exitCode = exitCode;
-    run.startedAt = QDateTime(QDate(2025, 3, 4), QTime(10, 0), Qt::UTC);
+    run.startedAt = csm::utcDateTime(QDate(2025, 3, 4), QTime(10, 0));
     run.endedAt = run.startedAt.addMSecs(250);
     run.durationMs = 250;
     return run;

@@ -1,4 +1,5 @@
 #include "core/RunFilesStore.h"
+#include "core/UtcDateTime.h"
 #include "history/HistorySchema.h"
 #include "history/HistoryStore.h"
 
@@ -325,7 +326,7 @@ private:
         }
     }
 
-    QDateTime m_listBase = QDateTime::fromMSecsSinceEpoch(1700000000000, Qt::UTC);
+    QDateTime m_listBase = csm::utcFromMSecsSinceEpoch(1700000000000);
 
 private Q_SLOTS:
     void initTestCase()
@@ -472,7 +473,7 @@ private Q_SLOTS:
         run.sessionId = QStringLiteral("9f1c-é");
         run.clientName = QStringLiteral("Клиент");
         run.serverPid = 2147483648LL; // beyond 32 bits
-        run.startedAt = QDateTime::fromMSecsSinceEpoch(1712345678901, Qt::UTC);
+        run.startedAt = csm::utcFromMSecsSinceEpoch(1712345678901);
         const auto id = store->ledger().recordStart(run);
         QVERIFY2(id, qPrintable(id.error()));
         QVERIFY(id.error().isEmpty());
@@ -494,7 +495,7 @@ private Q_SLOTS:
         if (!exitCode.isNull())
             end.exitCode = exitCode.toInt();
         end.durationMs = 98765;
-        end.endedAt = QDateTime::fromMSecsSinceEpoch(1712345678901 + 98765, Qt::UTC);
+        end.endedAt = csm::utcFromMSecsSinceEpoch(1712345678901 + 98765);
         end.errorMessage = errorMessage;
         const Expected<void> recorded = store->ledger().recordEnd(*id, end);
         QVERIFY2(recorded, qPrintable(recorded.error()));

@@ -1,6 +1,7 @@
 // Reading the engines' image listings (canned output of the real engines, data-driven), the
 // image commands' arguments, the engine/image health check against stand-in engine programs,
 // and ImagesModel under QAbstractItemModelTester.
+#include "core/UtcDateTime.h"
 #include "runtime/DockerRuntime.h"
 #include "runtime/EngineHealthCheck.h"
 #include "runtime/ImageListing.h"
@@ -177,7 +178,7 @@ ImageInfo imageInfo(const QString& name, qint64 size, qint64 createdSecs, const 
     image.name = name;
     image.id = id;
     image.sizeBytes = size;
-    image.created = QDateTime::fromSecsSinceEpoch(createdSecs, Qt::UTC);
+    image.created = csm::utcFromMSecsSinceEpoch(createdSecs * 1000LL);
     return image;
 }
 
@@ -246,11 +247,11 @@ private Q_SLOTS:
                            QStringLiteral("localhost/csm-probe-listing:x"),
                            QStringLiteral("localhost/code-sandbox-python:latest")}
             << QList<qint64>{182703601, 182703601, 449568436} << jsId
-            << QDateTime::fromSecsSinceEpoch(1796263416, Qt::UTC);
+            << csm::utcFromMSecsSinceEpoch(1796263416 * 1000LL);
         QTest::newRow("podman: dangling")
             << QStringLiteral("podman") << QByteArray(kPodmanDangling) << QStringList{QString()}
             << QList<qint64>{1000} << QStringLiteral("0123456789abcdef0123456789abcdef")
-            << QDateTime::fromSecsSinceEpoch(1796263389, Qt::UTC);
+            << csm::utcFromMSecsSinceEpoch(1796263389 * 1000LL);
         QTest::newRow("podman: no images")
             << QStringLiteral("podman") << QByteArray("[]\n") << QStringList{} << QList<qint64>{}
             << QString() << QDateTime();
@@ -271,11 +272,11 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("code-sandbox-js:latest"),
                            QStringLiteral("code-sandbox-python:latest")}
             << QList<qint64>{174'000'000, 425'000'000} << QStringLiteral("bcdc217d838a")
-            << QDateTime(QDate(2026, 12, 3), QTime(2, 3, 45), Qt::UTC);
+            << csm::utcDateTime(QDate(2026, 12, 3), QTime(2, 3, 45));
         QTest::newRow("docker: dangling")
             << QStringLiteral("docker") << QByteArray(kDockerDangling) << QStringList{QString()}
             << QList<qint64>{7800} << QStringLiteral("bcdc217d838a")
-            << QDateTime(QDate(2026, 12, 3), QTime(2, 3, 45), Qt::UTC);
+            << csm::utcDateTime(QDate(2026, 12, 3), QTime(2, 3, 45));
         QTest::newRow("docker: empty") << QStringLiteral("docker") << QByteArray() << QStringList{}
                                        << QList<qint64>{} << QString() << QDateTime();
         QTest::newRow("docker: daemon down")
@@ -289,7 +290,7 @@ private Q_SLOTS:
                 QByteArray("{\"Repository\":\"x\",\"Tag\":\"1\"}\n{\"Repository\":\"no-tag\"}\n"))
             << QStringList{QString(), QStringLiteral("x:1")} << QList<qint64>{7800, 0}
             << QStringLiteral("bcdc217d838a")
-            << QDateTime(QDate(2026, 12, 3), QTime(2, 3, 45), Qt::UTC);
+            << csm::utcDateTime(QDate(2026, 12, 3), QTime(2, 3, 45));
     }
 
     void parse()
@@ -344,14 +345,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QDateTime>("time");
         QTest::newRow("UTC") << QStringLiteral("2026-12-03 02:03:45 +0000 UTC")
-                             << QDateTime(QDate(2026, 12, 3), QTime(2, 3, 45), Qt::UTC);
+                             << csm::utcDateTime(QDate(2026, 12, 3), QTime(2, 3, 45));
         QTest::newRow("offset") << QStringLiteral("2026-12-03 04:03:45 +0200 CEST")
-                                << QDateTime(QDate(2026, 12, 3), QTime(2, 3, 45), Qt::UTC);
+                                << csm::utcDateTime(QDate(2026, 12, 3), QTime(2, 3, 45));
         QTest::newRow("negative offset") << QStringLiteral("2026-12-02 21:33:45 -0430 X")
-                                         << QDateTime(QDate(2026, 12, 3), QTime(2, 3, 45), Qt::UTC);
+                                         << csm::utcDateTime(QDate(2026, 12, 3), QTime(2, 3, 45));
         QTest::newRow("fractional seconds")
             << QStringLiteral("2026-12-03 02:03:45.123456 +0000 UTC")
-            << QDateTime(QDate(2026, 12, 3), QTime(2, 3, 45), Qt::UTC);
+            << csm::utcDateTime(QDate(2026, 12, 3), QTime(2, 3, 45));
         QTest::newRow("relative") << QStringLiteral("6 hours ago") << QDateTime();
         QTest::newRow("empty") << QString() << QDateTime();
     }
