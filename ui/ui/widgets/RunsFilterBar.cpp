@@ -86,13 +86,13 @@ RunsFilterBar::RunsFilterBar(HistoryStore& store, QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_text, 1);
-    for (QComboBox* combo : {m_status, m_language, m_client, m_time, m_session})
+    for (QComboBox* combo : choices())
         layout->addWidget(combo);
 
     m_typingDelay.setSingleShot(true);
     connect(&m_typingDelay, &QTimer::timeout, this, &RunsFilterBar::changed);
     connect(m_text, &QLineEdit::textChanged, this, [this] { m_typingDelay.start(kTypingDelayMs); });
-    for (QComboBox* combo : {m_status, m_language, m_client, m_time, m_session})
+    for (QComboBox* combo : choices())
         connect(combo, &QComboBox::currentIndexChanged, this, &RunsFilterBar::changed);
     // Escape in the text filter clears every filter, as Reset does.
     auto* escape =
@@ -111,6 +111,11 @@ RunsFilterBar::RunsFilterBar(HistoryStore& store, QWidget* parent)
     m_client->setObjectName(QStringLiteral("clientFilter"));
     m_time->setObjectName(QStringLiteral("timeFilter"));
     m_session->setObjectName(QStringLiteral("sessionFilter"));
+}
+
+QList<QComboBox*> RunsFilterBar::choices() const
+{
+    return {m_status, m_language, m_client, m_time, m_session};
 }
 
 HistoryQuery RunsFilterBar::query() const
@@ -139,7 +144,7 @@ QString RunsFilterBar::chosenSession() const
 void RunsFilterBar::setQuiet(bool quiet)
 {
     m_text->blockSignals(quiet);
-    for (QComboBox* combo : {m_status, m_language, m_client, m_time, m_session})
+    for (QComboBox* combo : choices())
         combo->blockSignals(quiet);
 }
 
@@ -147,7 +152,7 @@ void RunsFilterBar::reset()
 {
     setQuiet(true);
     m_text->clear();
-    for (QComboBox* combo : {m_status, m_language, m_client, m_time, m_session})
+    for (QComboBox* combo : choices())
         combo->setCurrentIndex(0);
     setQuiet(false);
     m_typingDelay.stop();

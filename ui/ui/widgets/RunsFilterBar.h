@@ -70,6 +70,8 @@ Q_SIGNALS:
     void changed();
 
 private:
+    // The filters chosen from a list, in the order they stand (the text filter is the other).
+    QList<QComboBox*> choices() const;
     // Reads the client names of the history again for the client filter.
     void refreshClients();
     // Reads the history's sessions again for the session filter.
