@@ -46,9 +46,7 @@ void fillHistory(const QString& dataDir)
                          QJsonObject{{QStringLiteral("name"), QStringLiteral("claude-ai")},
                                      {QStringLiteral("version"), QStringLiteral("0.1.0")}});
     const auto python = [&](const QString& code, double timeout = 30) {
-        QJsonObject arguments = callresult::code(code);
-        arguments.insert(QStringLiteral("timeout_seconds"), timeout);
-        assistant.callTool(QStringLiteral("run_python_code"), arguments);
+        assistant.callTool(QStringLiteral("run_python_code"), callresult::code(code, timeout));
     };
     python(QStringLiteral("import time\nprint('thinking...')\ntime.sleep(5)\n"), 1);
     python(QStringLiteral("values = [3, 1, 4, 1, 5]\nprint(sum(values) / len(values))\n"

@@ -47,9 +47,13 @@ inline QString stdoutOf(const QJsonObject& result)
     return structured(result).value(QLatin1String("stdout")).toString();
 }
 
-inline QJsonObject code(const QString& program)
+// A run_*_code call's arguments; with a timeout when `timeoutSeconds` is above 0.
+inline QJsonObject code(const QString& program, double timeoutSeconds = 0)
 {
-    return {{QStringLiteral("code"), program}};
+    QJsonObject arguments{{QStringLiteral("code"), program}};
+    if (timeoutSeconds > 0)
+        arguments.insert(QStringLiteral("timeout_seconds"), timeoutSeconds);
+    return arguments;
 }
 
 // The JSON object a probe program printed as its last line of stdout (empty if none).

@@ -188,12 +188,9 @@ private Q_SLOTS:
         };
         std::vector<Calls> calls(servers.size());
         const auto call = [](McpStdioClient& client, const QString& program, double timeout = 0) {
-            QJsonObject arguments = code(program);
-            if (timeout > 0)
-                arguments.insert(QStringLiteral("timeout_seconds"), timeout);
             return client.sendRequest(QStringLiteral("tools/call"),
                                       {{QStringLiteral("name"), QStringLiteral("run_python_code")},
-                                       {QStringLiteral("arguments"), arguments}});
+                                       {QStringLiteral("arguments"), code(program, timeout)}});
         };
         for (size_t i = 0; i < servers.size(); ++i) {
             McpStdioClient& client = *servers[i];

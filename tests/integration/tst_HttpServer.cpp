@@ -75,11 +75,8 @@ QJsonObject pythonCall(const QJsonValue& id, const QString& program,
                        const QJsonValue& progressToken = QJsonValue::Undefined,
                        int timeoutSeconds = 0)
 {
-    QJsonObject arguments = code(program);
-    if (timeoutSeconds > 0)
-        arguments.insert(QStringLiteral("timeout_seconds"), timeoutSeconds);
     QJsonObject params{{QStringLiteral("name"), QStringLiteral("run_python_code")},
-                       {QStringLiteral("arguments"), arguments}};
+                       {QStringLiteral("arguments"), code(program, timeoutSeconds)}};
     if (!progressToken.isUndefined())
         params.insert(QStringLiteral("_meta"),
                       QJsonObject{{QStringLiteral("progressToken"), progressToken}});

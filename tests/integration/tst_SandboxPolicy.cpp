@@ -24,6 +24,7 @@
 #include <csignal>
 #include <memory>
 
+using callresult::code;
 using callresult::describe;
 using callresult::isError;
 using callresult::pidLabel;
@@ -71,14 +72,6 @@ QString flag(const QJsonObject& result, const QString& key)
     if (!value.isBool())
         return QStringLiteral("missing");
     return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-}
-
-QJsonObject code(const QString& program, double timeoutSeconds = 0)
-{
-    QJsonObject arguments{{QStringLiteral("code"), program}};
-    if (timeoutSeconds > 0)
-        arguments.insert(QStringLiteral("timeout_seconds"), timeoutSeconds);
-    return arguments;
 }
 
 QJsonObject toolCall(const QString& tool, const QJsonObject& arguments)
@@ -353,7 +346,7 @@ private:
     {
         const QJsonObject first = python(server, program, timeoutSeconds);
         const bool neverStarted =
-            structured(first).value(QLatin1String("timed_out")).toBool() &&
+            flag(first, QStringLiteral("timed_out")) == QStringLiteral("true") &&
             stdoutOf(first).isEmpty() &&
             structured(first).value(QLatin1String("stderr")).toString().isEmpty();
         return neverStarted ? python(server, program, timeoutSeconds) : first;
