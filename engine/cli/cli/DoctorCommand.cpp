@@ -520,6 +520,12 @@ void DoctorCommand::startStorageCheck()
             return;
         Check& storage = checkNamed(kStorage);
         const QString driver = QString::fromUtf8(info->readAllStandardOutput()).trimmed();
+        // What the engine says about its own set-up on every command (Podman 5 on cgroup v1)
+        // is told here, once; servers keep it out of calls' results.
+        for (const QString& warning : runtime->engineWarnings(info->readAllStandardError())) {
+            if (const QString notice = runtime->setUpNotice(warning); !notice.isEmpty())
+                checkNamed(kEngine).detail += QStringLiteral("; note: ") + notice;
+        }
         if (driver.isEmpty()) {
             storage.status = Check::Status::Problem;
             storage.detail =

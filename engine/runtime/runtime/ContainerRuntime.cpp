@@ -320,6 +320,11 @@ QStringList ContainerRuntime::engineWarnings(const QByteArray& standardError) co
     return warnings;
 }
 
+QString ContainerRuntime::setUpNotice(const QString&) const
+{
+    return {};
+}
+
 QString ContainerRuntime::notStartedMessage(const QString& processError) const
 {
     return QStringLiteral("The container engine \"%1\" could not be started (%2). Install it "

@@ -82,6 +82,11 @@ public:
     // The warnings in what the engine printed on stderr while it ran a container (one each, the
     // engine's own decoration removed), e.g. rootless Podman saying that it ignores limits.
     QStringList engineWarnings(const QByteArray& standardError) const;
+    // What an engine warning means for the user when it is about how the engine is set up on
+    // its machine, not about the container it ran (Podman 5 on cgroup v1 says so on every
+    // command); else empty. Such a notice belongs in the log and in doctor, not in every call's
+    // result, where the model could do nothing with it.
+    virtual QString setUpNotice(const QString& warning) const;
     // Why the engine could not start a container, with the fix, when its stderr shows a cause
     // this engine is known for (e.g. rootless networking without /dev/net/tun); else empty.
     virtual QString explainFailure(const QByteArray& standardError) const;

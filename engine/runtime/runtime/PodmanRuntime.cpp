@@ -72,9 +72,9 @@ QString PodmanRuntime::sandboxUsers() const
     // hangs when it starts such containers side by side (4 of 16, four at a time, stuck with
     // the storage locked until killed), and rootless it copies the whole image for each range.
     return QStringLiteral("every sandbox runs as one host uid (65534 as root, the one 65534 maps "
-                          "to rootless): what runs as that uid reaches them all; Podman 4.3 "
-                          "cannot give each its own (--userns=auto hangs when sandboxes start "
-                          "side by side)");
+                          "to rootless): what runs as that uid reaches them all; none gets its "
+                          "own (--userns=auto, which would, hangs on Debian 12's Podman 4.3 when "
+                          "sandboxes start side by side)");
 }
 
 QString PodmanRuntime::sharedFolderMountOptions() const
@@ -125,7 +125,29 @@ QString PodmanRuntime::explainFailure(const QByteArray& standardError) const
                    "sandboxes without a network (--network none). Podman said: %1")
             .arg(QString::fromUtf8(standardError.trimmed().left(500)));
     }
+    // Debian 13's Podman runs containers with crun, which refuses a machine whose cgroups are
+    // v1 with a v2 tree beside them (Debian 12's default); runc runs there.
+    if (standardError.contains("cgroups in hybrid mode not supported")) {
+        return QStringLiteral(
+                   "Podman's OCI runtime, crun, cannot run containers on this machine's hybrid "
+                   "cgroups (v1, with a v2 tree beside them). Fix: `sudo apt-get install runc` "
+                   "and set [engine] runtime = \"runc\" in /etc/containers/containers.conf "
+                   "(scripts/setup-engines --podman does both), or boot with cgroup v2 alone "
+                   "(systemd.unified_cgroup_hierarchy=1). Podman said: %1")
+            .arg(QString::fromUtf8(standardError.trimmed().left(500)));
+    }
     return {};
+}
+
+QString PodmanRuntime::setUpNotice(const QString& warning) const
+{
+    // Podman 5 prints this before everything it does on a cgroup v1 machine.
+    if (!warning.startsWith(QLatin1String("Using cgroups-v1 which is deprecated")))
+        return {};
+    return QStringLiteral("this machine's cgroups are v1, which Podman 5 deprecates; a later "
+                          "Podman will not run containers here. Boot with cgroup v2 "
+                          "(systemd.unified_cgroup_hierarchy=1 on the kernel's command line; "
+                          "Debian 13 and most current distributions do by default)");
 }
 
 QString PodmanRuntime::localImageReference(const QString& image) const

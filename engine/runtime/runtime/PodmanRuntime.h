@@ -20,6 +20,7 @@ public:
     QStringList storageDriverArguments() const override;
     QString slowStorageFix(const QString& driver) const override;
     QString explainFailure(const QByteArray& standardError) const override;
+    QString setUpNotice(const QString& warning) const override;
     QStringList listContainersArguments() const override;
     QList<ContainerInfo> parseContainerList(const QByteArray& output) const override;
     QStringList listImagesArguments() const override;

@@ -37,7 +37,8 @@ struct ExecutionResult
     // Limits the engine ignored ("memory", "pids", "cpus"): the program ran because the policy
     // allows that (--allow-unlimited), or did not run at all (EngineError).
     QStringList unenforcedLimits;
-    // What the engine warned about while running the sandbox (e.g. that it ignores limits).
+    // What the engine warned about the sandbox while running it (e.g. that it ignores limits);
+    // not what it says about its own set-up (ContainerRuntime::setUpNotice).
     QStringList engineWarnings;
     // For EngineError and TimedOutWaiting: what went wrong and how to fix it, for a person or a
     // model to read.

@@ -339,11 +339,13 @@ void SandboxRun::onProgramExited(const LauncherExitStatus& status)
     result.stdoutTruncated = m_stdout.truncated() || status.stdoutDropped > 0;
     result.stderrTruncated = m_stderr.truncated() || status.stderrDropped > 0;
     result.unenforcedLimits = LauncherExitStatus::limitNames(status.unenforcedLimits);
-    result.engineWarnings = m_services.runtime().engineWarnings(rawEngineDiagnostics());
+    for (const QString& warning : m_services.runtime().engineWarnings(rawEngineDiagnostics())) {
+        m_services.reportEngineWarning(warning);
+        if (m_services.runtime().setUpNotice(warning).isEmpty())
+            result.engineWarnings << warning;
+    }
     result.outputFiles = m_outputFiles.finish();
     result.sessionNote = sessionNoteAfter(status);
-    for (const QString& warning : std::as_const(result.engineWarnings))
-        m_services.reportEngineWarning(warning);
     // The engine still tears the container down (--rm): off the call's path. Handed over before
     // the result goes out, so that a shutdown it triggers waits for this teardown too.
     handOverChannel(false);

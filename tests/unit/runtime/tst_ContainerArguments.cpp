@@ -177,6 +177,8 @@ private Q_SLOTS:
     void hintsForPeople();
     void engineWarnings_data();
     void engineWarnings();
+    void setUpNotice_data();
+    void setUpNotice();
     void explainFailure_data();
     void explainFailure();
 
@@ -907,40 +909,83 @@ void tst_ContainerArguments::engineWarnings()
     QCOMPARE(PodmanRuntime().engineWarnings(standardError), warnings);
 }
 
+void tst_ContainerArguments::setUpNotice_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("warning");
+    QTest::addColumn<bool>("aboutTheSetUp");
+    // Podman 5 on a cgroup v1 machine (Debian 13's Podman on Debian 12's kernel set-up), before
+    // every command it runs.
+    const QString cgroupsV1 = QStringLiteral(
+        "Using cgroups-v1 which is deprecated in favor of cgroups-v2 with Podman v5 and will be "
+        "removed in a future version. Set environment variable `PODMAN_IGNORE_CGROUPSV1_WARNING` "
+        "to hide this warning.");
+    QTest::newRow("podman 5, cgroup v1") << QStringLiteral("podman") << cgroupsV1 << true;
+    // About this sandbox: the model should know its limits did not hold.
+    QTest::newRow("podman, limits ignored")
+        << QStringLiteral("podman")
+        << QStringLiteral(
+               "Resource limits are not supported and ignored on cgroups V1 rootless systems")
+        << false;
+    QTest::newRow("docker") << QStringLiteral("docker") << cgroupsV1 << false;
+}
+
+void tst_ContainerArguments::setUpNotice()
+{
+    QFETCH(QString, engine);
+    QFETCH(QString, warning);
+    QFETCH(bool, aboutTheSetUp);
+    const QString notice = makeRuntime(engine)->setUpNotice(warning);
+    QCOMPARE(!notice.isEmpty(), aboutTheSetUp);
+    if (aboutTheSetUp)
+        QVERIFY(notice.contains(QLatin1String("systemd.unified_cgroup_hierarchy=1")));
+}
+
 void tst_ContainerArguments::explainFailure_data()
 {
     QTest::addColumn<QString>("engine");
     QTest::addColumn<QByteArray>("standardError");
-    QTest::addColumn<bool>("explained");
+    // What the explanation must name (the fix); none: not explained.
+    QTest::addColumn<QStringList>("mentions");
+    const QStringList tunFix{QStringLiteral("sudo chmod 0666 /dev/net/tun"),
+                             QStringLiteral("podman system migrate"),
+                             QStringLiteral("--network none")};
     // What rootless Podman prints when /dev/net/tun is 0600, and on the runs after that.
     QTest::newRow("podman, no tun")
         << QStringLiteral("podman")
         << QByteArray("Error: /usr/bin/slirp4netns failed: \"open(\\\"/dev/net/tun\\\"): "
                       "Permission denied\\nWARNING: Support for sandboxing is experimental\\n"
                       "child failed(1)\\n\"")
-        << true;
+        << tunFix;
     QTest::newRow("podman, after a failure")
         << QStringLiteral("podman")
         << QByteArray("Error: failed to mount runtime directory for rootless netns: no such file "
                       "or directory")
-        << true;
+        << tunFix;
+    // Debian 13's Podman (crun) on a machine with hybrid cgroups.
+    QTest::newRow("podman 5, crun on hybrid cgroups")
+        << QStringLiteral("podman")
+        << QByteArray("Error: OCI runtime error: crun: cgroups in hybrid mode not supported, drop "
+                      "all controllers from cgroupv2")
+        << QStringList{QStringLiteral("sudo apt-get install runc"),
+                       QStringLiteral("runtime = \"runc\""),
+                       QStringLiteral("systemd.unified_cgroup_hierarchy=1")};
     QTest::newRow("podman, missing image")
-        << QStringLiteral("podman") << QByteArray("Error: localhost/x: image not known") << false;
-    QTest::newRow("docker") << QStringLiteral("docker") << QByteArray("open /dev/net/tun") << false;
+        << QStringLiteral("podman") << QByteArray("Error: localhost/x: image not known")
+        << QStringList();
+    QTest::newRow("docker") << QStringLiteral("docker") << QByteArray("open /dev/net/tun")
+                            << QStringList();
 }
 
 void tst_ContainerArguments::explainFailure()
 {
     QFETCH(QString, engine);
     QFETCH(QByteArray, standardError);
-    QFETCH(bool, explained);
+    QFETCH(QStringList, mentions);
     const QString explanation = makeRuntime(engine)->explainFailure(standardError);
-    QCOMPARE(!explanation.isEmpty(), explained);
-    if (explained) {
-        QVERIFY(explanation.contains(QLatin1String("sudo chmod 0666 /dev/net/tun")));
-        QVERIFY(explanation.contains(QLatin1String("podman system migrate")));
-        QVERIFY(explanation.contains(QLatin1String("--network none")));
-    }
+    QCOMPARE(!explanation.isEmpty(), !mentions.isEmpty());
+    for (const QString& mention : mentions)
+        QVERIFY2(explanation.contains(mention), qPrintable(explanation));
 }
 
 void tst_ContainerArguments::localImageReference_data()
