@@ -3,7 +3,9 @@
 // structuredContent against the tool's outputSchema.
 //
 // CSM_SERVER_BINARY: the server to launch; CSM_TEST_ENGINE: podman or docker;
-// CSM_TEST_ISOLATION: gvisor to run every sandbox under gVisor (the default: standard).
+// CSM_TEST_ISOLATION: gvisor to run every sandbox under gVisor (the default: standard);
+// CSM_TEST_EGRESS: the server's --egress (the default: open, through its proxy; none: no network);
+// CSM_TEST_POOL: the server's --pool (unset: its default warm pool; 0: every sandbox started cold).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -14,6 +16,8 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 const binary = process.env.CSM_SERVER_BINARY;
 const engine = process.env.CSM_TEST_ENGINE ?? 'podman';
 const isolation = process.env.CSM_TEST_ISOLATION || 'standard';
+const egress = process.env.CSM_TEST_EGRESS || 'open';
+const pool = process.env.CSM_TEST_POOL ? ['--pool', process.env.CSM_TEST_POOL] : [];
 assert.ok(binary, 'CSM_SERVER_BINARY must name the code-sandbox-mcp binary');
 
 let client;
@@ -27,7 +31,7 @@ before(async () => {
   await new Promise((resolve) => service.listen(0, '127.0.0.1', resolve));
   const transport = new StdioClientTransport({
     command: binary,
-    args: ['--engine', engine, '--isolation', isolation,
+    args: ['--engine', engine, '--isolation', isolation, '--egress', egress, ...pool,
       '--allow-host', `host.containers.internal:${service.address().port}`],
     env: getDefaultEnvironment(),
     stderr: 'pipe',
@@ -104,7 +108,7 @@ test('overlapping calls both complete', async () => {
   assert.equal(fast.structuredContent.stdout, 'fast\n');
 });
 
-test(`the sandbox runs on the kernel of its isolation tier (${isolation}), and reaches an allowed host through the proxy`, async () => {
+test(`the sandbox runs on the kernel of its isolation tier (${isolation}), and reaches an allowed host through the proxy`, { skip: egress === 'none' }, async () => {
   const port = service.address().port;
   const result = await client.callTool({
     name: 'run_python_code',
@@ -118,6 +122,26 @@ test(`the sandbox runs on the kernel of its isolation tier (${isolation}), and r
   // gVisor's kernel says 4.4.0 whatever the host runs; the standard tier shares this machine's.
   assert.equal(kernel, isolation === 'gvisor' ? '4.4.0' : os.release());
   assert.equal(answer, 'hello from /sandbox');
+});
+
+test('with --egress none the sandbox has no network: not even a host --allow-host names', { skip: egress !== 'none' }, async () => {
+  const port = service.address().port;
+  const result = await client.callTool({
+    name: 'run_python_code',
+    arguments: {
+      code: 'import socket, urllib.request\n' +
+        'print(sorted(name for _, name in socket.if_nameindex()))\n' +
+        'try:\n' +
+        `    urllib.request.urlopen("http://host.containers.internal:${port}/sandbox", timeout=5)\n` +
+        '    print("reached")\n' +
+        'except OSError as error:\n' +
+        '    print("unreachable:", type(error).__name__)\n',
+    },
+  });
+  assert.equal(result.isError, false, JSON.stringify(result).slice(0, 2000));
+  const [interfaces, outcome] = result.structuredContent.stdout.trim().split('\n');
+  assert.equal(interfaces, "['lo']");
+  assert.match(outcome, /^unreachable: /);
 });
 
 test('a CSV in, a chart out: shown as an image, linked, and read back with resources/read', async () => {
