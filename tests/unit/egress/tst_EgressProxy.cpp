@@ -27,19 +27,27 @@ HostPattern pattern(const QString& text)
     return *parsed;
 }
 
-// What one client connection to the proxy receives until the proxy closes it (what came within
-// `timeoutMs` if it does not).
-QByteArray exchange(QTcpSocket& client, const QByteArray& send, int timeoutMs = 5000)
+enum class Until
+{
+    Closed,   // the proxy closes the connection
+    HeadEnds, // the answer's head is complete: a tunnel a CONNECT opens stays open
+};
+
+// What one client connection to the proxy receives after `send`, until `until` (or what came
+// within `timeoutMs` if that does not happen).
+QByteArray exchange(QTcpSocket& client, const QByteArray& send, Until until = Until::Closed,
+                    int timeoutMs = 5000)
 {
     client.write(send);
     QByteArray received;
-    [[maybe_unused]] const bool closed = QTest::qWaitFor(
+    [[maybe_unused]] const bool done = QTest::qWaitFor(
         [&] {
             received += client.readAll();
-            return client.state() == QAbstractSocket::UnconnectedState;
+            return client.state() == QAbstractSocket::UnconnectedState ||
+                   (until == Until::HeadEnds && received.contains("\r\n\r\n"));
         },
         timeoutMs);
-    return received + client.readAll();
+    return received + (until == Until::Closed ? client.readAll() : QByteArray());
 }
 
 } // namespace
@@ -136,7 +144,8 @@ private Q_SLOTS:
             connectClient(client);
             const QByteArray answer = exchange(
                 client,
-                QStringLiteral("CONNECT %1:%2 HTTP/1.1\r\n\r\n").arg(name).arg(port()).toLatin1());
+                QStringLiteral("CONNECT %1:%2 HTTP/1.1\r\n\r\n").arg(name).arg(port()).toLatin1(),
+                Until::HeadEnds);
             QVERIFY2(answer.startsWith("HTTP/1.1 200"), answer.constData());
             client.write("ping");
             QByteArray echoed;
