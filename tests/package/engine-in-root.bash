@@ -20,9 +20,9 @@ engine_in_root_e2e() {
     mount --bind -o ro "$images" "$root/var/cache/code-sandbox-images"
     mount --bind -o ro "$e2e_dir" "$root/src/e2e"
 
-    log "apt-get install nodejs (the SDK client's runtime)"
-    in_root apt-get install -y -q nodejs >"$work/apt-node.log" 2>&1 ||
-        { tail -n 40 "$work/apt-node.log"; fail "apt-get install nodejs failed"; }
+    log "apt-get install nodejs debootstrap (the SDK client's runtime; the image builder's tool)"
+    in_root apt-get install -y -q nodejs debootstrap >"$work/apt-node.log" 2>&1 ||
+        { tail -n 40 "$work/apt-node.log"; fail "apt-get install nodejs debootstrap failed"; }
     # The engine as the set-up command installs and configures it on a machine of this release.
     # Here it runs on this machine's kernel, whose cgroups are hybrid (v1 with a v2 tree beside):
     # crun, Debian 13's default runtime, refuses them, so setup-engines' runc is what works.
@@ -40,6 +40,13 @@ engine_in_root_e2e() {
         --cache-dir /var/cache/code-sandbox-images >"$work/build-images.log" 2>&1 ||
         { tail -n 30 "$work/build-images.log"; fail "the installed build-images failed"; }
     grep -F 'import ->' "$work/build-images.log" || true
+    # And one image built from nothing there, as a machine of this release builds it: its apt
+    # sources name this release's archive only, which then serves Debian 12's packages too.
+    log "the installed build-images --only js --force: Debian 12's packages, from this root"
+    in_root /usr/share/code-sandbox/containers/build-images --engine podman --only js --force \
+        --cache-dir /var/tmp/code-sandbox-images >"$work/build-js.log" 2>&1 ||
+        { tail -n 30 "$work/build-js.log"; fail "the installed build-images could not build the JavaScript image"; }
+    grep -E 'mirror |import ->|done in' "$work/build-js.log" || true
 
     local out status
     set +e
