@@ -11,8 +11,9 @@ debian_root_run() {
 }
 
 # debian_root_unsafe_io ROOT: dpkg in the root stops syncing each file it unpacks. A root made
-# for a build or a check is thrown away after a crash; the syncs made its package installs take
-# many times as long on a busy machine (install-deps: over 14 minutes beside the test suite).
+# for a check is thrown away after it; one kept for builds is made anew when its installs were cut
+# short (packaging/build-debs). The syncs made its package installs take many times as long on a
+# busy machine (install-deps: over 14 minutes beside the test suite).
 debian_root_unsafe_io() {
     mkdir -p "$1/etc/dpkg/dpkg.cfg.d"
     echo force-unsafe-io >"$1/etc/dpkg/dpkg.cfg.d/code-sandbox-unsafe-io"

@@ -129,8 +129,9 @@ test('with --egress none the sandbox has no network: not even a host --allow-hos
   const result = await client.callTool({
     name: 'run_python_code',
     arguments: {
-      code: 'import socket, urllib.request\n' +
+      code: 'import os, socket, urllib.request\n' +
         'print(sorted(name for _, name in socket.if_nameindex()))\n' +
+        'print(os.environ.get("HTTP_PROXY"))\n' +
         'try:\n' +
         `    urllib.request.urlopen("http://host.containers.internal:${port}/sandbox", timeout=5)\n` +
         '    print("reached")\n' +
@@ -139,8 +140,10 @@ test('with --egress none the sandbox has no network: not even a host --allow-hos
     },
   });
   assert.equal(result.isError, false, JSON.stringify(result).slice(0, 2000));
-  const [interfaces, outcome] = result.structuredContent.stdout.trim().split('\n');
+  const [interfaces, proxy, outcome] = result.structuredContent.stdout.trim().split('\n');
   assert.equal(interfaces, "['lo']");
+  // No proxy is named to the program: unreachable because there is no way out, not a proxy down.
+  assert.equal(proxy, 'None');
   assert.match(outcome, /^unreachable: /);
 });
 
